@@ -1,0 +1,138 @@
+"""``arbitre bench rules``: question times on a generated table.
+
+Each question's median time is reported in milliseconds, against its target,
+and as a ratio to a baseline timed in the same run (all pairwise centre
+distances of the table's figures with scipy), so runs on a busy machine can
+be compared.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import shapely
+from scipy.spatial.distance import pdist
+
+from rules.choc_base_6 import find_groups
+from rules.model import Figure, Scene
+from rules.questions import ask
+from rules.scene import parse_scene
+
+TARGETS_MS = {"fire": 2.0, "move": 20.0, "reach": 200.0, "groups": 20.0}
+
+
+def generated_scene(figures: int = 200, terrain: int = 50, seed: int = 1) -> Scene:
+    """A CB6 table of 1200 x 900 mm with groups of 1-6 figures and random terrain.
+
+    Terrain polygons are convex, 40-140 mm across: a third impassable, the rest
+    difficult ground or woods. Figures never stand on impassable ground.
+    """
+    rng = np.random.default_rng(seed)
+    width, depth = 1200.0, 900.0
+    features: list[dict[str, Any]] = []
+    blocked: list[shapely.Geometry] = []
+    kinds = ("impassable", "difficult", "wood")
+    for index in range(terrain):
+        centre = rng.uniform([60, 60], [width - 60, depth - 60])
+        angles = np.sort(rng.uniform(0, 2 * np.pi, 7))
+        radii = rng.uniform(20, 70, 7)
+        points = centre + np.column_stack([np.cos(angles), np.sin(angles)]) * radii[:, None]
+        polygon = shapely.convex_hull(shapely.MultiPoint(points))
+        kind = kinds[index % 3]
+        if kind == "impassable":
+            blocked.append(polygon)
+        coords = [[round(x, 2), round(y, 2)] for x, y in polygon.exterior.coords[:-1]]
+        features.append({"id": f"t{index}", "kind": kind, "polygon_mm": coords})
+    blocking = shapely.union_all(blocked).buffer(15) if blocked else shapely.Polygon()
+
+    placed: list[dict[str, Any]] = []
+    taken = np.empty((0, 2))
+    group_number = 0
+    while len(placed) < figures:
+        size = int(min(rng.integers(1, 7), figures - len(placed)))
+        side = ("blue", "red")[group_number % 2]
+        origin = rng.uniform([40, 40], [width - 40, depth - 40])
+        crew = [origin + [30.0 * (k % 3), 30.0 * (k // 3)] for k in range(size)]
+        spots = np.array(crew)
+        if (np.any(spots < 15) or np.any(spots > [width - 15, depth - 15])
+                or shapely.intersects(blocking, shapely.points(spots)).any()
+                or (len(taken) and np.min(np.hypot(*(taken[:, None] - spots[None]).T)) < 90)):
+            continue
+        name = f"g{group_number}"
+        for k, (x, y) in enumerate(crew):
+            placed.append({
+                "id": f"{name}f{k}", "side": side, "group": name, "reference": k == 0,
+                "x_mm": round(float(x), 2), "y_mm": round(float(y), 2),
+                "type": "TD" if k % 2 == 0 else "CR",
+            })
+        taken = np.vstack([taken, spots])
+        group_number += 1
+    data = {
+        "ruleset": "choc-base-6",
+        "options": {"unit_mm": 100},
+        "table": {"width_mm": width, "depth_mm": depth},
+        "figures": placed,
+        "terrain": features,
+    }
+    return parse_scene(data, source="<bench>")
+
+
+def _median_ms(run: Callable[[int], object], repeat: int) -> float:
+    times = []
+    for index in range(repeat):
+        start = time.perf_counter()
+        run(index)
+        times.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(times)
+
+
+def run_rules_bench(figures: int, terrain: int, repeat: int, seed: int) -> dict[str, Any]:
+    """Time fire, move, reach and groups on a generated table."""
+    scene = generated_scene(figures, terrain, seed)
+    groups = find_groups(scene).groups
+    rng = np.random.default_rng(seed + 1)
+    pairs = [tuple(rng.choice(len(groups), 2, replace=False)) for _ in range(repeat)]
+    xy = np.array([f.xy for f in scene.figures])
+
+    def fire(i: int) -> object:
+        a, b = pairs[i]
+        return ask(scene, "fire", [groups[a].name, groups[b].name])
+
+    def move(i: int) -> object:
+        group = groups[pairs[i][0]]
+        angle = rng.uniform(0, 2 * np.pi)
+        goal = group.reference.xy + 180.0 * np.array([np.cos(angle), np.sin(angle)])
+        goal = np.clip(goal, 20, [scene.table.width_mm - 20, scene.table.depth_mm - 20])
+        return ask(scene, "move", [group.name, f"{goal[0]:.1f}", f"{goal[1]:.1f}"])
+
+    def reach(i: int) -> object:
+        return ask(scene, "reach", [groups[pairs[i][0]].name])
+
+    def regroup(i: int) -> object:
+        # A fresh scene each time: groups are cached per scene object.
+        fresh = dataclasses.replace(scene, figures=tuple(_copy(f) for f in scene.figures))
+        return ask(fresh, "groups", [])
+
+    baseline_ms = _median_ms(lambda i: pdist(xy), max(repeat, 30))
+    rows = []
+    for name, run in (("fire", fire), ("move", move), ("reach", reach), ("groups", regroup)):
+        median = _median_ms(run, repeat)
+        rows.append({"question": name, "median_ms": median, "target_ms": TARGETS_MS[name],
+                     "ratio": median / baseline_ms})
+    return {
+        "figures": len(scene.figures),
+        "terrain": len(scene.terrain),
+        "groups": len(groups),
+        "baseline": "scipy pdist of all figure centres",
+        "baseline_ms": baseline_ms,
+        "questions": rows,
+    }
+
+
+def _copy(figure: Figure) -> Figure:
+    return dataclasses.replace(figure)

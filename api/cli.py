@@ -1,0 +1,129 @@
+"""The ``arbitre`` command line: a thin shell over rules, calibration and vision."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from enum import StrEnum
+from functools import wraps
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from rules.errors import RulesError
+
+app = typer.Typer(
+    name="arbitre",
+    help="A computer-vision table assistant for miniature wargames.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+bench_app = typer.Typer(help="Measure speed and accuracy.", no_args_is_help=True)
+app.add_typer(bench_app, name="bench")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str) -> typer.Exit:
+    """Print one line on stderr and give the exit for bad input (status 2)."""
+    typer.echo(f"arbitre: {message}", err=True)
+    return typer.Exit(code=2)
+
+
+def bad_input_exits_2(command: F) -> F:
+    """Turn the domain errors of a command into one line on stderr and exit status 2."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except (RulesError, OSError) as error:
+            raise fail(str(error)) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+class Action(StrEnum):
+    fire = "fire"
+    close = "close"
+
+
+@app.command()
+@bad_input_exits_2
+def ask(
+    scene: Annotated[Path, typer.Argument(help="scene.yaml to ask about")],
+    question: Annotated[str, typer.Argument(help="distance, contact, fire, move, reach, groups, "
+                                                 "impact, potentials")],
+    args: Annotated[list[str] | None, typer.Argument(help="figure ids, group names, mm")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="answer as one JSON object")] = False,
+    action: Annotated[Action | None, typer.Option(help="impact: fire or close")] = None,
+    die: Annotated[int | None, typer.Option(help="impact: the die rolled (1-6)")] = None,
+    bonus: Annotated[int | None, typer.Option(help="impact: group bonus")] = None,
+) -> None:
+    """Answer a rules question on a scene file."""
+    from rules.questions import ask as ask_question
+    from rules.scene import load_scene
+
+    extras: dict[str, Any] = {}
+    if action is not None:
+        extras["action"] = action.value
+    if die is not None:
+        extras["die"] = die
+    if bonus is not None:
+        extras["bonus"] = bonus
+    loaded = load_scene(scene)
+    answer = ask_question(loaded, question, args or [], extras)
+    if as_json:
+        typer.echo(json.dumps(answer.to_json()))
+    else:
+        typer.echo(answer.message)
+
+
+@app.command()
+def rulesets() -> None:
+    """List the rule systems arbitre knows."""
+    from rules.registry import find_ruleset, ruleset_names
+
+    for name in ruleset_names():
+        ruleset = find_ruleset(name)
+        aliases = ", ".join(ruleset.aliases)
+        typer.echo(f"{name}" + (f" (also: {aliases})" if aliases else ""))
+
+
+@bench_app.command("rules")
+def bench_rules(
+    figures: Annotated[int, typer.Option(help="figures on the generated table")] = 200,
+    terrain: Annotated[int, typer.Option(help="terrain polygons")] = 50,
+    repeat: Annotated[int, typer.Option(help="questions of each kind")] = 30,
+    seed: Annotated[int, typer.Option(help="random seed of the table")] = 1,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Median time of each question on a generated table, against the targets."""
+    from api.bench import run_rules_bench
+
+    report = run_rules_bench(figures=figures, terrain=terrain, repeat=repeat, seed=seed)
+    if as_json:
+        typer.echo(json.dumps(report))
+        return
+    typer.echo(f"table: {report['figures']} figures, {report['terrain']} terrain polygons, "
+               f"{report['groups']} groups; baseline {report['baseline_ms']:.3f} ms "
+               f"({report['baseline']})")
+    for row in report["questions"]:
+        verdict = "ok" if row["median_ms"] <= row["target_ms"] else "SLOW"
+        typer.echo(f"{row['question']:>8}: median {row['median_ms']:8.3f} ms  "
+                   f"(x{row['ratio']:.1f} baseline; target {row['target_ms']:g} ms) {verdict}")
+
+
+def main() -> None:
+    """Console entry point."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,237 @@
+"""Answers to rules questions: values carrying their reasons, margins and certainty.
+
+Every answer turns into the JSON object of ``contracts.md`` with `to_json`, and
+into one short human sentence with its ``message``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+import numpy as np
+
+
+class Reason(StrEnum):
+    """Why the rules say no. Stable codes: add new ones, never rename one."""
+
+    OUT_OF_RANGE = "out_of_range"
+    NO_SHOOTERS = "no_shooters"
+    IN_CONTACT_WITH_ENEMY = "in_contact_with_enemy"
+    TARGET_IN_CONTACT = "target_in_contact"
+    TARGET_NOT_ENEMY = "target_not_enemy"
+    LINE_BLOCKED = "line_blocked"
+    NOT_IN_ARC = "not_in_arc"
+    NOT_VISIBLE = "not_visible"
+    OVER_ALLOWANCE = "over_allowance"
+    PATH_BLOCKED = "path_blocked"
+    DESTINATION_OCCUPIED = "destination_occupied"
+    IMPASSABLE = "impassable"
+    OFF_TABLE = "off_table"
+    NOT_IN_CONTACT = "not_in_contact"
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A game unit: its name and its length in millimetres."""
+
+    name: str
+    mm: float
+
+    def from_mm(self, length_mm: float) -> float:
+        """Convert millimetres to this unit.
+
+        >>> Unit("M", 100.0).from_mm(250.0)
+        2.5
+        """
+        return length_mm / self.mm
+
+    def to_mm(self, length_units: float) -> float:
+        return length_units * self.mm
+
+
+@dataclass(frozen=True, slots=True)
+class Margin:
+    """How far a measure lies from a deciding threshold.
+
+    ``margin_mm`` is positive on the side of the answer given; ``sigma_mm`` is the
+    measure's uncertainty (1 sigma). The answer is certain when the margin is at
+    least twice the uncertainty.
+    """
+
+    what: str
+    margin_mm: float
+    sigma_mm: float = 0.0
+
+    @property
+    def certain(self) -> bool:
+        """
+        >>> Margin("range", 1.0, 0.3).certain, Margin("range", 0.5, 0.3).certain
+        (True, False)
+        """
+        return abs(self.margin_mm) >= 2.0 * self.sigma_mm
+
+
+def deciding(margins: Iterable[Margin]) -> Margin | None:
+    """The margin closest to flipping its answer (smallest margin less twice its sigma)."""
+    return min(margins, key=lambda m: abs(m.margin_mm) - 2.0 * m.sigma_mm, default=None)
+
+
+def combined_sigma(*sigmas_mm: float) -> float:
+    """Uncertainty of a difference of independent measures (root sum of squares)."""
+    return math.sqrt(sum(s * s for s in sigmas_mm))
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """Common part of every answer."""
+
+    question: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of contracts.md (floats rounded to the micrometre)."""
+        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class Checked(Answer):
+    """An answer that compared measures with thresholds."""
+
+    margins: tuple[Margin, ...] = ()
+
+    @property
+    def margin_mm(self) -> float | None:
+        decisive = deciding(self.margins)
+        return None if decisive is None else decisive.margin_mm
+
+    @property
+    def certain(self) -> bool:
+        return all(m.certain for m in self.margins)
+
+    def to_json(self) -> dict[str, Any]:
+        data = Answer.to_json(self)
+        data["margin_mm"] = _plain(self.margin_mm)
+        data["certain"] = self.certain
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class DistanceAnswer(Answer):
+    a: str = ""
+    b: str = ""
+    distance_mm: float = 0.0
+    distance_units: float = 0.0
+    unit: str = ""
+    mode: str = ""
+    sigma_mm: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ContactAnswer(Checked):
+    a: str = ""
+    b: str = ""
+    contact: bool = False
+    gap_mm: float = 0.0
+    threshold_mm: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class FireAnswer(Checked):
+    shooter: str = ""
+    target: str = ""
+    allowed: bool = False
+    reasons: tuple[Reason, ...] = ()
+    distance_mm: float = 0.0
+    distance_units: float = 0.0
+    unit: str = ""
+    band: str | None = None
+    blocked_by: tuple[str, ...] = ()
+    cover: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    shooters: tuple[str, ...] = ()
+    pi: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAnswer(Checked):
+    mover: str = ""
+    legal: bool = False
+    reasons: tuple[Reason, ...] = ()
+    cost_mm: float = 0.0
+    cost_units: float = 0.0
+    allowance_mm: float = 0.0
+    allowance_units: float = 0.0
+    unit: str = ""
+    path_mm: tuple[tuple[float, float], ...] = ()
+    blocked_by: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ReachAnswer(Answer):
+    mover: str = ""
+    area_mm2: float = 0.0
+    polygons_mm: tuple[tuple[tuple[float, float], ...], ...] = ()
+    holes_mm: tuple[tuple[tuple[tuple[float, float], ...], ...], ...] = ()
+    allowance_mm: float = 0.0
+    allowance_units: float = 0.0
+    unit: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GroupsAnswer(Answer):
+    groups: dict[str, list[str]] = field(default_factory=dict)
+    references: dict[str, str | None] = field(default_factory=dict)
+    sides: dict[str, str] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ImpactAnswer(Answer):
+    attacker: str = ""
+    target: str = ""
+    action: str = ""
+    pi: int = 0
+    counted: tuple[str, ...] = ()
+    die: int | None = None
+    impact: int | None = None
+    distribution: dict[int, int] | None = None
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PotentialsAnswer(Answer):
+    group: str = ""
+    figures: tuple[str, ...] = ()
+    pj: int = 0
+    pa: int = 0
+    pa_mm: float = 0.0
+    pi_fire: int = 0
+    pi_close: int = 0
+    unit: str = ""
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready copy: enums to their codes, tuples to lists, floats rounded to 1e-3."""
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, Margin):
+        return {"what": value.what, "margin_mm": _plain(value.margin_mm),
+                "sigma_mm": _plain(value.sigma_mm), "certain": value.certain}
+    if isinstance(value, bool) or value is None or isinstance(value, str | int):
+        return value
+    if isinstance(value, float | np.floating):
+        number = float(value)
+        return round(number, 3) if math.isfinite(number) else None
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, Sequence | np.ndarray):
+        return [_plain(v) for v in value]
+    raise TypeError(f"cannot turn {type(value).__name__} into JSON")

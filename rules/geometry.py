@@ -1,0 +1,99 @@
+"""Plane geometry on table millimetres: distances, footprints, lines against footprints.
+
+Points are float64 arrays of shape (2,) and point sets of shape (N, 2), table mm.
+Discs are arrays of shape (N, 3): x_mm, y_mm, radius_mm. Polygon work is done by
+shapely (GEOS); only what shapely does not offer is written here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import shapely
+
+from rules.model import DISC_QUAD_SEGMENTS
+
+
+def centre_distance_mm(a_xy: np.ndarray, b_xy: np.ndarray) -> float:
+    """Distance between two points, table mm.
+
+    >>> centre_distance_mm(np.array([0.0, 0.0]), np.array([30.0, 40.0]))
+    50.0
+    """
+    return float(np.hypot(*(np.asarray(b_xy, float) - np.asarray(a_xy, float))))
+
+
+def edge_gap_mm(a: shapely.Geometry, b: shapely.Geometry) -> float:
+    """Closest distance between two footprints (0 when they touch or overlap).
+
+    >>> from rules.model import Base
+    >>> round(edge_gap_mm(Base.round(25).footprint(0, 0, 0), Base.round(25).footprint(40, 0, 0)), 3)
+    15.0
+    """
+    return float(shapely.distance(a, b))
+
+
+def point_segment_distance_mm(points: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Distance from each point to the segment p-q.
+
+    Parameters
+    ----------
+    points : (N, 2) table mm
+    p, q : (2,) segment ends, table mm
+
+    Returns
+    -------
+    (N,) distances in mm
+
+    >>> point_segment_distance_mm(np.array([[5.0, 3.0], [-4.0, 3.0]]), np.zeros(2), np.array([10.0, 0]))
+    array([3., 5.])
+    """
+    pts = np.atleast_2d(np.asarray(points, dtype=np.float64))
+    p = np.asarray(p, dtype=np.float64)
+    d = np.asarray(q, dtype=np.float64) - p
+    length2 = float(d @ d)
+    if length2 == 0.0:
+        return np.hypot(*(pts - p).T)
+    t = np.clip(((pts - p) @ d) / length2, 0.0, 1.0)
+    closest = p + t[:, None] * d
+    return np.hypot(*(pts - closest).T)
+
+
+def disc_hull(discs: np.ndarray) -> shapely.Polygon:
+    """The convex hull of discs (N, 3) as a fine polygon: a group's footprint."""
+    discs = np.atleast_2d(np.asarray(discs, dtype=np.float64))
+    circles = shapely.buffer(shapely.points(discs[:, :2]), discs[:, 2], quad_segs=DISC_QUAD_SEGMENTS)
+    hull = shapely.convex_hull(shapely.union_all(circles))
+    assert isinstance(hull, shapely.Polygon)
+    return hull
+
+
+def segment_hull_clearance_mm(p: np.ndarray, q: np.ndarray, discs: np.ndarray) -> float:
+    """Signed clearance between the segment p-q and the convex hull of discs (N, 3).
+
+    Positive: the segment passes that far from the hull. Negative: the segment
+    crosses the hull, and the value is minus the smallest sideways shift of the
+    hull that would clear the segment's line (the hull's penetration depth).
+
+    >>> discs = np.array([[50.0, 10.0, 5.0]])
+    >>> segment_hull_clearance_mm(np.zeros(2), np.array([100.0, 0.0]), discs)
+    5.0
+    >>> segment_hull_clearance_mm(np.zeros(2), np.array([100.0, 0.0]), discs - [0, 8, 0])
+    -3.0
+    """
+    p = np.asarray(p, dtype=np.float64)
+    q = np.asarray(q, dtype=np.float64)
+    discs = np.atleast_2d(np.asarray(discs, dtype=np.float64))
+    centres, radii = discs[:, :2], discs[:, 2]
+    hull = disc_hull(discs)
+    segment = shapely.LineString([p, q])
+    if not segment.intersects(hull):
+        # The exact distance to the discs when the nearest hull point is on a disc;
+        # shapely's distance to the fine polygon when it lies on a bitangent.
+        to_discs = float(np.min(point_segment_distance_mm(centres, p, q) - radii))
+        return min(to_discs, float(segment.distance(hull)))
+    direction = q - p
+    normal = np.array([-direction[1], direction[0]]) / np.hypot(*direction)
+    side = (centres - p) @ normal
+    left = float(np.max(side + radii))
+    right = float(np.max(radii - side))
+    return -min(left, right)

@@ -1,0 +1,38 @@
+"""The ruleset registry: ``find_ruleset("cb6")``."""
+
+from __future__ import annotations
+
+from rules.choc_base_6 import ChocBase6
+from rules.errors import UnsupportedRuleset
+from rules.ruleset import Ruleset
+
+_RULESETS: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> None:
+    """Make a ruleset findable by its name and aliases."""
+    for key in (ruleset.name, *ruleset.aliases):
+        _RULESETS[key.casefold()] = ruleset
+
+
+def find_ruleset(name: str) -> Ruleset:
+    """The ruleset called ``name`` (or one of its aliases), case-insensitive.
+
+    >>> find_ruleset("CB6").name
+    'choc-base-6'
+    >>> find_ruleset("chess")
+    Traceback (most recent call last):
+    ...
+    rules.errors.UnsupportedRuleset: unsupported ruleset: 'chess'
+    """
+    try:
+        return _RULESETS[name.strip().casefold()]
+    except KeyError:
+        raise UnsupportedRuleset(name) from None
+
+
+def ruleset_names() -> list[str]:
+    return sorted({ruleset.name for ruleset in _RULESETS.values()})
+
+
+register(ChocBase6())

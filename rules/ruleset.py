@@ -1,0 +1,63 @@
+"""What every rule system offers: options, validation, a unit and the questions it answers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rules.answers import Answer, Unit
+from rules.errors import QuestionError
+from rules.model import Scene
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A question a ruleset answers: its argument names and the method answering it."""
+
+    name: str
+    args: tuple[str, ...]
+    summary: str
+    handler: Callable[..., Answer]
+
+
+class Ruleset:
+    """Base of the rule systems. Subclasses set ``name``, ``aliases`` and their questions."""
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+
+    def parse_options(self, raw: Mapping[str, Any]) -> Any:
+        """Validate a scene's ``options:`` (raise pydantic.ValidationError when bad)."""
+        raise NotImplementedError
+
+    def validate(self, scene: Scene) -> None:
+        """Check what the rule system needs of a scene (raise SceneError when bad)."""
+
+    def unit(self, scene: Scene) -> Unit:
+        raise NotImplementedError
+
+    def questions(self) -> Mapping[str, Question]:
+        raise NotImplementedError
+
+    def ask(
+        self,
+        scene: Scene,
+        question: str,
+        args: Sequence[str],
+        extras: Mapping[str, Any] | None = None,
+    ) -> Answer:
+        """Answer ``question`` with positional ``args`` and keyword ``extras`` (e.g. ``die``)."""
+        known = self.questions()
+        if question not in known:
+            names = ", ".join(sorted(known))
+            raise QuestionError(
+                f"unknown question {question!r} for {self.name} (known: {names})"
+            )
+        spec = known[question]
+        if len(args) != len(spec.args):
+            wanted = " ".join(spec.args) if spec.args else "no arguments"
+            raise QuestionError(
+                f"{question} takes {len(spec.args)} argument(s) ({wanted}), got {list(args)!r}"
+            )
+        return spec.handler(scene, *args, **dict(extras or {}))

@@ -1,0 +1,252 @@
+"""Load ``scene.yaml`` (see ``contracts.md``) into a validated `rules.model.Scene`.
+
+Every problem is a `SceneError` naming the file and the field::
+
+    scene.yaml: figures[1].x_mm: 1250.0 is off the table (width 1200.0 mm)
+
+This module is the only place in `rules` that reads a file.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import pydantic
+import shapely
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.errors import RulesError, SceneError
+from rules.model import (
+    Base,
+    BaseShape,
+    Figure,
+    Scene,
+    Table,
+    TerrainFeature,
+    TerrainKind,
+)
+
+Finite = Annotated[float, Field(allow_inf_nan=False)]
+Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RoundBaseSpec(_Strict):
+    shape: Literal["round"]
+    diameter_mm: Positive
+
+
+class SquareBaseSpec(_Strict):
+    shape: Literal["square"]
+    side_mm: Positive
+
+
+class RectBaseSpec(_Strict):
+    shape: Literal["rect"]
+    width_mm: Positive
+    depth_mm: Positive
+
+
+BaseSpec = Annotated[RoundBaseSpec | SquareBaseSpec | RectBaseSpec, Field(discriminator="shape")]
+
+
+class FigureSpec(_Strict):
+    id: Annotated[str, Field(min_length=1)]
+    side: Annotated[str, Field(min_length=1)]
+    x_mm: Finite
+    y_mm: Finite
+    group: str | None = None
+    reference: bool = False
+    facing_deg: Finite = 90.0
+    base: BaseSpec | None = None
+    unit: str | None = None
+    type: str | None = None
+    wounded: bool = False
+    sigma_mm: NonNegative = 0.0
+    marker_height_mm: NonNegative | None = None
+    attrs: dict[str, Any] = Field(default_factory=dict)
+
+    @pydantic.field_validator("id", "side", "group", "unit", "type", mode="before")
+    @classmethod
+    def _names_are_text(cls, value: Any) -> Any:
+        # YAML reads `group: 1` as an int; names are text.
+        return str(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
+
+
+class TerrainSpec(_Strict):
+    id: Annotated[str, Field(min_length=1)]
+    kind: TerrainKind
+    polygon_mm: list[tuple[Finite, Finite]] | None = None
+    line_mm: list[tuple[Finite, Finite]] | None = None
+    level: Annotated[int, Field(ge=1, le=3)] | None = None
+    attrs: dict[str, Any] = Field(default_factory=dict)
+
+
+class TableSpec(_Strict):
+    width_mm: Positive
+    depth_mm: Positive
+
+
+class SceneSpec(_Strict):
+    ruleset: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    table: TableSpec
+    figures: list[FigureSpec]
+    terrain: list[TerrainSpec] = Field(default_factory=list)
+    allies: list[list[str]] = Field(default_factory=list)
+
+
+def load_scene(path: str | Path) -> Scene:
+    """Read and validate a scene file."""
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise SceneError(source, "", f"cannot read the file ({error.strerror or error})") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(error, "problem", None) or "malformed YAML"
+        raise SceneError(source, where, f"malformed YAML: {problem}") from None
+    return parse_scene(data, source=source)
+
+
+def parse_scene(data: Any, *, source: str = "<scene>") -> Scene:
+    """Validate a scene given as plain data (what ``yaml.safe_load`` gives)."""
+    from rules.registry import find_ruleset  # the registry imports the rulesets, which import us
+
+    if not isinstance(data, Mapping):
+        raise SceneError(source, "", f"expected a mapping at the top level, got {type(data).__name__}")
+    try:
+        spec = SceneSpec.model_validate(data)
+    except pydantic.ValidationError as error:
+        raise _scene_error(source, error) from None
+    try:
+        ruleset = find_ruleset(spec.ruleset)
+    except RulesError as error:
+        raise SceneError(source, "ruleset", str(error)) from None
+    try:
+        options = ruleset.parse_options(spec.options)
+    except pydantic.ValidationError as error:
+        raise _scene_error(source, error, prefix="options") from None
+
+    table = Table(spec.table.width_mm, spec.table.depth_mm)
+    figures = tuple(_figure(source, index, item, table) for index, item in enumerate(spec.figures))
+    _check_unique(source, "figures", [figure.id for figure in figures])
+    terrain = tuple(_terrain(source, index, item) for index, item in enumerate(spec.terrain))
+    _check_unique(source, "terrain", [feature.id for feature in terrain])
+    allies = frozenset(
+        frozenset(pair)
+        for sides in spec.allies
+        for pair in itertools.combinations(sorted(set(sides)), 2)
+    )
+    scene = Scene(
+        ruleset=ruleset.name,
+        options=options,
+        table=table,
+        figures=figures,
+        terrain=terrain,
+        allies=allies,
+        source=source,
+    )
+    ruleset.validate(scene)
+    return scene
+
+
+def _scene_error(source: str, error: pydantic.ValidationError, prefix: str = "") -> SceneError:
+    first = error.errors()[0]
+    parts: list[str] = [prefix] if prefix else []
+    for item in first["loc"]:
+        if isinstance(item, int):
+            parts[-1:] = [f"{parts[-1]}[{item}]"] if parts else [f"[{item}]"]
+        elif item not in {"round", "square", "rect"}:  # pydantic's discriminator tags
+            parts.append(str(item))
+    field = ".".join(parts)
+    kind = first["type"]
+    if kind == "extra_forbidden":
+        return SceneError(source, field, "unknown key (a typo?)")
+    if kind == "missing":
+        return SceneError(source, field, "missing")
+    return SceneError(source, field, f"{first['msg']}, got {first.get('input')!r}")
+
+
+def _figure(source: str, index: int, spec: FigureSpec, table: Table) -> Figure:
+    where = f"figures[{index}]"
+    for axis, value, limit, name in (
+        ("x_mm", spec.x_mm, table.width_mm, "width"),
+        ("y_mm", spec.y_mm, table.depth_mm, "depth"),
+    ):
+        if not 0.0 <= value <= limit:
+            raise SceneError(
+                source, f"{where}.{axis}", f"{value!r} is off the table ({name} {limit!r} mm)"
+            )
+    attrs = dict(spec.attrs)
+    if spec.marker_height_mm is not None:
+        attrs.setdefault("marker_height_mm", spec.marker_height_mm)
+    return Figure(
+        id=spec.id,
+        side=spec.side,
+        x_mm=spec.x_mm,
+        y_mm=spec.y_mm,
+        group=spec.group,
+        reference=spec.reference,
+        facing_deg=spec.facing_deg,
+        base=_base(spec.base),
+        unit=spec.unit,
+        type=spec.type,
+        wounded=spec.wounded,
+        sigma_mm=spec.sigma_mm,
+        attrs=attrs,
+    )
+
+
+def _base(spec: RoundBaseSpec | SquareBaseSpec | RectBaseSpec | None) -> Base | None:
+    if spec is None:
+        return None
+    if isinstance(spec, RoundBaseSpec):
+        return Base.round(spec.diameter_mm)
+    if isinstance(spec, SquareBaseSpec):
+        return Base(BaseShape.SQUARE, spec.side_mm, spec.side_mm)
+    return Base(BaseShape.RECT, spec.width_mm, spec.depth_mm)
+
+
+def _terrain(source: str, index: int, spec: TerrainSpec) -> TerrainFeature:
+    where = f"terrain[{index}]"
+    if (spec.polygon_mm is None) == (spec.line_mm is None):
+        raise SceneError(source, where, "give exactly one of polygon_mm and line_mm")
+    geometry: shapely.Polygon | shapely.LineString
+    if spec.polygon_mm is not None:
+        if len(spec.polygon_mm) < 3:
+            raise SceneError(source, f"{where}.polygon_mm", "a polygon needs at least 3 points")
+        geometry = shapely.Polygon(spec.polygon_mm)
+        if not geometry.is_valid or geometry.area <= 0:
+            reason = shapely.is_valid_reason(geometry)
+            raise SceneError(source, f"{where}.polygon_mm", f"not a simple polygon ({reason})")
+    else:
+        assert spec.line_mm is not None
+        if spec.kind is not TerrainKind.OBSTACLE:
+            raise SceneError(source, f"{where}.line_mm", "only obstacles may be lines")
+        if len(spec.line_mm) < 2:
+            raise SceneError(source, f"{where}.line_mm", "a line needs at least 2 points")
+        geometry = shapely.LineString(spec.line_mm)
+    return TerrainFeature(spec.id, spec.kind, geometry, spec.level, dict(spec.attrs))
+
+
+def _check_unique(source: str, what: str, ids: list[str]) -> None:
+    seen: dict[str, int] = {}
+    for index, ident in enumerate(ids):
+        if ident in seen:
+            raise SceneError(
+                source, f"{what}[{index}].id", f"duplicate id {ident!r} (also {what}[{seen[ident]}])"
+            )
+        seen[ident] = index

@@ -1,0 +1,119 @@
+"""Loading scene.yaml: valid scenes load, every kind of bad input is one clear error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rules.errors import SceneError
+from rules.scene import load_scene
+
+GOOD = """\
+ruleset: choc-base-6
+options: {surface: neutral, unit_mm: 100}
+table: {width_mm: 1200, depth_mm: 900}
+figures:
+  - {id: a1, side: blue, group: A, reference: true, x_mm: 100, y_mm: 200, type: TD}
+  - {id: a2, side: blue, group: A, x_mm: 130, y_mm: 200, type: CR, wounded: true,
+     base: {shape: round, diameter_mm: 25}, sigma_mm: 0.3, attrs: {pa_bonus: 1}}
+terrain:
+  - {id: wood1, kind: wood, polygon_mm: [[300, 300], [500, 300], [500, 450], [300, 450]]}
+  - {id: wall, kind: obstacle, line_mm: [[600, 100], [600, 300]], level: 2}
+allies: [[blue, green]]
+"""
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "scene.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_valid_scene_loads(tmp_path: Path) -> None:
+    scene = load_scene(_write(tmp_path, GOOD))
+    assert scene.ruleset == "choc-base-6"
+    assert [f.id for f in scene.figures] == ["a1", "a2"]
+    a2 = scene.figures[1]
+    assert (a2.wounded, a2.sigma_mm, a2.attrs["pa_bonus"]) == (True, 0.3, 1)
+    assert a2.base is not None and a2.base.radius_mm == 12.5
+    assert scene.terrain[0].geometry.area == 200 * 150
+    assert not scene.are_enemies("blue", "green")
+    assert scene.are_enemies("blue", "red")
+
+
+def test_the_alias_is_accepted_and_named_in_full(tmp_path: Path) -> None:
+    scene = load_scene(_write(tmp_path, GOOD.replace("ruleset: choc-base-6", "ruleset: cb6")))
+    assert scene.ruleset == "choc-base-6"
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "problem"),
+    [
+        (("allies:", "alies:"), "alies", "unknown key"),
+        (("table: {width_mm: 1200, depth_mm: 900}", "table: {width_mm: 1200}"),
+         "table.depth_mm", "missing"),
+        (("x_mm: 130", "x_mm: .nan"), "figures[1].x_mm", "finite"),
+        (("x_mm: 130", "x_mm: .inf"), "figures[1].x_mm", "finite"),
+        (("x_mm: 130", "x_mm: 1250"), "figures[1].x_mm", "off the table"),
+        (("y_mm: 200, type: TD", "y_mm: -5, type: TD"), "figures[0].y_mm", "off the table"),
+        (("id: a2", "id: a1"), "figures[1].id", "duplicate id 'a1'"),
+        (("ruleset: choc-base-6", "ruleset: chess"), "ruleset", "unsupported ruleset: 'chess'"),
+        (("reference: true, ", ""), "figures[0].group", "no reference figure"),
+        (("unit_mm: 100", "unit_mm: -100"), "options.unit_mm", "greater than 0"),
+        (("unit_mm: 100", "unit_mm: 100, colour: red"), "options.colour", "unknown key"),
+        (("surface: neutral", "surface: hex"), "options.surface", "not supported yet"),
+        (("type: CR", "type: archer"), "figures[1].type", "'TD' or 'CR'"),
+        (("pa_bonus: 1", "pa_bonus: lots"), "figures[1].attrs.pa_bonus", "integer"),
+        (("diameter_mm: 25", "diameter_mm: 0"), "figures[1].base.diameter_mm", "greater than 0"),
+        (("shape: round", "shape: star"), "figures[1].base", "shape"),
+        (("kind: wood", "kind: lava"), "terrain[0].kind", "lava"),
+        (("[[300, 300], [500, 300], [500, 450], [300, 450]]", "[[300, 300], [500, 300]]"),
+         "terrain[0].polygon_mm", "at least 3 points"),
+        (("[[300, 300], [500, 300], [500, 450], [300, 450]]",
+          "[[300, 300], [500, 450], [500, 300], [300, 450]]"),
+         "terrain[0].polygon_mm", "not a simple polygon"),
+        (("kind: obstacle, line_mm", "kind: wood, line_mm"), "terrain[1].line_mm",
+         "only obstacles"),
+    ],
+)
+def test_bad_scenes_name_the_file_and_field(
+    tmp_path: Path, change: tuple[str, str], field: str, problem: str
+) -> None:
+    old, new = change
+    assert old in GOOD
+    path = _write(tmp_path, GOOD.replace(old, new, 1))
+    with pytest.raises(SceneError) as caught:
+        load_scene(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: {field}: "), message
+    assert problem in message
+    assert "\n" not in message
+
+
+def test_malformed_yaml_names_the_line(tmp_path: Path) -> None:
+    path = _write(tmp_path, GOOD.replace("figures:\n", "figures:\n  - {id: [\n"))
+    with pytest.raises(SceneError, match=r"scene.yaml: line \d+: malformed YAML"):
+        load_scene(path)
+
+
+def test_a_missing_file_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(SceneError, match="cannot read the file"):
+        load_scene(tmp_path / "nowhere.yaml")
+
+
+def test_a_scene_that_is_not_a_mapping(tmp_path: Path) -> None:
+    with pytest.raises(SceneError, match="expected a mapping at the top level, got list"):
+        load_scene(_write(tmp_path, "- 1\n- 2\n"))
+
+
+def test_a_cluster_without_reference_is_an_error(tmp_path: Path) -> None:
+    text = GOOD.replace("group: A, reference: true, ", "").replace("group: A, ", "")
+    with pytest.raises(SceneError, match="figures a1, a2 stand together with no reference"):
+        load_scene(_write(tmp_path, text))
+
+
+def test_a_group_with_two_references_is_an_error(tmp_path: Path) -> None:
+    text = GOOD.replace("group: A, x_mm: 130", "group: A, reference: true, x_mm: 130")
+    with pytest.raises(SceneError, match=r"figures\[1\].reference: group 'A' has several"):
+        load_scene(_write(tmp_path, text))
