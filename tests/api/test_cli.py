@@ -1,0 +1,94 @@
+"""The ``arbitre`` command line: answers on stdout, bad input as one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from api.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "cb6-skirmish.yaml"
+runner = CliRunner()
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_fire_as_json_on_the_example() -> None:
+    code, out, _ = _run("ask", str(EXAMPLE), "fire", "alpins", "verts", "--json")
+    assert code == 0
+    answer = json.loads(out)
+    # chef (300, 300) to sergent (560, 520): hypot(260, 220) = 340.59 mm = 3.41 M:
+    # beyond 3 M, only the sniper (tireur) may shoot.
+    assert answer["allowed"] is True
+    assert answer["band"] == "sniper"
+    assert answer["shooters"] == ["tireur"]
+    assert answer["distance_mm"] == pytest.approx(340.588, abs=1e-3)
+    assert answer["unit"] == "M"
+    assert set(answer) >= {"reasons", "distance_units", "blocked_by", "cover", "warnings",
+                           "margin_mm", "certain", "message"}
+
+
+def test_human_answer_is_one_sentence() -> None:
+    code, out, _ = _run("ask", str(EXAMPLE), "distance", "alpins", "verts")
+    assert code == 0
+    assert out.strip() == "alpins to verts: 3.41 M (340.6 mm)"
+
+
+def test_impact_with_a_die() -> None:
+    # alpins: chef, alp2 CR, alp3 wounded CR -> close-combat PI 2 + 2 + 1 = 5; die 2 -> 3.
+    code, out, _ = _run("ask", str(EXAMPLE), "impact", "alpins", "verts", "--action", "close",
+                        "--die", "2", "--json")
+    assert code == 0
+    assert (json.loads(out)["pi"], json.loads(out)["impact"]) == (5, 3)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("fire", "nobody", "verts"), "unknown figure or group 'nobody'"),
+        (("teleport", "alpins"), "unknown question 'teleport'"),
+        (("fire", "alpins"), "fire takes 2 argument(s) (A B), got ['alpins']"),
+        (("move", "alpins", "east", "10"), "X must be a number of millimetres, got 'east'"),
+        (("impact", "alpins", "verts", "--die", "9"), "a die shows 1 to 6, got 9"),
+    ],
+)
+def test_bad_questions_exit_2_with_one_line(args: tuple[str, ...], message: str) -> None:
+    code, out, err = _run("ask", str(EXAMPLE), *args)
+    assert code == 2
+    assert out == ""
+    assert err.strip() == f"arbitre: {message}"
+
+
+def test_a_bad_scene_exits_2(tmp_path: Path) -> None:
+    scene = tmp_path / "scene.yaml"
+    scene.write_text(EXAMPLE.read_text().replace("unit_mm: 100", "unit_mm: zero"))
+    code, _, err = _run("ask", str(scene), "groups")
+    assert code == 2
+    assert err.startswith(f"arbitre: {scene}: options.unit_mm: ")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_the_console_script_never_shows_a_traceback(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.yaml"
+    result = subprocess.run(
+        [sys.executable, "-m", "api.cli", "ask", str(missing), "groups"],
+        capture_output=True, text=True, cwd=ROOT, check=False,
+    )
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip().startswith(f"arbitre: {missing}: cannot read the file")
+
+
+def test_rulesets_lists_choc_base_6() -> None:
+    code, out, _ = _run("rulesets")
+    assert code == 0
+    assert "choc-base-6 (also: cb6" in out

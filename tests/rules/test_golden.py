@@ -1,0 +1,75 @@
+"""Golden scenes: each file of tests/rules/golden holds a scene and the answers expected.
+
+Every expectation was worked out by hand; the working is in the file's comments.
+A file lists ``expect:`` items: ``ask: [question, args...]``, optional ``extras``
+(keyword options such as ``die``), ``answer`` (a subset of the JSON answer; numbers
+match to ``tolerance``, default 0.01 mm), ``warnings_contain`` (substrings that must
+each appear in a warning) and ``message_starts``.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from rules.questions import ask
+from rules.scene import parse_scene
+
+GOLDEN = Path(__file__).parent / "golden"
+CASES = [
+    pytest.param(path, index, item, id=f"{path.stem}-{index}-{item['ask'][0]}")
+    for path in sorted(GOLDEN.glob("*.yaml"))
+    for index, item in enumerate(yaml.safe_load(path.read_text(encoding="utf-8"))["expect"])
+]
+
+
+def _matches(actual: Any, expected: Any, tolerance: float) -> bool:
+    if isinstance(expected, bool) or expected is None or isinstance(expected, str):
+        return actual == expected
+    if isinstance(expected, int | float):
+        return isinstance(actual, int | float) and not isinstance(actual, bool) and math.isclose(
+            actual, expected, abs_tol=tolerance)
+    if isinstance(expected, list):
+        return (isinstance(actual, list) and len(actual) == len(expected)
+                and all(_matches(a, e, tolerance) for a, e in zip(actual, expected, strict=True)))
+    if isinstance(expected, dict):
+        return (isinstance(actual, dict) and set(actual) == {str(k) for k in expected}
+                and all(_matches(actual[str(k)], e, tolerance) for k, e in expected.items()))
+    raise TypeError(f"unexpected value in a golden file: {expected!r}")
+
+
+@pytest.mark.parametrize(("path", "index", "item"), CASES)
+def test_golden(path: Path, index: int, item: dict[str, Any]) -> None:
+    document = yaml.safe_load(path.read_text(encoding="utf-8"))
+    scene = parse_scene(document["scene"], source=path.name)
+    question, *args = [str(a) for a in item["ask"]]
+    answer = ask(scene, question, args, item.get("extras"))
+    data = answer.to_json()
+    tolerance = float(item.get("tolerance", 0.01))
+    for key, expected in item.get("answer", {}).items():
+        assert key in data, f"{key!r} missing from {data}"
+        assert _matches(data[key], expected, tolerance), (
+            f"{key}: expected {expected!r}, got {data[key]!r}\n{answer.message}")
+    for fragment in item.get("warnings_contain", []):
+        assert any(fragment in warning for warning in data["warnings"]), data["warnings"]
+    if "message_starts" in item:
+        assert answer.message.startswith(item["message_starts"]), answer.message
+
+
+def test_every_reason_code_is_covered_by_a_golden_scene() -> None:
+    from rules.answers import Reason
+
+    seen: set[str] = set()
+    for _path, _index, item in (case.values for case in CASES):
+        seen.update(item.get("answer", {}).get("reasons", []))
+    cb6_codes = {
+        Reason.OUT_OF_RANGE, Reason.NO_SHOOTERS, Reason.IN_CONTACT_WITH_ENEMY,
+        Reason.TARGET_IN_CONTACT, Reason.TARGET_NOT_ENEMY, Reason.LINE_BLOCKED,
+        Reason.OVER_ALLOWANCE, Reason.PATH_BLOCKED, Reason.DESTINATION_OCCUPIED,
+        Reason.IMPASSABLE, Reason.OFF_TABLE,
+    }
+    assert {code.value for code in cb6_codes} <= seen, sorted(cb6_codes - seen)
