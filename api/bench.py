@@ -59,17 +59,26 @@ def generated_scene(figures: int = 200, terrain: int = 50, seed: int = 1) -> Sce
         origin = rng.uniform([40, 40], [width - 40, depth - 40])
         crew = [origin + [30.0 * (k % 3), 30.0 * (k // 3)] for k in range(size)]
         spots = np.array(crew)
-        if (np.any(spots < 15) or np.any(spots > [width - 15, depth - 15])
-                or shapely.intersects(blocking, shapely.points(spots)).any()
-                or (len(taken) and np.min(np.hypot(*(taken[:, None] - spots[None]).T)) < 90)):
+        if (
+            np.any(spots < 15)
+            or np.any(spots > [width - 15, depth - 15])
+            or shapely.intersects(blocking, shapely.points(spots)).any()
+            or (len(taken) and np.min(np.hypot(*(taken[:, None] - spots[None]).T)) < 90)
+        ):
             continue
         name = f"g{group_number}"
         for k, (x, y) in enumerate(crew):
-            placed.append({
-                "id": f"{name}f{k}", "side": side, "group": name, "reference": k == 0,
-                "x_mm": round(float(x), 2), "y_mm": round(float(y), 2),
-                "type": "TD" if k % 2 == 0 else "CR",
-            })
+            placed.append(
+                {
+                    "id": f"{name}f{k}",
+                    "side": side,
+                    "group": name,
+                    "reference": k == 0,
+                    "x_mm": round(float(x), 2),
+                    "y_mm": round(float(y), 2),
+                    "type": "TD" if k % 2 == 0 else "CR",
+                }
+            )
         taken = np.vstack([taken, spots])
         group_number += 1
     data = {
@@ -122,8 +131,14 @@ def run_rules_bench(figures: int, terrain: int, repeat: int, seed: int) -> dict[
     rows = []
     for name, run in (("fire", fire), ("move", move), ("reach", reach), ("groups", regroup)):
         median = _median_ms(run, repeat)
-        rows.append({"question": name, "median_ms": median, "target_ms": TARGETS_MS[name],
-                     "ratio": median / baseline_ms})
+        rows.append(
+            {
+                "question": name,
+                "median_ms": median,
+                "target_ms": TARGETS_MS[name],
+                "ratio": median / baseline_ms,
+            }
+        )
     return {
         "figures": len(scene.figures),
         "terrain": len(scene.terrain),

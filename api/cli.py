@@ -55,8 +55,9 @@ class Action(StrEnum):
 @bad_input_exits_2
 def ask(
     scene: Annotated[Path, typer.Argument(help="scene.yaml to ask about")],
-    question: Annotated[str, typer.Argument(help="distance, contact, fire, move, reach, groups, "
-                                                 "impact, potentials")],
+    question: Annotated[
+        str, typer.Argument(help="distance, contact, fire, move, reach, groups, impact, potentials")
+    ],
     args: Annotated[list[str] | None, typer.Argument(help="figure ids, group names, mm")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="answer as one JSON object")] = False,
     action: Annotated[Action | None, typer.Option(help="impact: fire or close")] = None,
@@ -108,13 +109,17 @@ def bench_rules(
     if as_json:
         typer.echo(json.dumps(report))
         return
-    typer.echo(f"table: {report['figures']} figures, {report['terrain']} terrain polygons, "
-               f"{report['groups']} groups; baseline {report['baseline_ms']:.3f} ms "
-               f"({report['baseline']})")
+    typer.echo(
+        f"table: {report['figures']} figures, {report['terrain']} terrain polygons, "
+        f"{report['groups']} groups; baseline {report['baseline_ms']:.3f} ms "
+        f"({report['baseline']})"
+    )
     for row in report["questions"]:
         verdict = "ok" if row["median_ms"] <= row["target_ms"] else "SLOW"
-        typer.echo(f"{row['question']:>8}: median {row['median_ms']:8.3f} ms  "
-                   f"(x{row['ratio']:.1f} baseline; target {row['target_ms']:g} ms) {verdict}")
+        typer.echo(
+            f"{row['question']:>8}: median {row['median_ms']:8.3f} ms  "
+            f"(x{row['ratio']:.1f} baseline; target {row['target_ms']:g} ms) {verdict}"
+        )
 
 
 def main() -> None:

@@ -221,8 +221,12 @@ def _plain(value: Any) -> Any:
     if isinstance(value, StrEnum):
         return value.value
     if isinstance(value, Margin):
-        return {"what": value.what, "margin_mm": _plain(value.margin_mm),
-                "sigma_mm": _plain(value.sigma_mm), "certain": value.certain}
+        return {
+            "what": value.what,
+            "margin_mm": _plain(value.margin_mm),
+            "sigma_mm": _plain(value.sigma_mm),
+            "certain": value.certain,
+        }
     if isinstance(value, bool) or value is None or isinstance(value, str | int):
         return value
     if isinstance(value, float | np.floating):

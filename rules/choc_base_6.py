@@ -32,7 +32,6 @@ from scipy.cluster.hierarchy import DisjointSet
 
 from rules import pathing
 from rules.answers import (
-    Answer,
     ContactAnswer,
     DistanceAnswer,
     FireAnswer,
@@ -224,16 +223,18 @@ class ChocBase6(Ruleset):
 
     def questions(self) -> Mapping[str, Question]:
         return {
-            "distance": Question("distance", ("A", "B"), "reference-to-reference distance",
-                                 self.distance),
+            "distance": Question(
+                "distance", ("A", "B"), "reference-to-reference distance", self.distance
+            ),
             "contact": Question("contact", ("A", "B"), "are two groups in contact", self.contact),
             "fire": Question("fire", ("A", "B"), "may group A shoot at group B", self.fire),
             "move": Question("move", ("A", "X", "Y"), "may A move to (X, Y) mm", self.move),
             "reach": Question("reach", ("A",), "where may A move", self.reach),
             "groups": Question("groups", (), "the groups on the table", self.groups),
             "impact": Question("impact", ("A", "B"), "the impact of A on B", self.impact),
-            "potentials": Question("potentials", ("A",), "PJ, PA and PI of a group",
-                                   self.potentials),
+            "potentials": Question(
+                "potentials", ("A",), "PJ, PA and PI of a group", self.potentials
+            ),
         }
 
     # --- questions ---------------------------------------------------------------------
@@ -243,8 +244,9 @@ class ChocBase6(Ruleset):
         first, second = _point(scene, grouping, a), _point(scene, grouping, b)
         distance_mm = centre_distance_mm(first.xy, second.xy)
         unit = self.unit(scene)
-        both_references = all(f.reference or _is_group(grouping, n)
-                              for f, n in ((first, a), (second, b)))
+        both_references = all(
+            f.reference or _is_group(grouping, n) for f, n in ((first, a), (second, b))
+        )
         sigma = combined_sigma(first.sigma_mm, second.sigma_mm)
         units = unit.from_mm(distance_mm)
         return DistanceAnswer(
@@ -307,8 +309,10 @@ class ChocBase6(Ruleset):
         if not shooters:
             reasons.append(Reason.NO_SHOOTERS)
 
-        for group, code in ((shooter, Reason.IN_CONTACT_WITH_ENEMY),
-                            (target, Reason.TARGET_IN_CONTACT)):
+        for group, code in (
+            (shooter, Reason.IN_CONTACT_WITH_ENEMY),
+            (target, Reason.TARGET_IN_CONTACT),
+        ):
             touching, margin = _enemy_contact(scene, grouping, group, options)
             if touching:
                 reasons.append(code)
@@ -347,8 +351,9 @@ class ChocBase6(Ruleset):
 
         pi_total = sum(figure_pi(f) for f in counted)
         allowed = not reasons
-        text = _fire_message(shooter, target, allowed, reasons, distance_mm, unit, blocked_by,
-                             pi_total)
+        text = _fire_message(
+            shooter, target, allowed, reasons, distance_mm, unit, blocked_by, pi_total
+        )
         decisive = tuple(margins)
         return FireAnswer(
             question="fire",
@@ -382,14 +387,17 @@ class ChocBase6(Ruleset):
 
         reasons: list[Reason] = []
         margins: list[Margin] = []
-        if not (radius_mm <= goal[0] <= scene.table.width_mm - radius_mm
-                and radius_mm <= goal[1] <= scene.table.depth_mm - radius_mm):
+        if not (
+            radius_mm <= goal[0] <= scene.table.width_mm - radius_mm
+            and radius_mm <= goal[1] <= scene.table.depth_mm - radius_mm
+        ):
             reasons.append(Reason.OFF_TABLE)
         footprint = shapely.Point(goal).buffer(radius_mm)
         if any(p.polygon.intersects(footprint) for p in field.polygons):
             reasons.append(Reason.IMPASSABLE)
         occupied = [
-            f.id for f in scene.figures
+            f.id
+            for f in scene.figures
             if f.id not in {m.id for m in movers}
             and centre_distance_mm(f.xy, goal) < radius_mm + _figure_radius(f, options)
         ]
@@ -404,16 +412,27 @@ class ChocBase6(Ruleset):
             elif path.cost_mm > allowance_mm:
                 straight_cost = _straight_cost(field, mover.xy, goal)
                 reasons.append(
-                    Reason.PATH_BLOCKED if path.blocked_by and straight_cost <= allowance_mm
+                    Reason.PATH_BLOCKED
+                    if path.blocked_by and straight_cost <= allowance_mm
                     else Reason.OVER_ALLOWANCE
                 )
             if path.found:
-                margins.append(Margin("allowance", abs(allowance_mm - path.cost_mm),
-                                      mover.sigma_mm))
+                margins.append(
+                    Margin("allowance", abs(allowance_mm - path.cost_mm), mover.sigma_mm)
+                )
         legal = not reasons
         cost_mm = path.cost_mm if path.found else math.inf
-        text = _move_message(a, legal, reasons, cost_mm, allowance_units, straight_mm, unit,
-                             path.blocked_by, occupied)
+        text = _move_message(
+            a,
+            legal,
+            reasons,
+            cost_mm,
+            allowance_units,
+            straight_mm,
+            unit,
+            path.blocked_by,
+            occupied,
+        )
         return MoveAnswer(
             question="move",
             message=_with_certainty(text, *margins),
@@ -501,8 +520,10 @@ class ChocBase6(Ruleset):
         else:
             result = impact(pi_total, die)
             spread = None
-            text = (f"{what} of {attacker.name} on {target.name}: PI {pi_total}, die {die}"
-                    f" -> impact {result}")
+            text = (
+                f"{what} of {attacker.name} on {target.name}: PI {pi_total}, die {die}"
+                f" -> impact {result}"
+            )
         return ImpactAnswer(
             question="impact",
             message=text + "".join(f"\nwarning: {w}" for w in warnings),
@@ -564,8 +585,9 @@ def find_groups(scene: Scene) -> Grouping:
     chains: DisjointSet[int] = DisjointSet(range(len(figures)))
     xy = np.array([f.xy for f in figures]).reshape(-1, 2)
     for i, j in _close_pairs(xy, chain_mm):
-        if figures[i].side == figures[j].side and (figures[i].group is None
-                                                   or figures[j].group is None):
+        if figures[i].side == figures[j].side and (
+            figures[i].group is None or figures[j].group is None
+        ):
             chains.merge(i, j)
 
     members: dict[str, list[Figure]] = defaultdict(list)
@@ -606,26 +628,34 @@ def find_groups(scene: Scene) -> Grouping:
     for name, crew in members.items():
         sides = sorted({f.side for f in crew})
         if len(sides) > 1:
-            raise SceneError(scene.source, "figures",
-                             f"group {name!r} mixes sides {', '.join(sides)}")
+            raise SceneError(
+                scene.source, "figures", f"group {name!r} mixes sides {', '.join(sides)}"
+            )
         references = [f for f in crew if f.reference]
         if len(crew) == 1 and not references:
             references = crew
         if not references:
             index = figure_index[crew[0].id]
-            raise SceneError(scene.source, f"figures[{index}].group",
-                             f"group {name!r} has no reference figure")
+            raise SceneError(
+                scene.source, f"figures[{index}].group", f"group {name!r} has no reference figure"
+            )
         if len(references) > 1:
             index = figure_index[references[1].id]
             ids = ", ".join(f.id for f in references)
-            raise SceneError(scene.source, f"figures[{index}].reference",
-                             f"group {name!r} has several reference figures ({ids})")
+            raise SceneError(
+                scene.source,
+                f"figures[{index}].reference",
+                f"group {name!r} has several reference figures ({ids})",
+            )
         if len(crew) > NUMBERS.max_group_size:
-            warnings.append(f"group {name} has {len(crew)} figures (at most "
-                            f"{NUMBERS.max_group_size})")
+            warnings.append(
+                f"group {name} has {len(crew)} figures (at most {NUMBERS.max_group_size})"
+            )
         if name in declared and len(crew) > 1 and not _chained(crew, chain_mm):
-            warnings.append(f"group {name} is not together: its figures are not all within "
-                            f"{options.thickness_mm:g} mm of each other")
+            warnings.append(
+                f"group {name} is not together: its figures are not all within "
+                f"{options.thickness_mm:g} mm of each other"
+            )
         groups.append(Group(name, sides[0], tuple(crew), references[0], name in declared))
     return Grouping(tuple(groups), tuple(warnings))
 
@@ -799,8 +829,10 @@ def _field(
 def _straight_cost(field: pathing.Field, start: np.ndarray, goal: np.ndarray) -> float:
     """Cost of the straight segment, ignoring what blocks it (costly ground counted)."""
     segment = shapely.LineString([start, goal])
-    extra = sum((region.factor - 1.0) * segment.intersection(region.polygon).length
-                for region in field.costly)
+    extra = sum(
+        (region.factor - 1.0) * segment.intersection(region.polygon).length
+        for region in field.costly
+    )
     return float(segment.length + extra)
 
 
@@ -825,8 +857,7 @@ def _with_certainty(text: str, *margins: Margin) -> str:
     doubtful = [m for m in margins if not m.certain]
     if not doubtful:
         return text
-    what = ", ".join(f"{m.what} within {m.margin_mm:.1f} mm (± {m.sigma_mm:.1f})"
-                     for m in doubtful)
+    what = ", ".join(f"{m.what} within {m.margin_mm:.1f} mm (± {m.sigma_mm:.1f})" for m in doubtful)
     return f"too close to call: {text} ({what})"
 
 

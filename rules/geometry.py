@@ -44,7 +44,8 @@ def point_segment_distance_mm(points: np.ndarray, p: np.ndarray, q: np.ndarray) 
     -------
     (N,) distances in mm
 
-    >>> point_segment_distance_mm(np.array([[5.0, 3.0], [-4.0, 3.0]]), np.zeros(2), np.array([10.0, 0]))
+    >>> points = np.array([[5.0, 3.0], [-4.0, 3.0]])
+    >>> point_segment_distance_mm(points, np.zeros(2), np.array([10.0, 0.0]))
     array([3., 5.])
     """
     pts = np.atleast_2d(np.asarray(points, dtype=np.float64))
@@ -52,16 +53,18 @@ def point_segment_distance_mm(points: np.ndarray, p: np.ndarray, q: np.ndarray) 
     d = np.asarray(q, dtype=np.float64) - p
     length2 = float(d @ d)
     if length2 == 0.0:
-        return np.hypot(*(pts - p).T)
+        return np.asarray(np.hypot(*(pts - p).T), dtype=np.float64)
     t = np.clip(((pts - p) @ d) / length2, 0.0, 1.0)
     closest = p + t[:, None] * d
-    return np.hypot(*(pts - closest).T)
+    return np.asarray(np.hypot(*(pts - closest).T), dtype=np.float64)
 
 
 def disc_hull(discs: np.ndarray) -> shapely.Polygon:
     """The convex hull of discs (N, 3) as a fine polygon: a group's footprint."""
     discs = np.atleast_2d(np.asarray(discs, dtype=np.float64))
-    circles = shapely.buffer(shapely.points(discs[:, :2]), discs[:, 2], quad_segs=DISC_QUAD_SEGMENTS)
+    circles = shapely.buffer(
+        shapely.points(discs[:, :2]), discs[:, 2], quad_segs=DISC_QUAD_SEGMENTS
+    )
     hull = shapely.convex_hull(shapely.union_all(circles))
     assert isinstance(hull, shapely.Polygon)
     return hull

@@ -51,9 +51,7 @@ class Ruleset:
         known = self.questions()
         if question not in known:
             names = ", ".join(sorted(known))
-            raise QuestionError(
-                f"unknown question {question!r} for {self.name} (known: {names})"
-            )
+            raise QuestionError(f"unknown question {question!r} for {self.name} (known: {names})")
         spec = known[question]
         if len(args) != len(spec.args):
             wanted = " ".join(spec.args) if spec.args else "no arguments"

@@ -78,7 +78,9 @@ class FigureSpec(_Strict):
     @classmethod
     def _names_are_text(cls, value: Any) -> Any:
         # YAML reads `group: 1` as an int; names are text.
-        return str(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
+        return (
+            str(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
+        )
 
 
 class TerrainSpec(_Strict):
@@ -126,7 +128,9 @@ def parse_scene(data: Any, *, source: str = "<scene>") -> Scene:
     from rules.registry import find_ruleset  # the registry imports the rulesets, which import us
 
     if not isinstance(data, Mapping):
-        raise SceneError(source, "", f"expected a mapping at the top level, got {type(data).__name__}")
+        raise SceneError(
+            source, "", f"expected a mapping at the top level, got {type(data).__name__}"
+        )
     try:
         spec = SceneSpec.model_validate(data)
     except pydantic.ValidationError as error:
@@ -247,6 +251,8 @@ def _check_unique(source: str, what: str, ids: list[str]) -> None:
     for index, ident in enumerate(ids):
         if ident in seen:
             raise SceneError(
-                source, f"{what}[{index}].id", f"duplicate id {ident!r} (also {what}[{seen[ident]}])"
+                source,
+                f"{what}[{index}].id",
+                f"duplicate id {ident!r} (also {what}[{seen[ident]}])",
             )
         seen[ident] = index

@@ -33,8 +33,16 @@ def test_fire_as_json_on_the_example() -> None:
     assert answer["shooters"] == ["tireur"]
     assert answer["distance_mm"] == pytest.approx(340.588, abs=1e-3)
     assert answer["unit"] == "M"
-    assert set(answer) >= {"reasons", "distance_units", "blocked_by", "cover", "warnings",
-                           "margin_mm", "certain", "message"}
+    assert set(answer) >= {
+        "reasons",
+        "distance_units",
+        "blocked_by",
+        "cover",
+        "warnings",
+        "margin_mm",
+        "certain",
+        "message",
+    }
 
 
 def test_human_answer_is_one_sentence() -> None:
@@ -45,8 +53,18 @@ def test_human_answer_is_one_sentence() -> None:
 
 def test_impact_with_a_die() -> None:
     # alpins: chef, alp2 CR, alp3 wounded CR -> close-combat PI 2 + 2 + 1 = 5; die 2 -> 3.
-    code, out, _ = _run("ask", str(EXAMPLE), "impact", "alpins", "verts", "--action", "close",
-                        "--die", "2", "--json")
+    code, out, _ = _run(
+        "ask",
+        str(EXAMPLE),
+        "impact",
+        "alpins",
+        "verts",
+        "--action",
+        "close",
+        "--die",
+        "2",
+        "--json",
+    )
     assert code == 0
     assert (json.loads(out)["pi"], json.loads(out)["impact"]) == (5, 3)
 
@@ -81,7 +99,10 @@ def test_the_console_script_never_shows_a_traceback(tmp_path: Path) -> None:
     missing = tmp_path / "missing.yaml"
     result = subprocess.run(
         [sys.executable, "-m", "api.cli", "ask", str(missing), "groups"],
-        capture_output=True, text=True, cwd=ROOT, check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
     )
     assert result.returncode == 2
     assert "Traceback" not in result.stderr

@@ -13,19 +13,29 @@ from rules.scene import parse_scene
 
 
 def _scene(*figures: dict[str, Any]) -> Any:
-    return parse_scene({
-        "ruleset": "cb6",
-        "options": {"unit_mm": 100},
-        "table": {"width_mm": 1200, "depth_mm": 900},
-        "figures": list(figures),
-    })
+    return parse_scene(
+        {
+            "ruleset": "cb6",
+            "options": {"unit_mm": 100},
+            "table": {"width_mm": 1200, "depth_mm": 900},
+            "figures": list(figures),
+        }
+    )
 
 
 def _crew(group: str, side: str, x: float, kinds: list[tuple[str, bool]]) -> list[dict[str, Any]]:
     """Figures of one group in a column 30 mm apart (chained), the first one the reference."""
     return [
-        {"id": f"{group}{k}", "side": side, "group": group, "reference": k == 0,
-         "x_mm": x, "y_mm": 100 + 30 * k, "type": kind, "wounded": wounded}
+        {
+            "id": f"{group}{k}",
+            "side": side,
+            "group": group,
+            "reference": k == 0,
+            "x_mm": x,
+            "y_mm": 100 + 30 * k,
+            "type": kind,
+            "wounded": wounded,
+        }
         for k, (kind, wounded) in enumerate(kinds)
     ]
 
@@ -37,8 +47,10 @@ def _crew(group: str, side: str, x: float, kinds: list[tuple[str, bool]]) -> lis
     [(1, 2), (2, 1), (3, 0), (4, 3), (5, 3), (6, 3)],
 )
 def test_shot_of_one_healthy_and_one_wounded_td(die: int, expected: int) -> None:
-    scene = _scene(*_crew("tir", "blue", 100, [("TD", False), ("TD", True), ("CR", False)]),
-                   *_crew("cible", "red", 300, [("CR", False)]))
+    scene = _scene(
+        *_crew("tir", "blue", 100, [("TD", False), ("TD", True), ("CR", False)]),
+        *_crew("cible", "red", 300, [("CR", False)]),
+    )
     answer = ask(scene, "impact", ["tir", "cible"], {"action": "fire", "die": die})
     assert answer.to_json()["pi"] == 3  # 2 + 1; the CR does not shoot
     assert answer.to_json()["impact"] == expected
@@ -49,8 +61,10 @@ def test_four_td_guarantee_an_impact_of_two() -> None:
     spread = impact_distribution(8)
     assert min(spread) == 2
     assert sum(spread.values()) == 6
-    scene = _scene(*_crew("tir", "blue", 100, [("TD", False)] * 4),
-                   *_crew("cible", "red", 300, [("CR", False)]))
+    scene = _scene(
+        *_crew("tir", "blue", 100, [("TD", False)] * 4),
+        *_crew("cible", "red", 300, [("CR", False)]),
+    )
     answer = ask(scene, "impact", ["tir", "cible"], {"action": "fire"}).to_json()
     assert answer["pi"] == 8
     assert answer["distribution"] == {"2": 1, "3": 1, "4": 1, "5": 1, "6": 1, "7": 1}
@@ -59,10 +73,12 @@ def test_four_td_guarantee_an_impact_of_two() -> None:
 def test_alpine_hunters_against_the_greens() -> None:
     # Whites: 3 CR (one wounded) and 1 TD -> close-combat PI 2 + 2 + 1 = 5; die 2 -> 5 - 2 = 3.
     # Greens: 2 CR and 2 TD -> PI 2 + 2 = 4; die 6 > 4 counts 0 -> 4 - 0 = 4.
-    whites = _crew("blancs", "white", 300,
-                   [("CR", False), ("CR", False), ("CR", True), ("TD", False)])
-    greens = _crew("verts", "green", 340, [("CR", False), ("CR", False), ("TD", False),
-                                           ("TD", False)])
+    whites = _crew(
+        "blancs", "white", 300, [("CR", False), ("CR", False), ("CR", True), ("TD", False)]
+    )
+    greens = _crew(
+        "verts", "green", 340, [("CR", False), ("CR", False), ("TD", False), ("TD", False)]
+    )
     scene = _scene(*whites, *greens)  # references 40 mm apart: in contact
     on_greens = ask(scene, "impact", ["blancs", "verts"], {"action": "close", "die": 2})
     on_whites = ask(scene, "impact", ["verts", "blancs"], {"action": "close", "die": 6})
@@ -74,19 +90,31 @@ def test_alpine_hunters_against_the_greens() -> None:
 def test_cow_boys_against_the_indians() -> None:
     # Cow-boys: 2 CR, 2 TD -> PI 4; die 4 -> 4 - 4 = 0.
     # Indians: 2 CR (one wounded), 2 TD -> PI 2 + 1 = 3; die 1 -> 3 - 1 = 2.
-    cowboys = _crew("cowboys", "blue", 300, [("CR", False), ("CR", False), ("TD", False),
-                                             ("TD", False)])
-    indians = _crew("indiens", "red", 340, [("CR", False), ("CR", True), ("TD", False),
-                                            ("TD", False)])
+    cowboys = _crew(
+        "cowboys", "blue", 300, [("CR", False), ("CR", False), ("TD", False), ("TD", False)]
+    )
+    indians = _crew(
+        "indiens", "red", 340, [("CR", False), ("CR", True), ("TD", False), ("TD", False)]
+    )
     scene = _scene(*cowboys, *indians)
-    assert ask(scene, "impact", ["cowboys", "indiens"],
-               {"action": "close", "die": 4}).to_json()["impact"] == 0
-    assert ask(scene, "impact", ["indiens", "cowboys"],
-               {"action": "close", "die": 1}).to_json()["impact"] == 2
+    assert (
+        ask(scene, "impact", ["cowboys", "indiens"], {"action": "close", "die": 4}).to_json()[
+            "impact"
+        ]
+        == 0
+    )
+    assert (
+        ask(scene, "impact", ["indiens", "cowboys"], {"action": "close", "die": 1}).to_json()[
+            "impact"
+        ]
+        == 2
+    )
 
 
 def test_close_combat_out_of_contact_is_computed_with_a_warning() -> None:
-    scene = _scene(*_crew("a", "blue", 100, [("CR", False)]), *_crew("b", "red", 400, [("CR", False)]))
+    scene = _scene(
+        *_crew("a", "blue", 100, [("CR", False)]), *_crew("b", "red", 400, [("CR", False)])
+    )
     answer = ask(scene, "impact", ["a", "b"], {"action": "close", "die": 1}).to_json()
     assert answer["impact"] == 1
     assert answer["warnings"] == ["a is not in contact with b"]
@@ -96,8 +124,12 @@ def test_group_potentials_of_the_book() -> None:
     # "un total de 10 PJ (2 valides 4x2PJ + 2 blessés 2x1PJ)" -- four healthy, two wounded;
     # PA 1 (a wounded figure); shooting PI 6 (4 TD, 2 of them wounded: 2+2+1+1);
     # close-combat PI 4 (2 healthy CR).
-    group = _crew("g", "blue", 100, [("TD", False), ("TD", False), ("TD", True), ("TD", True),
-                                     ("CR", False), ("CR", False)])
+    group = _crew(
+        "g",
+        "blue",
+        100,
+        [("TD", False), ("TD", False), ("TD", True), ("TD", True), ("CR", False), ("CR", False)],
+    )
     answer = ask(_scene(*group), "potentials", ["g"]).to_json()
     assert (answer["pj"], answer["pa"], answer["pi_fire"], answer["pi_close"]) == (10, 1, 6, 4)
     assert answer["pa_mm"] == 100.0

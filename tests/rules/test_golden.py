@@ -31,14 +31,23 @@ def _matches(actual: Any, expected: Any, tolerance: float) -> bool:
     if isinstance(expected, bool) or expected is None or isinstance(expected, str):
         return actual == expected
     if isinstance(expected, int | float):
-        return isinstance(actual, int | float) and not isinstance(actual, bool) and math.isclose(
-            actual, expected, abs_tol=tolerance)
+        return (
+            isinstance(actual, int | float)
+            and not isinstance(actual, bool)
+            and math.isclose(actual, expected, abs_tol=tolerance)
+        )
     if isinstance(expected, list):
-        return (isinstance(actual, list) and len(actual) == len(expected)
-                and all(_matches(a, e, tolerance) for a, e in zip(actual, expected, strict=True)))
+        return (
+            isinstance(actual, list)
+            and len(actual) == len(expected)
+            and all(_matches(a, e, tolerance) for a, e in zip(actual, expected, strict=True))
+        )
     if isinstance(expected, dict):
-        return (isinstance(actual, dict) and set(actual) == {str(k) for k in expected}
-                and all(_matches(actual[str(k)], e, tolerance) for k, e in expected.items()))
+        return (
+            isinstance(actual, dict)
+            and set(actual) == {str(k) for k in expected}
+            and all(_matches(actual[str(k)], e, tolerance) for k, e in expected.items())
+        )
     raise TypeError(f"unexpected value in a golden file: {expected!r}")
 
 
@@ -53,7 +62,8 @@ def test_golden(path: Path, index: int, item: dict[str, Any]) -> None:
     for key, expected in item.get("answer", {}).items():
         assert key in data, f"{key!r} missing from {data}"
         assert _matches(data[key], expected, tolerance), (
-            f"{key}: expected {expected!r}, got {data[key]!r}\n{answer.message}")
+            f"{key}: expected {expected!r}, got {data[key]!r}\n{answer.message}"
+        )
     for fragment in item.get("warnings_contain", []):
         assert any(fragment in warning for warning in data["warnings"]), data["warnings"]
     if "message_starts" in item:
@@ -67,9 +77,16 @@ def test_every_reason_code_is_covered_by_a_golden_scene() -> None:
     for _path, _index, item in (case.values for case in CASES):
         seen.update(item.get("answer", {}).get("reasons", []))
     cb6_codes = {
-        Reason.OUT_OF_RANGE, Reason.NO_SHOOTERS, Reason.IN_CONTACT_WITH_ENEMY,
-        Reason.TARGET_IN_CONTACT, Reason.TARGET_NOT_ENEMY, Reason.LINE_BLOCKED,
-        Reason.OVER_ALLOWANCE, Reason.PATH_BLOCKED, Reason.DESTINATION_OCCUPIED,
-        Reason.IMPASSABLE, Reason.OFF_TABLE,
+        Reason.OUT_OF_RANGE,
+        Reason.NO_SHOOTERS,
+        Reason.IN_CONTACT_WITH_ENEMY,
+        Reason.TARGET_IN_CONTACT,
+        Reason.TARGET_NOT_ENEMY,
+        Reason.LINE_BLOCKED,
+        Reason.OVER_ALLOWANCE,
+        Reason.PATH_BLOCKED,
+        Reason.DESTINATION_OCCUPIED,
+        Reason.IMPASSABLE,
+        Reason.OFF_TABLE,
     }
     assert {code.value for code in cb6_codes} <= seen, sorted(cb6_codes - seen)

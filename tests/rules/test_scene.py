@@ -51,8 +51,11 @@ def test_the_alias_is_accepted_and_named_in_full(tmp_path: Path) -> None:
     ("change", "field", "problem"),
     [
         (("allies:", "alies:"), "alies", "unknown key"),
-        (("table: {width_mm: 1200, depth_mm: 900}", "table: {width_mm: 1200}"),
-         "table.depth_mm", "missing"),
+        (
+            ("table: {width_mm: 1200, depth_mm: 900}", "table: {width_mm: 1200}"),
+            "table.depth_mm",
+            "missing",
+        ),
         (("x_mm: 130", "x_mm: .nan"), "figures[1].x_mm", "finite"),
         (("x_mm: 130", "x_mm: .inf"), "figures[1].x_mm", "finite"),
         (("x_mm: 130", "x_mm: 1250"), "figures[1].x_mm", "off the table"),
@@ -68,13 +71,24 @@ def test_the_alias_is_accepted_and_named_in_full(tmp_path: Path) -> None:
         (("diameter_mm: 25", "diameter_mm: 0"), "figures[1].base.diameter_mm", "greater than 0"),
         (("shape: round", "shape: star"), "figures[1].base", "shape"),
         (("kind: wood", "kind: lava"), "terrain[0].kind", "lava"),
-        (("[[300, 300], [500, 300], [500, 450], [300, 450]]", "[[300, 300], [500, 300]]"),
-         "terrain[0].polygon_mm", "at least 3 points"),
-        (("[[300, 300], [500, 300], [500, 450], [300, 450]]",
-          "[[300, 300], [500, 450], [500, 300], [300, 450]]"),
-         "terrain[0].polygon_mm", "not a simple polygon"),
-        (("kind: obstacle, line_mm", "kind: wood, line_mm"), "terrain[1].line_mm",
-         "only obstacles"),
+        (
+            ("[[300, 300], [500, 300], [500, 450], [300, 450]]", "[[300, 300], [500, 300]]"),
+            "terrain[0].polygon_mm",
+            "at least 3 points",
+        ),
+        (
+            (
+                "[[300, 300], [500, 300], [500, 450], [300, 450]]",
+                "[[300, 300], [500, 450], [500, 300], [300, 450]]",
+            ),
+            "terrain[0].polygon_mm",
+            "not a simple polygon",
+        ),
+        (
+            ("kind: obstacle, line_mm", "kind: wood, line_mm"),
+            "terrain[1].line_mm",
+            "only obstacles",
+        ),
     ],
 )
 def test_bad_scenes_name_the_file_and_field(

@@ -1,0 +1,128 @@
+"""Invariants of CB6 answers on random tables (hypothesis)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import shapely
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.questions import ask
+from rules.scene import parse_scene
+
+coordinate_x = st.floats(40, 760)
+coordinate_y = st.floats(40, 560)
+PROFILE = settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+
+
+@st.composite
+def tables(draw: st.DrawFn, terrain: bool = True) -> dict[str, Any]:
+    """A 800 x 600 table: the mover M at the centre and up to four lone figures around."""
+    figures = [
+        {
+            "id": "m",
+            "side": "blue",
+            "group": "M",
+            "reference": True,
+            "x_mm": 400,
+            "y_mm": 300,
+            "type": "TD",
+            "attrs": {"alone": True},
+        }
+    ]
+    for k in range(draw(st.integers(0, 4))):
+        x, y = draw(coordinate_x), draw(coordinate_y)
+        if (x - 400) ** 2 + (y - 300) ** 2 < 60**2:
+            continue
+        if any((x - f["x_mm"]) ** 2 + (y - f["y_mm"]) ** 2 < 60**2 for f in figures):
+            continue
+        figures.append(
+            {
+                "id": f"o{k}",
+                "side": draw(st.sampled_from(["blue", "red"])),
+                "group": f"O{k}",
+                "reference": True,
+                "x_mm": x,
+                "y_mm": y,
+                "type": "TD",
+                "attrs": {"alone": True},
+            }
+        )
+    features = []
+    if terrain and draw(st.booleans()):
+        x, y = draw(st.floats(100, 600)), draw(st.floats(100, 450))
+        kind = draw(st.sampled_from(["wood", "impassable"]))
+        box = shapely.box(x, y, x + 80, y + 50)
+        if not box.buffer(15).contains(shapely.Point(400, 300)):
+            features.append(
+                {"id": "t", "kind": kind, "polygon_mm": [list(p) for p in box.exterior.coords[:-1]]}
+            )
+    return {
+        "ruleset": "cb6",
+        "options": {"unit_mm": 100},
+        "table": {"width_mm": 800, "depth_mm": 600},
+        "figures": figures,
+        "terrain": features,
+    }
+
+
+def _with_unit(data: dict[str, Any], unit_mm: float) -> Any:
+    return parse_scene({**data, "options": {"unit_mm": unit_mm}})
+
+
+@PROFILE
+@given(tables(terrain=False), st.data())
+def test_distance_is_symmetric(data: dict[str, Any], choice: st.DataObject) -> None:
+    scene = _with_unit(data, 100)
+    ids = [f.id for f in scene.figures]
+    a, b = choice.draw(st.sampled_from(ids)), choice.draw(st.sampled_from(ids))
+    there = ask(scene, "distance", [a, b]).to_json()
+    back = ask(scene, "distance", [b, a]).to_json()
+    assert there["distance_mm"] == back["distance_mm"]
+
+
+@PROFILE
+@given(tables(), coordinate_x, coordinate_y)
+def test_a_path_is_never_shorter_than_the_straight_line(
+    data: dict[str, Any], x: float, y: float
+) -> None:
+    answer = ask(_with_unit(data, 100), "move", ["M", f"{x}", f"{y}"]).to_json()
+    straight = ((x - 400) ** 2 + (y - 300) ** 2) ** 0.5
+    if answer["cost_mm"] is not None:  # None: no way there at all
+        assert answer["cost_mm"] >= straight - 1e-6
+
+
+@PROFILE
+@given(tables(), coordinate_x, coordinate_y, st.floats(50, 200), st.floats(1, 100))
+def test_more_allowance_never_makes_a_legal_move_illegal(
+    data: dict[str, Any], x: float, y: float, unit_a: float, extra: float
+) -> None:
+    before = ask(_with_unit(data, unit_a), "move", ["M", f"{x}", f"{y}"]).to_json()
+    after = ask(_with_unit(data, unit_a + extra), "move", ["M", f"{x}", f"{y}"]).to_json()
+    assert after["allowance_mm"] > before["allowance_mm"]
+    if before["legal"]:
+        assert after["legal"]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tables(), st.lists(st.tuples(coordinate_x, coordinate_y), min_size=8, max_size=8))
+def test_reach_contains_every_legal_destination(
+    data: dict[str, Any], goals: list[tuple[float, float]]
+) -> None:
+    scene = _with_unit(data, 100)
+    reach = ask(scene, "reach", ["M"]).to_json()
+    area = shapely.MultiPolygon(
+        [
+            (shell, holes)
+            for shell, holes in zip(reach["polygons_mm"], reach["holes_mm"], strict=True)
+        ]
+    )
+    for x, y in goals:
+        answer = ask(scene, "move", ["M", f"{x}", f"{y}"]).to_json()
+        if answer["legal"] and answer["margin_mm"] > 1.0:
+            assert area.buffer(1e-6).contains(shapely.Point(x, y)), (x, y, answer["cost_mm"])
