@@ -53,7 +53,9 @@ def generated_scene(figures: int = 200, terrain: int = 50, seed: int = 1) -> Sce
     placed: list[dict[str, Any]] = []
     taken = np.empty((0, 2))
     group_number = 0
-    while len(placed) < figures:
+    for _attempt in range(200 * figures):
+        if len(placed) >= figures:
+            break
         size = int(min(rng.integers(1, 7), figures - len(placed)))
         side = ("blue", "red")[group_number % 2]
         origin = rng.uniform([40, 40], [width - 40, depth - 40])
@@ -63,7 +65,7 @@ def generated_scene(figures: int = 200, terrain: int = 50, seed: int = 1) -> Sce
             np.any(spots < 15)
             or np.any(spots > [width - 15, depth - 15])
             or shapely.intersects(blocking, shapely.points(spots)).any()
-            or (len(taken) and np.min(np.hypot(*(taken[:, None] - spots[None]).T)) < 90)
+            or (len(taken) and np.min(np.hypot(*(taken[:, None] - spots[None]).T)) < 60)
         ):
             continue
         name = f"g{group_number}"
@@ -81,6 +83,8 @@ def generated_scene(figures: int = 200, terrain: int = 50, seed: int = 1) -> Sce
             )
         taken = np.vstack([taken, spots])
         group_number += 1
+    else:
+        raise ValueError(f"cannot place {figures} figures on a {width:g} x {depth:g} mm table")
     data = {
         "ruleset": "choc-base-6",
         "options": {"unit_mm": 100},

@@ -12,6 +12,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
+from calibration.errors import CalibrationError
 from rules.errors import RulesError
 
 app = typer.Typer(
@@ -23,6 +24,11 @@ app = typer.Typer(
 )
 bench_app = typer.Typer(help="Measure speed and accuracy.", no_args_is_help=True)
 app.add_typer(bench_app, name="bench")
+print_app = typer.Typer(help="Printable sheets: markers and calibration boards.",
+                        no_args_is_help=True)
+app.add_typer(print_app, name="print")
+table_app = typer.Typer(help="Set up a table: its size and anchor markers.", no_args_is_help=True)
+app.add_typer(table_app, name="table")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -40,7 +46,7 @@ def bad_input_exits_2(command: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
-        except (RulesError, OSError) as error:
+        except (RulesError, CalibrationError, OSError) as error:
             raise fail(str(error)) from None
 
     return wrapper  # type: ignore[return-value]
@@ -92,6 +98,48 @@ def rulesets() -> None:
         ruleset = find_ruleset(name)
         aliases = ", ".join(ruleset.aliases)
         typer.echo(f"{name}" + (f" (also: {aliases})" if aliases else ""))
+
+
+@print_app.command("markers")
+@bad_input_exits_2
+def print_markers(
+    ids: Annotated[str, typer.Option(help="marker ids, e.g. 10-49 or 0,1,5-7")],
+    size_mm: Annotated[float, typer.Option(help="side of the black square, mm")],
+    out: Annotated[Path, typer.Option(help="sheet.pdf or sheet.svg")],
+    dictionary: Annotated[str, typer.Option(help="ArUco dictionary")] = "DICT_4X4_250",
+) -> None:
+    """Print markers at their exact size, each labelled with its id and dictionary."""
+    from calibration.printing import marker_sheets, parse_ids, write_pages
+
+    pages = marker_sheets(parse_ids(ids), size_mm, dictionary)
+    write_pages(pages, out)
+    typer.echo(f"{out}: {len(pages)} page(s); print at 100 % and check the 100 mm bar")
+
+
+@table_app.command("init")
+@bad_input_exits_2
+def table_init(
+    width_mm: Annotated[float, typer.Option(help="table width (x), mm")],
+    depth_mm: Annotated[float, typer.Option(help="table depth (y), mm")],
+    out: Annotated[Path, typer.Option(help="table.yaml to write")] = Path("table.yaml"),
+    anchor_size_mm: Annotated[float, typer.Option(help="side of the anchor markers")] = 40.0,
+    inset_mm: Annotated[float, typer.Option(help="from the table edges to the anchors' "
+                                                  "centres")] = 35.0,
+    dictionary: Annotated[str, typer.Option(help="ArUco dictionary")] = "DICT_4X4_250",
+    sheet: Annotated[Path | None, typer.Option(help="anchor sheet to print (.pdf/.svg)")] = None,
+) -> None:
+    """Write a table.yaml with anchors 0-3 at the corners, and the anchor sheet to print."""
+    from calibration.printing import marker_sheets, write_pages
+    from calibration.setup import corner_anchors, write_table
+
+    anchors = corner_anchors(width_mm, depth_mm, anchor_size_mm, inset_mm)
+    write_table(out, width_mm, depth_mm, dictionary, anchors)
+    sheet = sheet or out.with_name(out.stem + "-anchors.pdf")
+    labels = [f"glue at x={a['x_mm']:g}, y={a['y_mm']:g} mm" for a in anchors]
+    write_pages(marker_sheets([int(a["id"]) for a in anchors], anchor_size_mm, dictionary,
+                              labels=labels), sheet)
+    typer.echo(f"{out}: {width_mm:g} x {depth_mm:g} mm table, anchors 0-3 at the corners; "
+               f"print {sheet} at 100 %")
 
 
 @bench_app.command("rules")

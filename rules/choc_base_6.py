@@ -46,7 +46,7 @@ from rules.answers import (
     combined_sigma,
 )
 from rules.errors import QuestionError, SceneError
-from rules.geometry import centre_distance_mm, segment_hull_clearance_mm
+from rules.geometry import centre_distance_mm, disc_hulls, line_penetration_mm
 from rules.model import Figure, Scene, TerrainKind
 from rules.ruleset import Question, Ruleset
 
@@ -70,6 +70,7 @@ class Numbers:
 NUMBERS = Numbers()
 COSTLY_TERRAIN = {TerrainKind.DIFFICULT: 2.0, TerrainKind.WOOD: 2.0}
 BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
+TOUCH_MM = 1e-6  # bases closer than this to touching count as touching, not overlapping
 SHOOTER_TYPE = "TD"
 CLOSE_COMBAT_TYPE = "CR"
 
@@ -383,7 +384,8 @@ class ChocBase6(Ruleset):
         radius_mm = _figure_radius(mover, options)
         allowance_units = min(figure_pa(f) for f in movers)
         allowance_mm = unit.to_mm(allowance_units)
-        field = _field(scene, grouping, {f.id for f in movers}, mover, options)
+        moving_ids = {f.id for f in movers}
+        field = _field(scene, grouping, moving_ids, mover, options)
 
         reasons: list[Reason] = []
         margins: list[Margin] = []
@@ -392,21 +394,25 @@ class ChocBase6(Ruleset):
             and radius_mm <= goal[1] <= scene.table.depth_mm - radius_mm
         ):
             reasons.append(Reason.OFF_TABLE)
-        footprint = shapely.Point(goal).buffer(radius_mm)
-        if any(p.polygon.intersects(footprint) for p in field.polygons):
+        centre = shapely.Point(goal)
+        if any(p.polygon.distance(centre) < radius_mm - TOUCH_MM for p in field.polygons):
             reasons.append(Reason.IMPASSABLE)
         occupied = [
             f.id
             for f in scene.figures
-            if f.id not in {m.id for m in movers}
+            if f.id not in moving_ids
             and centre_distance_mm(f.xy, goal) < radius_mm + _figure_radius(f, options)
         ]
         if occupied:
             reasons.append(Reason.DESTINATION_OCCUPIED)
 
-        path = pathing.shortest_path(field, mover.xy, goal, radius_mm, max_cost_mm=allowance_mm)
         straight_mm = centre_distance_mm(mover.xy, goal)
-        if not reasons:
+        if reasons:  # no way to a place the figure may not stand on
+            path = pathing.Path(False, math.inf, math.inf, np.empty((0, 2)), ())
+        else:
+            path = pathing.shortest_path(
+                field, mover.xy, goal, radius_mm, max_cost_mm=allowance_mm
+            )
             if not path.found:
                 reasons.append(Reason.PATH_BLOCKED)
             elif path.cost_mm > allowance_mm:
@@ -759,20 +765,25 @@ def _line_blockers(
     """Groups whose footprint the shooter-target segment crosses, and the deciding margin."""
     p, q = shooter.reference.xy, target.reference.xy
     line_sigma = max(shooter.reference.sigma_mm, target.reference.sigma_mm)
+    footprints = group_footprints(scene)
+    others = [i for i, g in enumerate(grouping.groups) if g.name not in (shooter.name,
+                                                                           target.name)]
+    if not others:
+        return [], None
+    segment = shapely.LineString([p, q])
+    hulls = footprints.hulls[others]
+    crossing = shapely.intersects(segment, hulls)
     blockers: list[tuple[str, float, float]] = []
     nearest: tuple[float, float] | None = None
-    for other in grouping.groups:
-        if other.name in (shooter.name, target.name):
-            continue
-        discs = footprint_discs(other, options)
-        if _far_from_segment(discs, p, q):
-            continue
-        clearance = segment_hull_clearance_mm(p, q, discs)
-        sigma = combined_sigma(line_sigma, max(f.sigma_mm for f in other.figures))
-        if clearance < 0:
-            blockers.append((other.name, -clearance, sigma))
-        elif nearest is None or clearance < nearest[0]:
-            nearest = (clearance, sigma)
+    for index, crosses, gap in zip(others, crossing, shapely.distance(segment, hulls),
+                                   strict=True):
+        group = grouping.groups[index]
+        sigma = combined_sigma(line_sigma, max(f.sigma_mm for f in group.figures))
+        if crosses:
+            depth = line_penetration_mm(p, q, footprints.discs[index])
+            blockers.append((group.name, depth, sigma))
+        elif nearest is None or gap < nearest[0]:
+            nearest = (float(gap), sigma)
     if blockers:
         name, depth, sigma = max(blockers, key=lambda item: item[1] - 2 * item[2])
         return [b[0] for b in blockers], Margin(f"line {name}", depth, sigma)
@@ -781,12 +792,20 @@ def _line_blockers(
     return [], None
 
 
-def _far_from_segment(discs: np.ndarray, p: np.ndarray, q: np.ndarray) -> bool:
-    """Cheap rejection: every disc's bounding box misses the segment's box by far."""
-    low = np.minimum(p, q) - 50.0
-    high = np.maximum(p, q) + 50.0
-    r = discs[:, 2:3]
-    return bool(np.all((discs[:, :2] + r < low) | (discs[:, :2] - r > high)))
+@dataclass(frozen=True, slots=True)
+class Footprints:
+    """Every group's footprint discs (N, 3) and hull polygon, in ``Grouping.groups`` order."""
+
+    discs: tuple[np.ndarray, ...]
+    hulls: np.ndarray
+
+
+@functools.lru_cache(maxsize=16)
+def group_footprints(scene: Scene) -> Footprints:
+    """The footprints of a scene's groups, computed once per scene."""
+    options = _options(scene)
+    discs = tuple(footprint_discs(group, options) for group in find_groups(scene).groups)
+    return Footprints(discs, disc_hulls(list(discs)))
 
 
 def _field(

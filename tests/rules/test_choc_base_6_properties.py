@@ -94,7 +94,7 @@ def test_a_path_is_never_shorter_than_the_straight_line(
     answer = ask(_with_unit(data, 100), "move", ["M", f"{x}", f"{y}"]).to_json()
     straight = ((x - 400) ** 2 + (y - 300) ** 2) ** 0.5
     if answer["cost_mm"] is not None:  # None: no way there at all
-        assert answer["cost_mm"] >= straight - 1e-6
+        assert answer["cost_mm"] >= straight - 5e-4  # JSON rounds to the micrometre
 
 
 @PROFILE

@@ -1,0 +1,88 @@
+"""Reading the YAML files of `calibration`, with errors that name the file and the field."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pydantic
+import yaml
+
+from calibration.errors import CalibrationFileError
+
+
+def read_text(path: str | Path) -> str:
+    """The text of a file, or a `CalibrationFileError` saying why it cannot be read."""
+    source = str(path)
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise CalibrationFileError(source, "", "not a text file (it is not UTF-8)") from None
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise CalibrationFileError(source, "", f"cannot read the file ({reason})") from None
+
+
+def parse_yaml(text: str, source: str, loader: type[yaml.SafeLoader] = yaml.SafeLoader) -> Any:
+    """Parse YAML text; a syntax error becomes a `CalibrationFileError` giving the line."""
+    try:
+        return yaml.load(text, Loader=loader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(error, "problem", None) or "invalid YAML"
+        raise CalibrationFileError(source, where, f"not valid YAML ({problem})") from None
+
+
+def read_mapping(path: str | Path) -> dict[str, Any]:
+    """Read a YAML file whose top level must be a mapping."""
+    source = str(path)
+    data = parse_yaml(read_text(path), source)
+    if not isinstance(data, Mapping):
+        kind = "empty" if data is None else f"a {type(data).__name__}"
+        raise CalibrationFileError(source, "", f"expected a mapping of fields, the file is {kind}")
+    return {str(key): value for key, value in data.items()}
+
+
+def field_path(location: tuple[int | str, ...]) -> str:
+    """``('anchors', 2, 'x_mm')`` -> ``'anchors[2].x_mm'``."""
+    text = ""
+    for part in location:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else part
+    return text
+
+
+class FieldProblem(ValueError):
+    """Raised inside a pydantic validator to name the field at fault and the problem."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        self.field = field
+        self.problem = problem
+        super().__init__(f"{field}: {problem}")
+
+
+def file_error(source: str, error: pydantic.ValidationError) -> CalibrationFileError:
+    """The first problem of a pydantic validation error, as one line naming file and field."""
+    first = error.errors(include_url=False)[0]
+    cause = first.get("ctx", {}).get("error")
+    if isinstance(cause, FieldProblem):
+        prefix = field_path(tuple(first["loc"]))
+        field = f"{prefix}.{cause.field}" if prefix and cause.field else prefix or cause.field
+        return CalibrationFileError(source, field, cause.problem)
+    location = tuple(
+        part for part in first["loc"] if not (isinstance(part, str) and part.endswith("Spec"))
+    )
+    kind = first["type"]
+    if kind == "missing":
+        problem = "missing"
+    elif kind == "extra_forbidden":
+        problem = "unknown field"
+    else:
+        message = str(first["msg"])
+        message = message.removeprefix("Value error, ")
+        problem = f"{message[:1].lower()}{message[1:]}, got {first.get('input')!r}"
+    return CalibrationFileError(source, field_path(location), problem)

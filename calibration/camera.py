@@ -1,0 +1,453 @@
+"""Camera intrinsics: the pinhole matrix and lens distortion of one camera at one image size.
+
+Three file formats are read by `load_camera`:
+
+- the project's ``camera.yaml`` (see ``contracts.md``), also the only format written
+  (`save_camera`)::
+
+      image_size: [1920, 1080]
+      camera_matrix: [[fx, 0, cx], [0, fy, cy], [0, 0, 1]]
+      dist_coeffs: [k1, k2, p1, p2, k3]
+      rms_px: 0.31
+
+- OpenCV FileStorage YAML (``%YAML:1.0`` with ``!!opencv-matrix`` entries), as written by
+  OpenCV's calibration samples: ``camera_matrix``, ``distortion_coefficients``,
+  ``image_width`` and ``image_height``, ``avg_reprojection_error``;
+- ROS ``camera_info`` YAML: ``image_width``, ``image_height``,
+  ``camera_matrix: {rows, cols, data}``, ``distortion_model``,
+  ``distortion_coefficients: {rows, cols, data}``.
+
+Pixel coordinates follow OpenCV: the centre of the top-left pixel is (0, 0), u to the right,
+v down.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+from numpy.typing import ArrayLike, NDArray
+
+from calibration._files import parse_yaml, read_text
+from calibration.errors import CalibrationError, CalibrationFileError
+
+FloatArray = NDArray[np.float64]
+
+DIST_COEFF_COUNTS = (4, 5, 8, 12, 14)
+"""The numbers of distortion coefficients OpenCV's camera model accepts."""
+
+_ARBITRE_FIELDS = ("image_size", "camera_matrix", "dist_coeffs", "rms_px")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CameraIntrinsics:
+    """The intrinsics of a camera for images of one size.
+
+    Attributes
+    ----------
+    image_size:
+        ``(width, height)`` in pixels of the images the intrinsics describe.
+    camera_matrix:
+        ``(3, 3)`` float64 ``[[fx, s, cx], [0, fy, cy], [0, 0, 1]]``, pixels.
+    dist_coeffs:
+        ``(n,)`` float64 in OpenCV's order ``k1, k2, p1, p2[, k3[, k4, k5, k6[, s1..s4[, tx,
+        ty]]]]``, n in 4, 5, 8, 12, 14.
+    rms_px:
+        The calibration's reprojection error, when known.
+
+    The arrays are read-only. Invalid values raise `CalibrationError`.
+
+    >>> camera = CameraIntrinsics((640, 480), [[500, 0, 320], [0, 500, 240], [0, 0, 1]], [0] * 5)
+    >>> camera.fx, camera.cy
+    (500.0, 240.0)
+    """
+
+    image_size: tuple[int, int]
+    camera_matrix: FloatArray
+    dist_coeffs: FloatArray
+    rms_px: float | None = None
+
+    def __post_init__(self) -> None:
+        size, matrix, coeffs, rms = _validated(
+            "CameraIntrinsics", self.image_size, self.camera_matrix, self.dist_coeffs, self.rms_px
+        )
+        object.__setattr__(self, "image_size", size)
+        object.__setattr__(self, "camera_matrix", matrix)
+        object.__setattr__(self, "dist_coeffs", coeffs)
+        object.__setattr__(self, "rms_px", rms)
+
+    @property
+    def fx(self) -> float:
+        """Focal length along u, pixels."""
+        return float(self.camera_matrix[0, 0])
+
+    @property
+    def fy(self) -> float:
+        """Focal length along v, pixels."""
+        return float(self.camera_matrix[1, 1])
+
+    @property
+    def cx(self) -> float:
+        """Principal point u, pixels."""
+        return float(self.camera_matrix[0, 2])
+
+    @property
+    def cy(self) -> float:
+        """Principal point v, pixels."""
+        return float(self.camera_matrix[1, 2])
+
+    def for_image_size(self, image_size: tuple[int, int]) -> CameraIntrinsics:
+        """The intrinsics for frames of another size taken by the same camera in the same mode.
+
+        A frame resized from the calibrated size (same aspect ratio, to within one pixel of
+        rounding) is served by scaling the camera matrix per axis, ``s_u = w' / w`` and
+        ``s_v = h' / h``. Pixel centres follow OpenCV: pixel ``i`` covers ``[i - 0.5, i + 0.5]``,
+        so a resize maps ``u' + 0.5 = s_u (u + 0.5)`` (what ``cv2.resize`` does for every
+        interpolation but ``INTER_NEAREST``) and::
+
+            fx' = s_u fx      skew' = s_u skew      cx' = s_u (cx + 0.5) - 0.5
+            fy' = s_v fy                            cy' = s_v (cy + 0.5) - 0.5
+
+        The distortion coefficients act on normalised coordinates and do not change;
+        ``rms_px`` is scaled by the mean of the two factors.
+
+        A frame of another aspect ratio usually comes from another sensor mode (cropped or
+        binned differently): no scaling describes it, so it is refused with a
+        `CalibrationError`.
+
+        >>> camera = CameraIntrinsics((640, 480), [[500, 0, 319.5], [0, 500, 239.5], [0, 0, 1]],
+        ...                           [0.0] * 5)
+        >>> half = camera.for_image_size((320, 240))
+        >>> half.fx, half.cx, half.cy
+        (250.0, 159.5, 119.5)
+        """
+        width, height = _size_pair("image_size", image_size)
+        if (width, height) == self.image_size:
+            return self
+        calibrated_w, calibrated_h = self.image_size
+        expected_height = calibrated_h * width / calibrated_w
+        if abs(height - expected_height) > 1.0:
+            raise CalibrationError(
+                f"image size {width}x{height} has another aspect ratio than the camera "
+                f"calibration ({calibrated_w}x{calibrated_h}): calibrate the camera at this "
+                f"size or set the camera to {calibrated_w}x{calibrated_h}"
+            )
+        scale_u = width / calibrated_w
+        scale_v = height / calibrated_h
+        matrix = self.camera_matrix.copy()
+        matrix[0, :2] *= scale_u
+        matrix[1, 1] *= scale_v
+        matrix[0, 2] = scale_u * (matrix[0, 2] + 0.5) - 0.5
+        matrix[1, 2] = scale_v * (matrix[1, 2] + 0.5) - 0.5
+        rms = None if self.rms_px is None else self.rms_px * (scale_u + scale_v) / 2.0
+        return CameraIntrinsics((width, height), matrix, self.dist_coeffs.copy(), rms)
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields of ``camera.yaml`` as plain Python values."""
+        data: dict[str, Any] = {
+            "image_size": list(self.image_size),
+            "camera_matrix": [[float(v) for v in row] for row in self.camera_matrix],
+            "dist_coeffs": [float(v) for v in self.dist_coeffs],
+        }
+        if self.rms_px is not None:
+            data["rms_px"] = self.rms_px
+        return data
+
+
+def load_camera(path: str | Path, *, image_size: tuple[int, int] | None = None) -> CameraIntrinsics:
+    """Read camera intrinsics from ``camera.yaml``, OpenCV FileStorage YAML or ROS camera_info.
+
+    Parameters
+    ----------
+    path:
+        The file.
+    image_size:
+        ``(width, height)`` to use when the file does not give the image size (some OpenCV
+        files do not). A size given by the file always wins.
+
+    Raises
+    ------
+    CalibrationFileError
+        One line naming the file and the field:
+        ``camera.yaml: camera_matrix: expected 3x3, got 3x2``.
+    """
+    source = str(path)
+    text = read_text(path)
+    is_opencv = text.lstrip().startswith("%YAML:") or "!!opencv-matrix" in text
+    if is_opencv:
+        text = "\n".join("" if line.startswith("%YAML:") else line for line in text.splitlines())
+    data = parse_yaml(text, source, _OpenCVLoader)
+    if not isinstance(data, Mapping):
+        kind = "empty" if data is None else f"a {type(data).__name__}"
+        raise CalibrationFileError(source, "", f"expected a mapping of fields, the file is {kind}")
+    fields = {str(key): value for key, value in data.items()}
+    if is_opencv or isinstance(fields.get("camera_matrix"), Mapping):
+        return _from_foreign(source, fields, image_size)
+    return _from_arbitre(source, fields)
+
+
+def save_camera(intrinsics: CameraIntrinsics, path: str | Path) -> None:
+    """Write ``camera.yaml`` in the format of ``contracts.md`` (full float precision)."""
+
+    def row(values: Sequence[float] | FloatArray) -> str:
+        return "[" + ", ".join(repr(float(v)) for v in values) + "]"
+
+    width, height = intrinsics.image_size
+    lines = [
+        f"image_size: [{width}, {height}]",
+        "camera_matrix:",
+        *(f"  - {row(r)}" for r in intrinsics.camera_matrix),
+        f"dist_coeffs: {row(intrinsics.dist_coeffs)}",
+    ]
+    if intrinsics.rms_px is not None:
+        lines.append(f"rms_px: {intrinsics.rms_px!r}")
+    try:
+        Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise CalibrationFileError(str(path), "", f"cannot write the file ({reason})") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading
+
+
+class _OpenCVLoader(yaml.SafeLoader):
+    """YAML loader that reads OpenCV's ``!!opencv-*`` tags as plain mappings."""
+
+
+def _construct_tagged_mapping(
+    loader: yaml.SafeLoader, _suffix: str, node: yaml.Node
+) -> dict[Any, Any]:
+    if not isinstance(node, yaml.MappingNode):
+        raise yaml.constructor.ConstructorError(
+            None, None, f"expected a mapping for tag {node.tag}", node.start_mark
+        )
+    return loader.construct_mapping(node, deep=True)
+
+
+_OpenCVLoader.add_multi_constructor("tag:yaml.org,2002:opencv-", _construct_tagged_mapping)
+
+
+def _from_arbitre(source: str, fields: dict[str, Any]) -> CameraIntrinsics:
+    for key in fields:
+        if key not in _ARBITRE_FIELDS:
+            raise CalibrationFileError(source, key, "unknown field")
+    for key in _ARBITRE_FIELDS[:3]:
+        if key not in fields:
+            raise CalibrationFileError(source, key, "missing")
+    matrix = _matrix(source, "camera_matrix", fields["camera_matrix"])
+    coeffs = _matrix(source, "dist_coeffs", fields["dist_coeffs"])
+    return _build(source, fields["image_size"], matrix, coeffs, fields.get("rms_px"), _FieldNames())
+
+
+_MATRIX_NAMES = ("camera_matrix", "cameraMatrix", "K")
+_DIST_NAMES = ("distortion_coefficients", "dist_coeffs", "distCoeffs", "D")
+_RMS_NAMES = ("avg_reprojection_error", "rms_px", "rms")
+_UNSUPPORTED_MODELS = {"equidistant", "fisheye", "kannala_brandt"}
+
+
+def _from_foreign(
+    source: str, fields: dict[str, Any], image_size: tuple[int, int] | None
+) -> CameraIntrinsics:
+    """OpenCV FileStorage or ROS camera_info fields."""
+    matrix_name = _first_present(fields, _MATRIX_NAMES)
+    if matrix_name is None:
+        raise CalibrationFileError(source, "camera_matrix", "missing")
+    matrix = _matrix(source, matrix_name, fields[matrix_name])
+
+    model = fields.get("distortion_model")
+    if isinstance(model, str) and model.lower() in _UNSUPPORTED_MODELS:
+        raise CalibrationFileError(
+            source,
+            "distortion_model",
+            f"{model!r} (fisheye) is not supported; expected plumb_bob or rational_polynomial",
+        )
+    dist_name = _first_present(fields, _DIST_NAMES)
+    if dist_name is None:
+        raise CalibrationFileError(source, "distortion_coefficients", "missing")
+    coeffs = _matrix(source, dist_name, fields[dist_name])
+    if coeffs.size == 0:
+        coeffs = np.zeros(5)  # ROS writes an empty list for a camera without distortion
+
+    size: Any
+    if "image_width" in fields or "image_height" in fields:
+        for key in ("image_width", "image_height"):
+            if key not in fields:
+                raise CalibrationFileError(source, key, "missing")
+        size = [fields["image_width"], fields["image_height"]]
+        size_field = "image_width, image_height"
+    elif "cameraResolution" in fields:
+        size, size_field = fields["cameraResolution"], "cameraResolution"
+    elif "image_size" in fields:
+        size, size_field = fields["image_size"], "image_size"
+    elif image_size is not None:
+        size, size_field = list(image_size), "image_size"
+    else:
+        raise CalibrationFileError(
+            source, "image_width", "missing (the file gives no image size; pass it explicitly)"
+        )
+    rms_name = _first_present(fields, _RMS_NAMES)
+    rms = fields[rms_name] if rms_name is not None else None
+    names = _FieldNames(size_field, matrix_name, dist_name, rms_name or "rms_px")
+    return _build(source, size, matrix, coeffs, rms, names)
+
+
+def _first_present(fields: Mapping[str, Any], names: Sequence[str]) -> str | None:
+    return next((name for name in names if name in fields), None)
+
+
+def _matrix(source: str, field: str, value: Any) -> FloatArray:
+    """A matrix given as nested lists, a flat list or a ``{rows, cols, data}`` mapping."""
+    if isinstance(value, Mapping):
+        for key in ("rows", "cols", "data"):
+            if key not in value:
+                raise CalibrationFileError(source, f"{field}.{key}", "missing")
+        rows, cols = value["rows"], value["cols"]
+        if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in (rows, cols)):
+            raise CalibrationFileError(
+                source, field, f"rows and cols must be counts, got {rows!r} and {cols!r}"
+            )
+        data = _numbers(source, f"{field}.data", value["data"])
+        if data.ndim != 1 or data.size != rows * cols:
+            raise CalibrationFileError(
+                source,
+                f"{field}.data",
+                f"expected {rows}x{cols} = {rows * cols} values, got {data.size}",
+            )
+        return data.reshape(rows, cols)
+    return _numbers(source, field, value)
+
+
+def _numbers(source: str, field: str, value: Any) -> FloatArray:
+    if isinstance(value, str | bytes | bool) or value is None:
+        raise CalibrationFileError(source, field, f"expected numbers, got {value!r}")
+    try:
+        array = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise CalibrationFileError(
+            source, field, f"expected a list (of rows) of numbers, got {value!r}"
+        ) from None
+    return array
+
+
+# ---------------------------------------------------------------------------------------------
+# Validation
+
+
+@dataclass(frozen=True, slots=True)
+class _FieldNames:
+    """How the file being read names each value, for the error messages."""
+
+    size: str = "image_size"
+    matrix: str = "camera_matrix"
+    dist: str = "dist_coeffs"
+    rms: str = "rms_px"
+
+
+def _build(
+    source: str, size: Any, matrix: FloatArray, coeffs: FloatArray, rms: Any, names: _FieldNames
+) -> CameraIntrinsics:
+    """Validate with messages naming ``source``; the dataclass re-validates (cheaply)."""
+    return CameraIntrinsics(*_validated(source, size, matrix, coeffs, rms, names))
+
+
+def _validated(
+    source: str,
+    size: Any,
+    matrix: ArrayLike,
+    coeffs: ArrayLike,
+    rms: Any,
+    names: _FieldNames | None = None,
+) -> tuple[tuple[int, int], FloatArray, FloatArray, float | None]:
+    names = names or _FieldNames()
+    try:
+        width, height = _size_pair(names.size, size)
+    except CalibrationError as error:
+        raise CalibrationFileError(source, names.size, str(error).split(": ", 1)[1]) from None
+
+    k = _numbers(source, names.matrix, matrix)
+    if k.shape != (3, 3):
+        if k.size == 9 and k.ndim == 1:
+            k = k.reshape(3, 3)
+        else:
+            raise CalibrationFileError(
+                source, names.matrix, f"expected 3x3, got {_shape_text(k.shape)}"
+            )
+    if not np.all(np.isfinite(k)):
+        raise CalibrationFileError(source, names.matrix, f"values must be finite, got {k.tolist()}")
+    for name, value in (("fx", k[0, 0]), ("fy", k[1, 1])):
+        if value <= 0:
+            raise CalibrationFileError(
+                source, names.matrix, f"{name} must be positive, got {float(value)!r}"
+            )
+    if k[1, 0] != 0 or k[2, 0] != 0 or k[2, 1] != 0 or k[2, 2] != 1:
+        raise CalibrationFileError(
+            source,
+            names.matrix,
+            f"expected [[fx, s, cx], [0, fy, cy], [0, 0, 1]], got {k.tolist()}",
+        )
+    if not (0 <= k[0, 2] <= width and 0 <= k[1, 2] <= height):
+        raise CalibrationFileError(
+            source,
+            names.matrix,
+            f"principal point ({float(k[0, 2]):g}, {float(k[1, 2]):g}) lies outside the "
+            f"{width}x{height} image: are the intrinsics for another image size?",
+        )
+
+    d = _numbers(source, names.dist, coeffs)
+    if d.ndim > 2 or (d.ndim == 2 and 1 not in d.shape):
+        raise CalibrationFileError(
+            source, names.dist, f"expected a list of numbers, got shape {_shape_text(d.shape)}"
+        )
+    d = d.reshape(-1)
+    if d.size not in DIST_COEFF_COUNTS:
+        raise CalibrationFileError(
+            source, names.dist, f"expected 4, 5, 8, 12 or 14 values, got {d.size}"
+        )
+    if not np.all(np.isfinite(d)):
+        raise CalibrationFileError(source, names.dist, f"values must be finite, got {d.tolist()}")
+
+    rms_px: float | None = None
+    if rms is not None:
+        if isinstance(rms, bool) or not isinstance(rms, int | float | np.floating):
+            raise CalibrationFileError(source, names.rms, f"expected a number, got {rms!r}")
+        rms_px = float(rms)
+        if not math.isfinite(rms_px) or rms_px < 0:
+            raise CalibrationFileError(
+                source, names.rms, f"expected a non-negative number, got {rms!r}"
+            )
+
+    k = k.astype(np.float64, copy=True)
+    d = d.astype(np.float64, copy=True)
+    k.setflags(write=False)
+    d.setflags(write=False)
+    return (width, height), k, d, rms_px
+
+
+def _size_pair(field: str, value: Any) -> tuple[int, int]:
+    """``(width, height)`` from two positive whole numbers."""
+    problem = f"{field}: expected [width, height] in whole pixels > 0, got {value!r}"
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence | np.ndarray):
+        raise CalibrationError(problem)
+    if len(value) != 2:
+        raise CalibrationError(problem)
+    pair: list[int] = []
+    for item in value:
+        if isinstance(item, bool) or not isinstance(item, int | float | np.integer | np.floating):
+            raise CalibrationError(problem)
+        if not math.isfinite(float(item)) or float(item) != int(item) or int(item) <= 0:
+            raise CalibrationError(problem)
+        pair.append(int(item))
+    return pair[0], pair[1]
+
+
+def _shape_text(shape: tuple[int, ...]) -> str:
+    if len(shape) == 0:
+        return "a single number"
+    return "x".join(str(n) for n in shape)

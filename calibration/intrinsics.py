@@ -1,0 +1,503 @@
+"""Camera calibration from views of a ChArUco board or a chessboard.
+
+`calibrate_camera` finds the board in each image, rejects the images it cannot use (each with
+its reason), runs ``cv2.calibrateCamera`` and drops the views that do not fit the others
+before a final run. Too few usable views is an expected failure: a `CalibrationFailure`
+value carrying its message, never an exception.
+
+Board corners:
+
+- ChArUco: ``cv2.aruco.CharucoDetector.detectBoard``. OpenCV before 4.14 returns the
+  ChArUco corners shifted by +0.5 px in u and v (opencv/opencv#25539); the shift is removed
+  here for those versions, so every version gives the same corners.
+- Chessboard: ``cv2.findChessboardCorners`` refined by ``cv2.cornerSubPix`` with a (5, 5)
+  half-window (a wider window pulls the corners of small squares off by pixels), falling back
+  to ``cv2.findChessboardCornersSB``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.board import Board
+from calibration.camera import CameraIntrinsics
+from calibration.errors import CalibrationError
+
+FloatArray = NDArray[np.float64]
+
+MIN_CHARUCO_CORNERS = 6
+"""Fewest ChArUco corners a view needs to be used."""
+
+RECOMMENDED_VIEWS = 10
+"""Below this many views the result carries a warning: the intrinsics are poorly constrained."""
+
+_SUBPIX_HALF_WINDOW = (5, 5)
+_SUBPIX_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 1e-4)
+_CHESSBOARD_FLAGS = (
+    cv2.CALIB_CB_ADAPTIVE_THRESH + cv2.CALIB_CB_NORMALIZE_IMAGE + cv2.CALIB_CB_FAST_CHECK
+)
+_CHESSBOARD_SB_FLAGS = cv2.CALIB_CB_EXHAUSTIVE + cv2.CALIB_CB_ACCURACY
+
+
+def _opencv_version() -> tuple[int, int]:
+    match = re.match(r"(\d+)\.(\d+)", cv2.__version__)
+    return (int(match.group(1)), int(match.group(2))) if match else (0, 0)
+
+
+CHARUCO_HALF_PIXEL_BIAS = _opencv_version() < (4, 14)
+"""True when this OpenCV's ChArUco corners carry the +0.5 px bias fixed in 4.14."""
+
+
+@dataclass(frozen=True, slots=True)
+class RejectedImage:
+    """An image left out of a calibration, and why (``"board not found"`` ...)."""
+
+    name: str
+    reason: str
+
+    def to_json(self) -> dict[str, str]:
+        """``{"image": name, "reason": reason}``."""
+        return {"image": self.name, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class BoardView:
+    """The board corners found in one image.
+
+    Attributes
+    ----------
+    image_points_px:
+        ``(N, 2)`` float64, pixels of the (distorted) image.
+    object_points_mm:
+        ``(N, 3)`` float64, the same corners on the board, mm, z = 0.
+    corner_ids:
+        ``(N,)`` int, ChArUco corner ids, or the chessboard corner index.
+    markers_found:
+        ArUco markers of the board seen (0 for a chessboard).
+    """
+
+    name: str
+    image_size: tuple[int, int]
+    image_points_px: FloatArray
+    object_points_mm: FloatArray
+    corner_ids: NDArray[np.int64]
+    markers_found: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CalibrationResult:
+    """A successful calibration.
+
+    ``per_view_rms_px`` and ``corners_per_view`` follow ``images_used``;
+    ``std_fx_fy_cx_cy_px`` holds the 1-sigma uncertainties OpenCV estimates for fx, fy, cx,
+    cy; ``legacy_pattern`` is the ChArUco layout used (None for a chessboard).
+    """
+
+    intrinsics: CameraIntrinsics
+    rms_px: float
+    images_used: tuple[str, ...]
+    images_rejected: tuple[RejectedImage, ...]
+    per_view_rms_px: tuple[float, ...]
+    corners_per_view: tuple[int, ...]
+    std_fx_fy_cx_cy_px: tuple[float, float, float, float]
+    legacy_pattern: bool | None
+    warnings: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The answer of ``arbitre calibrate camera --json`` (see ``contracts.md``).
+
+        ``images_used`` lists the names of the images used; ``images_rejected`` holds
+        ``{"image", "reason"}`` objects.
+        """
+        return {
+            "rms_px": round(self.rms_px, 4),
+            "images_used": list(self.images_used),
+            "images_rejected": [r.to_json() for r in self.images_rejected],
+            "camera_matrix": [[float(v) for v in row] for row in self.intrinsics.camera_matrix],
+            "dist_coeffs": [float(v) for v in self.intrinsics.dist_coeffs],
+            "image_size": list(self.intrinsics.image_size),
+            "per_view_rms_px": [round(v, 4) for v in self.per_view_rms_px],
+            "corners_per_view": list(self.corners_per_view),
+            "std_fx_fy_cx_cy_px": [round(v, 4) for v in self.std_fx_fy_cx_cy_px],
+            "warnings": list(self.warnings),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CalibrationFailure:
+    """A calibration that could not be made (too few usable views ...); ``message`` says why."""
+
+    message: str
+    images_used: tuple[str, ...]
+    images_rejected: tuple[RejectedImage, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"error": message, "images_used": [...], "images_rejected": [...]}``."""
+        return {
+            "error": self.message,
+            "images_used": list(self.images_used),
+            "images_rejected": [r.to_json() for r in self.images_rejected],
+        }
+
+
+ImageInput = Mapping[str, NDArray[Any]] | Iterable[tuple[str, NDArray[Any] | None]]
+"""Named images: a mapping name -> image, or (name, image) pairs; an image may be None
+(unreadable), which rejects it."""
+
+
+def find_board(
+    image: NDArray[Any], board: Board, *, name: str = "image", legacy_pattern: bool | None = None
+) -> BoardView | RejectedImage:
+    """Find the board's corners in one image (greyscale, BGR or BGRA, 8-bit).
+
+    ``legacy_pattern`` overrides the board's ChArUco layout setting.
+
+    Returns
+    -------
+    BoardView | RejectedImage
+        The corners, or the reason the image cannot be used.
+    """
+    grey = _grey(image)
+    if isinstance(grey, str):
+        return RejectedImage(name, grey)
+    size = (int(grey.shape[1]), int(grey.shape[0]))
+    if board.type == "chessboard":
+        return _find_chessboard(grey, board, name, size)
+    return _find_charuco(grey, board, name, size, legacy_pattern)
+
+
+def calibrate_camera(
+    images: ImageInput,
+    board: Board,
+    *,
+    flags: int = 0,
+    min_views: int = 3,
+    max_view_rms_px: float = 1.0,
+) -> CalibrationResult | CalibrationFailure:
+    """Calibrate a camera from named images of ``board``.
+
+    Parameters
+    ----------
+    images:
+        Named 8-bit images (greyscale, BGR or BGRA); None for an image that could not be read.
+    board:
+        The calibration target.
+    flags:
+        ``cv2.CALIB_*`` flags for ``cv2.calibrateCamera`` (0: fx, fy, cx, cy, k1, k2, p1, p2, k3
+        all free).
+    min_views:
+        Fewest usable views; fewer is a `CalibrationFailure`.
+    max_view_rms_px:
+        A view whose reprojection RMS exceeds both this and 4 times the median view's is
+        rejected as not fitting the others, and the calibration run again without it.
+
+    Returns
+    -------
+    CalibrationResult | CalibrationFailure
+        The intrinsics with their RMS error and the images used and rejected, or why no
+        calibration could be made.
+
+    The images must all have the same size; the most common size among them is kept and
+    the others are rejected ("image size 640x480 differs from 1280x720").
+    """
+    named = list(images.items()) if isinstance(images, Mapping) else list(images)
+    rejected: list[RejectedImage] = []
+    readable: list[tuple[str, NDArray[Any]]] = []
+    for name, image in named:
+        if image is None:
+            rejected.append(RejectedImage(name, "cannot read the image"))
+        elif image.size == 0:
+            rejected.append(RejectedImage(name, "empty image"))
+        else:
+            readable.append((name, image))
+    if readable:
+        sizes = Counter((int(img.shape[1]), int(img.shape[0])) for _, img in readable)
+        best = max(sizes.values())
+        size = next(
+            (int(img.shape[1]), int(img.shape[0]))
+            for _, img in readable
+            if sizes[(int(img.shape[1]), int(img.shape[0]))] == best
+        )
+        kept: list[tuple[str, NDArray[Any]]] = []
+        for name, image in readable:
+            this = (int(image.shape[1]), int(image.shape[0]))
+            if this == size:
+                kept.append((name, image))
+            else:
+                reason = f"image size {this[0]}x{this[1]} differs from {size[0]}x{size[1]}"
+                rejected.append(RejectedImage(name, reason))
+        readable = kept
+
+    views, layout_rejects, legacy = _find_views(readable, board)
+    rejected.extend(layout_rejects)
+    order = {name: i for i, (name, _) in enumerate(named)}
+    return _calibrate(views, rejected, board, legacy, order, flags, min_views, max_view_rms_px)
+
+
+def calibrate_camera_from_files(
+    paths: Sequence[str | Path], board: Board, **options: Any
+) -> CalibrationResult | CalibrationFailure:
+    """`calibrate_camera` on image files; an unreadable file is rejected with its reason."""
+    named: list[tuple[str, NDArray[Any] | None]] = []
+    unreadable: dict[str, str] = {}
+    for path in paths:
+        image, problem = read_grey_image(path)
+        named.append((str(path), image))
+        if problem:
+            unreadable[str(path)] = problem
+    result = calibrate_camera(named, board, **options)
+    rejected = tuple(
+        RejectedImage(r.name, unreadable.get(r.name, r.reason)) for r in result.images_rejected
+    )
+    if isinstance(result, CalibrationFailure):
+        return CalibrationFailure(result.message, result.images_used, rejected)
+    return replace(result, images_rejected=rejected)
+
+
+def read_grey_image(path: str | Path) -> tuple[NDArray[np.uint8] | None, str]:
+    """An image file as 8-bit greyscale, or None and the reason it cannot be read."""
+    try:
+        data = np.fromfile(str(path), dtype=np.uint8)
+    except OSError as error:
+        return None, f"cannot read the image ({error.strerror or error})"
+    if data.size == 0:
+        return None, "cannot read the image (empty file)"
+    image = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE)
+    if image is None:
+        return None, "cannot read the image (not an image format OpenCV decodes)"
+    return np.asarray(image, dtype=np.uint8), ""
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def _grey(image: NDArray[Any]) -> NDArray[np.uint8] | str:
+    """An 8-bit single-channel copy of ``image``, or the reason it cannot be used."""
+    if image.size == 0:
+        return "empty image"
+    if image.dtype != np.uint8:
+        return f"unsupported pixel type {image.dtype} (expected 8-bit)"
+    if image.ndim == 2:
+        return np.ascontiguousarray(image)
+    if image.ndim == 3 and image.shape[2] == 1:
+        return np.ascontiguousarray(image[:, :, 0])
+    if image.ndim == 3 and image.shape[2] == 3:
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+    if image.ndim == 3 and image.shape[2] == 4:
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY), dtype=np.uint8)
+    return f"unsupported image shape {image.shape}"
+
+
+def _find_chessboard(
+    grey: NDArray[np.uint8], board: Board, name: str, size: tuple[int, int]
+) -> BoardView | RejectedImage:
+    pattern = board.inner_corners
+    found, corners = cv2.findChessboardCorners(grey, pattern, flags=_CHESSBOARD_FLAGS)
+    if found:
+        corners = cv2.cornerSubPix(grey, corners, _SUBPIX_HALF_WINDOW, (-1, -1), _SUBPIX_CRITERIA)
+    else:
+        found, corners = cv2.findChessboardCornersSB(grey, pattern, flags=_CHESSBOARD_SB_FLAGS)
+    if not found or corners is None:
+        return RejectedImage(name, "board not found")
+    points = np.asarray(corners, dtype=np.float64).reshape(-1, 2)
+    object_points = board.chessboard_points_mm()
+    return BoardView(name, size, points, object_points, np.arange(len(points), dtype=np.int64))
+
+
+def _find_charuco(
+    grey: NDArray[np.uint8],
+    board: Board,
+    name: str,
+    size: tuple[int, int],
+    legacy_pattern: bool | None,
+) -> BoardView | RejectedImage:
+    cv_board = board.charuco_board(legacy_pattern)
+    detector = cv2.aruco.CharucoDetector(cv_board)
+    corners, ids, _marker_corners, marker_ids = detector.detectBoard(grey)
+    markers = 0 if marker_ids is None else len(marker_ids)
+    count = 0 if ids is None else len(ids)
+    if markers == 0 and count == 0:
+        return RejectedImage(name, "board not found")
+    if count < MIN_CHARUCO_CORNERS:
+        return RejectedImage(
+            name,
+            f"only {count} ChArUco corners (need {MIN_CHARUCO_CORNERS}), "
+            f"{markers} board markers seen",
+        )
+    corner_ids = np.asarray(ids, dtype=np.int64).reshape(-1)
+    if cv_board.checkCharucoCornersCollinear(corner_ids.astype(np.int32).reshape(-1, 1)):
+        return RejectedImage(name, f"the {count} ChArUco corners found lie on one line")
+    points = np.asarray(corners, dtype=np.float64).reshape(-1, 2)
+    if CHARUCO_HALF_PIXEL_BIAS:
+        points = points - 0.5
+    chessboard = np.asarray(cv_board.getChessboardCorners(), dtype=np.float64).reshape(-1, 3)
+    return BoardView(name, size, points, chessboard[corner_ids], corner_ids, markers)
+
+
+def _find_views(
+    readable: list[tuple[str, NDArray[Any]]], board: Board
+) -> tuple[list[BoardView], list[RejectedImage], bool | None]:
+    """Views of the board; for an even-row ChArUco board of unknown layout, the better layout."""
+    if board.type == "chessboard":
+        layouts: list[bool | None] = [None]
+    elif board.layout_is_ambiguous:
+        layouts = [False, True]
+    else:
+        layouts = [bool(board.legacy_pattern)]
+    best: tuple[list[BoardView], list[RejectedImage], bool | None] = ([], [], layouts[0])
+    best_corners = -1
+    for legacy in layouts:
+        views: list[BoardView] = []
+        rejects: list[RejectedImage] = []
+        for name, image in readable:
+            found = find_board(image, board, name=name, legacy_pattern=legacy)
+            if isinstance(found, RejectedImage):
+                rejects.append(found)
+            else:
+                views.append(found)
+        corners = sum(len(v.image_points_px) for v in views)
+        if corners > best_corners:
+            best, best_corners = (views, rejects, legacy), corners
+    return best
+
+
+def _calibrate(
+    views: list[BoardView],
+    rejected: list[RejectedImage],
+    board: Board,
+    legacy: bool | None,
+    order: Mapping[str, int],
+    flags: int,
+    min_views: int,
+    max_view_rms_px: float,
+) -> CalibrationResult | CalibrationFailure:
+    def by_input_order(items: list[RejectedImage]) -> tuple[RejectedImage, ...]:
+        return tuple(sorted(items, key=lambda r: order.get(r.name, len(order))))
+
+    def failure(message: str) -> CalibrationFailure:
+        return CalibrationFailure(message, tuple(v.name for v in views), by_input_order(rejected))
+
+    if len(views) < min_views:
+        total = len(order)
+        message = (
+            f"only {len(views)} of {total} images can be used (need {min_views})"
+            + _rejection_summary(rejected)
+        )
+        if (
+            board.type == "charuco"
+            and board.squares_y % 2 == 0
+            and board.legacy_pattern is not None
+            and any("ChArUco corners" in r.reason for r in rejected)
+        ):
+            message += (
+                "; markers were seen without ChArUco corners: is legacy_pattern right in "
+                "board.yaml?"
+            )
+        return failure(message)
+
+    try:
+        fit = _run_calibration(views, flags)
+        errors = np.asarray(fit[4], dtype=np.float64).reshape(-1)
+        median = float(np.median(errors))
+        limit = max(max_view_rms_px, 4.0 * median)
+        outliers = [i for i, e in enumerate(errors) if e > limit]
+        if outliers and len(views) - len(outliers) >= min_views:
+            for i in outliers:
+                rejected.append(
+                    RejectedImage(
+                        views[i].name,
+                        f"view error {errors[i]:.2f} px does not fit the others "
+                        f"(median {median:.2f} px)",
+                    )
+                )
+            views = [v for i, v in enumerate(views) if i not in outliers]
+            fit = _run_calibration(views, flags)
+        rms, matrix, coeffs, std, per_view = fit
+        intrinsics = CameraIntrinsics(views[0].image_size, matrix, coeffs.reshape(-1), rms)
+    except (cv2.error, CalibrationError) as error:
+        detail = str(error).strip().splitlines()[-1] if str(error).strip() else "no detail"
+        return failure(f"the calibration did not converge ({detail})")
+
+    std_values = np.asarray(std, dtype=np.float64).reshape(-1)
+    std4 = (
+        float(std_values[0]),
+        float(std_values[1]),
+        float(std_values[2]),
+        float(std_values[3]),
+    )
+    warnings = _warnings(views, intrinsics, std4, board, legacy)
+    return CalibrationResult(
+        intrinsics=intrinsics,
+        rms_px=float(rms),
+        images_used=tuple(v.name for v in views),
+        images_rejected=by_input_order(rejected),
+        per_view_rms_px=tuple(float(e) for e in np.asarray(per_view).reshape(-1)),
+        corners_per_view=tuple(len(v.image_points_px) for v in views),
+        std_fx_fy_cx_cy_px=std4,
+        legacy_pattern=legacy,
+        warnings=warnings,
+    )
+
+
+def _run_calibration(
+    views: list[BoardView], flags: int
+) -> tuple[float, FloatArray, FloatArray, FloatArray, FloatArray]:
+    object_points = [v.object_points_mm.astype(np.float32) for v in views]
+    image_points = [v.image_points_px.astype(np.float32) for v in views]
+    result = cv2.calibrateCameraExtended(
+        object_points,
+        image_points,
+        views[0].image_size,
+        np.eye(3),
+        np.zeros(5),
+        flags=flags,
+    )
+    rms, matrix, coeffs, _rvecs, _tvecs, std_intrinsics, _std_extrinsics, per_view = result
+    return (
+        float(rms),
+        np.asarray(matrix, dtype=np.float64),
+        np.asarray(coeffs, dtype=np.float64),
+        np.asarray(std_intrinsics, dtype=np.float64),
+        np.asarray(per_view, dtype=np.float64),
+    )
+
+
+def _warnings(
+    views: list[BoardView],
+    intrinsics: CameraIntrinsics,
+    std4: tuple[float, float, float, float],
+    board: Board,
+    legacy: bool | None,
+) -> tuple[str, ...]:
+    warnings: list[str] = []
+    if len(views) < RECOMMENDED_VIEWS:
+        warnings.append(
+            f"only {len(views)} views: the focal length and distortion are poorly "
+            f"constrained; use {RECOMMENDED_VIEWS} or more views from varied angles"
+        )
+    relative = max(std4[0] / intrinsics.fx, std4[1] / intrinsics.fy)
+    if relative > 0.01:
+        warnings.append(f"the focal length is uncertain to +-{100 * relative:.1f} % (1 sigma)")
+    if board.layout_is_ambiguous and legacy:
+        warnings.append(
+            "the board was found with the legacy ChArUco layout: add `legacy_pattern: true` "
+            "to board.yaml"
+        )
+    return tuple(warnings)
+
+
+def _rejection_summary(rejected: list[RejectedImage]) -> str:
+    if not rejected:
+        return ""
+    shown = "; ".join(f"{r.name}: {r.reason}" for r in rejected[:5])
+    more = f"; and {len(rejected) - 5} more" if len(rejected) > 5 else ""
+    return f"; rejected {shown}{more}"

@@ -1,0 +1,558 @@
+"""Height-corrected table coordinates of markers, from pixels and the table pose.
+
+A figure marker sits at a known height ``h`` above the table (``marker_height_mm`` in
+``roster.yaml``). The camera ray through the marker's centre is intersected with the plane
+``z = h``; the point reported is the one directly below, ``(x, y)`` on the table. No pose is
+estimated per figure marker: small markers facing the camera flip between mirror poses from
+frame to frame, while the ray through their centre is stable.
+
+Steps, for each marker (vectorised over N markers):
+
+1. undistort the 4 corners to normalised camera coordinates (OpenCV's first guess, then
+   Newton steps on ``cv2.projectPoints`` until the reprojection matches to 1e-9 px);
+2. the centre is the intersection of the diagonals in the undistorted image (the exact image of
+   the square's centre under perspective);
+3. rays ``d = R^T (x, y, 1)`` from the camera centre ``C`` meet ``z = h`` at
+   ``C + (h - C_z) / d_z * d``;
+4. the heading is the direction of the marker's top edge on the table: the midpoint of corners
+   0-1 minus the midpoint of corners 3-2, each corner intersected with the same plane, in
+   degrees counter-clockwise from +x (90 for a marker printed upright, see ``table.py``).
+
+Uncertainty (``sigma_mm``) is described in `place_markers`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from calibration.camera import CameraIntrinsics
+from calibration.errors import CalibrationError
+from calibration.pose import (
+    DEFAULT_CORNER_NOISE_PX,
+    MAX_ANCHOR_ERROR_PX,
+    MIN_ANCHORS,
+    PoseFailure,
+    RejectedAnchor,
+    TablePose,
+    estimate_table_pose,
+    marker_corners,
+)
+from calibration.table import Roster, Table, check_roster_against_table
+
+FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
+
+SMALL_MARKER_PX = 20.0
+"""Markers with a side shorter than this (pixels) get a proportionally larger corner noise."""
+
+_NEWTON_TOLERANCE_PX = 1e-9
+_CONVERGED_PX = 1e-6
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class MarkerPlacement:
+    """Where N markers are on the table (all arrays follow the input's order).
+
+    Attributes
+    ----------
+    xy_mm:
+        ``(N, 2)`` table mm, the point directly below each marker's centre.
+    heading_deg:
+        ``(N,)`` direction of each marker's top edge, degrees CCW from +x, in [0, 360).
+    sigma_mm:
+        ``(N,)`` 1-sigma position uncertainty, mm (see `place_markers`).
+    valid:
+        ``(N,)`` False where a marker could not be placed; ``reasons`` says why, and the other
+        arrays hold 0 there.
+    """
+
+    xy_mm: FloatArray
+    heading_deg: FloatArray
+    sigma_mm: FloatArray
+    valid: BoolArray
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LocatedMarker:
+    """One figure marker on the table (an entry of ``arbitre locate``'s ``markers``)."""
+
+    id: int
+    figure: str | None
+    x_mm: float
+    y_mm: float
+    z_mm: float
+    height_known: bool
+    heading_deg: float
+    sigma_mm: float
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's marker object (mm to 0.001, degrees to 0.01)."""
+        return {
+            "id": self.id,
+            "figure": self.figure,
+            "x_mm": round(self.x_mm, 3),
+            "y_mm": round(self.y_mm, 3),
+            "z_mm": round(self.z_mm, 3),
+            "height_known": self.height_known,
+            "heading_deg": round(self.heading_deg, 2),
+            "sigma_mm": round(self.sigma_mm, 3),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RejectedMarker:
+    """A figure marker seen but not placed on the table, and why."""
+
+    id: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class LocateResult:
+    """The answer of ``arbitre locate``: the table pose and the figure markers on the table."""
+
+    image_size: tuple[int, int]
+    pose: TablePose
+    markers: tuple[LocatedMarker, ...]
+    markers_rejected: tuple[RejectedMarker, ...] = ()
+
+    @property
+    def anchors_seen(self) -> tuple[int, ...]:
+        """Ids of the anchors detected in the image."""
+        return self.pose.anchors_seen
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of ``arbitre locate`` (``contracts.md``), plus ``anchors_used``,
+        ``anchors_rejected`` and ``markers_rejected``."""
+        return {
+            "image_size": list(self.image_size),
+            "anchors_seen": list(self.pose.anchors_seen),
+            "table_reprojection_px": round(self.pose.reprojection_px, 3),
+            "markers": [m.to_json() for m in self.markers],
+            "anchors_used": list(self.pose.anchors_used),
+            "anchors_rejected": [r.to_json() for r in self.pose.anchors_rejected],
+            "markers_rejected": [{"id": r.id, "reason": r.reason} for r in self.markers_rejected],
+        }
+
+
+def locate_markers(
+    detections: Mapping[int, ArrayLike],
+    intrinsics: CameraIntrinsics,
+    table: Table,
+    roster: Roster | None = None,
+    *,
+    image_size: tuple[int, int] | None = None,
+    corner_noise_px: float | Mapping[int, float] = DEFAULT_CORNER_NOISE_PX,
+    height_sigma_mm: float = 0.0,
+    min_anchors: int = MIN_ANCHORS,
+    max_anchor_error_px: float = MAX_ANCHOR_ERROR_PX,
+) -> LocateResult | PoseFailure:
+    """Locate every figure marker of one frame on the table.
+
+    Parameters
+    ----------
+    detections:
+        Marker id -> its 4 corners ``(4, 2)``, pixels of the original (distorted) image,
+        OpenCV's corner order; one entry per id (duplicates are resolved upstream).
+    intrinsics:
+        The camera; rescaled to ``image_size`` if the frame has another size (same aspect).
+    table, roster:
+        The anchors; the figures and the heights of their markers. A marker missing from the
+        roster (or without ``marker_height_mm``) is located at z = 0 with
+        ``height_known=False``.
+    image_size:
+        ``(width, height)`` of the frame; default: the calibrated size.
+    corner_noise_px:
+        1-sigma corner noise, pixels (one value, or per marker id); see `place_markers`.
+    height_sigma_mm:
+        1-sigma uncertainty of the roster heights, added to ``sigma_mm``.
+    min_anchors, max_anchor_error_px:
+        See `calibration.pose.estimate_table_pose`.
+
+    Returns
+    -------
+    LocateResult | PoseFailure
+        The markers (anchors are not listed), or why there is no table pose in this frame
+        (naming the anchors seen).
+    """
+    size = intrinsics.image_size if image_size is None else image_size
+    camera = intrinsics.for_image_size(size)
+    if roster is not None:
+        check_roster_against_table(roster, table)
+    if isinstance(corner_noise_px, Mapping):
+        anchor_noises = [
+            corner_noise_px.get(i, DEFAULT_CORNER_NOISE_PX)
+            for i in table.anchor_ids
+            if i in detections
+        ]
+        anchor_noise = float(np.median(anchor_noises)) if anchor_noises else DEFAULT_CORNER_NOISE_PX
+    else:
+        anchor_noise = float(corner_noise_px)
+    pose = estimate_table_pose(
+        detections,
+        camera,
+        table,
+        min_anchors=min_anchors,
+        max_anchor_error_px=max_anchor_error_px,
+        corner_noise_px=anchor_noise,
+    )
+    if isinstance(pose, PoseFailure):
+        return pose
+    return locate_with_pose(
+        detections,
+        camera,
+        pose,
+        table,
+        roster,
+        corner_noise_px=corner_noise_px,
+        height_sigma_mm=height_sigma_mm,
+    )
+
+
+def locate_with_pose(
+    detections: Mapping[int, ArrayLike],
+    intrinsics: CameraIntrinsics,
+    pose: TablePose,
+    table: Table,
+    roster: Roster | None = None,
+    *,
+    corner_noise_px: float | Mapping[int, float] = DEFAULT_CORNER_NOISE_PX,
+    height_sigma_mm: float = 0.0,
+) -> LocateResult:
+    """`locate_markers` with a table pose already known (e.g. kept from an earlier frame).
+
+    ``intrinsics`` must be at the frame's size.
+    """
+    ids = sorted(i for i in detections if i not in table.anchor_ids)
+    corners = np.array([marker_corners(i, detections[i]) for i in ids]).reshape(-1, 4, 2)
+    figures = [None if roster is None else roster.by_marker(i) for i in ids]
+    heights = [None if f is None else f.marker_height_mm for f in figures]
+    heights_mm = np.array([0.0 if h is None else h for h in heights])
+    if isinstance(corner_noise_px, Mapping):
+        noise = np.array([corner_noise_px.get(i, DEFAULT_CORNER_NOISE_PX) for i in ids])
+    else:
+        noise = np.full(len(ids), float(corner_noise_px))
+    placement = place_markers(
+        corners,
+        heights_mm,
+        intrinsics,
+        pose,
+        corner_noise_px=noise,
+        height_sigma_mm=height_sigma_mm,
+    )
+    markers: list[LocatedMarker] = []
+    rejected: list[RejectedMarker] = []
+    for k, marker_id in enumerate(ids):
+        if not placement.valid[k]:
+            rejected.append(RejectedMarker(marker_id, placement.reasons[k]))
+            continue
+        figure = figures[k]
+        markers.append(
+            LocatedMarker(
+                id=marker_id,
+                figure=None if figure is None else figure.name,
+                x_mm=float(placement.xy_mm[k, 0]),
+                y_mm=float(placement.xy_mm[k, 1]),
+                z_mm=float(heights_mm[k]),
+                height_known=heights[k] is not None,
+                heading_deg=float(placement.heading_deg[k]),
+                sigma_mm=float(placement.sigma_mm[k]),
+            )
+        )
+    return LocateResult(intrinsics.image_size, pose, tuple(markers), tuple(rejected))
+
+
+def place_markers(
+    corners_px: ArrayLike,
+    heights_mm: ArrayLike,
+    intrinsics: CameraIntrinsics,
+    pose: TablePose,
+    *,
+    corner_noise_px: ArrayLike = DEFAULT_CORNER_NOISE_PX,
+    height_sigma_mm: float = 0.0,
+) -> MarkerPlacement:
+    """Place N markers on the table from their corners and heights.
+
+    Parameters
+    ----------
+    corners_px:
+        ``(N, 4, 2)`` corners in pixels of the original (distorted) image, OpenCV's order.
+    heights_mm:
+        ``(N,)`` (or one number) height of each marker above the table, mm.
+    intrinsics, pose:
+        The camera (at the image's size) and the table pose.
+    corner_noise_px:
+        ``(N,)`` or one number: 1-sigma noise of a corner along each image axis, pixels, e.g.
+        the corner refinement residual (default 0.15 px).
+    height_sigma_mm:
+        1-sigma uncertainty of the heights, mm.
+
+    Returns
+    -------
+    MarkerPlacement
+        Positions, headings and uncertainties.
+
+    **What sigma_mm means.** It is one standard deviation, in mm, of the horizontal position
+    along its least certain direction: the square root of the largest eigenvalue of the 2x2
+    covariance of ``(x_mm, y_mm)``. That covariance is the sum of
+
+    - the centre's pixel noise through the ray-plane Jacobian ``d(x, y)/d(u, v)``: the centre
+      averages 4 corners, so its noise is ``s_c / 2`` per axis, where the corner noise
+      ``s_c = corner_noise_px * max(1, SMALL_MARKER_PX / side_px)`` grows for markers whose
+      side is small in pixels;
+    - the table pose's uncertainty (``pose.covariance``, from the anchors' residuals) through
+      ``d(x, y)/d(rvec, tvec)``;
+    - the height uncertainty through ``d(x, y)/dh``.
+
+    The terms are first-order (linearised) and assume independent Gaussian errors; lens
+    calibration errors and errors in ``table.yaml`` are not included. With zero corner noise
+    and a perfectly fitting pose, sigma_mm is 0.
+    """
+    corners = np.asarray(corners_px, dtype=np.float64).reshape(-1, 4, 2)
+    n = len(corners)
+    heights = np.broadcast_to(np.asarray(heights_mm, dtype=np.float64), (n,)).copy()
+    noise = np.broadcast_to(np.asarray(corner_noise_px, dtype=np.float64), (n,)).copy()
+    if not (np.all(np.isfinite(corners)) and np.all(np.isfinite(heights))):
+        raise CalibrationError("marker corners and heights must be finite")
+    if np.any(noise < 0) or not np.all(np.isfinite(noise)) or height_sigma_mm < 0:
+        raise CalibrationError("noise and height uncertainties must be finite and >= 0")
+    if n == 0:
+        empty = np.zeros((0,))
+        return MarkerPlacement(np.zeros((0, 2)), empty, empty.copy(), np.zeros(0, bool), ())
+
+    normalised, _, corner_undistorted = _undistort(corners.reshape(-1, 2), intrinsics)
+    normalised = normalised.reshape(n, 4, 2)
+    undistorted_ok = np.all(corner_undistorted.reshape(n, 4), axis=1)
+
+    centre = _diagonal_intersection(normalised)
+    rotation, camera_centre = pose.rotation, pose.camera_centre_mm
+    centre_xy, centre_ok = _rays_to_plane(centre, heights, rotation, camera_centre)
+    corner_xy, corner_ok = _rays_to_plane(
+        normalised.reshape(-1, 2), np.repeat(heights, 4), rotation, camera_centre
+    )
+    corner_xy = corner_xy.reshape(n, 4, 2)
+    top = (corner_xy[:, 0] + corner_xy[:, 1]) / 2 - (corner_xy[:, 3] + corner_xy[:, 2]) / 2
+    heading = np.degrees(np.arctan2(top[:, 1], top[:, 0])) % 360.0
+
+    diagonal_ok = np.all(np.isfinite(centre), axis=1)
+    plane_ok = centre_ok & corner_ok.reshape(n, 4).all(axis=1)
+    valid = undistorted_ok & diagonal_ok & plane_ok
+
+    sigma = np.zeros(n)
+    if np.any(valid):
+        sigma[valid] = _sigma_mm(
+            corners[valid],
+            centre[valid],
+            heights[valid],
+            noise[valid],
+            height_sigma_mm,
+            intrinsics,
+            pose,
+        )
+    reasons = tuple(
+        ""
+        if valid[k]
+        else "outside the calibrated lens model"
+        if not undistorted_ok[k]
+        else "degenerate corners"
+        if not diagonal_ok[k]
+        else "its ray does not meet the plane of its height in front of the camera"
+        for k in range(n)
+    )
+    xy = np.where(valid[:, None], centre_xy, 0.0)
+    return MarkerPlacement(
+        xy, np.where(valid, heading, 0.0), np.where(valid, sigma, 0.0), valid, reasons
+    )
+
+
+def pixels_to_table(
+    pixels_px: ArrayLike, heights_mm: ArrayLike, intrinsics: CameraIntrinsics, pose: TablePose
+) -> FloatArray:
+    """The table points directly below the points at ``heights_mm`` seen at ``pixels_px``.
+
+    Parameters
+    ----------
+    pixels_px:
+        ``(N, 2)`` pixels of the original (distorted) image.
+    heights_mm:
+        ``(N,)`` or one number: the height of each point above the table, mm.
+
+    Returns
+    -------
+    ``(N, 2)`` float64 table mm.
+
+    Raises
+    ------
+    CalibrationError
+        If a pixel lies outside the lens model or its ray misses the plane in front of the
+        camera.
+    """
+    pixels = np.asarray(pixels_px, dtype=np.float64).reshape(-1, 2)
+    heights = np.broadcast_to(np.asarray(heights_mm, dtype=np.float64), (len(pixels),))
+    normalised, _, ok = _undistort(pixels, intrinsics)
+    xy, plane_ok = _rays_to_plane(normalised, heights, pose.rotation, pose.camera_centre_mm)
+    bad = np.flatnonzero(~(ok & plane_ok))
+    if bad.size:
+        k = int(bad[0])
+        raise CalibrationError(
+            f"pixel {pixels[k].tolist()} at height {float(heights[k]):g} mm does not map to the "
+            "table (outside the lens model, or its ray misses the plane)"
+        )
+    return xy
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def _undistort(
+    pixels: FloatArray, intrinsics: CameraIntrinsics
+) -> tuple[FloatArray, FloatArray, BoolArray]:
+    """Normalised coordinates ``(M, 2)`` of distorted pixels, with ``d(pixel)/d(normalised)``
+    ``(M, 2, 2)`` and whether each converged on the lens model's invertible side."""
+    m = len(pixels)
+    k, d = intrinsics.camera_matrix, intrinsics.dist_coeffs
+    guess = cv2.undistortPoints(pixels.reshape(-1, 1, 2), k, d)
+    xy = np.asarray(guess, dtype=np.float64).reshape(m, 2)
+    jac = np.zeros((m, 2, 2))
+    residual = np.full(m, np.inf)
+    for _ in range(20):
+        projected, jac = _project_normalised(xy, intrinsics)
+        error = pixels - projected
+        residual = np.linalg.norm(error, axis=1)
+        if np.all(residual < _NEWTON_TOLERANCE_PX):
+            break
+        det = jac[:, 0, 0] * jac[:, 1, 1] - jac[:, 0, 1] * jac[:, 1, 0]
+        safe = np.abs(det) > 1e-12
+        step = np.zeros_like(xy)
+        inverse_det = np.where(safe, 1.0 / np.where(safe, det, 1.0), 0.0)
+        step[:, 0] = (jac[:, 1, 1] * error[:, 0] - jac[:, 0, 1] * error[:, 1]) * inverse_det
+        step[:, 1] = (-jac[:, 1, 0] * error[:, 0] + jac[:, 0, 0] * error[:, 1]) * inverse_det
+        xy = xy + step
+    det = jac[:, 0, 0] * jac[:, 1, 1] - jac[:, 0, 1] * jac[:, 1, 0]
+    ok = (residual < _CONVERGED_PX) & (det > 0) & np.all(np.isfinite(xy), axis=1)
+    return xy, jac, ok
+
+
+def _project_normalised(
+    xy: FloatArray, intrinsics: CameraIntrinsics
+) -> tuple[FloatArray, FloatArray]:
+    """Pixels of normalised points and ``d(pixel)/d(normalised)``, ``(M, 2)`` and
+    ``(M, 2, 2)``: the camera-frame point ``(x, y, 1)`` moved by ``tvec`` is the point moved."""
+    points = np.column_stack([xy, np.ones(len(xy))]).reshape(-1, 1, 3)
+    zero = np.zeros(3)
+    projected, jacobian = cv2.projectPoints(
+        points, zero, zero, intrinsics.camera_matrix, intrinsics.dist_coeffs
+    )
+    jac = np.asarray(jacobian, dtype=np.float64)[:, 3:5].reshape(len(xy), 2, 2)
+    return np.asarray(projected, dtype=np.float64).reshape(-1, 2), jac
+
+
+def _diagonal_intersection(corners: FloatArray) -> FloatArray:
+    """Intersection of the diagonals 0-2 and 1-3 of ``(N, 4, 2)`` quads; inf if parallel."""
+    ones = np.ones(corners.shape[:2] + (1,))
+    h = np.concatenate([corners, ones], axis=2)
+    line_a = np.cross(h[:, 0], h[:, 2])
+    line_b = np.cross(h[:, 1], h[:, 3])
+    point = np.cross(line_a, line_b)
+    w = point[:, 2:3]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        result = np.where(np.abs(w) > 1e-15, point[:, :2] / np.where(w == 0, 1.0, w), np.inf)
+    return np.asarray(result, dtype=np.float64)
+
+
+def _rays_to_plane(
+    normalised: FloatArray, heights: FloatArray, rotation: FloatArray, camera_centre: FloatArray
+) -> tuple[FloatArray, BoolArray]:
+    """Where the rays through normalised points meet ``z = height``: ``(M, 2)`` and ok."""
+    rays_camera = np.column_stack([normalised, np.ones(len(normalised))])
+    rays = rays_camera @ rotation  # rows of R^T d
+    dz = rays[:, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = (heights - camera_centre[2]) / dz
+    ok = np.isfinite(scale) & (scale > 0) & np.all(np.isfinite(normalised), axis=1)
+    scale = np.where(ok, scale, 0.0)
+    xy = camera_centre[:2] + scale[:, None] * rays[:, :2]
+    return xy, ok
+
+
+def _sigma_mm(
+    corners: FloatArray,
+    centre: FloatArray,
+    heights: FloatArray,
+    noise: FloatArray,
+    height_sigma_mm: float,
+    intrinsics: CameraIntrinsics,
+    pose: TablePose,
+) -> FloatArray:
+    """1-sigma horizontal uncertainty along the worst direction, mm, for each marker."""
+    n = len(corners)
+    rotation, camera_centre = pose.rotation, pose.camera_centre_mm
+
+    def plane_xy(points: FloatArray, rot: FloatArray, cam: FloatArray, h: FloatArray) -> FloatArray:
+        return _rays_to_plane(points, h, rot, cam)[0]
+
+    # d(x, y)/d(normalised centre), by central differences.
+    step = 1e-6
+    d_plane = np.zeros((n, 2, 2))
+    for axis in range(2):
+        offset = np.zeros(2)
+        offset[axis] = step
+        forward = plane_xy(centre + offset, rotation, camera_centre, heights)
+        backward = plane_xy(centre - offset, rotation, camera_centre, heights)
+        d_plane[:, :, axis] = (forward - backward) / (2 * step)
+    # d(normalised)/d(pixel) at the centre: the inverse of the projection's Jacobian there.
+    _, centre_jacobian = _project_normalised(centre, intrinsics)
+    j_pixel = d_plane @ np.linalg.inv(centre_jacobian)
+
+    edges = np.linalg.norm(corners - np.roll(corners, -1, axis=1), axis=2)
+    side_px = edges.mean(axis=1)
+    corner_sigma = noise * np.maximum(1.0, SMALL_MARKER_PX / np.maximum(side_px, 1e-9))
+    centre_sigma = corner_sigma / 2.0
+    covariance = (centre_sigma**2)[:, None, None] * (j_pixel @ np.transpose(j_pixel, (0, 2, 1)))
+
+    # The pose: d(x, y)/d(rvec, tvec) by central differences.
+    pose_covariance = np.asarray(pose.covariance, dtype=np.float64)
+    if np.any(pose_covariance):
+        j_pose = np.zeros((n, 2, 6))
+        parameters = np.concatenate([pose.rvec, pose.tvec])
+        for p in range(6):
+            delta = 1e-7 if p < 3 else 1e-4
+            moved: list[FloatArray] = []
+            for sign in (1.0, -1.0):
+                shifted = parameters.copy()
+                shifted[p] += sign * delta
+                rot = np.asarray(cv2.Rodrigues(shifted[:3])[0], dtype=np.float64)
+                cam = -rot.T @ shifted[3:]
+                moved.append(plane_xy(centre, rot, cam, heights))
+            j_pose[:, :, p] = (moved[0] - moved[1]) / (2 * delta)
+        covariance += j_pose @ pose_covariance @ np.transpose(j_pose, (0, 2, 1))
+
+    if height_sigma_mm > 0:
+        rays = np.column_stack([centre, np.ones(n)]) @ rotation
+        j_height = rays[:, :2] / rays[:, 2:3]
+        covariance += height_sigma_mm**2 * j_height[:, :, None] * j_height[:, None, :]
+
+    largest = np.linalg.eigvalsh(covariance)[:, -1]
+    return np.sqrt(np.maximum(largest, 0.0))
+
+
+__all__ = [
+    "LocateResult",
+    "LocatedMarker",
+    "MarkerPlacement",
+    "PoseFailure",
+    "RejectedAnchor",
+    "RejectedMarker",
+    "TablePose",
+    "locate_markers",
+    "locate_with_pose",
+    "pixels_to_table",
+    "place_markers",
+]

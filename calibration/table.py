@@ -1,0 +1,302 @@
+"""``table.yaml`` (the table and its anchor markers) and ``roster.yaml`` (who carries which
+marker), see ``contracts.md``.
+
+Anchor orientation: printed upright, a marker's top edge points to +y. Its corners in OpenCV's
+order (top-left, top-right, bottom-right, bottom-left of the printed marker) are then, seen from
+above (z up) with side ``s`` centred on ``(x, y)``::
+
+    TL (x - s/2, y + s/2)    TR (x + s/2, y + s/2)
+    BL (x - s/2, y - s/2)    BR (x + s/2, y - s/2)
+
+``rotation_deg`` turns the marker counter-clockwise about its centre.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import numpy as np
+import pydantic
+from numpy.typing import NDArray
+from pydantic import BaseModel, ConfigDict, Field
+
+from calibration._files import FieldProblem, file_error, read_mapping
+from calibration.board import aruco_dictionary
+from calibration.errors import CalibrationFileError
+
+DEFAULT_DICTIONARY = "DICT_4X4_250"
+
+_Finite = Annotated[float, Field(allow_inf_nan=False)]
+_Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+_NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+_MarkerId = Annotated[int, Field(ge=0, strict=True)]
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """A marker glued flat on the table (z = 0): centre ``(x_mm, y_mm)``, side ``size_mm``."""
+
+    id: int
+    x_mm: float
+    y_mm: float
+    size_mm: float
+    rotation_deg: float = 0.0
+
+    def corners_mm(self) -> NDArray[np.float64]:
+        """The four corners in OpenCV's order, table frame, shape ``(4, 3)``, mm, z = 0.
+
+        >>> Anchor(0, x_mm=35, y_mm=35, size_mm=40).corners_mm()[:, :2].tolist()
+        [[15.0, 55.0], [55.0, 55.0], [55.0, 15.0], [15.0, 15.0]]
+        >>> turned = Anchor(0, x_mm=0, y_mm=0, size_mm=2, rotation_deg=90).corners_mm()
+        >>> np.round(turned[:, :2], 9).tolist()  # the top-left corner swings to (-1, -1)
+        [[-1.0, -1.0], [-1.0, 1.0], [1.0, 1.0], [1.0, -1.0]]
+        """
+        half = self.size_mm / 2.0
+        local = np.array([[-half, half], [half, half], [half, -half], [-half, -half]])
+        angle = math.radians(self.rotation_deg)
+        cos, sin = math.cos(angle), math.sin(angle)
+        rotation = np.array([[cos, -sin], [sin, cos]])
+        corners = np.zeros((4, 3))
+        corners[:, :2] = local @ rotation.T + (self.x_mm, self.y_mm)
+        return corners
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """The table: a ``width_mm x depth_mm`` rectangle, the marker dictionary and the anchors."""
+
+    width_mm: float
+    depth_mm: float
+    dictionary: str
+    anchors: tuple[Anchor, ...]
+
+    @property
+    def anchor_ids(self) -> frozenset[int]:
+        """The ids of the anchors."""
+        return frozenset(a.id for a in self.anchors)
+
+    def anchor(self, marker_id: int) -> Anchor | None:
+        """The anchor with this id, or None."""
+        return next((a for a in self.anchors if a.id == marker_id), None)
+
+
+@dataclass(frozen=True, slots=True)
+class RosterFigure:
+    """One figure of ``roster.yaml`` and the marker it carries.
+
+    ``marker_height_mm`` is the height of the marker above the table; None when the roster
+    does not give it (the marker is then located at z = 0 and reported ``height_known:
+    false``). ``id`` is the figure's id in a scene (its name unless given).
+    """
+
+    marker: int
+    name: str
+    id: str
+    side: str | None = None
+    group: str | None = None
+    reference: bool = False
+    marker_height_mm: float | None = None
+    base: Mapping[str, Any] | None = None
+    type: str | None = None
+    unit: str | None = None
+    wounded: bool = False
+    attrs: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    """The figures of ``roster.yaml``, each with a distinct marker."""
+
+    figures: tuple[RosterFigure, ...]
+
+    def by_marker(self, marker_id: int) -> RosterFigure | None:
+        """The figure carrying this marker, or None."""
+        return next((f for f in self.figures if f.marker == marker_id), None)
+
+
+def load_table(path: str | Path) -> Table:
+    """Read ``table.yaml``; a bad file is a `CalibrationFileError` naming the field."""
+    return table_from_mapping(read_mapping(path), str(path))
+
+
+def table_from_mapping(data: dict[str, Any], source: str = "table.yaml") -> Table:
+    """Validate the fields of ``table.yaml`` already parsed."""
+    try:
+        spec = _TableFile.model_validate(data)
+    except pydantic.ValidationError as error:
+        raise file_error(source, error) from None
+    anchors = tuple(Anchor(a.id, a.x_mm, a.y_mm, a.size_mm, a.rotation_deg) for a in spec.anchors)
+    return Table(spec.width_mm, spec.depth_mm, spec.dictionary, anchors)
+
+
+def load_roster(path: str | Path) -> Roster:
+    """Read ``roster.yaml``; a bad file is a `CalibrationFileError` naming the field."""
+    return roster_from_mapping(read_mapping(path), str(path))
+
+
+def roster_from_mapping(data: dict[str, Any], source: str = "roster.yaml") -> Roster:
+    """Validate the fields of ``roster.yaml`` already parsed."""
+    try:
+        spec = _RosterFile.model_validate(data)
+    except pydantic.ValidationError as error:
+        raise file_error(source, error) from None
+    figures = tuple(
+        RosterFigure(
+            marker=f.marker,
+            name=f.name,
+            id=f.id if f.id is not None else f.name,
+            side=f.side,
+            group=f.group,
+            reference=f.reference,
+            marker_height_mm=f.marker_height_mm,
+            base=None if f.base is None else f.base.model_dump(),
+            type=f.type,
+            unit=f.unit,
+            wounded=f.wounded,
+            attrs=dict(f.attrs),
+        )
+        for f in spec.figures
+    )
+    return Roster(figures)
+
+
+def check_roster_against_table(
+    roster: Roster, table: Table, roster_source: str = "roster.yaml"
+) -> None:
+    """Raise `CalibrationFileError` if a figure carries an anchor's marker or an id the
+    table's dictionary does not have."""
+    size = _dictionary_size(table.dictionary)
+    for index, figure in enumerate(roster.figures):
+        where = f"figures[{index}].marker"
+        if figure.marker in table.anchor_ids:
+            raise CalibrationFileError(
+                roster_source, where, f"marker {figure.marker} is an anchor of the table"
+            )
+        if figure.marker >= size:
+            raise CalibrationFileError(
+                roster_source,
+                where,
+                f"marker {figure.marker} is not in {table.dictionary} (ids 0-{size - 1})",
+            )
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def _dictionary_size(name: str) -> int:
+    return int(aruco_dictionary(name).bytesList.shape[0])
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class _AnchorSpec(_Strict):
+    id: _MarkerId
+    x_mm: _Finite
+    y_mm: _Finite
+    size_mm: _Positive
+    rotation_deg: _Finite = 0.0
+
+
+class _TableFile(_Strict):
+    width_mm: _Positive
+    depth_mm: _Positive
+    dictionary: str = DEFAULT_DICTIONARY
+    anchors: Annotated[list[_AnchorSpec], Field(min_length=2)]
+
+    @pydantic.field_validator("dictionary")
+    @classmethod
+    def _known_dictionary(cls, value: str) -> str:
+        try:
+            aruco_dictionary(value)
+        except ValueError as error:
+            raise FieldProblem("", str(error)) from None
+        return value
+
+    @pydantic.model_validator(mode="after")
+    def _distinct_anchors_in_the_dictionary(self) -> _TableFile:
+        _reject_duplicates([a.id for a in self.anchors], "anchors", "id", "anchor id")
+        size = _dictionary_size(self.dictionary)
+        for index, anchor in enumerate(self.anchors):
+            if anchor.id >= size:
+                raise FieldProblem(
+                    f"anchors[{index}].id",
+                    f"marker {anchor.id} is not in {self.dictionary} (ids 0-{size - 1})",
+                )
+        return self
+
+
+class _RoundBase(_Strict):
+    shape: Literal["round"]
+    diameter_mm: _Positive
+
+
+class _SquareBase(_Strict):
+    shape: Literal["square"]
+    side_mm: _Positive
+
+
+class _RectBase(_Strict):
+    shape: Literal["rect"]
+    width_mm: _Positive
+    depth_mm: _Positive
+
+
+_BaseSpec = Annotated[_RoundBase | _SquareBase | _RectBase, Field(discriminator="shape")]
+
+
+class _FigureSpec(_Strict):
+    marker: _MarkerId
+    name: Annotated[str, Field(min_length=1)]
+    id: Annotated[str, Field(min_length=1)] | None = None
+    side: str | None = None
+    group: str | None = None
+    reference: bool = False
+    marker_height_mm: _NonNegative | None = None
+    base: _BaseSpec | None = None
+    type: str | None = None
+    unit: str | None = None
+    wounded: bool = False
+    attrs: dict[str, Any] = Field(default_factory=dict)
+
+    @pydantic.field_validator("name", "id", "side", "group", "type", "unit", mode="before")
+    @classmethod
+    def _names_are_text(cls, value: Any) -> Any:
+        # YAML reads `group: 1` as an int; names are text.
+        is_number = isinstance(value, int | float) and not isinstance(value, bool)
+        return str(value) if is_number else value
+
+
+class _RosterFile(_Strict):
+    figures: list[_FigureSpec]
+
+    @pydantic.model_validator(mode="after")
+    def _distinct_markers_and_ids(self) -> _RosterFile:
+        _reject_duplicates([f.marker for f in self.figures], "figures", "marker", "marker")
+        ids = [f.id if f.id is not None else f.name for f in self.figures]
+        fields = ["id" if f.id is not None else "name" for f in self.figures]
+        seen: dict[str, int] = {}
+        for index, (figure_id, field_name) in enumerate(zip(ids, fields, strict=True)):
+            if figure_id in seen:
+                raise FieldProblem(
+                    f"figures[{index}].{field_name}",
+                    f"duplicate figure {figure_id!r} (also figures[{seen[figure_id]}])",
+                )
+            seen[figure_id] = index
+        return self
+
+
+def _reject_duplicates(values: list[int], items: str, field_name: str, what: str) -> None:
+    seen: dict[int, int] = {}
+    for index, value in enumerate(values):
+        if value in seen:
+            raise FieldProblem(
+                f"{items}[{index}].{field_name}",
+                f"duplicate {what} {value} (also {items}[{seen[value]}])",
+            )
+        seen[value] = index

@@ -1,0 +1,216 @@
+"""Camera calibration: the real chessboard and ChArUco photos reproduce their published
+references; unusable images are rejected with their reason; too few views is a failure value."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from numpy.typing import NDArray
+
+from calibration.board import Board
+from calibration.camera import load_camera
+from calibration.intrinsics import (
+    BoardView,
+    CalibrationFailure,
+    CalibrationResult,
+    RejectedImage,
+    calibrate_camera,
+    calibrate_camera_from_files,
+    find_board,
+)
+
+REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "real"
+CHESS = REAL / "opencv-chessboard-9x6"
+TUTORIAL = REAL / "opencv-aruco-charuco-tutorial"
+needs_real_data = pytest.mark.skipif(not REAL.is_dir(), reason="shared/data/real is not present")
+
+# The 9x6-inner-corner, 25 mm chessboard of OpenCV's samples (README: square_size 0.025 m).
+CHESSBOARD = Board("chessboard", squares_x=10, squares_y=7, square_mm=25.0)
+# The tutorial's ChArUco board (README: 5x7 squares, 40 / 20 mm, DICT_6X6_250).
+TUTORIAL_BOARD = Board("charuco", 5, 7, 40.0, 20.0, "DICT_6X6_250")
+
+
+def _read(path: Path, flags: int = cv2.IMREAD_COLOR) -> NDArray[np.uint8]:
+    image = cv2.imread(str(path), flags)
+    assert image is not None, path
+    return np.asarray(image, dtype=np.uint8)
+
+
+def _expected(folder: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((folder / "expected.json").read_text(encoding="utf-8"))
+    return data
+
+
+@pytest.fixture(scope="module")
+def chessboard_result() -> CalibrationResult:
+    paths = [CHESS / name for name in _expected(CHESS)["images"]]
+    result = calibrate_camera_from_files(paths, CHESSBOARD)
+    assert isinstance(result, CalibrationResult), result
+    return result
+
+
+@needs_real_data
+def test_chessboard_set_reproduces_the_reference(chessboard_result: CalibrationResult) -> None:
+    checks = _expected(CHESS)["suggested_checks"]
+    result = chessboard_result
+    camera = result.intrinsics
+    assert len(result.images_used) == 13 and result.images_rejected == ()
+    assert result.rms_px <= checks["rms_px_max"]
+    assert checks["fx_fy_range"][0] <= camera.fx <= checks["fx_fy_range"][1]
+    assert checks["fx_fy_range"][0] <= camera.fy <= checks["fx_fy_range"][1]
+    assert checks["cx_range"][0] <= camera.cx <= checks["cx_range"][1]
+    assert checks["cy_range"][0] <= camera.cy <= checks["cy_range"][1]
+    # Within the README's +-0.6 % of the upstream reference (fx = fy = 535.92).
+    reference = _expected(CHESS)["reference_upstream"]
+    assert camera.fx == pytest.approx(reference["fx"], rel=0.006)
+    assert camera.fy == pytest.approx(reference["fy"], rel=0.006)
+    # Our corners are cornerSubPix (5, 5): the README's run with that window and flags 0.
+    run = _expected(CHESS)["verified"]["calibration_subpix5_flags0"]
+    assert result.rms_px == pytest.approx(run["rms_px"], abs=0.002)
+    assert (camera.fx, camera.fy) == pytest.approx((run["fx"], run["fy"]), abs=0.05)
+    assert (camera.cx, camera.cy) == pytest.approx((run["cx"], run["cy"]), abs=0.05)
+    assert result.warnings == ()
+
+
+@needs_real_data
+def test_chessboard_corners_match_the_recorded_ones() -> None:
+    expected = _expected(CHESS)["corners_subpix_5x5"]
+    for name in ("left01.jpg", "left02.jpg", "left14.jpg"):
+        image = _read(CHESS / name, cv2.IMREAD_GRAYSCALE)
+        view = find_board(image, CHESSBOARD, name=name)
+        assert isinstance(view, BoardView)
+        assert np.abs(view.image_points_px - np.array(expected[name])).max() < 0.01
+
+
+@needs_real_data
+def test_charuco_tutorial_corners_rms_and_reprojection() -> None:
+    """Only RMS and reprojection are tested on 4 views: their intrinsics are ill-conditioned
+    (README trap 3: fx from 326 to 480 with the same RMS)."""
+    expected = _expected(TUTORIAL)
+    names = expected["charuco_calibration_check"]["images"]
+    result = calibrate_camera_from_files([TUTORIAL / n for n in names], TUTORIAL_BOARD)
+    assert isinstance(result, CalibrationResult), result
+    assert result.corners_per_view == (24, 24, 24, 24)
+    assert 0.15 <= result.rms_px <= 0.25  # README: 0.188 +- versions; published 0.182
+    assert all(0.1 <= e <= 0.3 for e in result.per_view_rms_px)
+    assert result.legacy_pattern is False
+    assert any("poorly constrained" in w for w in result.warnings)
+
+    # The corners agree with the recorded ones (OpenCV >= 4.14 convention; the +0.5 px bias of
+    # older versions is removed by find_board).
+    reference = load_camera(TUTORIAL / "tutorial_camera_charuco.yml")
+    for name in names:
+        image = _read(TUTORIAL / name)
+        view = find_board(image, TUTORIAL_BOARD, name=name)
+        assert isinstance(view, BoardView)
+        truth = expected["images"][name]["expected_charuco_corners"]["opencv>=4.14"]["corners"]
+        recorded = np.array([truth[str(i)] for i in view.corner_ids])
+        assert np.abs(view.image_points_px - recorded).max() < 0.02
+
+        # The published intrinsics reproject each view's corners at 0.13-0.24 px (README).
+        ok, rvec, tvec = cv2.solvePnP(
+            view.object_points_mm,
+            view.image_points_px,
+            reference.camera_matrix,
+            reference.dist_coeffs,
+        )
+        assert ok
+        projected = cv2.projectPoints(
+            view.object_points_mm, rvec, tvec, reference.camera_matrix, reference.dist_coeffs
+        )[0].reshape(-1, 2)
+        rms = float(np.sqrt(np.mean(np.sum((projected - view.image_points_px) ** 2, axis=1))))
+        assert 0.1 <= rms <= 0.3
+
+
+@needs_real_data
+def test_unusable_images_are_rejected_with_their_reason(tmp_path: Path) -> None:
+    grey = _read(TUTORIAL / "img_00.jpg", cv2.IMREAD_GRAYSCALE)
+    cropped = np.ascontiguousarray(grey[:240, :320])
+    blank = np.full((480, 640), 255, np.uint8)
+    few = grey.copy()
+    few[:, 250:] = 255  # leaves a strip of the board: markers, but too few ChArUco corners
+    images: list[tuple[str, NDArray[Any] | None]] = [
+        (f"img_0{i}.jpg", cv2.imread(str(TUTORIAL / f"img_0{i}.jpg"))) for i in range(4)
+    ]
+    images += [("small.png", cropped), ("blank.png", blank), ("gone.jpg", None), ("few.png", few)]
+    result = calibrate_camera(images, TUTORIAL_BOARD)
+    assert isinstance(result, CalibrationResult)
+    reasons = {r.name: r.reason for r in result.images_rejected}
+    assert reasons["small.png"] == "image size 320x240 differs from 640x480"
+    assert reasons["blank.png"] == "board not found"
+    assert reasons["gone.jpg"] == "cannot read the image"
+    assert (
+        reasons["few.png"].startswith("only ") and "ChArUco corners (need 6)" in reasons["few.png"]
+    )
+    assert len(result.images_used) == 4
+
+    payload = result.to_json()
+    assert set(payload) >= {"rms_px", "images_used", "images_rejected", "camera_matrix"}
+    assert {"image": "blank.png", "reason": "board not found"} in payload["images_rejected"]
+
+    missing = calibrate_camera_from_files([tmp_path / "none.jpg"], TUTORIAL_BOARD)
+    assert isinstance(missing, CalibrationFailure)
+    assert missing.images_rejected[0].reason.startswith("cannot read the image")
+
+
+@needs_real_data
+def test_too_few_views_is_a_failure_value_with_a_message() -> None:
+    images = [(n, cv2.imread(str(TUTORIAL / n))) for n in ("img_00.jpg", "img_01.jpg")]
+    result = calibrate_camera(images, TUTORIAL_BOARD)
+    assert isinstance(result, CalibrationFailure)
+    assert result.message == "only 2 of 2 images can be used (need 3)"
+    assert result.images_used == ("img_00.jpg", "img_01.jpg")
+    assert result.to_json()["error"] == result.message
+
+
+def _render_views(board: Board, legacy: bool) -> list[tuple[str, NDArray[np.uint8]]]:
+    """A ChArUco board printed with one layout, seen by a pinhole camera from 4 poses."""
+    cv_board = board.charuco_board(legacy_pattern=legacy)
+    px_per_mm, margin = 4.0, 40
+    width_mm, height_mm = board.squares_x * board.square_mm, board.squares_y * board.square_mm
+    size = (int(width_mm * px_per_mm) + 2 * margin, int(height_mm * px_per_mm) + 2 * margin)
+    flat = cv_board.generateImage(size, marginSize=margin)
+    # board-image pixel -> board mm (OpenCV's board frame: x right, y down)
+    to_mm = np.array(
+        [
+            [1 / px_per_mm, 0, -margin / px_per_mm],
+            [0, 1 / px_per_mm, -margin / px_per_mm],
+            [0, 0, 1],
+        ]
+    )
+    k = np.array([[900.0, 0, 640], [0, 900.0, 480], [0, 0, 1]])
+    views = []
+    for i, (rx, ry) in enumerate([(0.3, 0.0), (-0.3, 0.1), (0.1, 0.35), (0.0, -0.35)]):
+        rotation = cv2.Rodrigues(np.array([rx, ry, 0.05 * i]))[0]
+        centre = np.array([width_mm / 2, height_mm / 2, 0.0])
+        t = np.array([0.0, 0.0, 700.0]) - rotation @ centre
+        homography = k @ np.column_stack([rotation[:, 0], rotation[:, 1], t]) @ to_mm
+        image = cv2.warpPerspective(flat, homography, (1280, 960), borderValue=(255,))
+        views.append((f"view{i}.png", np.asarray(image, dtype=np.uint8)))
+    return views
+
+
+def test_the_legacy_charuco_layout_is_found_for_even_rows() -> None:
+    board = Board("charuco", 7, 6, 30.0, 22.0, "DICT_5X5_100")  # 6 rows: the layouts differ
+    views = _render_views(board, legacy=True)
+
+    wrong = find_board(views[0][1], board, name="view0.png", legacy_pattern=False)
+    assert isinstance(wrong, RejectedImage)
+    assert wrong.reason.startswith("only 0 ChArUco corners")
+
+    result = calibrate_camera(views, board)
+    assert isinstance(result, CalibrationResult), result
+    assert result.legacy_pattern is True
+    assert len(result.images_used) == 4
+    assert result.rms_px < 0.5
+    assert any("legacy_pattern: true" in w for w in result.warnings)
+
+    pinned = Board("charuco", 7, 6, 30.0, 22.0, "DICT_5X5_100", legacy_pattern=False)
+    failure = calibrate_camera(views, pinned)
+    assert isinstance(failure, CalibrationFailure)
+    assert "is legacy_pattern right in board.yaml" in failure.message

@@ -1,0 +1,149 @@
+"""table.yaml and roster.yaml: the contract examples load; anchor corners follow the
+orientation rule; duplicates and typos are one line naming the file and the field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from calibration.errors import CalibrationFileError
+from calibration.table import (
+    Anchor,
+    check_roster_against_table,
+    load_roster,
+    load_table,
+)
+
+TABLE = """\
+width_mm: 1200
+depth_mm: 900
+dictionary: DICT_4X4_250
+anchors:
+  - {id: 0, x_mm: 35, y_mm: 35, size_mm: 40}
+  - {id: 1, x_mm: 1165, y_mm: 35, size_mm: 40}
+  - {id: 2, x_mm: 1165, y_mm: 865, size_mm: 40}
+  - {id: 3, x_mm: 35, y_mm: 865, size_mm: 40, rotation_deg: 180}
+"""
+
+ROSTER = """\
+figures:
+  - {marker: 17, name: "Sgt Dupont", side: blue, group: A, reference: true,
+     marker_height_mm: 54, base: {shape: round, diameter_mm: 25}, type: TD}
+  - {marker: 18, name: Grenadier, side: blue, group: 1, marker_height_mm: 32,
+     attrs: {pa_bonus: 1}}
+  - {marker: 40, name: Scout, side: red}
+"""
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_contract_table_loads(tmp_path: Path) -> None:
+    table = load_table(_write(tmp_path, "table.yaml", TABLE))
+    assert (table.width_mm, table.depth_mm, table.dictionary) == (1200, 900, "DICT_4X4_250")
+    assert [a.id for a in table.anchors] == [0, 1, 2, 3]
+    assert table.anchor(3) == Anchor(3, 35, 865, 40, 180)
+    assert table.anchor(9) is None
+
+
+def test_anchor_corners_follow_the_orientation_rule() -> None:
+    # contracts.md: printed upright, the top edge points to +y; the first corner (OpenCV's
+    # top-left) is at (x - s/2, y + s/2); seen from above, the others follow clockwise:
+    # top-right (x + s/2, y + s/2), bottom-right (x + s/2, y - s/2), bottom-left (x - s/2, y - s/2).
+    corners = Anchor(0, x_mm=100, y_mm=200, size_mm=40).corners_mm()
+    assert corners.tolist() == [[80, 220, 0], [120, 220, 0], [120, 180, 0], [80, 180, 0]]
+    # Clockwise seen from above (z up) = negative signed area (shoelace formula).
+    x, y = corners[:, 0], corners[:, 1]
+    assert 0.5 * np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y) == -1600
+
+
+def test_rotation_turns_an_anchor_counter_clockwise() -> None:
+    # Turned 90 degrees CCW, the top edge points to -x: the top-left corner goes from
+    # (x - s/2, y + s/2) to (x - s/2, y - s/2).
+    corners = Anchor(0, x_mm=100, y_mm=200, size_mm=40, rotation_deg=90).corners_mm()
+    assert np.allclose(corners[:, :2], [[80, 180], [80, 220], [120, 220], [120, 180]])
+    half_turn = Anchor(0, x_mm=0, y_mm=0, size_mm=2, rotation_deg=180).corners_mm()
+    assert np.allclose(half_turn[0, :2], [1, -1])
+
+
+def test_the_contract_roster_loads(tmp_path: Path) -> None:
+    roster = load_roster(_write(tmp_path, "roster.yaml", ROSTER))
+    dupont = roster.by_marker(17)
+    assert dupont is not None
+    assert (dupont.name, dupont.id, dupont.marker_height_mm) == ("Sgt Dupont", "Sgt Dupont", 54)
+    assert dupont.reference and dupont.base == {"shape": "round", "diameter_mm": 25}
+    grenadier = roster.by_marker(18)
+    assert grenadier is not None and grenadier.group == "1" and grenadier.attrs == {"pa_bonus": 1}
+    scout = roster.by_marker(40)
+    assert scout is not None and scout.marker_height_mm is None
+    assert roster.by_marker(99) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        (
+            "table.yaml",
+            TABLE.replace("{id: 2,", "{id: 1,"),
+            r"^table.yaml: anchors\[2\].id: duplicate anchor id 1 \(also anchors\[1\]\)$",
+        ),
+        ("table.yaml", TABLE + "height_mm: 3\n", r"^table.yaml: height_mm: unknown field$"),
+        (
+            "table.yaml",
+            TABLE.replace("size_mm: 40}\n  - {id: 1", "size: 40}\n  - {id: 1"),
+            r"^table.yaml: anchors\[0\].size_mm: missing$",
+        ),
+        (
+            "table.yaml",
+            TABLE.replace("{id: 2,", "{id: 300,"),
+            r"^table.yaml: anchors\[2\].id: marker 300 is not in DICT_4X4_250 \(ids 0-249\)$",
+        ),
+        (
+            "table.yaml",
+            TABLE.replace("width_mm: 1200", "width_mm: -1"),
+            r"^table.yaml: width_mm: input should be greater than 0, got -1$",
+        ),
+        (
+            "roster.yaml",
+            ROSTER.replace("marker: 40", "marker: 17"),
+            r"^roster.yaml: figures\[2\].marker: duplicate marker 17 \(also figures\[0\]\)$",
+        ),
+        (
+            "roster.yaml",
+            ROSTER.replace("marker_height_mm: 32", "marker_heigth_mm: 32"),
+            r"^roster.yaml: figures\[1\].marker_heigth_mm: unknown field$",
+        ),
+        (
+            "roster.yaml",
+            ROSTER.replace("name: Scout", "name: Grenadier"),
+            r"^roster.yaml: figures\[2\].name: duplicate figure 'Grenadier' \(also figures\[1\]\)$",
+        ),
+        (
+            "roster.yaml",
+            ROSTER.replace("marker_height_mm: 54", "marker_height_mm: -54"),
+            r"^roster.yaml: figures\[0\].marker_height_mm: input should be greater than or equal",
+        ),
+        ("roster.yaml", "- 1\n- 2\n", r"^roster.yaml: expected a mapping of fields, the file is"),
+    ],
+)
+def test_a_bad_file_is_one_line_naming_file_and_field(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, text: str, message: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path, name, text)
+    load = load_table if name == "table.yaml" else load_roster
+    with pytest.raises(CalibrationFileError, match=message) as raised:
+        load(name)
+    assert "\n" not in str(raised.value)
+
+
+def test_a_figure_may_not_carry_an_anchor(tmp_path: Path) -> None:
+    table = load_table(_write(tmp_path, "table.yaml", TABLE))
+    roster = load_roster(_write(tmp_path, "roster.yaml", ROSTER.replace("marker: 40", "marker: 2")))
+    with pytest.raises(CalibrationFileError, match=r"figures\[2\].marker: marker 2 is an anchor"):
+        check_roster_against_table(roster, table)
