@@ -24,9 +24,12 @@ app = typer.Typer(
 )
 bench_app = typer.Typer(help="Measure speed and accuracy.", no_args_is_help=True)
 app.add_typer(bench_app, name="bench")
-print_app = typer.Typer(help="Printable sheets: markers and calibration boards.",
-                        no_args_is_help=True)
+print_app = typer.Typer(
+    help="Printable sheets: markers and calibration boards.", no_args_is_help=True
+)
 app.add_typer(print_app, name="print")
+calibrate_app = typer.Typer(help="Calibrate the camera.", no_args_is_help=True)
+app.add_typer(calibrate_app, name="calibrate")
 table_app = typer.Typer(help="Set up a table: its size and anchor markers.", no_args_is_help=True)
 app.add_typer(table_app, name="table")
 
@@ -116,6 +119,54 @@ def print_markers(
     typer.echo(f"{out}: {len(pages)} page(s); print at 100 % and check the 100 mm bar")
 
 
+@print_app.command("board")
+@bad_input_exits_2
+def print_board(
+    board: Annotated[Path, typer.Argument(help="board.yaml")],
+    out: Annotated[Path, typer.Option(help="board.pdf or board.svg")],
+) -> None:
+    """Print a calibration board (ChArUco or chessboard) at its exact size."""
+    from calibration.board import load_board
+    from calibration.printing import board_sheet, write_pages
+
+    page = board_sheet(load_board(board))
+    write_pages([page], out)
+    typer.echo(
+        f"{out}: {page.width_mm:g} x {page.height_mm:g} mm page; print at 100 % and glue it flat"
+    )
+
+
+@calibrate_app.command("camera")
+@bad_input_exits_2
+def calibrate_camera(
+    images: Annotated[list[Path], typer.Argument(help="photos of the board")],
+    board: Annotated[Path, typer.Option(help="board.yaml")],
+    out: Annotated[Path, typer.Option(help="camera.yaml to write")],
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Camera intrinsics from photos of a ChArUco board (or chessboard)."""
+    from calibration.board import load_board
+    from calibration.camera import save_camera
+    from calibration.intrinsics import CalibrationFailure, calibrate_camera_from_files
+
+    result = calibrate_camera_from_files(images, load_board(board))
+    if isinstance(result, CalibrationFailure):
+        raise fail(result.message)
+    save_camera(result.intrinsics, out)
+    if as_json:
+        typer.echo(json.dumps(result.to_json()))
+        return
+    k = result.intrinsics
+    typer.echo(
+        f"{out}: RMS {result.rms_px:.3f} px from {len(result.images_used)} image(s); "
+        f"fx {k.fx:.1f}, fy {k.fy:.1f}, cx {k.cx:.1f}, cy {k.cy:.1f}"
+    )
+    for rejected in result.images_rejected:
+        typer.echo(f"  rejected {rejected.name}: {rejected.reason}")
+    for warning in result.warnings:
+        typer.echo(f"  warning: {warning}")
+
+
 @table_app.command("init")
 @bad_input_exits_2
 def table_init(
@@ -123,8 +174,9 @@ def table_init(
     depth_mm: Annotated[float, typer.Option(help="table depth (y), mm")],
     out: Annotated[Path, typer.Option(help="table.yaml to write")] = Path("table.yaml"),
     anchor_size_mm: Annotated[float, typer.Option(help="side of the anchor markers")] = 40.0,
-    inset_mm: Annotated[float, typer.Option(help="from the table edges to the anchors' "
-                                                  "centres")] = 35.0,
+    inset_mm: Annotated[
+        float, typer.Option(help="from the table edges to the anchors' centres")
+    ] = 35.0,
     dictionary: Annotated[str, typer.Option(help="ArUco dictionary")] = "DICT_4X4_250",
     sheet: Annotated[Path | None, typer.Option(help="anchor sheet to print (.pdf/.svg)")] = None,
 ) -> None:
@@ -136,10 +188,14 @@ def table_init(
     write_table(out, width_mm, depth_mm, dictionary, anchors)
     sheet = sheet or out.with_name(out.stem + "-anchors.pdf")
     labels = [f"glue at x={a['x_mm']:g}, y={a['y_mm']:g} mm" for a in anchors]
-    write_pages(marker_sheets([int(a["id"]) for a in anchors], anchor_size_mm, dictionary,
-                              labels=labels), sheet)
-    typer.echo(f"{out}: {width_mm:g} x {depth_mm:g} mm table, anchors 0-3 at the corners; "
-               f"print {sheet} at 100 %")
+    write_pages(
+        marker_sheets([int(a["id"]) for a in anchors], anchor_size_mm, dictionary, labels=labels),
+        sheet,
+    )
+    typer.echo(
+        f"{out}: {width_mm:g} x {depth_mm:g} mm table, anchors 0-3 at the corners; "
+        f"print {sheet} at 100 %"
+    )
 
 
 @bench_app.command("rules")

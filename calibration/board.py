@@ -34,6 +34,7 @@ from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, Field
 
 from calibration._files import FieldProblem, file_error, read_mapping
+from calibration.errors import CalibrationError
 
 BoardType = Literal["charuco", "chessboard"]
 
@@ -50,10 +51,11 @@ def aruco_dictionary_names() -> tuple[str, ...]:
 
 
 def aruco_dictionary(name: str) -> cv2.aruco.Dictionary:
-    """OpenCV's predefined dictionary ``name``; `ValueError` naming the choices if unknown."""
+    """OpenCV's predefined dictionary ``name``; `CalibrationError` naming the choices if unknown."""
     if name not in aruco_dictionary_names():
-        raise ValueError(
-            f"unknown dictionary {name!r}; expected one of {', '.join(aruco_dictionary_names())}"
+        raise CalibrationError(
+            f"unknown ArUco dictionary {name!r}; expected one of "
+            f"{', '.join(aruco_dictionary_names())}"
         )
     return cv2.aruco.getPredefinedDictionary(int(getattr(cv2.aruco, name)))
 

@@ -18,15 +18,13 @@ from xml.sax.saxutils import escape
 import cv2
 import numpy as np
 
+from calibration.board import Board, aruco_dictionary
 from calibration.errors import CalibrationError
 
 A4_MM = (210.0, 297.0)
 PAGE_MARGIN_MM = 12.0
 CHECK_BAR_MM = 100.0
 LABEL_MM = 3.0  # height of the label text
-DICTIONARIES = {
-    name: getattr(cv2.aruco, name) for name in dir(cv2.aruco) if name.startswith("DICT_")
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,18 +57,12 @@ class Page:
     texts: list[Text] = field(default_factory=list)
 
 
-def aruco_dictionary(name: str) -> cv2.aruco.Dictionary:
-    """The OpenCV dictionary called ``name`` (e.g. ``DICT_4X4_250``)."""
-    if name not in DICTIONARIES:
-        raise CalibrationError(f"unknown ArUco dictionary {name!r}")
-    return cv2.aruco.getPredefinedDictionary(DICTIONARIES[name])
-
-
 def marker_modules(dictionary: cv2.aruco.Dictionary, marker_id: int) -> np.ndarray:
     """The marker's modules, black border included: bool (n, n), True for black."""
     if not 0 <= marker_id < len(dictionary.bytesList):
         raise CalibrationError(
-            f"marker id {marker_id} is not in the dictionary (ids 0-{len(dictionary.bytesList) - 1})"
+            f"marker id {marker_id} is not in the dictionary "
+            f"(ids 0-{len(dictionary.bytesList) - 1})"
         )
     n = dictionary.markerSize + 2
     image = cv2.aruco.generateImageMarker(dictionary, marker_id, n, borderBits=1)
@@ -170,6 +162,66 @@ def marker_sheets(
             )
         )
     return pages
+
+
+def board_sheet(board: Board) -> Page:
+    """One page with the calibration board at its exact size, plus the check bar.
+
+    ChArUco markers come from OpenCV's own board layout (object points and ids), the
+    black squares are the squares without a marker; a chessboard is squares only.
+    The page grows past A4 when the board needs it (print on larger paper, at 100 %).
+    """
+    width_mm = board.squares_x * board.square_mm
+    height_mm = board.squares_y * board.square_mm
+    page = Page(
+        max(A4_MM[0], width_mm + 2 * PAGE_MARGIN_MM),
+        max(A4_MM[1], height_mm + 2 * PAGE_MARGIN_MM + 30.0),
+    )
+    x0, y0 = (page.width_mm - width_mm) / 2, PAGE_MARGIN_MM
+    with_marker: set[tuple[int, int]] = set()
+    if board.type == "charuco":
+        layout = board.charuco_board()
+        dictionary = layout.getDictionary()
+        for marker_id, corners in zip(layout.getIds().ravel(), layout.getObjPoints(), strict=True):
+            top_left = np.asarray(corners, dtype=np.float64).reshape(4, 3)[0]
+            centre = np.asarray(corners, dtype=np.float64).reshape(4, 3)[:, :2].mean(axis=0)
+            with_marker.add((int(centre[0] // board.square_mm), int(centre[1] // board.square_mm)))
+            side = float(np.linalg.norm(np.asarray(corners).reshape(4, 3)[1] - top_left))
+            draw_marker(
+                page,
+                marker_modules(dictionary, int(marker_id)),
+                x0 + float(top_left[0]),
+                y0 + float(top_left[1]),
+                side,
+            )
+        black = [
+            (i, j)
+            for j in range(board.squares_y)
+            for i in range(board.squares_x)
+            if (i, j) not in with_marker
+        ]
+    else:
+        black = [
+            (i, j)
+            for j in range(board.squares_y)
+            for i in range(board.squares_x)
+            if (i + j) % 2 == 0
+        ]
+    page.rects.extend(
+        Rect(x0 + i * board.square_mm, y0 + j * board.square_mm, board.square_mm, board.square_mm)
+        for i, j in black
+    )
+    caption = (
+        f"{board.type} {board.squares_x}x{board.squares_y}, squares {board.square_mm:g} mm"
+        + (
+            f", markers {board.marker_mm:g} mm {board.dictionary}"
+            if board.type == "charuco"
+            else ""
+        )
+    )
+    page.texts.append(Text(x0, y0 + height_mm + 6.0, caption))
+    draw_check_bar(page, x0, y0 + height_mm + 18.0)
+    return page
 
 
 def write_pages(pages: Sequence[Page], path: str | Path) -> None:

@@ -19,8 +19,12 @@ def corner_anchors(
     >>> [(a["id"], a["x_mm"], a["y_mm"]) for a in corner_anchors(1200, 900, 40, 35)]
     [(0, 35, 35), (1, 1165, 35), (2, 1165, 865), (3, 35, 865)]
     """
-    for name, value in (("width_mm", width_mm), ("depth_mm", depth_mm),
-                        ("anchor size", size_mm), ("inset", inset_mm)):
+    for name, value in (
+        ("width_mm", width_mm),
+        ("depth_mm", depth_mm),
+        ("anchor size", size_mm),
+        ("inset", inset_mm),
+    ):
         if not math.isfinite(value) or value <= 0:
             raise CalibrationError(f"{name} must be a positive number of mm, got {value!r}")
     if inset_mm < size_mm / 2:
@@ -28,24 +32,40 @@ def corner_anchors(
             f"inset {inset_mm:g} mm would put a {size_mm:g} mm anchor over the table's edge"
         )
     if 2 * inset_mm + size_mm > min(width_mm, depth_mm):
-        raise CalibrationError(f"a {width_mm:g} x {depth_mm:g} mm table is too small for "
-                               f"anchors {inset_mm:g} mm from its edges")
-    corners = [(inset_mm, inset_mm), (width_mm - inset_mm, inset_mm),
-               (width_mm - inset_mm, depth_mm - inset_mm), (inset_mm, depth_mm - inset_mm)]
-    return [{"id": index, "x_mm": _tidy(x), "y_mm": _tidy(y), "size_mm": _tidy(size_mm)}
-            for index, (x, y) in enumerate(corners)]
+        raise CalibrationError(
+            f"a {width_mm:g} x {depth_mm:g} mm table is too small for "
+            f"anchors {inset_mm:g} mm from its edges"
+        )
+    corners = [
+        (inset_mm, inset_mm),
+        (width_mm - inset_mm, inset_mm),
+        (width_mm - inset_mm, depth_mm - inset_mm),
+        (inset_mm, depth_mm - inset_mm),
+    ]
+    return [
+        {"id": index, "x_mm": _tidy(x), "y_mm": _tidy(y), "size_mm": _tidy(size_mm)}
+        for index, (x, y) in enumerate(corners)
+    ]
 
 
 def write_table(
     path: Path, width_mm: float, depth_mm: float, dictionary: str, anchors: list[dict[str, Any]]
 ) -> None:
     """Write table.yaml."""
-    document = {"width_mm": _tidy(width_mm), "depth_mm": _tidy(depth_mm),
-                "dictionary": dictionary, "anchors": anchors}
-    header = ("# The table and its anchor markers (glued flat, top edge towards +y).\n"
-              "# Measure where you glued them and correct x_mm, y_mm if they differ.\n")
-    path.write_text(header + yaml.safe_dump(document, sort_keys=False, default_flow_style=None),
-                    encoding="utf-8")
+    document = {
+        "width_mm": _tidy(width_mm),
+        "depth_mm": _tidy(depth_mm),
+        "dictionary": dictionary,
+        "anchors": anchors,
+    }
+    header = (
+        "# The table and its anchor markers (glued flat, top edge towards +y).\n"
+        "# Measure where you glued them and correct x_mm, y_mm if they differ.\n"
+    )
+    path.write_text(
+        header + yaml.safe_dump(document, sort_keys=False, default_flow_style=None),
+        encoding="utf-8",
+    )
 
 
 def _tidy(value: float) -> float | int:

@@ -62,7 +62,7 @@ def test_an_even_row_charuco_board_has_two_layouts(tmp_path: Path) -> None:
     [
         (("marker_mm: 22", "marker_mm: 30"), r"marker_mm: must be smaller than square_mm \(30\)"),
         (("marker_mm: 22\n", ""), r"marker_mm: missing"),
-        (("DICT_5X5_100", "DICT_5X5_7"), r"dictionary: unknown dictionary 'DICT_5X5_7'"),
+        (("DICT_5X5_100", "DICT_5X5_7"), r"dictionary: unknown ArUco dictionary 'DICT_5X5_7'"),
         (("squares_x: 7", "squares_x: 7.5"), r"squares_x: input should be a valid integer"),
         (("square_mm: 30", "square_mm: 0"), r"square_mm: input should be greater than 0"),
         (("type: charuco", "type: circles"), r"type: input should be 'charuco' or 'chessboard'"),

@@ -24,8 +24,9 @@ PX_PER_MM = 12.0
 
 def _raster(page: Page) -> np.ndarray:
     """The page drawn at 12 px/mm (black rectangles on white), to check it with a detector."""
-    image = np.full((round(page.height_mm * PX_PER_MM), round(page.width_mm * PX_PER_MM)), 255,
-                    np.uint8)
+    image = np.full(
+        (round(page.height_mm * PX_PER_MM), round(page.width_mm * PX_PER_MM)), 255, np.uint8
+    )
     for r in page.rects:
         x0, y0 = round(r.x * PX_PER_MM), round(r.y * PX_PER_MM)
         x1, y1 = round((r.x + r.w) * PX_PER_MM), round((r.y + r.h) * PX_PER_MM)
@@ -106,10 +107,47 @@ def test_pdf_page_is_a4(tmp_path: Path) -> None:
         (lambda: marker_sheets([1], 15.0, "DICT_9X9_1"), "unknown ArUco dictionary"),
         (lambda: marker_sheets([1], 400.0, "DICT_4X4_50"), "does not fit"),
         (lambda: marker_sheets([1], -2.0, "DICT_4X4_50"), "positive number"),
-        (lambda: write_pages(marker_sheets([1], 20.0, "DICT_4X4_50"), Path("x.png")),
-         "write a .pdf or .svg"),
+        (
+            lambda: write_pages(marker_sheets([1], 20.0, "DICT_4X4_50"), Path("x.png")),
+            "write a .pdf or .svg",
+        ),
     ],
 )
 def test_bad_requests_are_clear_errors(call: object, message: str) -> None:
     with pytest.raises(CalibrationError, match=message):
         call()  # type: ignore[operator]
+
+
+def test_a_printed_charuco_board_is_found_whole() -> None:
+    from calibration.board import Board
+    from calibration.printing import board_sheet
+
+    board = Board(
+        "charuco",
+        squares_x=7,
+        squares_y=5,
+        square_mm=30.0,
+        marker_mm=22.0,
+        dictionary="DICT_5X5_100",
+    )
+    image = _raster(board_sheet(board))
+    detector = cv2.aruco.CharucoDetector(board.charuco_board())
+    corners, ids, _, marker_ids = detector.detectBoard(image)
+    # 7 x 5 squares: 6 x 4 = 24 inner corners, and 17 markers in the white squares.
+    assert ids is not None and len(ids) == 24
+    assert marker_ids is not None and len(marker_ids) == 17
+    # Neighbouring corners are one square (30 mm) apart on the page.
+    order = np.argsort(ids.ravel())
+    first, second = corners[order][0, 0], corners[order][1, 0]
+    assert np.linalg.norm(second - first) / PX_PER_MM == pytest.approx(30.0, abs=0.1)
+
+
+def test_a_printed_chessboard_has_its_inner_corners() -> None:
+    from calibration.board import Board
+    from calibration.printing import board_sheet
+
+    image = _raster(board_sheet(Board("chessboard", squares_x=10, squares_y=7, square_mm=20.0)))
+    found, corners = cv2.findChessboardCorners(image, (9, 6))
+    assert found
+    steps = np.linalg.norm(np.diff(corners.reshape(6, 9, 2), axis=1), axis=2) / PX_PER_MM
+    assert np.allclose(steps, 20.0, atol=0.15)
