@@ -1,0 +1,1 @@
+"""Camera frames -> marker corners and centres in pixels; tracking; the simulator."""

@@ -1,0 +1,256 @@
+"""Sub-pixel measurement of a marker's sides, and reading its cells where it is expected.
+
+Each side of a marker is sampled at `EDGE_POINTS` places. At each, the image is
+read across the side, 0.8 module (at most 5 px) either way, and the edge is put
+at the centroid of the rise from the dark border to the white quiet zone: the
+place where a symmetric blur leaves a step edge, whatever its width. Lines are
+fitted to the edge points by weighted total least squares (weak and outlying
+points dropped) and neighbouring lines intersected to give the corners. The
+points are then measured again around the new sides until the corners stay
+put, so a marker measured from other start corners ends in the same place.
+
+Arrays: quadrilaterals (N, 4, 2) in image px, corners in OpenCV's order
+(top-left, top-right, bottom-right, bottom-left of the printed marker), side k
+running from corner k to corner k + 1.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
+
+EDGE_POINTS = 16  # sample points per side
+EDGE_STEP_PX = 0.5  # sampling step across a side
+EDGE_REACH_MODULES = 0.8  # how far across a side to look, in modules...
+EDGE_REACH_MAX_PX = 5.0  # ...and in pixels (an edge blurred by sigma <= 1.5 px fits)
+EDGE_MAX_ITERATIONS = 6
+EDGE_CONVERGED_PX = 0.005  # a marker is measured again until no corner moves more than this
+EDGE_MIN_STRENGTH = 0.5  # points with a weaker rise than this share of their side's median go
+EDGE_OUTLIER_PX = 0.5  # points farther than this (and 3 RMS) from their line go
+CELL_SAMPLES = 3  # samples per module, each way, when reading cells
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class EdgeFit:
+    """Markers re-measured from their sides.
+
+    ``corners`` (N, 4, 2) image px (the start corners where ``ok`` is False);
+    ``residual`` (N,) weighted RMS distance of the edge points from the fitted
+    sides, px (NaN where not ``ok``); ``points`` (N, 4, M, 2) and ``weights``
+    (N, 4, M) the final edge points, to fit again in the undistorted image.
+    """
+
+    corners: FloatArray
+    residual: FloatArray
+    ok: BoolArray
+    points: FloatArray
+    weights: FloatArray
+
+
+def refine_corners(
+    image: NDArray[np.float32], start: FloatArray, modules: int, *, wary: bool = True
+) -> EdgeFit:
+    """Re-measure quadrilaterals (N, 4, 2) from their sides in a float32 grey image (H, W).
+
+    ``modules`` is the marker's side in modules (bits + 2 x border). With
+    ``wary`` the first pass keeps to the middle 60 % of each side, in case a
+    start corner is far off (a detector's corners); a tracked marker's corners
+    from the previous frame need no such care. A marker fails (``ok`` False)
+    when a side has under 3 usable points, two neighbouring sides are nearly
+    parallel, or a corner moves more than max(2.5 px, 1.5 module).
+    """
+    count = len(start)
+    corners = start.copy()
+    ok = np.ones(count, dtype=bool)
+    points = np.zeros((count, 4, EDGE_POINTS, 2))
+    weights = np.zeros((count, 4, EDGE_POINTS))
+    residual = np.full(count, np.nan)
+    near_ends = min(max(0.5 / modules, 0.05), 0.3)
+    active = np.arange(count)
+    for iteration in range(EDGE_MAX_ITERATIONS):
+        if len(active) == 0:
+            break
+        margin = 0.2 if wary and iteration == 0 else near_ends
+        current = corners[active]
+        found, strength = edge_points(image, current, modules, margin)
+        fitted, spread, sound = fit_quadrilaterals(found, strength)
+        points[active], weights[active], residual[active] = found, strength, spread
+        ok[active] &= sound
+        step = np.abs(fitted - current).max(axis=(1, 2), initial=0.0)
+        corners[active] = np.where(ok[active, None, None], fitted, current)
+        if iteration >= 1 or not wary:
+            active = active[ok[active] & (step > EDGE_CONVERGED_PX)]
+    moved = np.max(np.hypot(*(corners - start).transpose(2, 0, 1)), axis=1, initial=0.0)
+    module = side_lengths(start).mean(axis=1) / modules
+    ok &= moved <= np.maximum(2.5, 1.5 * module)
+    return EdgeFit(
+        corners=np.where(ok[:, None, None], corners, start),
+        residual=np.where(ok, residual, np.nan),
+        ok=ok,
+        points=points,
+        weights=weights,
+    )
+
+
+def side_lengths(corners: FloatArray) -> FloatArray:
+    """Lengths (N, 4) of the sides 0-1, 1-2, 2-3, 3-0 of quadrilaterals (N, 4, 2)."""
+    return np.asarray(np.hypot(*(np.roll(corners, -1, axis=1) - corners).transpose(2, 0, 1)))
+
+
+def edge_points(
+    image: NDArray[np.float32], corners: FloatArray, modules: int, margin: float
+) -> tuple[FloatArray, FloatArray]:
+    """Sub-pixel edge points along each side of quadrilaterals (N, 4, 2).
+
+    The points are spread along each side, ``margin`` (a fraction of the side)
+    away from its ends.
+
+    Returns
+    -------
+    points (N, 4, M, 2) image px, and their weights (N, 4, M): the height of the
+    dark-to-light rise, 0 for a point to ignore
+    """
+    edge = np.roll(corners, -1, axis=1) - corners
+    length = np.maximum(np.hypot(edge[..., 0], edge[..., 1]), 1e-9)
+    along = edge / length[..., None]
+    outward = np.stack([along[..., 1], -along[..., 0]], axis=-1)
+    middle = corners + edge / 2.0
+    inward_facing = np.sum(outward * (middle - corners.mean(axis=1, keepdims=True)), axis=-1) < 0
+    outward = np.where(inward_facing[..., None], -outward, outward)
+
+    x, y = corners[..., 0], corners[..., 1]
+    area = 0.5 * np.abs(np.sum(x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y, axis=1))
+    across = area[:, None] / length  # the marker's width across each side, px
+    reach = np.clip(EDGE_REACH_MODULES * across / modules, 1.0, EDGE_REACH_MAX_PX)
+    fraction = margin + np.linspace(0.0, 1.0, EDGE_POINTS) * (1.0 - 2.0 * margin)
+    base = corners[:, :, None, :] + fraction[:, None] * edge[:, :, None, :]
+
+    half = int(math.ceil(float(reach.max(initial=1.0)) / EDGE_STEP_PX))
+    offsets = np.arange(-half, half + 1) * EDGE_STEP_PX
+    samples = base[..., None, :] + offsets[:, None] * outward[:, :, None, None, :]
+    values = _sample(image, samples)
+
+    rise = np.diff(values, axis=-1)
+    mid = (offsets[1:] + offsets[:-1]) / 2.0
+    within = np.abs(mid) <= reach[:, :, None, None]
+    rise = np.where(within, np.clip(rise, 0.0, None), 0.0)
+    strength = rise.sum(axis=-1)
+    offset = (rise * mid).sum(axis=-1) / np.maximum(strength, 1e-12)
+    # A profile that misses the side (past a corner, across a glare) has a weak rise.
+    typical = np.median(strength, axis=-1, keepdims=True)
+    strength = np.where(strength >= EDGE_MIN_STRENGTH * typical, strength, 0.0)
+    return base + offset[..., None] * outward[:, :, None, :], strength
+
+
+def _sample(image: NDArray[np.float32], points: FloatArray) -> FloatArray:
+    """Bilinear samples of the image at points (..., K, 2): values (..., K)."""
+    shape = points.shape[:-1]
+    columns = shape[-1]
+    map_x = points[..., 0].reshape(-1, columns).astype(np.float32)
+    map_y = points[..., 1].reshape(-1, columns).astype(np.float32)
+    values = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(values, dtype=np.float64).reshape(shape)
+
+
+def fit_quadrilaterals(
+    points: FloatArray, weights: FloatArray
+) -> tuple[FloatArray, FloatArray, BoolArray]:
+    """Fit a line to each side's points and intersect neighbouring sides.
+
+    Parameters
+    ----------
+    points : (N, 4, M, 2) edge points, side k running from corner k to corner k+1
+    weights : (N, 4, M)
+
+    Returns
+    -------
+    corners (N, 4, 2), weighted RMS distance of the kept points from their lines
+    (N,), and whether the fit is sound (N,)
+    """
+    _, _, distance = _fit_lines(points, weights)
+    spread = np.sqrt((weights * distance**2).sum(axis=-1) / np.maximum(weights.sum(axis=-1), 1e-12))
+    limit = np.maximum(3.0 * spread, EDGE_OUTLIER_PX)[..., None]
+    weights = np.where(np.abs(distance) <= limit, weights, 0.0)
+    normal, offset, distance = _fit_lines(points, weights)
+    residual = np.sqrt(
+        (weights * distance**2).sum(axis=(1, 2)) / np.maximum(weights.sum(axis=(1, 2)), 1e-12)
+    )
+    matrices = np.stack([np.roll(normal, 1, axis=1), normal], axis=-2)
+    rhs = np.stack([np.roll(offset, 1, axis=1), offset], axis=-1)
+    sound = (np.abs(np.linalg.det(matrices)) > 0.2).all(axis=1) & (
+        (weights > 0).sum(axis=-1) >= 3
+    ).all(axis=1)
+    safe = np.where(sound[:, None, None, None], matrices, np.eye(2))
+    corners = np.linalg.solve(safe, rhs[..., None])[..., 0]
+    return corners, residual, sound
+
+
+def _fit_lines(
+    points: FloatArray, weights: FloatArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Weighted total-least-squares lines n . p = c through point sets (N, 4, M, 2).
+
+    Returns
+    -------
+    unit normals n (N, 4, 2), offsets c (N, 4), signed distances of the points (N, 4, M)
+    """
+    total = np.maximum(weights.sum(axis=-1), 1e-12)
+    mean = (weights[..., None] * points).sum(axis=-2) / total[..., None]
+    dx = points[..., 0] - mean[..., None, 0]
+    dy = points[..., 1] - mean[..., None, 1]
+    sxx = (weights * dx * dx).sum(axis=-1)
+    sxy = (weights * dx * dy).sum(axis=-1)
+    syy = (weights * dy * dy).sum(axis=-1)
+    # The normal is the direction of least spread: the covariance's smaller eigenvector.
+    angle = 0.5 * np.arctan2(2.0 * sxy, sxx - syy)
+    normal = np.stack([-np.sin(angle), np.cos(angle)], axis=-1)
+    distance = dx * normal[..., None, 0] + dy * normal[..., None, 1]
+    return normal, np.sum(normal * mean, axis=-1), distance
+
+
+def read_cells(
+    image: NDArray[np.float32], corners: FloatArray, modules: int
+) -> tuple[FloatArray, FloatArray]:
+    """Mean grey level of every module of quadrilaterals (N, 4, 2), and of their quiet zones.
+
+    Each module is read at CELL_SAMPLES^2 points over its middle half; the quiet
+    zone at the middle of each module-wide strip outside the black square.
+
+    Returns
+    -------
+    cells (N, modules, modules), row 0 along the top side; quiet (N,), the median
+    of the quiet-zone samples
+    """
+    unit = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]], dtype=np.float32)
+    homographies = np.stack(
+        [cv2.getPerspectiveTransform(unit, quad.astype(np.float32)) for quad in corners]
+    )
+    sub = (np.arange(CELL_SAMPLES) + 0.5) / CELL_SAMPLES * 0.5 + 0.25
+    within = (np.arange(modules)[:, None] + sub).ravel() / modules
+    u, v = np.meshgrid(within, within)
+    outside = -0.5 / modules
+    strip = (np.arange(modules) + 0.5) / modules
+    quiet_u = np.concatenate(
+        [strip, np.full(modules, 1 - outside), strip, np.full(modules, outside)]
+    )
+    quiet_v = np.concatenate(
+        [np.full(modules, outside), strip, np.full(modules, 1 - outside), strip]
+    )
+    unit_points = np.concatenate(
+        [np.column_stack([u.ravel(), v.ravel()]), np.column_stack([quiet_u, quiet_v])]
+    )
+    homogeneous = np.column_stack([unit_points, np.ones(len(unit_points))])
+    projected = homogeneous @ homographies.transpose(0, 2, 1)
+    pixels = np.asarray(projected[..., :2] / projected[..., 2:], dtype=np.float64)
+    values = _sample(image, pixels)
+    count = u.size
+    cells = values[:, :count].reshape(len(corners), modules, CELL_SAMPLES, modules, CELL_SAMPLES)
+    cells = cells.transpose(0, 1, 3, 2, 4).reshape(len(corners), modules, modules, -1).mean(-1)
+    return cells, np.median(values[:, count:], axis=1)
