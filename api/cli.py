@@ -14,6 +14,7 @@ import typer
 
 from calibration.errors import CalibrationError
 from rules.errors import RulesError
+from vision.errors import VisionError
 
 app = typer.Typer(
     name="arbitre",
@@ -49,7 +50,7 @@ def bad_input_exits_2(command: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
-        except (RulesError, CalibrationError, OSError) as error:
+        except (RulesError, CalibrationError, VisionError, OSError) as error:
             raise fail(str(error)) from None
 
     return wrapper  # type: ignore[return-value]
@@ -101,6 +102,50 @@ def rulesets() -> None:
         ruleset = find_ruleset(name)
         aliases = ", ".join(ruleset.aliases)
         typer.echo(f"{name}" + (f" (also: {aliases})" if aliases else ""))
+
+
+@app.command()
+@bad_input_exits_2
+def locate(
+    image: Annotated[Path, typer.Argument(help="a photo of the table")],
+    camera: Annotated[Path, typer.Option(help="camera.yaml (or OpenCV / ROS calibration)")],
+    table: Annotated[Path, typer.Option(help="table.yaml")],
+    roster: Annotated[Path | None, typer.Option(help="roster.yaml")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Where are the markers on the table, in mm (height-corrected)."""
+    from calibration.camera import load_camera
+    from calibration.frame import locate_frame
+    from calibration.pose import PoseFailure
+    from calibration.table import load_roster, load_table
+    from vision.detect import read_image
+
+    frame = locate_frame(
+        read_image(image),
+        load_camera(camera),
+        load_table(table),
+        load_roster(roster) if roster is not None else None,
+    )
+    if isinstance(frame.located, PoseFailure):
+        raise fail(f"{image}: {frame.located.message}")
+    if as_json:
+        typer.echo(json.dumps(frame.to_json()))
+        return
+    located = frame.located
+    typer.echo(
+        f"{image}: anchors {', '.join(map(str, located.anchors_seen))} "
+        f"(reprojection {located.pose.reprojection_px:.2f} px); "
+        f"{len(located.markers)} marker(s)"
+    )
+    for marker in located.markers:
+        name = f" {marker.figure}" if marker.figure else ""
+        typer.echo(
+            f"  {marker.id}{name}: x {marker.x_mm:.1f} mm, y {marker.y_mm:.1f} mm "
+            f"± {marker.sigma_mm:.1f} (z {marker.z_mm:g}), heading "
+            f"{marker.heading_deg:.0f}°"
+        )
+    for duplicate in frame.detections.duplicates:
+        typer.echo(f"  warning: marker {duplicate} seen more than once; not placed")
 
 
 @print_app.command("markers")

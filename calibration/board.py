@@ -35,6 +35,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from calibration._files import FieldProblem, file_error, read_mapping
 from calibration.errors import CalibrationError
+from vision.detect import dictionary
+from vision.errors import VisionError
 
 BoardType = Literal["charuco", "chessboard"]
 
@@ -52,12 +54,13 @@ def aruco_dictionary_names() -> tuple[str, ...]:
 
 def aruco_dictionary(name: str) -> cv2.aruco.Dictionary:
     """OpenCV's predefined dictionary ``name``; `CalibrationError` naming the choices if unknown."""
-    if name not in aruco_dictionary_names():
+    try:
+        return dictionary(name)
+    except VisionError:
         raise CalibrationError(
             f"unknown ArUco dictionary {name!r}; expected one of "
             f"{', '.join(aruco_dictionary_names())}"
-        )
-    return cv2.aruco.getPredefinedDictionary(int(getattr(cv2.aruco, name)))
+        ) from None
 
 
 def _dictionary_size(name: str) -> int:

@@ -44,6 +44,7 @@ from calibration.pose import (
     marker_corners,
 )
 from calibration.table import Roster, Table, check_roster_against_table
+from vision.detect import diagonal_intersections
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
@@ -331,7 +332,7 @@ def place_markers(
     normalised = normalised.reshape(n, 4, 2)
     undistorted_ok = np.all(corner_undistorted.reshape(n, 4), axis=1)
 
-    centre = _diagonal_intersection(normalised)
+    centre = diagonal_intersections(normalised)
     rotation, camera_centre = pose.rotation, pose.camera_centre_mm
     centre_xy, centre_ok = _rays_to_plane(centre, heights, rotation, camera_centre)
     corner_xy, corner_ok = _rays_to_plane(
@@ -452,19 +453,6 @@ def _project_normalised(
     )
     jac = np.asarray(jacobian, dtype=np.float64)[:, 3:5].reshape(len(xy), 2, 2)
     return np.asarray(projected, dtype=np.float64).reshape(-1, 2), jac
-
-
-def _diagonal_intersection(corners: FloatArray) -> FloatArray:
-    """Intersection of the diagonals 0-2 and 1-3 of ``(N, 4, 2)`` quads; inf if parallel."""
-    ones = np.ones(corners.shape[:2] + (1,))
-    h = np.concatenate([corners, ones], axis=2)
-    line_a = np.cross(h[:, 0], h[:, 2])
-    line_b = np.cross(h[:, 1], h[:, 3])
-    point = np.cross(line_a, line_b)
-    w = point[:, 2:3]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        result = np.where(np.abs(w) > 1e-15, point[:, :2] / np.where(w == 0, 1.0, w), np.inf)
-    return np.asarray(result, dtype=np.float64)
 
 
 def _rays_to_plane(

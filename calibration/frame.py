@@ -1,0 +1,88 @@
+"""One camera frame to table millimetres: detect the markers, pose the table, place the figures.
+
+This is the whole measuring chain behind ``arbitre locate`` and the live table:
+`vision.detect` finds the markers, `calibration.pose` finds the table from its
+anchors (in every frame, so a bumped camera recovers by itself) and
+`calibration.locate` intersects each figure marker's ray with the plane of its
+height.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.camera import CameraIntrinsics
+from calibration.locate import LocateResult, locate_markers
+from calibration.pose import DEFAULT_CORNER_NOISE_PX, PoseFailure
+from calibration.table import Roster, Table
+from vision.detect import DetectionResult, MarkerTracker, detect_markers
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """What one frame measured: the detections and the located markers (or why not)."""
+
+    detections: DetectionResult
+    located: LocateResult | PoseFailure
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``arbitre locate`` JSON, plus ``duplicates`` (ids seen twice, not placed)."""
+        data = dict(self.located.to_json())
+        data["duplicates"] = list(self.detections.duplicates)
+        return data
+
+
+def corner_noise_px(detections: DetectionResult) -> dict[int, float]:
+    """A corner-noise estimate (1 sigma, px) per marker from its edge fit.
+
+    Half the RMS edge-point residual (each corner comes from two fitted sides of 16
+    points each), never below the default floor, which also stands in when the
+    sides could not be re-measured.
+    """
+    return {
+        m.id: max(DEFAULT_CORNER_NOISE_PX, 0.5 * m.edge_residual_px)
+        if math.isfinite(m.edge_residual_px)
+        else DEFAULT_CORNER_NOISE_PX
+        for m in detections.markers
+    }
+
+
+def locate_frame(
+    image: NDArray[Any],
+    camera: CameraIntrinsics,
+    table: Table,
+    roster: Roster | None = None,
+    *,
+    tracker: MarkerTracker | None = None,
+) -> Frame:
+    """Detect and locate the markers of one frame (grey or BGR, uint8).
+
+    A ``tracker`` (built for this camera and table) follows markers between frames;
+    without one, the whole frame is scanned.
+    """
+    height, width = image.shape[:2]
+    intrinsics = camera.for_image_size((width, height))
+    if tracker is not None:
+        detections = tracker.update(image)
+    else:
+        detections = detect_markers(
+            image,
+            table.dictionary,
+            camera_matrix=intrinsics.camera_matrix,
+            dist_coeffs=intrinsics.dist_coeffs,
+        )
+    corners = {m.id: np.asarray(m.image_corners_px) for m in detections.markers}
+    located = locate_markers(
+        corners,
+        intrinsics,
+        table,
+        roster,
+        image_size=(width, height),
+        corner_noise_px=corner_noise_px(detections),
+    )
+    return Frame(detections, located)

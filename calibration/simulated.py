@@ -1,0 +1,62 @@
+"""The set-up files of a simulated table: camera.yaml, table.yaml and roster.yaml.
+
+A simulator scene (`vision.simulate`) knows its camera, anchors and figure
+markers exactly; writing them as the files a user would write lets the whole
+chain — files, detection, pose, location — run on it as on a real table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from calibration.camera import CameraIntrinsics, save_camera
+from vision.simulate import Preset
+
+ANCHOR_IDS = frozenset({0, 1, 2, 3})
+
+
+@dataclass(frozen=True, slots=True)
+class SetupFiles:
+    camera: Path
+    table: Path
+    roster: Path
+
+
+def write_setup(preset: Preset, folder: Path) -> SetupFiles:
+    """Write the preset's camera, table (anchors 0-3) and roster (every other marker)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    camera = preset.camera
+    files = SetupFiles(folder / "camera.yaml", folder / "table.yaml", folder / "roster.yaml")
+    save_camera(
+        CameraIntrinsics(camera.image_size, camera.camera_matrix, camera.dist_coeffs), files.camera
+    )
+    scene = preset.scene
+    table = {
+        "width_mm": scene.table.width_mm,
+        "depth_mm": scene.table.depth_mm,
+        "dictionary": scene.dictionary_name,
+        "anchors": [
+            {
+                "id": m.id,
+                "x_mm": m.x_mm,
+                "y_mm": m.y_mm,
+                "size_mm": m.size_mm,
+                "rotation_deg": m.rotation_deg,
+            }
+            for m in scene.markers
+            if m.id in ANCHOR_IDS
+        ],
+    }
+    roster = {
+        "figures": [
+            {"marker": m.id, "name": f"figure {m.id}", "marker_height_mm": m.z_mm}
+            for m in scene.markers
+            if m.id not in ANCHOR_IDS
+        ]
+    }
+    files.table.write_text(yaml.safe_dump(table, sort_keys=False), encoding="utf-8")
+    files.roster.write_text(yaml.safe_dump(roster, sort_keys=False), encoding="utf-8")
+    return files
