@@ -271,6 +271,58 @@ def bench_rules(
         )
 
 
+@bench_app.command("vision")
+def bench_vision(
+    seeds: Annotated[int, typer.Option(help="renders of each preset")] = 2,
+    frames: Annotated[int, typer.Option(help="frames timed for speed")] = 40,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Accuracy on simulated tables, speed against plain detectMarkers, calibration."""
+    from api.bench_vision import TARGETS, run_vision_bench
+
+    report = run_vision_bench(seeds=seeds, frames=frames)
+    if as_json:
+        typer.echo(json.dumps(report))
+        return
+
+    def mark(ok: bool) -> str:
+        return "ok" if ok else "MISS"
+
+    typer.echo("accuracy (figure markers, table mm):")
+    for row in report["accuracy"]:
+        ok = (
+            row["found"] >= TARGETS["found"]
+            and row["false_ids"] == 0
+            and row["median_mm"] <= TARGETS["median_mm"]
+            and row["p95_mm"] <= TARGETS["p95_mm"]
+        )
+        typer.echo(
+            f"  {row['preset']:>8}: found {row['found']:.1%} of {row['markers']}, "
+            f"false ids {row['false_ids']}, median {row['median_mm']:.3f} mm, "
+            f"p95 {row['p95_mm']:.3f} mm  {mark(ok)}"
+        )
+    typer.echo("speed (frame to located figures, tracking a still table):")
+    for key, row in report["speed"].items():
+        typer.echo(
+            f"  {key:>8}: {row['ms']:.1f} ms ({row['fps']:.0f} fps) vs plain detectMarkers "
+            f"{row['baseline_ms']:.1f} ms: ratio {row['ratio']:.2f}"
+            + (f"  {mark(row['ratio'] <= TARGETS['speed_ratio'])}" if key == "1080p" else "")
+        )
+    cal = report["calibration"]
+    if "error" in cal:
+        typer.echo(f"calibration: {cal['error']}  MISS")
+    else:
+        ok = (
+            max(cal["fx_error_pct"], cal["fy_error_pct"]) <= TARGETS["focal_pct"]
+            and cal["principal_error_px"] <= TARGETS["principal_px"]
+        )
+        typer.echo(
+            f"calibration ({cal['views']} ChArUco views): fx off {cal['fx_error_pct']:.2f} %, "
+            f"fy off {cal['fy_error_pct']:.2f} %, principal point off "
+            f"{cal['principal_error_px']:.2f} px, RMS {cal['rms_px']:.3f} px  {mark(ok)}"
+        )
+
+
 def main() -> None:
     """Console entry point."""
     try:

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from calibration.camera import CameraIntrinsics, save_camera
+from calibration.table import Roster, Table, roster_from_mapping, table_from_mapping
 from vision.simulate import Preset
 
 ANCHOR_IDS = frozenset({0, 1, 2, 3})
@@ -25,14 +27,30 @@ class SetupFiles:
     roster: Path
 
 
+def setup_of(preset: Preset) -> tuple[CameraIntrinsics, Table, Roster]:
+    """The preset's camera, table and roster, as loaded from its files."""
+    table, roster = _documents(preset)
+    return _intrinsics(preset), table_from_mapping(table), roster_from_mapping(roster)
+
+
 def write_setup(preset: Preset, folder: Path) -> SetupFiles:
     """Write the preset's camera, table (anchors 0-3) and roster (every other marker)."""
     folder.mkdir(parents=True, exist_ok=True)
-    camera = preset.camera
     files = SetupFiles(folder / "camera.yaml", folder / "table.yaml", folder / "roster.yaml")
-    save_camera(
-        CameraIntrinsics(camera.image_size, camera.camera_matrix, camera.dist_coeffs), files.camera
-    )
+    save_camera(_intrinsics(preset), files.camera)
+    table, roster = _documents(preset)
+    files.table.write_text(yaml.safe_dump(table, sort_keys=False), encoding="utf-8")
+    files.roster.write_text(yaml.safe_dump(roster, sort_keys=False), encoding="utf-8")
+    return files
+
+
+def _intrinsics(preset: Preset) -> CameraIntrinsics:
+    camera = preset.camera
+    return CameraIntrinsics(camera.image_size, camera.camera_matrix, camera.dist_coeffs)
+
+
+def _documents(preset: Preset) -> tuple[dict[str, Any], dict[str, Any]]:
+    """table.yaml and roster.yaml of the preset, as plain data."""
     scene = preset.scene
     table = {
         "width_mm": scene.table.width_mm,
@@ -57,6 +75,4 @@ def write_setup(preset: Preset, folder: Path) -> SetupFiles:
             if m.id not in ANCHOR_IDS
         ]
     }
-    files.table.write_text(yaml.safe_dump(table, sort_keys=False), encoding="utf-8")
-    files.roster.write_text(yaml.safe_dump(roster, sort_keys=False), encoding="utf-8")
-    return files
+    return table, roster
