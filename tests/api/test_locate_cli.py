@@ -117,7 +117,7 @@ def test_bad_files_exit_2_with_one_line(
     elif broken == "camera":
         camera = tmp_path / "camera.yaml"
         camera.write_text(
-            "image_size: [960, 540]\ncamera_matrix: [[500, 0, 480], [0, 500, 270]]\n"
+            "image_size: [960, 540]\ncamera_matrix: [[500, 0], [0, 500], [0, 0]]\n"
             "dist_coeffs: [0, 0, 0, 0, 0]\n"
         )
     else:
