@@ -243,6 +243,139 @@ def table_init(
     )
 
 
+def _live_table(
+    config: Path | None,
+    demo: bool,
+    camera_index: int | None,
+    video: Path | None,
+    folder: Path | None,
+    url: str | None,
+) -> Any:
+    """The live table for ``serve`` and ``snapshot``: demo, or arbitre.yaml and a source."""
+    from api.live import LiveTable, TableConfig
+    from vision.sources import CaptureSource, FolderSource, FrameSource, camera_indices
+
+    chosen = [
+        name
+        for name, value in (
+            ("--demo", demo),
+            ("--camera-index", camera_index),
+            ("--video", video),
+            ("--folder", folder),
+            ("--url", url),
+        )
+        if value not in (None, False)
+    ]
+    if len(chosen) > 1:
+        raise fail(f"choose one source, not {' and '.join(chosen)}")
+    if demo:
+        from api.demo import DemoSource, demo_setup
+
+        setup = demo_setup()
+        table_config = TableConfig(
+            setup.camera, setup.table, setup.roster, options={"unit_mm": 100}, terrain=setup.terrain
+        )
+        return LiveTable(table_config, DemoSource())
+    if config is None:
+        raise fail("give --config arbitre.yaml (camera, table, roster), or try --demo")
+    from api.settings import load_settings
+
+    settings, table_config = load_settings(config)
+    source: FrameSource
+    spec = settings.source
+    if video is not None or (spec and spec.video and not chosen):
+        source = CaptureSource(str(video or config.parent / (spec.video if spec else "")))
+    elif folder is not None or (spec and spec.folder and not chosen):
+        source = FolderSource(folder or config.parent / (spec.folder if spec else ""))
+    elif url is not None or (spec and spec.url and not chosen):
+        source = CaptureSource(url or (spec.url if spec else ""))
+    elif camera_index is not None or (spec and spec.camera_index is not None):
+        source = CaptureSource(
+            camera_index if camera_index is not None else spec.camera_index if spec else 0
+        )
+    else:
+        found = camera_indices()
+        if not found:
+            raise fail(
+                "no source given and no camera found (tried webcams 0-3); "
+                "try `arbitre serve --demo`"
+            )
+        source = CaptureSource(found[0])
+    return LiveTable(table_config, source)
+
+
+@app.command()
+@bad_input_exits_2
+def serve(
+    demo: Annotated[bool, typer.Option("--demo", help="the built-in demo table")] = False,
+    config: Annotated[Path | None, typer.Option(help="arbitre.yaml")] = None,
+    camera_index: Annotated[int | None, typer.Option(help="webcam index")] = None,
+    video: Annotated[Path | None, typer.Option(help="a video file (loops)")] = None,
+    folder: Annotated[Path | None, typer.Option(help="a folder of images")] = None,
+    url: Annotated[str | None, typer.Option(help="a network stream URL")] = None,
+    host: Annotated[
+        str, typer.Option(help="address to listen on; 0.0.0.0 for phones on the same network")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port")] = 8000,
+) -> None:
+    """Run the live table: camera loop, HTTP API and the web page."""
+    import secrets
+
+    import uvicorn
+
+    from api.main import create_app
+
+    live = _live_table(config, demo, camera_index, video, folder, url)
+    token = secrets.token_urlsafe(12)
+    app_ = create_app(live, token=token)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    typer.echo(
+        f"arbitre: {live.source.description} on http://{shown}:{port}/ "
+        f"(API docs /docs; token for changes: {token})"
+    )
+    if host in ("0.0.0.0", "::"):
+        typer.echo("arbitre: anyone on this network may view; changes need the token")
+    uvicorn.run(app_, host=host, port=port, log_level="warning")
+
+
+@app.command()
+@bad_input_exits_2
+def snapshot(
+    out: Annotated[Path, typer.Option(help="scene.yaml to write")],
+    server: Annotated[
+        str | None, typer.Option(help="a running server, e.g. http://127.0.0.1:8000")
+    ] = None,
+    demo: Annotated[bool, typer.Option("--demo", help="the built-in demo table")] = False,
+    config: Annotated[Path | None, typer.Option(help="arbitre.yaml")] = None,
+    camera_index: Annotated[int | None, typer.Option(help="webcam index")] = None,
+    video: Annotated[Path | None, typer.Option(help="a video file")] = None,
+    folder: Annotated[Path | None, typer.Option(help="a folder of images")] = None,
+    url: Annotated[str | None, typer.Option(help="a network stream URL")] = None,
+    frames: Annotated[int, typer.Option(help="frames to track before saving")] = 15,
+) -> None:
+    """Save the live table as a scene file that `arbitre ask` reads."""
+    import urllib.error
+    import urllib.request
+
+    import yaml
+
+    if server is not None:
+        try:
+            with urllib.request.urlopen(server.rstrip("/") + "/api/scene", timeout=10) as reply:
+                document = json.loads(reply.read())
+        except (urllib.error.URLError, ValueError) as error:
+            raise fail(f"{server}: no scene ({error})") from None
+    else:
+        live = _live_table(config, demo, camera_index, video, folder, url)
+        got = sum(live.step() for _ in range(frames))
+        live.source.close()
+        if not got:
+            raise fail(f"{live.source.description}: no frame")
+        document = live.scene_document()
+    out.write_text(yaml.safe_dump(document, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    typer.echo(f"{out}: {len(document['figures'])} figure(s)")
+
+
 @bench_app.command("rules")
 def bench_rules(
     figures: Annotated[int, typer.Option(help="figures on the generated table")] = 200,

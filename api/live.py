@@ -1,0 +1,375 @@
+"""The live table: frames in, tracked figure positions and rules answers out.
+
+A background thread reads the source, locates the markers of each frame
+(`calibration.frame.locate_frame`, the same chain as ``arbitre locate``), feeds
+the figure tracker and publishes a new state. When the source gives no frame,
+the state goes stale (positions kept, never deleted) and the source is retried
+every few seconds; the server stays up.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from calibration.camera import CameraIntrinsics
+from calibration.frame import Frame, locate_frame
+from calibration.locate import LocateResult
+from calibration.table import Roster, RosterFigure, Table
+from rules.answers import Answer
+from rules.model import Scene
+from rules.questions import ask
+from rules.registry import find_ruleset
+from rules.scene import parse_scene
+from vision.detect import MarkerTracker
+from vision.sources import FrameSource
+from vision.tracking import FigureTracker, Observation, Track
+
+RETRY_S = 3.0
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """Everything the live table needs besides its source."""
+
+    camera: CameraIntrinsics
+    table: Table
+    roster: Roster
+    ruleset: str = "choc-base-6"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    terrain: Sequence[Mapping[str, Any]] = ()
+    allies: Sequence[Sequence[str]] = ()
+
+
+@dataclass(slots=True)
+class _Latest:
+    """The newest frame and what was measured in it (guarded by the table's lock)."""
+
+    image: NDArray[np.uint8] | None = None
+    frame: Frame | None = None
+    image_px: dict[int, tuple[float, float]] = field(default_factory=dict)
+
+
+class LiveTable:
+    """A source, the measuring chain and the tracker, with a thread-safe state."""
+
+    def __init__(
+        self,
+        config: TableConfig,
+        source: FrameSource,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        find_ruleset(config.ruleset)  # fail early on a bad ruleset name
+        self.config = config
+        self.source = source
+        self._clock = clock
+        self._started = clock()
+        self._lock = threading.Lock()
+        self._figures = FigureTracker()
+        self._markers = MarkerTracker(
+            config.table.dictionary,
+            camera_matrix=config.camera.camera_matrix,
+            dist_coeffs=config.camera.dist_coeffs,
+        )
+        self._latest = _Latest()
+        self._frame_number = 0
+        self._source_ok = True
+        self._source_message = "starting"
+        self._anchors_seen: tuple[int, ...] = ()
+        self._reprojection_px: float | None = None
+        self._fps = 0.0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._listeners: list[Callable[[], None]] = []
+
+    # --- the loop ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Run the loop in a background thread."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="live-table", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+        self.source.close()
+
+    def on_change(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` (from the loop's thread) after every processed frame."""
+        self._listeners.append(listener)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            started = self._clock()
+            if not self.step():
+                self._stop.wait(RETRY_S)
+                self.source.reopen()
+                continue
+            spent = self._clock() - started
+            self._fps = 0.9 * self._fps + 0.1 / max(spent, 1e-3) if self._fps else 1 / spent
+            self._stop.wait(max(0.0, 1 / 30 - spent))
+
+    def step(self) -> bool:
+        """Process one frame from the source; False when the source gave none."""
+        try:
+            image = self.source.read()
+        except Exception as error:  # a driver failing mid-stream must not kill the loop
+            image = None
+            self._source_message = f"{self.source.description}: {error}"
+        now = self._clock() - self._started
+        if image is None:
+            with self._lock:
+                self._source_ok = False
+                if self._source_message in ("starting", "ok"):
+                    self._source_message = f"{self.source.description}: no frame"
+                self._figures.lost(now)
+            self._notify()
+            return False
+        frame = locate_frame(
+            image, self.config.camera, self.config.table, self.config.roster, tracker=self._markers
+        )
+        self.process(now, image, frame)
+        return True
+
+    def process(self, now: float, image: NDArray[np.uint8], frame: Frame) -> None:
+        """Take one located frame into the state."""
+        with self._lock:
+            self._source_ok = True
+            self._source_message = "ok"
+            self._frame_number += 1
+            located = frame.located
+            if isinstance(located, LocateResult):
+                self._anchors_seen = located.anchors_seen
+                self._reprojection_px = located.pose.reprojection_px
+                self._figures.update(
+                    now,
+                    [
+                        Observation(m.id, m.x_mm, m.y_mm, m.sigma_mm, m.heading_deg)
+                        for m in located.markers
+                    ],
+                )
+            else:
+                self._anchors_seen = located.anchors_seen
+                self._reprojection_px = None
+                self._figures.lost(now)
+            self._latest = _Latest(
+                image,
+                frame,
+                {
+                    m.id: (
+                        float(m.image_corners_px[:, 0].mean()),
+                        float(m.image_corners_px[:, 1].mean()),
+                    )
+                    for m in frame.detections.markers
+                },
+            )
+        self._notify()
+
+    def _notify(self) -> None:
+        for listener in list(self._listeners):
+            listener()
+
+    # --- what the API shows ------------------------------------------------------------
+
+    def tracks(self) -> tuple[Track, ...]:
+        with self._lock:
+            return self._figures.tracks(self._clock() - self._started)
+
+    def state(self) -> dict[str, Any]:
+        """The ``/api/state`` object (see contracts.md)."""
+        with self._lock:
+            now = self._clock() - self._started
+            tracks = self._figures.tracks(now)
+            image_px = dict(self._latest.image_px)
+            frame_number = self._frame_number
+            source = {
+                "description": self.source.description,
+                "ok": self._source_ok,
+                "message": self._source_message,
+            }
+            anchors_seen = list(self._anchors_seen)
+            reprojection = self._reprojection_px
+        ruleset = find_ruleset(self.config.ruleset)
+        figures = []
+        for track in tracks:
+            who = self.config.roster.by_marker(track.marker)
+            figures.append(
+                {
+                    "id": who.id if who else f"marker{track.marker}",
+                    "marker": track.marker,
+                    "name": who.name if who else None,
+                    "side": who.side if who else None,
+                    "group": who.group if who else None,
+                    "reference": who.reference if who else False,
+                    "type": who.type if who else None,
+                    "wounded": who.wounded if who else False,
+                    "x_mm": round(track.x_mm, 2),
+                    "y_mm": round(track.y_mm, 2),
+                    "sigma_mm": round(track.sigma_mm, 3),
+                    "heading_deg": round(track.heading_deg, 1),
+                    "stale": track.stale,
+                    "age_s": round(track.age_s, 2),
+                    "settled": track.settled,
+                    "image_px": list(image_px[track.marker]) if track.marker in image_px else None,
+                }
+            )
+        scene = self._scene_from(tracks)
+        unit = ruleset.unit(scene) if scene is not None else None
+        groups = ask(scene, "groups", []).to_json() if scene is not None else None
+        return {
+            "frame": frame_number,
+            "time": round(now, 3),
+            "figures": figures,
+            "table": {
+                "width_mm": self.config.table.width_mm,
+                "depth_mm": self.config.table.depth_mm,
+            },
+            "terrain": [dict(t) for t in self.config.terrain],
+            "ruleset": ruleset.name,
+            "unit": unit.name if unit else None,
+            "unit_mm": unit.mm if unit else None,
+            "groups": groups["groups"] if groups else {},
+            "group_warnings": groups["warnings"] if groups else [],
+            "source": source,
+            "anchors_seen": anchors_seen,
+            "table_reprojection_px": reprojection,
+            "image_size": list(self.config.camera.image_size),
+            "fps": round(self._fps, 1),
+        }
+
+    def set_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Use new ruleset options, checked first on the current table (RulesError if bad)."""
+        candidate = replace(self.config, options=dict(options))
+        parse_scene(
+            {**self._document(self.tracks()), "options": dict(options), "figures": []},
+            source="options",
+        )
+        self.config = candidate
+        return dict(options)
+
+    def scene(self) -> Scene | None:
+        """The live table as a rules scene (None before any figure was seen)."""
+        return self._scene_from(self.tracks())
+
+    def scene_document(self) -> dict[str, Any]:
+        """The live table as the data of a ``scene.yaml``."""
+        return self._document(self.tracks())
+
+    def _document(self, tracks: Sequence[Track]) -> dict[str, Any]:
+        table = self.config.table
+        figures = []
+        for track in tracks:
+            if not (0 <= track.x_mm <= table.width_mm and 0 <= track.y_mm <= table.depth_mm):
+                continue
+            who = self.config.roster.by_marker(track.marker)
+            figures.append(_scene_figure(track, who))
+        document: dict[str, Any] = {
+            "ruleset": self.config.ruleset,
+            "options": dict(self.config.options),
+            "table": {"width_mm": table.width_mm, "depth_mm": table.depth_mm},
+            "figures": figures,
+        }
+        if self.config.terrain:
+            document["terrain"] = [dict(t) for t in self.config.terrain]
+        if self.config.allies:
+            document["allies"] = [list(a) for a in self.config.allies]
+        return document
+
+    def _scene_from(self, tracks: Sequence[Track]) -> Scene | None:
+        if not tracks:
+            return None
+        return parse_scene(self._document(tracks), source="live table")
+
+    def ask(
+        self, question: str, args: Sequence[str], extras: Mapping[str, Any] | None = None
+    ) -> tuple[Answer, dict[str, Any]]:
+        """Answer a rules question on the live table, saying which positions it used."""
+        tracks = self.tracks()
+        scene = self._scene_from(tracks)
+        if scene is None:
+            from rules.errors import QuestionError
+
+            raise QuestionError("no figure has been seen on the table yet")
+        answer = ask(scene, question, args, extras)
+        about = {
+            "positions": "settled" if all(t.settled for t in tracks) else "moving",
+            "moving": [_figure_id(t, self.config.roster) for t in tracks if not t.settled],
+            "stale": [_figure_id(t, self.config.roster) for t in tracks if t.stale],
+        }
+        return answer, about
+
+    def jpeg(self, *, overlays: bool = True, quality: int = 80) -> bytes | None:
+        """The newest frame as JPEG, with the located markers drawn."""
+        with self._lock:
+            image = None if self._latest.image is None else self._latest.image.copy()
+            frame = self._latest.frame
+        if image is None:
+            return None
+        if overlays and frame is not None:
+            draw_overlays(image, frame, self.config.roster)
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        return bytes(data) if ok else None
+
+
+def _figure_id(track: Track, roster: Roster) -> str:
+    who = roster.by_marker(track.marker)
+    return who.id if who else f"marker{track.marker}"
+
+
+def _scene_figure(track: Track, who: RosterFigure | None) -> dict[str, Any]:
+    """A scene.yaml figure for a tracked marker (roster fields when the roster knows it)."""
+    figure: dict[str, Any] = {
+        "id": who.id if who else f"marker{track.marker}",
+        "side": (who.side if who and who.side else "unknown"),
+        "x_mm": round(track.x_mm, 3),
+        "y_mm": round(track.y_mm, 3),
+        "facing_deg": round(track.heading_deg, 2),
+        "sigma_mm": round(track.sigma_mm, 3),
+    }
+    if who is not None:
+        for key in ("group", "type", "unit"):
+            if getattr(who, key) is not None:
+                figure[key] = getattr(who, key)
+        if who.reference:
+            figure["reference"] = True
+        if who.wounded:
+            figure["wounded"] = True
+        if who.base is not None:
+            figure["base"] = dict(who.base)
+        if who.marker_height_mm is not None:
+            figure["marker_height_mm"] = who.marker_height_mm
+        if who.attrs:
+            figure["attrs"] = dict(who.attrs)
+    return figure
+
+
+def _ascii(text: str) -> str:
+    """The text without accents: OpenCV's Hershey fonts draw ASCII only."""
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore")
+    return plain.decode("ascii")
+
+
+def draw_overlays(image: NDArray[np.uint8], frame: Frame, roster: Roster) -> None:
+    """Outline each detected marker and write its figure's name beside it (in place)."""
+    for marker in frame.detections.markers:
+        corners = np.round(marker.image_corners_px).astype(np.int32)
+        cv2.polylines(image, [corners], True, (0, 220, 255), 2, cv2.LINE_AA)
+        who = roster.by_marker(marker.id)
+        label = _ascii(who.name) if who else str(marker.id)
+        x, y = int(corners[:, 0].max()) + 4, int(corners[:, 1].min())
+        cv2.putText(image, label, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(
+            image, label, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1, cv2.LINE_AA
+        )

@@ -1,0 +1,236 @@
+"""The HTTP API on the demo table, driven frame by frame (FastAPI's TestClient)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+from numpy.typing import NDArray
+
+from api.demo import DemoSource, demo_setup
+from api.live import LiveTable, TableConfig
+from api.main import create_app
+from rules.scene import parse_scene
+from vision.sources import FrameSource
+
+TOKEN = "secret-token"
+
+
+class Unplugged(FrameSource):
+    """A camera that gives frames, then none (unplugged), then frames again."""
+
+    description = "test camera"
+
+    def __init__(self, inner: FrameSource) -> None:
+        self.inner = inner
+        self.plugged = True
+
+    def read(self) -> NDArray[np.uint8] | None:
+        return self.inner.read() if self.plugged else None
+
+
+@pytest.fixture(scope="module")
+def demo() -> Iterator[tuple[TestClient, LiveTable, DemoSource]]:
+    setup = demo_setup()
+    source = DemoSource(move_every_s=1e9)  # nobody walks during the tests
+    live = LiveTable(
+        TableConfig(
+            setup.camera, setup.table, setup.roster, options={"unit_mm": 100}, terrain=setup.terrain
+        ),
+        Unplugged(source),
+    )
+    for _ in range(3):
+        assert live.step()
+    with TestClient(create_app(live, token=TOKEN, run_loop=False)) as client:
+        yield client, live, source
+
+
+def _figures(client: TestClient) -> dict[str, dict[str, Any]]:
+    return {f["id"]: f for f in client.get("/api/state").json()["figures"]}
+
+
+def test_health(demo: tuple[TestClient, LiveTable, DemoSource]) -> None:
+    client, _, _ = demo
+    body = client.get("/api/health").json()
+    assert body["status"] == "ok"
+    assert body["source"]["ok"] is True
+    assert body["figures"] == 7
+
+
+def test_state_places_every_figure_where_it_stands(
+    demo: tuple[TestClient, LiveTable, DemoSource],
+) -> None:
+    client, _, source = demo
+    state = client.get("/api/state").json()
+    truth = source.positions_mm()
+    assert state["unit"] == "M" and state["unit_mm"] == 100
+    assert state["table"] == {"width_mm": 900.0, "depth_mm": 600.0}
+    assert state["anchors_seen"] == [0, 1, 2, 3]
+    for figure in state["figures"]:
+        x, y = truth[figure["marker"]]
+        assert math.hypot(figure["x_mm"] - x, figure["y_mm"] - y) < 0.5, figure
+        assert figure["stale"] is False
+        assert figure["image_px"] is not None
+    assert set(state["groups"]) == {f["group"] for f in state["figures"]}
+
+
+def test_ask_distance_matches_the_state(demo: tuple[TestClient, LiveTable, DemoSource]) -> None:
+    client, _, _ = demo
+    figures = _figures(client)
+    a, b = figures["Chef alpin"], figures["Capitaine"]
+    answer = client.post(
+        "/api/ask", json={"question": "distance", "args": ["Chef alpin", "Capitaine"]}
+    )
+    assert answer.status_code == 200
+    body = answer.json()
+    expected = math.hypot(a["x_mm"] - b["x_mm"], a["y_mm"] - b["y_mm"])
+    assert body["distance_mm"] == pytest.approx(expected, abs=0.02)
+    assert body["distance_units"] == pytest.approx(expected / 100, abs=1e-3)
+    assert body["positions"] in ("settled", "moving")
+
+
+def test_ask_fire_gives_the_contract_fields(demo: tuple[TestClient, LiveTable, DemoSource]) -> None:
+    client, _, _ = demo
+    body = client.post(
+        "/api/ask", json={"question": "fire", "args": ["Sergent", "Capitaine"]}
+    ).json()
+    # Sergent (330, 300) to Capitaine (640, 330): hypot(310, 30) = 311.4 mm = 3.11 M > 3 M,
+    # and no sniper in the Sergent's group: out of range.
+    assert body["allowed"] is False
+    assert "out_of_range" in body["reasons"]
+    assert {
+        "distance_mm",
+        "distance_units",
+        "unit",
+        "band",
+        "blocked_by",
+        "cover",
+        "warnings",
+        "margin_mm",
+        "certain",
+    } <= set(body)
+
+
+@pytest.mark.parametrize(
+    ("payload", "fragment"),
+    [
+        ({"question": "fire", "args": ["Nobody", "Capitaine"]}, "unknown figure or group"),
+        ({"question": "teleport", "args": []}, "unknown question"),
+        ({"question": "fire", "args": ["Sergent"]}, "takes 2 argument"),
+        (
+            {"question": "impact", "args": ["Sergent", "Capitaine"], "extras": {"die": 9}},
+            "a die shows 1 to 6",
+        ),
+        (
+            {"question": "impact", "args": ["Sergent", "Capitaine"], "extras": {"colour": 1}},
+            "bad extras",
+        ),
+        ({"question": 3}, "string"),
+        ({"args": []}, "question"),
+    ],
+)
+def test_bad_questions_are_4xx_with_detail(
+    demo: tuple[TestClient, LiveTable, DemoSource], payload: dict[str, Any], fragment: str
+) -> None:
+    client, _, _ = demo
+    reply = client.post("/api/ask", json=payload)
+    assert reply.status_code == 422
+    assert fragment in str(reply.json()["detail"])
+
+
+def test_malformed_body_is_4xx(demo: tuple[TestClient, LiveTable, DemoSource]) -> None:
+    client, _, _ = demo
+    reply = client.post(
+        "/api/ask", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert 400 <= reply.status_code < 500
+
+
+def test_snapshot_is_the_camera_frame(demo: tuple[TestClient, LiveTable, DemoSource]) -> None:
+    client, _, _ = demo
+    reply = client.get("/api/snapshot.jpg")
+    assert reply.headers["content-type"] == "image/jpeg"
+    image = cv2.imdecode(np.frombuffer(reply.content, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape == (720, 1280, 3)
+
+
+def test_scene_is_a_scene_file_arbitre_ask_reads(
+    demo: tuple[TestClient, LiveTable, DemoSource],
+) -> None:
+    client, _, _ = demo
+    document = client.get("/api/scene").json()
+    scene = parse_scene(document, source="snapshot")
+    assert len(scene.figures) == 7
+    assert all(f.sigma_mm > 0 for f in scene.figures)
+    assert {t.id for t in scene.terrain} == {"bois", "rocher"}
+
+
+def test_options_need_the_token(demo: tuple[TestClient, LiveTable, DemoSource]) -> None:
+    client, live, _ = demo
+    assert client.put("/api/options", json={"options": {"unit_mm": 150}}).status_code == 403
+    wrong = client.put(
+        "/api/options", json={"options": {"unit_mm": 150}}, headers={"X-Arbitre-Token": "guess"}
+    )
+    assert wrong.status_code == 403
+    bad = client.put(
+        "/api/options", json={"options": {"unit_mm": -1}}, headers={"X-Arbitre-Token": TOKEN}
+    )
+    assert bad.status_code == 422
+    good = client.put(
+        "/api/options", json={"options": {"unit_mm": 150}}, headers={"X-Arbitre-Token": TOKEN}
+    )
+    assert good.status_code == 200
+    try:
+        assert client.get("/api/state").json()["unit_mm"] == 150
+    finally:
+        live.set_options({"unit_mm": 100})
+
+
+def test_websocket_pushes_the_state(demo: tuple[TestClient, LiveTable, DemoSource]) -> None:
+    client, _, _ = demo
+    with client.websocket_connect("/api/ws") as socket:
+        state = socket.receive_json()
+    assert len(state["figures"]) == 7
+
+
+def test_openapi_docs(demo: tuple[TestClient, LiveTable, DemoSource]) -> None:
+    client, _, _ = demo
+    assert client.get("/docs").status_code == 200
+    paths = client.get("/openapi.json").json()["paths"]
+    assert {"/api/health", "/api/state", "/api/ask", "/api/scene", "/api/snapshot.jpg"} <= set(
+        paths
+    )
+
+
+def test_the_page_is_served(demo: tuple[TestClient, LiveTable, DemoSource]) -> None:
+    client, _, _ = demo
+    reply = client.get("/")
+    assert reply.status_code == 200
+    assert "<html" in reply.text.lower()
+
+
+def test_an_unplugged_camera_keeps_the_table_stale_and_comes_back(
+    demo: tuple[TestClient, LiveTable, DemoSource],
+) -> None:
+    client, live, _ = demo
+    source = live.source
+    assert isinstance(source, Unplugged)
+    source.plugged = False
+    try:
+        assert live.step() is False
+        state = client.get("/api/state").json()
+        assert state["source"]["ok"] is False
+        assert len(state["figures"]) == 7  # kept, never deleted
+        assert all(f["stale"] for f in state["figures"])
+        assert client.get("/api/health").status_code == 200
+    finally:
+        source.plugged = True
+    assert live.step() is True
+    state = client.get("/api/state").json()
+    assert state["source"]["ok"] is True
+    assert not any(f["stale"] for f in state["figures"])

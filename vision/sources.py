@@ -1,0 +1,111 @@
+"""Where frames come from: a webcam, a video file, a folder of images, a network stream.
+
+Every source gives frames through `FrameSource.read`, which returns None when no
+frame can be had right now (a camera unplugged, a stream lost); the live loop
+then marks the table stale and retries the source every few seconds.
+"""
+
+from __future__ import annotations
+
+import abc
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+from numpy.typing import NDArray
+
+from vision.errors import VisionError
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+
+
+class FrameSource(abc.ABC):
+    """A stream of BGR frames."""
+
+    description: str = "source"
+
+    @abc.abstractmethod
+    def read(self) -> NDArray[np.uint8] | None:
+        """The next frame, or None when the source gives none now (it may come back)."""
+
+    def reopen(self) -> bool:
+        """Try to get the source back after it failed; True when it is back."""
+        return True
+
+    def close(self) -> None:
+        """Release the device or file."""
+
+
+class CaptureSource(FrameSource):
+    """A webcam index, a video file or a network stream URL, through OpenCV's VideoCapture.
+
+    A video file loops at its end, so a recorded table can be replayed for ever.
+    """
+
+    def __init__(self, target: int | str, *, loop: bool = True) -> None:
+        self.target = target
+        self.loop = loop
+        self.description = f"camera {target}" if isinstance(target, int) else str(target)
+        self._capture = self._open()
+
+    def _open(self) -> cv2.VideoCapture:
+        return cv2.VideoCapture(self.target)
+
+    def read(self) -> NDArray[np.uint8] | None:
+        ok, frame = self._capture.read()
+        if not ok and self.loop and isinstance(self.target, str) and Path(self.target).is_file():
+            self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+            ok, frame = self._capture.read()
+        return np.asarray(frame, dtype=np.uint8) if ok and frame is not None else None
+
+    def reopen(self) -> bool:
+        self._capture.release()
+        self._capture = self._open()
+        return bool(self._capture.isOpened())
+
+    def close(self) -> None:
+        self._capture.release()
+
+
+class FolderSource(FrameSource):
+    """The images of a folder in name order, each shown ``hold_s`` seconds, looping."""
+
+    def __init__(self, folder: str | Path, *, hold_s: float = 1.0) -> None:
+        self.folder = Path(folder)
+        self.hold_s = hold_s
+        self.description = f"folder {self.folder}"
+        self._paths = self._list()
+        if not self._paths:
+            raise VisionError(f"{self.folder}: no images ({', '.join(IMAGE_SUFFIXES)})")
+        self._start = time.monotonic()
+        self._cache: tuple[Path, NDArray[np.uint8]] | None = None
+
+    def _list(self) -> list[Path]:
+        if not self.folder.is_dir():
+            raise VisionError(f"{self.folder}: not a folder")
+        return sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+
+    def read(self) -> NDArray[np.uint8] | None:
+        index = int((time.monotonic() - self._start) / self.hold_s) % len(self._paths)
+        path = self._paths[index]
+        if self._cache is None or self._cache[0] != path:
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                return None
+            self._cache = (path, np.asarray(image, dtype=np.uint8))
+        return self._cache[1]
+
+
+def camera_indices(candidates: Sequence[int] = range(4)) -> list[int]:
+    """Webcam indices that open and give a frame."""
+    found = []
+    for index in candidates:
+        capture = cv2.VideoCapture(index)
+        try:
+            if capture.isOpened() and capture.read()[0]:
+                found.append(index)
+        finally:
+            capture.release()
+    return found
