@@ -76,10 +76,12 @@ _TWO_PI: Final = 2.0 * math.pi
 _OUTPUT_ARC_STEP: Final = math.radians(2.0)
 _SEARCH_SPACING_MM: Final = 8.0
 _AREA_SPACING_MM: Final = 5.0
+_POLISH_SPACING_MM: Final = 2.0
 _REFINE_STOP_MM: Final = 1e-4
 _RAY_STEP: Final = math.radians(2.0)
 _SWEEP_STEP: Final = math.radians(2.0)
 _SWEEP_STEP_MM: Final = 1.5
+_CONE: Final = math.radians(25.0)
 _BIG: Final = 1e18
 _FULL, _RAW, _IGNORED = 2, 1, 0
 
@@ -808,16 +810,21 @@ _ZONES: dict[tuple[CostlyRegion, ...], tuple[_Zone, ...]] = {}
 # ------------------------------------------------------------------------ queries
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Region:
-    """Points that a path of bounded cost can visit: everything, an ellipse or a disc."""
+    """Points that a path of bounded cost can visit.
 
-    kind: int  # 0 everything, 1 ellipse with foci a, b and major axis size, 2 disc at a
+    Kind 0: everything; 1: the ellipse with foci a, b and major axis ``size``; 2: the
+    disc of radius ``size`` around a; 3: points within ``size`` of the polyline ``line``.
+    """
+
+    kind: int
     ax: float
     ay: float
     bx: float
     by: float
     size: float
+    line: FloatArray | None = None
 
     def near(self, x: FloatArray, y: FloatArray, pad: FloatArray | float) -> BoolArray:
         """Whether discs of radius ``pad`` around the points meet the region."""
@@ -826,6 +833,15 @@ class _Region:
         if self.kind == 1:
             total = np.hypot(x - self.ax, y - self.ay) + np.hypot(x - self.bx, y - self.by)
             return cast(BoolArray, total <= self.size + 2.0 * pad + 1e-6)
+        if self.kind == 3 and self.line is not None:
+            v = self.line
+            shape = np.shape(x)
+            px = np.reshape(x, (-1, 1))
+            py = np.reshape(y, (-1, 1))
+            d2 = _point_segment_dist2(px, py, v[None, :-1, 0], v[None, :-1, 1], v[None, 1:, 0],
+                                      v[None, 1:, 1]).min(axis=1)
+            limit = self.size + np.reshape(np.broadcast_to(pad, shape), -1) + 1e-6
+            return cast(BoolArray, np.reshape(d2 <= limit * limit, shape))
         return cast(BoolArray, np.hypot(x - self.ax, y - self.ay) <= self.size + pad + 1e-6)
 
     def box(self) -> tuple[float, float, float, float]:
@@ -835,6 +851,10 @@ class _Region:
         if self.kind == 1:
             mx, my, half = (self.ax + self.bx) / 2, (self.ay + self.by) / 2, self.size / 2
             return (mx - half, my - half, mx + half, my + half)
+        if self.kind == 3 and self.line is not None:
+            low = self.line.min(axis=0) - self.size
+            high = self.line.max(axis=0) + self.size
+            return (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
         return (self.ax - self.size, self.ay - self.size, self.ax + self.size, self.ay + self.size)
 
 
@@ -851,7 +871,10 @@ class _Scene:
         rect: tuple[float, float, float, float],
         region: _Region,
         spacing: float,
+        nodes: _Region | None = None,
     ) -> None:
+        nodes = region if nodes is None else nodes
+        self.nodes = nodes
         self.prep = prep
         self.spacing = spacing
         self.radius = radius
@@ -968,7 +991,7 @@ class _Scene:
             self.zones.append((zone.extra, zone.inner, edges, bbox))
             self.zone_ref.append(zone)
             samples, ring_ids, params, vertex = _zone_samples(zone, spacing)
-            keep = region.near(samples[:, 0], samples[:, 1], 0.0)
+            keep = nodes.near(samples[:, 0], samples[:, 1], 0.0)
             if np.any(keep):
                 bpoints.append(samples[keep])
                 binfo.append(
@@ -990,13 +1013,17 @@ class _Scene:
         boundary = np.concatenate(bpoints) if bpoints else _empty2()
         self.boundary_info = np.concatenate(binfo) if binfo else np.zeros((0, 4))
         obstacle_points = np.array(point_xy, dtype=np.float64).reshape(-1, 2)
-        keep_points = region.near(obstacle_points[:, 0], obstacle_points[:, 1], 0.0)
+        keep_points = nodes.near(obstacle_points[:, 0], obstacle_points[:, 1], 0.0)
         obstacle_points = obstacle_points[keep_points]
         obstacle_point_owner = np.array(point_owner, dtype=np.intp)[keep_points]
         self.points = np.concatenate(head + [boundary, obstacle_points])
         self.end_boundary = self.first_boundary + len(boundary)
         self.point_owner = np.concatenate(
             [np.full(self.end_boundary, -1, dtype=np.intp), obstacle_point_owner]
+        )
+        self.point_corner = np.zeros(len(self.points), dtype=bool)
+        self.point_corner[self.first_boundary : self.end_boundary] = (
+            self.boundary_info[:, 3] != 0.0
         )
         self.point_free = self.points_free(self.points)
         self.point_free[0] = True
@@ -1010,6 +1037,7 @@ class _Scene:
             )
             self.points = self.points[good]
             self.point_owner = self.point_owner[good]
+            self.point_corner = self.point_corner[good]
             self.boundary_info = self.boundary_info[
                 self.point_free[self.first_boundary : self.end_boundary]
             ]
@@ -1020,7 +1048,7 @@ class _Scene:
         cxy = np.array(circ_xy, dtype=np.float64).reshape(-1, 2)
         crho = np.concatenate(circ_rho) if circ_rho else np.zeros(0)
         cowner = np.concatenate(circ_owner) if circ_owner else np.zeros(0, dtype=np.intp)
-        near_c = region.near(cxy[:, 0], cxy[:, 1], crho)
+        near_c = nodes.near(cxy[:, 0], cxy[:, 1], crho)
         self.circ_xy = cxy[near_c]
         self.circ_rho = crho[near_c]
         self.circ_owner = cowner[near_c]
@@ -1489,7 +1517,7 @@ def _fan_out(
         ok &= scene.target_circle != circle
     if point >= 0:
         ok &= scene.target_point != point
-    ok &= scene.region.near(t2x, t2y, 0.0)
+    ok &= scene.nodes.near(t2x, t2y, 0.0)
     sel = np.nonzero(ok)[0]
     t1x, t1y, t2x, t2y = t1x[sel], t1y[sel], t2x[sel], t2y[sel]
     phi1 = _angle(t1x - ox, t1y - oy)
@@ -2074,6 +2102,14 @@ def _blocked_by(
     return tuple(names)
 
 
+def _sides(radius: float, outer: bool) -> int:
+    """Polygon sides for a circle: within 0.5 micrometre of it when ``outer``."""
+    if not outer or radius <= 0.0:
+        return 64
+    half = math.acos(radius / (radius + 5e-4))
+    return int(min(2048, max(64, math.ceil(math.pi / half))))
+
+
 def _free_space(
     prep: _Prepared,
     radius: float,
@@ -2095,12 +2131,6 @@ def _free_space(
     if xmin > xmax or ymin > ymax:
         return shapely.Polygon()
     table = shapely.box(xmin, ymin, xmax, ymax)
-    sides = 96
-    grow = 1.0 / math.cos(math.pi / sides) if outer else 1.0
-    segs = 16
-    grow_buffer = 1.0 / math.cos(math.pi / (8 * segs)) if outer else 1.0
-    angles = np.linspace(0.0, _TWO_PI, sides, endpoint=False)
-    ring = np.column_stack([np.cos(angles), np.sin(angles)])
     blocks: list[shapely.Geometry] = []
     for k in kept:
         if levels[k] == _IGNORED:
@@ -2108,13 +2138,20 @@ def _free_space(
         obstacle = prep.obstacle(int(k))
         c = radius if levels[k] == _FULL else 0.0
         if len(obstacle.disc_r):
-            rho = (obstacle.disc_r + c) * grow
-            pts = (obstacle.disc_xy[:, None, :] + rho[:, None, None] * ring[None]).reshape(-1, 2)
+            rho = obstacle.disc_r + c
+            sides = _sides(float(np.max(rho)), outer)
+            grow = 1.0 / math.cos(math.pi / sides) if outer else 1.0
+            angles = np.linspace(0.0, _TWO_PI, sides, endpoint=False)
+            ring = np.column_stack([np.cos(angles), np.sin(angles)])
+            pts = (obstacle.disc_xy[:, None, :] + (rho * grow)[:, None, None] * ring[None])
+            pts = pts.reshape(-1, 2)
             if obstacle.solid is not None:
                 pts = np.vstack([pts, shapely.get_coordinates(obstacle.solid)])
             blocks.append(shapely.convex_hull(shapely.multipoints(pts)))
         elif obstacle.solid is not None:
             if c > 0.0:
+                segs = max(4, _sides(c, outer) // 4)
+                grow_buffer = 1.0 / math.cos(math.pi / (4 * segs)) if outer else 1.0
                 blocks.append(obstacle.solid.buffer(c * grow_buffer, quad_segs=segs))
             else:
                 blocks.append(obstacle.solid)
@@ -2207,7 +2244,10 @@ def shortest_path(
         graph = _search(scene, goal, math.inf if unbounded else bound)
         target = graph.ids.get(("p", 1))
         if target is not None and graph.done[target]:
-            return _finish(scene, graph, target, blocked_by)
+            path, costly = _finish(scene, graph, target, blocked_by)
+            if not costly:
+                return path
+            return _polish(scene, path, start, goal, region, blocked_by)
         if unbounded:
             return nothing
         if attempts >= 1 and not checked:
@@ -2240,8 +2280,14 @@ def _connected(scene: _Scene, start: tuple[float, float], goal: tuple[float, flo
     return True
 
 
-def _finish(scene: _Scene, graph: _Graph, target: int, blocked_by: tuple[str, ...]) -> Path:
-    """Turn a search result into a :class:`Path`, refining bends on region boundaries."""
+def _finish(
+    scene: _Scene, graph: _Graph, target: int, blocked_by: tuple[str, ...]
+) -> tuple[Path, bool]:
+    """Turn a search result into a :class:`Path`, refining bends on region boundaries.
+
+    Also tells whether costly regions shaped the path (it bends on their boundaries
+    or runs through them).
+    """
     stops = _route(graph, target)
     refined = _refine(scene, stops)
     if refined is None:
@@ -2250,7 +2296,33 @@ def _finish(scene: _Scene, graph: _Graph, target: int, blocked_by: tuple[str, ..
         legs = refined[1]
     cost = sum(leg.cost for leg in legs)
     length = sum(leg.length for leg in legs)
-    return Path(True, float(cost), float(length), _polyline(scene, legs), blocked_by)
+    bends = any(scene.first_boundary <= stop.point < scene.end_boundary for stop in stops)
+    path = Path(True, float(cost), float(length), _polyline(scene, legs), blocked_by)
+    return path, bends or cost > length + 1e-9
+
+
+def _polish(
+    scene: _Scene,
+    path: Path,
+    start: tuple[float, float],
+    goal: tuple[float, float],
+    region: _Region,
+    blocked_by: tuple[str, ...],
+) -> Path:
+    """Search again near a path shaped by costly regions, with dense boundary samples.
+
+    The corridor keeps the route found on the coarse samples but lets the path bend
+    wherever the finer samples allow; the cheaper of both answers is returned.
+    """
+    corridor = _Region(3, 0.0, 0.0, 0.0, 0.0, 2.0 * scene.spacing, path.points_mm)
+    fine = _Scene(scene.prep, scene.radius, start, goal, scene.levels, scene.rect, region,
+                  _POLISH_SPACING_MM, corridor)
+    graph = _search(fine, goal, path.cost_mm * 1.001 + 0.5)
+    target = graph.ids.get(("p", 1))
+    if target is None or not graph.done[target]:
+        return path
+    better, _ = _finish(fine, graph, target, blocked_by)
+    return better if better.cost_mm < path.cost_mm else path
 
 
 def _legs_from_search(scene: _Scene, graph: _Graph, target: int) -> list[_Leg]:
@@ -2348,10 +2420,11 @@ def _cast(
     ux: FloatArray,
     uy: FloatArray,
     budget: FloatArray,
-) -> tuple[FloatArray, BoolArray, IntArray]:
+) -> tuple[FloatArray, BoolArray, IntArray, FloatArray]:
     """Length of rays until an obstacle, the table edge or the budget.
 
-    Also returns whether an obstacle cut each ray and which one (-1 none, -2 unknown).
+    Also returns whether an obstacle cut each ray, which one (-1 none, -2 unknown)
+    and the obstacle's outward unit normal at the hit point, shape (R, 2).
     """
     count = len(ox)
     reach = np.maximum(budget, 0.0)
@@ -2362,6 +2435,7 @@ def _cast(
     stop = np.minimum(reach, np.maximum(np.minimum(tx, ty), 0.0))
     hit_at = np.full(count, np.inf)
     hit_owner = np.full(count, -1, dtype=np.intp)
+    normal = np.zeros((count, 2))
     ex = ox + stop * ux
     ey = oy + stop * uy
     lo_x, hi_x = np.minimum(ox, ex), np.maximum(ox, ex)
@@ -2382,7 +2456,9 @@ def _cast(
         t_out = -b + root
         t = np.where(t_in >= 0.0, t_in, np.where(t_out > 0.0, 0.0, np.inf))
         t = np.where(good, t, np.inf)
-        _closest(hit_at, hit_owner, i, t, scene.disc_owner[j])
+        hx = np.where(np.isfinite(t), wx + t * ux[i], 0.0) / np.where(r[j] > 0, r[j], 1.0)
+        hy = np.where(np.isfinite(t), wy + t * uy[i], 0.0) / np.where(r[j] > 0, r[j], 1.0)
+        _closest(hit_at, hit_owner, normal, i, t, scene.disc_owner[j], hx, hy)
     if len(scene.edges):
         e = scene.edges
         r = scene.radius - TOLERANCE_MM
@@ -2398,6 +2474,8 @@ def _cast(
             nx = fy / np.where(norm > 0, norm, 1.0) * r
             ny = -fx / np.where(norm > 0, norm, 1.0) * r
             best = np.full(len(i), np.inf)
+            bnx = np.zeros(len(i))
+            bny = np.zeros(len(i))
             for sign in (1.0, -1.0):
                 qx, qy = ax + sign * nx, ay + sign * ny
                 denom = ux[i] * fy - uy[i] * fx
@@ -2406,7 +2484,11 @@ def _cast(
                 t = (wx * fy - wy * fx) / safe
                 s = (wx * uy[i] - wy * ux[i]) / safe
                 ok = (np.abs(denom) > 1e-15) & (t >= 0.0) & (s >= 0.0) & (s <= 1.0)
-                best = np.minimum(best, np.where(ok, t, np.inf))
+                t = np.where(ok, t, np.inf)
+                better = t < best
+                best = np.where(better, t, best)
+                bnx = np.where(better, sign * nx / r, bnx)
+                bny = np.where(better, sign * ny / r, bny)
             for px, py in ((ax, ay), (bx, by)):
                 wx, wy = ox[i] - px, oy[i] - py
                 b = ux[i] * wx + uy[i] * wy
@@ -2416,8 +2498,13 @@ def _cast(
                 t_in = -b - root
                 t_out = -b + root
                 t = np.where(t_in >= 0.0, t_in, np.where(t_out > 0.0, 0.0, np.inf))
-                best = np.minimum(best, np.where(disc > 0.0, t, np.inf))
-            _closest(hit_at, hit_owner, i, best, scene.edge_owner[j])
+                t = np.where(disc > 0.0, t, np.inf)
+                better = t < best
+                best = np.where(better, t, best)
+                finite = np.where(better, t, 0.0)
+                bnx = np.where(better, (wx + finite * ux[i]) / r, bnx)
+                bny = np.where(better, (wy + finite * uy[i]) / r, bny)
+            _closest(hit_at, hit_owner, normal, i, best, scene.edge_owner[j], bnx, bny)
     if len(scene.raw_edges) and len(scene.solids):
         e = scene.raw_edges
         dx = stop * ux
@@ -2426,29 +2513,39 @@ def _cast(
         mid = (ta + tb) / 2.0
         inside = scene.inside_solids(ox[rows] + mid * dx[rows], oy[rows] + mid * dy[rows])
         inside &= (tb - ta) * stop[rows] > TOLERANCE_MM
-        _closest(hit_at, hit_owner, rows[inside], ta[inside] * stop[rows[inside]],
-                 np.full(int(inside.sum()), -2, dtype=np.intp))
+        flat = np.zeros(int(inside.sum()))
+        _closest(hit_at, hit_owner, normal, rows[inside], ta[inside] * stop[rows[inside]],
+                 np.full(len(flat), -2, dtype=np.intp), flat, flat)
     obstacle = hit_at < stop
     stop = np.minimum(stop, hit_at)
     if scene.zones:
         stop = np.minimum(stop, _budget_cut(scene, ox, oy, ux, uy, stop, reach))
         obstacle &= hit_at <= stop
-    return stop, obstacle, np.where(obstacle, hit_owner, -1)
+    return stop, obstacle, np.where(obstacle, hit_owner, -1), normal
 
 
 def _closest(
-    hit_at: FloatArray, hit_owner: IntArray, rows: IntArray, t: FloatArray, owner: IntArray
+    hit_at: FloatArray,
+    hit_owner: IntArray,
+    normal: FloatArray,
+    rows: IntArray,
+    t: FloatArray,
+    owner: IntArray,
+    nx: FloatArray,
+    ny: FloatArray,
 ) -> None:
-    """Keep, per ray, the nearest hit and the obstacle it belongs to."""
+    """Keep, per ray, the nearest hit, the obstacle it belongs to and its normal."""
     if len(rows) == 0:
         return
     order = np.lexsort((t, rows))
-    rows, t, owner = rows[order], t[order], owner[order]
+    rows, t, owner, nx, ny = rows[order], t[order], owner[order], nx[order], ny[order]
     first = np.concatenate([[True], rows[1:] != rows[:-1]])
-    rows, t, owner = rows[first], t[first], owner[first]
+    rows, t, owner, nx, ny = rows[first], t[first], owner[first], nx[first], ny[first]
     better = t < hit_at[rows]
     hit_at[rows[better]] = t[better]
     hit_owner[rows[better]] = owner[better]
+    normal[rows[better], 0] = nx[better]
+    normal[rows[better], 1] = ny[better]
 
 
 def _budget_cut(
@@ -2498,16 +2595,17 @@ def _budget_cut(
 
 def _fan_polygons(
     ox: FloatArray, oy: FloatArray, ux: FloatArray, uy: FloatArray, length: FloatArray,
-    owner: IntArray, touch_owner: IntArray, touch: FloatArray, closed: bool,
-    convex: BoolArray,
+    owner: IntArray, normal: FloatArray, touch_owner: IntArray, touch: FloatArray,
+    closed: bool, convex: BoolArray,
 ) -> FloatArray:
     """Ring of ray ends, stepping where an obstacle cuts a ray short.
 
-    Between a ray cut by an obstacle and a longer neighbour, the ring steps in at the
-    shorter length (never claiming the obstacle's shadow), or through the point where
-    the neighbour touches that same obstacle when the neighbour is tangent to it.
-    Neighbours cut by the same convex obstacle are joined directly: the chord lies
-    inside the obstacle.
+    Neighbours cut by the same convex obstacle are joined directly (the chord lies
+    inside it). Between a ray cut by an obstacle and a longer neighbour the ring goes
+    through the point where the neighbour touches that obstacle when it is tangent to
+    it, else to where the neighbour meets the obstacle's supporting line at the hit
+    (convex obstacles lie behind it), else it steps in at the shorter length. None of
+    these claims any of the obstacle's shadow.
     """
     length = np.maximum(length, 1e-4)
     ex = ox + length * ux
@@ -2515,21 +2613,37 @@ def _fan_polygons(
     nxt = np.roll(np.arange(len(ox)), -1)
     ln = length[nxt]
     hit = owner != -1
-    same = (owner == owner[nxt]) & (owner >= 0) & convex[np.maximum(owner, 0)]
+    solid = (owner >= 0) & convex[np.maximum(owner, 0)]
+    same = (owner == owner[nxt]) & solid
     up = (ln > length) & hit & ~same
     down = (ln < length) & hit[nxt] & ~same
-    up_touch = up & (touch_owner[nxt] == owner) & (touch[nxt] <= ln)
-    down_touch = down & (touch_owner == owner[nxt]) & (touch <= length)
-    up_at = np.where(up_touch, touch[nxt], length)
-    down_at = np.where(down_touch, touch, ln)
+    up_at = _step_at(ex, ey, normal, solid, ox[nxt], oy[nxt], ux[nxt], uy[nxt], length, ln)
+    down_at = _step_at(ex[nxt], ey[nxt], normal[nxt], solid[nxt], ox, oy, ux, uy, ln, length)
+    up_at = np.where((touch_owner[nxt] == owner) & (touch[nxt] <= ln), touch[nxt], up_at)
+    down_at = np.where((touch_owner == owner[nxt]) & (touch <= length), touch, down_at)
     mx = np.where(up, ox[nxt] + up_at * ux[nxt], np.where(down, ox + down_at * ux, ex))
     my = np.where(up, oy[nxt] + up_at * uy[nxt], np.where(down, oy + down_at * uy, ey))
     pts = np.empty((2 * len(ox), 2))
     pts[0::2, 0], pts[0::2, 1] = ex, ey
     pts[1::2, 0], pts[1::2, 1] = mx, my
+    keep = np.ones(2 * len(ox), dtype=bool)
+    keep[1::2] = up | down
     if not closed:
-        pts = pts[:-1]
-    return pts
+        keep[-1] = False
+    return pts[keep]
+
+
+def _step_at(
+    hx: FloatArray, hy: FloatArray, normal: FloatArray, solid: BoolArray, ox: FloatArray,
+    oy: FloatArray, ux: FloatArray, uy: FloatArray, short: FloatArray, long: FloatArray,
+) -> FloatArray:
+    """Distance along the longer ray to the supporting line at the shorter ray's hit."""
+    ahead = normal[:, 0] * (ox - hx) + normal[:, 1] * (oy - hy)
+    closing = normal[:, 0] * ux + normal[:, 1] * uy
+    with np.errstate(divide="ignore", invalid="ignore"):
+        meet = np.where(closing < 0.0, ahead / -closing, np.inf)
+    usable = solid & (ahead >= -1e-9)
+    return cast(FloatArray, np.where(usable, np.minimum(np.maximum(meet, 0.0), long), short))
 
 
 class _Rays:
@@ -2570,14 +2684,17 @@ class _Rays:
         o = np.concatenate(self.origins)
         u = np.concatenate(self.directions)
         b = np.concatenate(self.budgets)
-        self.length, self.hit, owner = _cast(scene, o[:, 0], o[:, 1], u[:, 0], u[:, 1], b)
+        self.length, self.hit, owner, normal = _cast(
+            scene, o[:, 0], o[:, 1], u[:, 0], u[:, 1], b
+        )
         touch_owner = np.concatenate(self.touch_owner)
         touch = np.concatenate(self.touch)
         rings: list[FloatArray] = []
         for kind, first, n, base in self.groups:
             sl = slice(first, first + n)
             ends = _fan_polygons(o[sl, 0], o[sl, 1], u[sl, 0], u[sl, 1], self.length[sl],
-                                 owner[sl], touch_owner[sl], touch[sl], kind == 0, scene.convex)
+                                 owner[sl], normal[sl], touch_owner[sl], touch[sl], kind == 0,
+                                 scene.convex)
             if kind == 0:
                 ring = ends
             elif kind == 1:
@@ -2610,7 +2727,9 @@ def _fan_angles(
     if edges is not None and len(edges.target):
         extra_owner = _touch_owner(scene, edges.target)
         dist = np.hypot(edges.t2x - nx0, edges.t2y - ny0)
-        towards = (extra_owner >= 0) & (dist > 1e-9) & (dist < rem)
+        corner = scene.point_corner[np.maximum(scene.target_point[edges.target], 0)]
+        corner &= scene.target_point[edges.target] >= 0
+        towards = ((extra_owner >= 0) | corner) & (dist > 1e-9) & (dist < rem)
         extra = np.mod(_angle(edges.t2x[towards] - nx0, edges.t2y[towards] - ny0) - start,
                        _TWO_PI)
         inside = extra <= span
@@ -2636,25 +2755,37 @@ def _touch_owner(scene: _Scene, target: IntArray) -> IntArray:
 
 
 def _boundary_frames(
-    scene: _Scene, graph: _Graph, nodes: IntArray
-) -> tuple[FloatArray, FloatArray, FloatArray, IntArray, IntArray]:
-    """For boundary nodes: edge tangent, far-side sign, refracted direction, edge id, zone."""
-    count = len(nodes)
-    tangent = np.zeros((count, 2))
-    edge_id = np.zeros(count, dtype=np.intp)
-    zone_id = np.zeros(count, dtype=np.intp)
-    incoming = np.zeros((count, 2))
-    position = np.zeros((count, 2))
-    for m, node in enumerate(nodes):
-        info = scene.boundary_info[graph.point[node] - scene.first_boundary]
-        zone = scene.zone_ref[int(info[0])]
-        coords = zone.rings[int(info[1])]
-        cum = zone.lengths[int(info[1])]
-        k = min(max(int(np.searchsorted(cum, info[2], side="right")) - 1, 0), len(coords) - 2)
+    scene: _Scene, graph: _Graph, nodes: list[int]
+) -> tuple[IntArray, FloatArray, FloatArray, FloatArray, FloatArray, IntArray]:
+    """Refraction at boundary nodes, once per boundary edge through each node.
+
+    Returns, per (node, edge) pair: the node, the arc length of the node along the
+    edge's ring, the edge tangent, the far-side sign (+1 right of the tangent), the
+    refracted direction and a key ``(zone, ring, edge, side)`` packed in an int array.
+    """
+    rows: list[tuple[int, int, int, int, float]] = []
+    for node in nodes:
+        zone_index, ring, param, vertex = scene.boundary_info[
+            graph.point[node] - scene.first_boundary
+        ]
+        zone = scene.zone_ref[int(zone_index)]
+        cum = zone.lengths[int(ring)]
+        count = len(cum) - 1
+        k = min(max(int(np.searchsorted(cum, param, side="right")) - 1, 0), count - 1)
+        rows.append((node, int(zone_index), int(ring), k, float(param)))
+        if vertex:
+            before = (k - 1) % count
+            rows.append((node, int(zone_index), int(ring), before, float(cum[before + 1])))
+    size = len(rows)
+    node_of = np.array([row[0] for row in rows], dtype=np.intp)
+    param_of = np.array([row[4] for row in rows])
+    tangent = np.zeros((size, 2))
+    incoming = np.zeros((size, 2))
+    position = np.zeros((size, 2))
+    for m, (node, zone_index, ring, k, _) in enumerate(rows):
+        coords = scene.zone_ref[zone_index].rings[ring]
         step = coords[k + 1] - coords[k]
         tangent[m] = step / max(float(np.hypot(*step)), 1e-12)
-        edge_id[m] = k
-        zone_id[m] = int(info[0])
         via = graph.via[node]
         parent = graph.parent[node]
         position[m] = (graph.x[node], graph.y[node])
@@ -2662,20 +2793,21 @@ def _boundary_frames(
             incoming[m] = (via[3] - via[1], via[4] - via[2])
         else:
             incoming[m] = (graph.x[node] - graph.x[parent], graph.y[node] - graph.y[parent])
-    size = np.maximum(np.hypot(incoming[:, 0], incoming[:, 1]), 1e-12)
-    incoming /= size[:, None]
+    incoming /= np.maximum(np.hypot(incoming[:, 0], incoming[:, 1]), 1e-12)[:, None]
     right = np.column_stack([tangent[:, 1], -tangent[:, 0]])
+    mid = position + 1e-3 * tangent
     eps = 1e-3
-    w_right = scene.weight_at(position[:, 0] + eps * right[:, 0], position[:, 1] + eps * right[:, 1])
-    w_left = scene.weight_at(position[:, 0] - eps * right[:, 0], position[:, 1] - eps * right[:, 1])
+    w_right = scene.weight_at(mid[:, 0] + eps * right[:, 0], mid[:, 1] + eps * right[:, 1])
+    w_left = scene.weight_at(mid[:, 0] - eps * right[:, 0], mid[:, 1] - eps * right[:, 1])
     across = np.sum(incoming * right, axis=1)
     side = np.where(np.abs(across) > 1e-9, np.sign(across), np.where(w_right >= w_left, 1.0, -1.0))
     near = np.where(side > 0, w_left, w_right)
     far = np.where(side > 0, w_right, w_left)
     along = np.clip(np.sum(incoming * tangent, axis=1) * near / far, -1.0, 1.0)
-    normal = np.sqrt(1.0 - along * along)
-    refracted = along[:, None] * tangent + (side * normal)[:, None] * right
-    return tangent, side, refracted, edge_id, zone_id
+    refracted = along[:, None] * tangent + (side * np.sqrt(1.0 - along * along))[:, None] * right
+    key = np.array([(row[1], row[2], row[3]) for row in rows], dtype=np.intp).reshape(-1, 3)
+    key = np.column_stack([key, side.astype(np.intp)])
+    return node_of, param_of, tangent, side, refracted, key
 
 
 def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.Geometry]:
@@ -2693,11 +2825,13 @@ def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.G
     point_nodes = [int(n) for n in settled if circle[n] < 0]
     on_edge = [
         n for n in point_nodes
-        if scene.first_boundary <= graph.point[n] < scene.end_boundary
-        and graph.parent[n] >= 0
-        and scene.boundary_info[graph.point[n] - scene.first_boundary][3] == 0.0
+        if scene.first_boundary <= graph.point[n] < scene.end_boundary and graph.parent[n] >= 0
     ]
-    edge_set = set(on_edge)
+    vertex_set = {
+        n for n in on_edge
+        if scene.boundary_info[graph.point[n] - scene.first_boundary][3] != 0.0
+    }
+    edge_set = set(on_edge) - vertex_set
     for node in point_nodes:
         if node in edge_set:
             continue
@@ -2711,33 +2845,37 @@ def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.G
     half_fans: set[int] = set()
     strip_nodes: list[IntArray] = []
     strip_first: list[int] = []
+    frames: dict[int, tuple[FloatArray, float, FloatArray]] = {}
     if on_edge:
-        nodes = np.array(on_edge, dtype=np.intp)
-        tangent, side, refracted, edge_id, zone_id = _boundary_frames(scene, graph, nodes)
-        params = np.array([scene.boundary_info[graph.point[n] - scene.first_boundary][2]
-                           for n in nodes])
-        rings = np.array([scene.boundary_info[graph.point[n] - scene.first_boundary][1]
-                          for n in nodes])
-        order = np.lexsort((params, side, edge_id, rings, zone_id))
-        key = np.column_stack([zone_id, rings, edge_id, side])[order]
+        node_of, params, tangent, side, refracted, key = _boundary_frames(scene, graph, on_edge)
+        order = np.lexsort((params, key[:, 3], key[:, 2], key[:, 1], key[:, 0]))
+        sorted_key = key[order]
         cut = np.ones(len(order), dtype=bool)
-        cut[1:] = np.any(key[1:] != key[:-1], axis=1)
-        cut[1:] |= np.diff(params[order]) > 1.5 * scene.spacing
+        cut[1:] = np.any(sorted_key[1:] != sorted_key[:-1], axis=1)
+        gap = np.diff(params[order]) > 1.5 * scene.spacing
         turn = np.sum(refracted[order][1:] * refracted[order][:-1], axis=1)
-        cut[1:] |= turn < math.cos(math.radians(15.0))
+        broken = gap | (turn < math.cos(math.radians(15.0)))
+        cut[1:] |= broken
         starts = np.nonzero(cut)[0]
         stops = np.append(starts[1:], len(order))
-        frames = {int(nodes[m]): (tangent[m], side[m]) for m in range(len(nodes))}
+        for m in range(len(node_of)):
+            frames.setdefault(int(node_of[m]), (tangent[m], float(side[m]), refracted[m]))
         for lo, hi in zip(starts, stops, strict=True):
-            run = nodes[order[lo:hi]]
-            half_fans.add(int(run[0]))
-            half_fans.add(int(run[-1]))
+            rows = order[lo:hi]
+            run = node_of[rows]
+            if lo > 0 and broken[lo - 1]:
+                half_fans.add(int(run[0]))
+            if hi < len(order) and broken[hi - 1]:
+                half_fans.add(int(run[-1]))
             if len(run) < 2:
+                if int(run[0]) in vertex_set:
+                    continue
+                half_fans.add(int(run[0]))
                 continue
             origins = np.column_stack([[graph.x[n] for n in run], [graph.y[n] for n in run]])
             strip_first.append(rays.total)
             strip_nodes.append(run)
-            rays.add(2, origins, refracted[order[lo:hi]], budget - g[run], origins)
+            rays.add(2, origins, refracted[rows], budget - g[run], origins)
     # circles: sweeps along the arc with tangent rays, from non-dominated arrivals
     _circle_sweeps(scene, graph, settled, g, budget, rays)
     rings = rays.polygons(scene)
@@ -2751,14 +2889,19 @@ def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.G
         for k in np.nonzero(jump)[0]:
             half_fans.add(int(run[k]))
             half_fans.add(int(run[k + 1]))
+    half_fans -= vertex_set
     if half_fans:
         extra_rays = _Rays()
         for node in sorted(half_fans):
-            tangent_m, side_m = frames[node]
+            tangent_m, side_m, refracted_m = frames[node]
             base = math.atan2(tangent_m[1], tangent_m[0])
-            start = base + (math.pi if side_m > 0 else 0.0)
+            lo = base + (math.pi if side_m > 0 else 0.0)
+            centre = math.atan2(refracted_m[1], refracted_m[0])
+            centre = lo + (centre - lo) % _TWO_PI
+            start = max(lo, centre - _CONE)
+            span = min(lo + math.pi, centre + _CONE) - start
             rem = budget - g[node]
-            angles, owners, touch = _fan_angles(scene, graph, node, rem, start, math.pi)
+            angles, owners, touch = _fan_angles(scene, graph, node, rem, start, span)
             origin = np.array([graph.x[node], graph.y[node]])
             extra_rays.add(1, np.tile(origin, (len(angles), 1)),
                            np.column_stack([np.cos(angles), np.sin(angles)]),
@@ -2834,7 +2977,9 @@ def _circle_sweeps(
                         departures.run1 == runs[m], wind * (departures.off1 - offs[m]), -1.0
                     )
                 leave_owner = _touch_owner(scene, departures.target)
-                chosen = (leave > 0.0) & (leave < span) & (leave_owner >= 0)
+                tp = scene.target_point[departures.target]
+                corner = scene.point_corner[np.maximum(tp, 0)] & (tp >= 0)
+                chosen = (leave > 0.0) & (leave < span) & ((leave_owner >= 0) | corner)
                 d = np.concatenate([leave[chosen], d])
                 owners = np.concatenate([leave_owner[chosen], owners])
                 touch = np.concatenate([departures.length[chosen], touch])

@@ -34,7 +34,7 @@ class FrameSource(abc.ABC):
         """Try to get the source back after it failed; True when it is back."""
         return True
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - a source with nothing to release keeps this
         """Release the device or file."""
 
 
