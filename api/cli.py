@@ -335,7 +335,8 @@ def serve(
     )
     if host in ("0.0.0.0", "::"):
         typer.echo("arbitre: anyone on this network may view; changes need the token")
-    uvicorn.run(app_, host=host, port=port, log_level="warning")
+    # States are small; compressing each one for each client costs more than it saves.
+    uvicorn.run(app_, host=host, port=port, log_level="warning", ws_per_message_deflate=False)
 
 
 @app.command()
@@ -454,6 +455,27 @@ def bench_vision(
             f"fy off {cal['fy_error_pct']:.2f} %, principal point off "
             f"{cal['principal_error_px']:.2f} px, RMS {cal['rms_px']:.3f} px  {mark(ok)}"
         )
+
+
+@bench_app.command("serve")
+def bench_serve(
+    clients: Annotated[int, typer.Option(help="WebSocket clients")] = 20,
+    seconds: Annotated[float, typer.Option(help="seconds measured each way")] = 8.0,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Pipeline frames per second with WebSocket clients connected, against none."""
+    from api.bench_serve import run_serve_bench
+
+    report = run_serve_bench(clients=clients, seconds=seconds)
+    if as_json:
+        typer.echo(json.dumps(report))
+        return
+    verdict = "ok" if report["ratio"] >= 0.9 else "MISS"
+    typer.echo(
+        f"demo pipeline: {report['fps_alone']:.1f} fps alone, {report['fps_loaded']:.1f} "
+        f"fps with {report['clients']} WebSocket clients ({report['messages']} states "
+        f"pushed): ratio {report['ratio']:.2f} (target >= 0.90) {verdict}"
+    )
 
 
 def main() -> None:

@@ -67,9 +67,11 @@ class LiveTable:
         source: FrameSource,
         *,
         clock: Callable[[], float] = time.monotonic,
+        max_fps: float | None = 30.0,
     ) -> None:
         find_ruleset(config.ruleset)  # fail early on a bad ruleset name
         self.config = config
+        self.max_fps = max_fps
         self.source = source
         self._clock = clock
         self._started = clock()
@@ -82,6 +84,7 @@ class LiveTable:
         )
         self._latest = _Latest()
         self._frame_number = 0
+        self._processed = 0
         self._source_ok = True
         self._source_message = "starting"
         self._anchors_seen: tuple[int, ...] = ()
@@ -106,6 +109,11 @@ class LiveTable:
             self._thread = None
         self.source.close()
 
+    @property
+    def frames_processed(self) -> int:
+        """Frames the loop has processed since it started."""
+        return self._processed
+
     def on_change(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` (from the loop's thread) after every processed frame."""
         self._listeners.append(listener)
@@ -119,7 +127,9 @@ class LiveTable:
                 continue
             spent = self._clock() - started
             self._fps = 0.9 * self._fps + 0.1 / max(spent, 1e-3) if self._fps else 1 / spent
-            self._stop.wait(max(0.0, 1 / 30 - spent))
+            self._processed += 1
+            if self.max_fps:
+                self._stop.wait(max(0.0, 1 / self.max_fps - spent))
 
     def step(self) -> bool:
         """Process one frame from the source; False when the source gave none."""

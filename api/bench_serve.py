@@ -1,0 +1,102 @@
+"""``arbitre bench serve``: the pipeline's frame rate with 20 WebSocket clients vs none.
+
+The demo table runs uncapped (as fast as the machine processes frames) behind a
+real uvicorn server; its frame rate is measured with no client, then with N
+clients reading every state pushed on ``/api/ws``, in the same run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import socket
+import threading
+import time
+from typing import Any
+
+import uvicorn
+import websockets
+
+from api.demo import DemoSource, demo_setup
+from api.live import LiveTable, TableConfig
+from api.main import create_app
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _rate(live: LiveTable, seconds: float) -> float:
+    start_frames, start = live.frames_processed, time.perf_counter()
+    time.sleep(seconds)
+    return (live.frames_processed - start_frames) / (time.perf_counter() - start)
+
+
+async def _clients(port: int, count: int, seconds: float) -> int:
+    """Connect ``count`` clients that read pushed states for ``seconds``; messages read."""
+    received = 0
+
+    async def client() -> None:
+        nonlocal received
+        async with websockets.connect(f"ws://127.0.0.1:{port}/api/ws", max_size=None) as ws:
+            end = time.perf_counter() + seconds
+            while time.perf_counter() < end:
+                try:
+                    await asyncio.wait_for(ws.recv(), timeout=max(end - time.perf_counter(), 0.01))
+                    received += 1
+                except TimeoutError:
+                    break
+
+    await asyncio.gather(*(client() for _ in range(count)))
+    return received
+
+
+def run_serve_bench(clients: int = 20, seconds: float = 8.0) -> dict[str, Any]:
+    """Frames per second with no client and with ``clients`` WebSocket clients."""
+    setup = demo_setup()
+    live = LiveTable(
+        TableConfig(
+            setup.camera, setup.table, setup.roster, options={"unit_mm": 100}, terrain=setup.terrain
+        ),
+        DemoSource(),
+        max_fps=None,
+    )
+    port = _free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(live),
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            ws_per_message_deflate=False,
+        )
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.05)
+        time.sleep(1.0)  # warm up
+        alone = _rate(live, seconds)
+        # The clients run in a process of their own, as phones would be other machines.
+        with multiprocessing.get_context("spawn").Pool(1) as pool:
+            pending = pool.apply_async(_load, (port, clients, seconds + 1.5))
+            time.sleep(1.0)
+            loaded = _rate(live, seconds)
+            messages = pending.get(timeout=seconds + 30)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+    return {
+        "clients": clients,
+        "fps_alone": alone,
+        "fps_loaded": loaded,
+        "ratio": loaded / alone if alone else 0.0,
+        "messages": messages,
+    }
+
+
+def _load(port: int, clients: int, seconds: float) -> int:
+    return asyncio.run(_clients(port, clients, seconds))
