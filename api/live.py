@@ -34,6 +34,7 @@ from vision.sources import FrameSource
 from vision.tracking import FigureTracker, Observation, Track
 
 RETRY_S = 3.0
+MIN_SIGMA_MM = 1e-3  # a measurement is never exact
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,10 @@ class TableConfig:
     options: Mapping[str, Any] = field(default_factory=dict)
     terrain: Sequence[Mapping[str, Any]] = ()
     allies: Sequence[Sequence[str]] = ()
+    # Averaging frames removes noise, not the errors every frame shares (calibration,
+    # a marker not quite above the base's centre): positions given to the rules never
+    # claim to be surer than this.
+    sigma_floor_mm: float = 0.3
 
 
 @dataclass(slots=True)
@@ -284,7 +289,7 @@ class LiveTable:
             if not (0 <= track.x_mm <= table.width_mm and 0 <= track.y_mm <= table.depth_mm):
                 continue
             who = self.config.roster.by_marker(track.marker)
-            figures.append(_scene_figure(track, who))
+            figures.append(_scene_figure(track, who, self.config.sigma_floor_mm))
         document: dict[str, Any] = {
             "ruleset": self.config.ruleset,
             "options": dict(self.config.options),
@@ -338,7 +343,7 @@ def _figure_id(track: Track, roster: Roster) -> str:
     return who.id if who else f"marker{track.marker}"
 
 
-def _scene_figure(track: Track, who: RosterFigure | None) -> dict[str, Any]:
+def _scene_figure(track: Track, who: RosterFigure | None, sigma_floor_mm: float) -> dict[str, Any]:
     """A scene.yaml figure for a tracked marker (roster fields when the roster knows it)."""
     figure: dict[str, Any] = {
         "id": who.id if who else f"marker{track.marker}",
@@ -346,7 +351,7 @@ def _scene_figure(track: Track, who: RosterFigure | None) -> dict[str, Any]:
         "x_mm": round(track.x_mm, 3),
         "y_mm": round(track.y_mm, 3),
         "facing_deg": round(track.heading_deg, 2),
-        "sigma_mm": round(track.sigma_mm, 3),
+        "sigma_mm": round(max(track.sigma_mm, sigma_floor_mm), 3),
     }
     if who is not None:
         for key in ("group", "type", "unit"):
