@@ -171,7 +171,9 @@ class LiveTable:
                 self._figures.update(
                     now,
                     [
-                        Observation(m.id, m.x_mm, m.y_mm, m.sigma_mm, m.heading_deg)
+                        Observation(
+                            m.id, m.x_mm, m.y_mm, max(m.sigma_mm, MIN_SIGMA_MM), m.heading_deg
+                        )
                         for m in located.markers
                     ],
                 )

@@ -77,6 +77,7 @@ _OUTPUT_ARC_STEP: Final = math.radians(2.0)
 _SEARCH_SPACING_MM: Final = 8.0
 _AREA_SPACING_MM: Final = 5.0
 _POLISH_SPACING_MM: Final = 2.0
+_CORRIDOR_MM: Final = 16.0
 _REFINE_STOP_MM: Final = 1e-4
 _RAY_STEP: Final = math.radians(2.0)
 _SWEEP_STEP: Final = math.radians(2.0)
@@ -245,7 +246,7 @@ def _as_length(value: object, name: str) -> float:
 
 def _cross2(ax: FloatArray, ay: FloatArray, bx: FloatArray, by: FloatArray) -> FloatArray:
     """z component of the cross product of 2-D vectors."""
-    return cast(FloatArray, ax * by - ay * bx)
+    return ax * by - ay * bx
 
 
 def _point_segment_dist2(
@@ -264,7 +265,7 @@ def _point_segment_dist2(
     t = np.clip(t, 0.0, 1.0)
     dx = ax + t * ex - px
     dy = ay + t * ey - py
-    return cast(FloatArray, dx * dx + dy * dy)
+    return dx * dx + dy * dy
 
 
 def _segment_segment_dist(
@@ -614,7 +615,8 @@ def _prepare_polygon(blocking: BlockingPolygon) -> _Obstacle:
     all_corners = np.concatenate(corners)
     result = _Obstacle(
         blocking.ident, _empty2(), np.zeros(0), (), all_edges, polygon, all_corners,
-        np.concatenate(normals), centre, bound, len(rings) == 1 and len(all_corners) == len(all_edges),
+        np.concatenate(normals), centre, bound,
+        len(rings) == 1 and len(all_corners) == len(all_edges),
     )
     _remember(_POLYGONS, blocking, result, 4096)
     return result
@@ -832,7 +834,7 @@ class _Region:
             return np.ones(np.shape(x), dtype=bool)
         if self.kind == 1:
             total = np.hypot(x - self.ax, y - self.ay) + np.hypot(x - self.bx, y - self.by)
-            return cast(BoolArray, total <= self.size + 2.0 * pad + 1e-6)
+            return total <= self.size + 2.0 * pad + 1e-6
         if self.kind == 3 and self.line is not None:
             v = self.line
             shape = np.shape(x)
@@ -841,8 +843,8 @@ class _Region:
             d2 = _point_segment_dist2(px, py, v[None, :-1, 0], v[None, :-1, 1], v[None, 1:, 0],
                                       v[None, 1:, 1]).min(axis=1)
             limit = self.size + np.reshape(np.broadcast_to(pad, shape), -1) + 1e-6
-            return cast(BoolArray, np.reshape(d2 <= limit * limit, shape))
-        return cast(BoolArray, np.hypot(x - self.ax, y - self.ay) <= self.size + pad + 1e-6)
+            return np.reshape(d2 <= limit * limit, shape)
+        return np.hypot(x - self.ax, y - self.ay) <= self.size + pad + 1e-6
 
     def box(self) -> tuple[float, float, float, float]:
         """A bounding box of the region."""
@@ -1053,8 +1055,8 @@ class _Scene:
         self.circ_rho = crho[near_c]
         self.circ_owner = cowner[near_c]
         self.circ_marks = [m for m, keep in zip(circ_marks, near_c, strict=True) if keep]
-        self._circle_runs()
-        self._circle_weights()
+        self.run_start, self.run_len, self.run_count, self.run_full = self._circle_runs()
+        self.weight_const, self.weight_angles, self.weight_cum = self._circle_weights()
         alive = self.run_count > 0
         if not np.all(alive):
             self.circ_xy = self.circ_xy[alive]
@@ -1227,7 +1229,7 @@ class _Scene:
 
     # -- circles ---------------------------------------------------------------
 
-    def _circle_runs(self) -> None:
+    def _circle_runs(self) -> tuple[FloatArray, FloatArray, IntArray, BoolArray]:
         """Free angular runs of every circle, found exactly from obstacle breakpoints."""
         ox = self.circ_xy[:, 0]
         oy = self.circ_xy[:, 1]
@@ -1279,15 +1281,15 @@ class _Scene:
             angles.append(ang)
         if count and ends:
             v = np.concatenate(ends)
-            r = self.radius
-            i, j = _bbox_pairs(ox - rho, oy - rho, ox + rho, oy + rho, v[:, 0] - r, v[:, 1] - r,
-                               v[:, 0] + r, v[:, 1] + r)
+            rv = self.radius
+            i, j = _bbox_pairs(ox - rho, oy - rho, ox + rho, oy + rho, v[:, 0] - rv,
+                               v[:, 1] - rv, v[:, 0] + rv, v[:, 1] + rv)
             dx = v[j, 0] - ox[i]
             dy = v[j, 1] - oy[i]
             dist = np.hypot(dx, dy)
-            meet = (dist < rho[i] + r) & (dist > np.abs(rho[i] - r) + 1e-12)
+            meet = (dist < rho[i] + rv) & (dist > np.abs(rho[i] - rv) + 1e-12)
             i, dx, dy, dist = i[meet], dx[meet], dy[meet], dist[meet]
-            cos_half = (rho[i] ** 2 + dist**2 - r**2) / (2.0 * rho[i] * dist)
+            cos_half = (rho[i] ** 2 + dist**2 - rv**2) / (2.0 * rho[i] * dist)
             half = np.arccos(np.clip(cos_half, -1.0, 1.0))
             base = np.arctan2(dy, dx)
             index += [i, i]
@@ -1310,24 +1312,25 @@ class _Scene:
                 if len(marks):
                     index.append(np.full(len(marks), k, dtype=np.intp))
                     angles.append(np.ravel(marks))
-        runs = _pieces(count, index, angles)
-        owner, start, stop = runs
+        owner, start, stop = _pieces(count, index, angles)
         mid = (start + stop) / 2.0
         px = ox[owner] + rho[owner] * np.cos(mid)
         py = oy[owner] + rho[owner] * np.sin(mid)
         free = self.points_free(np.column_stack([px, py]))
-        self.run_start, self.run_len, self.run_count, self.run_full = _merge_runs(
-            count, owner, start, stop, free
-        )
+        return _merge_runs(count, owner, start, stop, free)
 
-    def _circle_weights(self) -> None:
-        """Piecewise constant cost per mm around every circle."""
+    def _circle_weights(self) -> tuple[FloatArray, list[FloatArray], list[FloatArray]]:
+        """Piecewise constant cost per mm around every circle.
+
+        Returns a constant weight per circle (NaN where it varies) and, where it
+        varies, knot angles and the cumulative weighted angle at the knots.
+        """
         count = len(self.circ_rho)
-        self.weight_const = np.ones(count)
-        self.weight_angles: list[FloatArray] = [np.zeros(0)] * count
-        self.weight_cum: list[FloatArray] = [np.zeros(0)] * count
+        weight_const = np.ones(count)
+        weight_angles: list[FloatArray] = [np.zeros(0)] * count
+        weight_cum: list[FloatArray] = [np.zeros(0)] * count
         if not self.zones or count == 0:
-            return
+            return weight_const, weight_angles, weight_cum
         ox = self.circ_xy[:, 0]
         oy = self.circ_xy[:, 1]
         rho = self.circ_rho
@@ -1351,17 +1354,16 @@ class _Scene:
         for k in range(count):
             lo, hi = splits[k], splits[k + 1]
             if hi - lo == 1:
-                self.weight_const[k] = weight[lo]
+                weight_const[k] = weight[lo]
                 continue
             a0 = start[lo:hi]
             a1 = stop[lo:hi]
             w = weight[lo:hi]
-            # pieces start at the first breakpoint and wrap past 2 pi; rebase at 0
-            knots = np.concatenate([a0, [a1[-1]]])
-            cum = np.concatenate([[0.0], np.cumsum(w * (a1 - a0))])
-            self.weight_const[k] = math.nan
-            self.weight_angles[k] = knots
-            self.weight_cum[k] = cum
+            # pieces start at the first breakpoint and wrap past 2 pi
+            weight_const[k] = math.nan
+            weight_angles[k] = np.concatenate([a0, [a1[-1]]])
+            weight_cum[k] = np.concatenate([[0.0], np.cumsum(w * (a1 - a0))])
+        return weight_const, weight_angles, weight_cum
 
     def arc_weight(self, circle: int, begin: FloatArray, delta: FloatArray) -> FloatArray:
         """Weighted angle of counter-clockwise arcs from ``begin`` over ``delta``."""
@@ -1379,7 +1381,7 @@ class _Scene:
             rest = shifted - turns * _TWO_PI
             return cast(FloatArray, turns * total + np.interp(rest + base, knots, cum))
 
-        return cast(FloatArray, integral(begin + delta) - integral(begin))
+        return integral(begin + delta) - integral(begin)
 
     def run_lookup(self, circle: IntArray, phi: FloatArray) -> tuple[IntArray, FloatArray]:
         """Free run containing each angle (-1 if none) and the offset into it."""
@@ -1517,7 +1519,8 @@ def _fan_out(
         ok &= scene.target_circle != circle
     if point >= 0:
         ok &= scene.target_point != point
-    ok &= scene.nodes.near(t2x, t2y, 0.0)
+    if scene.nodes.kind in (1, 2):
+        ok &= scene.nodes.near(t2x, t2y, 0.0)
     sel = np.nonzero(ok)[0]
     t1x, t1y, t2x, t2y = t1x[sel], t1y[sel], t2x[sel], t2y[sel]
     phi1 = _angle(t1x - ox, t1y - oy)
@@ -2314,7 +2317,7 @@ def _polish(
     The corridor keeps the route found on the coarse samples but lets the path bend
     wherever the finer samples allow; the cheaper of both answers is returned.
     """
-    corridor = _Region(3, 0.0, 0.0, 0.0, 0.0, 2.0 * scene.spacing, path.points_mm)
+    corridor = _Region(3, 0.0, 0.0, 0.0, 0.0, _CORRIDOR_MM, path.points_mm)
     fine = _Scene(scene.prep, scene.radius, start, goal, scene.levels, scene.rect, region,
                   _POLISH_SPACING_MM, corridor)
     graph = _search(fine, goal, path.cost_mm * 1.001 + 0.5)
@@ -2456,23 +2459,24 @@ def _cast(
         t_out = -b + root
         t = np.where(t_in >= 0.0, t_in, np.where(t_out > 0.0, 0.0, np.inf))
         t = np.where(good, t, np.inf)
-        hx = np.where(np.isfinite(t), wx + t * ux[i], 0.0) / np.where(r[j] > 0, r[j], 1.0)
-        hy = np.where(np.isfinite(t), wy + t * uy[i], 0.0) / np.where(r[j] > 0, r[j], 1.0)
+        reached = np.where(np.isfinite(t), t, 0.0)
+        hx = (wx + reached * ux[i]) / np.where(r[j] > 0, r[j], 1.0)
+        hy = (wy + reached * uy[i]) / np.where(r[j] > 0, r[j], 1.0)
         _closest(hit_at, hit_owner, normal, i, t, scene.disc_owner[j], hx, hy)
     if len(scene.edges):
         e = scene.edges
-        r = scene.radius - TOLERANCE_MM
+        grown = scene.radius - TOLERANCE_MM
         i, j = _bbox_pairs(
             lo_x, lo_y, hi_x, hi_y,
-            np.minimum(e[:, 0], e[:, 2]) - r, np.minimum(e[:, 1], e[:, 3]) - r,
-            np.maximum(e[:, 0], e[:, 2]) + r, np.maximum(e[:, 1], e[:, 3]) + r,
+            np.minimum(e[:, 0], e[:, 2]) - grown, np.minimum(e[:, 1], e[:, 3]) - grown,
+            np.maximum(e[:, 0], e[:, 2]) + grown, np.maximum(e[:, 1], e[:, 3]) + grown,
         )
         if len(i):
             ax, ay, bx, by = e[j, 0], e[j, 1], e[j, 2], e[j, 3]
             fx, fy = bx - ax, by - ay
             norm = np.hypot(fx, fy)
-            nx = fy / np.where(norm > 0, norm, 1.0) * r
-            ny = -fx / np.where(norm > 0, norm, 1.0) * r
+            nx = fy / np.where(norm > 0, norm, 1.0) * grown
+            ny = -fx / np.where(norm > 0, norm, 1.0) * grown
             best = np.full(len(i), np.inf)
             bnx = np.zeros(len(i))
             bny = np.zeros(len(i))
@@ -2487,12 +2491,12 @@ def _cast(
                 t = np.where(ok, t, np.inf)
                 better = t < best
                 best = np.where(better, t, best)
-                bnx = np.where(better, sign * nx / r, bnx)
-                bny = np.where(better, sign * ny / r, bny)
+                bnx = np.where(better, sign * nx / grown, bnx)
+                bny = np.where(better, sign * ny / grown, bny)
             for px, py in ((ax, ay), (bx, by)):
                 wx, wy = ox[i] - px, oy[i] - py
                 b = ux[i] * wx + uy[i] * wy
-                q = wx * wx + wy * wy - r * r
+                q = wx * wx + wy * wy - grown * grown
                 disc = b * b - q
                 root = np.sqrt(np.maximum(disc, 0.0))
                 t_in = -b - root
@@ -2502,8 +2506,8 @@ def _cast(
                 better = t < best
                 best = np.where(better, t, best)
                 finite = np.where(better, t, 0.0)
-                bnx = np.where(better, (wx + finite * ux[i]) / r, bnx)
-                bny = np.where(better, (wy + finite * uy[i]) / r, bny)
+                bnx = np.where(better, (wx + finite * ux[i]) / grown, bnx)
+                bny = np.where(better, (wy + finite * uy[i]) / grown, bny)
             _closest(hit_at, hit_owner, normal, i, best, scene.edge_owner[j], bnx, bny)
     if len(scene.raw_edges) and len(scene.solids):
         e = scene.raw_edges
@@ -2740,7 +2744,7 @@ def _fan_angles(
         angles, owners, touch = angles[order], owners[order], touch[order]
         keep = np.concatenate([[True], np.diff(angles) > 1e-12])
         angles, owners, touch = angles[keep], owners[keep], touch[keep]
-    return angles, owners, touch
+    return angles.astype(np.float64), owners.astype(np.intp), touch.astype(np.float64)
 
 
 def _touch_owner(scene: _Scene, target: IntArray) -> IntArray:
@@ -2835,7 +2839,7 @@ def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.G
     for node in point_nodes:
         if node in edge_set:
             continue
-        rem = budget - g[node]
+        rem = float(budget - g[node])
         angles, owners, touch = _fan_angles(scene, graph, node, rem, 0.0, _TWO_PI)
         origin = np.array([graph.x[node], graph.y[node]])
         rays.add(0, np.tile(origin, (len(angles), 1)),
@@ -2895,12 +2899,12 @@ def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.G
         for node in sorted(half_fans):
             tangent_m, side_m, refracted_m = frames[node]
             base = math.atan2(tangent_m[1], tangent_m[0])
-            lo = base + (math.pi if side_m > 0 else 0.0)
+            low = base + (math.pi if side_m > 0 else 0.0)
             centre = math.atan2(refracted_m[1], refracted_m[0])
-            centre = lo + (centre - lo) % _TWO_PI
-            start = max(lo, centre - _CONE)
-            span = min(lo + math.pi, centre + _CONE) - start
-            rem = budget - g[node]
+            centre = low + (centre - low) % _TWO_PI
+            start = max(low, centre - _CONE)
+            span = min(low + math.pi, centre + _CONE) - start
+            rem = float(budget - g[node])
             angles, owners, touch = _fan_angles(scene, graph, node, rem, start, span)
             origin = np.array([graph.x[node], graph.y[node]])
             extra_rays.add(1, np.tile(origin, (len(angles), 1)),
