@@ -114,3 +114,19 @@ def test_rulesets_lists_choc_base_6() -> None:
     code, out, _ = _run("rulesets")
     assert code == 0
     assert "choc-base-6 (also: cb6" in out
+
+
+def test_snapshot_of_the_demo_table_is_a_scene_ask_reads(tmp_path: Path) -> None:
+    scene = tmp_path / "scene.yaml"
+    code, out, _ = _run("snapshot", "--demo", "--frames", "3", "--out", str(scene))
+    assert code == 0
+    assert out.strip() == f"{scene}: 7 figure(s)"
+    code, out, _ = _run("ask", str(scene), "groups", "--json")
+    assert code == 0
+    assert len(json.loads(out)["groups"]) == 7  # every demo figure leads a group
+
+
+def test_serve_without_a_source_or_config_says_what_to_do() -> None:
+    code, _, err = _run("serve")
+    assert code == 2
+    assert "--demo" in err
