@@ -63,7 +63,8 @@ def aruco_dictionary(name: str) -> cv2.aruco.Dictionary:
         ) from None
 
 
-def _dictionary_size(name: str) -> int:
+def dictionary_size(name: str) -> int:
+    """How many markers the dictionary ``name`` holds."""
     return int(aruco_dictionary(name).bytesList.shape[0])
 
 
@@ -201,7 +202,7 @@ class _BoardFile(BaseModel):
                 f"must be smaller than square_mm ({self.square_mm:g}), got {self.marker_mm:g}",
             )
         needed = self.squares_x * self.squares_y // 2
-        available = _dictionary_size(self.dictionary)
+        available = dictionary_size(self.dictionary)
         if needed > available:
             raise FieldProblem(
                 "dictionary",

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, Field
 
 from calibration._files import FieldProblem, file_error, read_mapping
-from calibration.board import aruco_dictionary
+from calibration.board import aruco_dictionary, dictionary_size
 from calibration.errors import CalibrationFileError
 
 DEFAULT_DICTIONARY = "DICT_4X4_250"
@@ -169,7 +169,7 @@ def check_roster_against_table(
 ) -> None:
     """Raise `CalibrationFileError` if a figure carries an anchor's marker or an id the
     table's dictionary does not have."""
-    size = _dictionary_size(table.dictionary)
+    size = dictionary_size(table.dictionary)
     for index, figure in enumerate(roster.figures):
         where = f"figures[{index}].marker"
         if figure.marker in table.anchor_ids:
@@ -185,10 +185,6 @@ def check_roster_against_table(
 
 
 # ---------------------------------------------------------------------------------------------
-
-
-def _dictionary_size(name: str) -> int:
-    return int(aruco_dictionary(name).bytesList.shape[0])
 
 
 class _Strict(BaseModel):
@@ -221,7 +217,7 @@ class _TableFile(_Strict):
     @pydantic.model_validator(mode="after")
     def _distinct_anchors_in_the_dictionary(self) -> _TableFile:
         _reject_duplicates([a.id for a in self.anchors], "anchors", "id", "anchor id")
-        size = _dictionary_size(self.dictionary)
+        size = dictionary_size(self.dictionary)
         for index, anchor in enumerate(self.anchors):
             if anchor.id >= size:
                 raise FieldProblem(
