@@ -155,3 +155,19 @@ def run_rules_bench(figures: int, terrain: int, repeat: int, seed: int) -> dict[
 
 def _copy(figure: Figure) -> Figure:
     return dataclasses.replace(figure)
+
+
+def report_lines(report: dict[str, Any]) -> list[str]:
+    """The report as text, one line per question."""
+    lines = [
+        f"table: {report['figures']} figures, {report['terrain']} terrain polygons, "
+        f"{report['groups']} groups; baseline {report['baseline_ms']:.3f} ms "
+        f"({report['baseline']})"
+    ]
+    for row in report["questions"]:
+        verdict = "ok" if row["median_ms"] <= row["target_ms"] else "SLOW"
+        lines.append(
+            f"{row['question']:>8}: median {row['median_ms']:8.3f} ms  "
+            f"(x{row['ratio']:.1f} baseline; target {row['target_ms']:g} ms) {verdict}"
+        )
+    return lines

@@ -21,6 +21,8 @@ from api.demo import DemoSource, demo_setup
 from api.live import LiveTable, TableConfig
 from api.main import create_app
 
+TARGET_RATIO = 0.9  # the frame rate stays within 10 % of its rate with no client
+
 
 def _free_port() -> int:
     with socket.socket() as probe:
@@ -100,3 +102,13 @@ def run_serve_bench(clients: int = 20, seconds: float = 8.0) -> dict[str, Any]:
 
 def _load(port: int, clients: int, seconds: float) -> int:
     return asyncio.run(_clients(port, clients, seconds))
+
+
+def report_lines(report: dict[str, Any]) -> list[str]:
+    """The report as one line, with the target met (ok) or missed (MISS)."""
+    verdict = "ok" if report["ratio"] >= TARGET_RATIO else "MISS"
+    return [
+        f"demo pipeline: {report['fps_alone']:.1f} fps alone, {report['fps_loaded']:.1f} "
+        f"fps with {report['clients']} WebSocket clients ({report['messages']} states "
+        f"pushed): ratio {report['ratio']:.2f} (target >= {TARGET_RATIO:.2f}) {verdict}"
+    ]

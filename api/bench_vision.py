@@ -156,3 +156,45 @@ def run_vision_bench(seeds: int, frames: int) -> dict[str, Any]:
         "speed": speed(frames),
         "calibration": charuco_calibration(),
     }
+
+
+def _mark(ok: bool) -> str:
+    return "ok" if ok else "MISS"
+
+
+def report_lines(report: dict[str, Any]) -> list[str]:
+    """The report as text, with each target met (ok) or missed (MISS)."""
+    lines = ["accuracy (figure markers, table mm):"]
+    for row in report["accuracy"]:
+        ok = (
+            row["found"] >= TARGETS["found"]
+            and row["false_ids"] == 0
+            and row["median_mm"] <= TARGETS["median_mm"]
+            and row["p95_mm"] <= TARGETS["p95_mm"]
+        )
+        lines.append(
+            f"  {row['preset']:>8}: found {row['found']:.1%} of {row['markers']}, "
+            f"false ids {row['false_ids']}, median {row['median_mm']:.3f} mm, "
+            f"p95 {row['p95_mm']:.3f} mm  {_mark(ok)}"
+        )
+    lines.append("speed (frame to located figures, tracking a still table):")
+    for key, row in report["speed"].items():
+        target = f"  {_mark(row['ratio'] <= TARGETS['speed_ratio'])}" if key == "1080p" else ""
+        lines.append(
+            f"  {key:>8}: {row['ms']:.1f} ms ({row['fps']:.0f} fps) vs plain detectMarkers "
+            f"{row['baseline_ms']:.1f} ms: ratio {row['ratio']:.2f}{target}"
+        )
+    cal = report["calibration"]
+    if "error" in cal:
+        lines.append(f"calibration: {cal['error']}  MISS")
+        return lines
+    ok = (
+        max(cal["fx_error_pct"], cal["fy_error_pct"]) <= TARGETS["focal_pct"]
+        and cal["principal_error_px"] <= TARGETS["principal_px"]
+    )
+    lines.append(
+        f"calibration ({cal['views']} ChArUco views): fx off {cal['fx_error_pct']:.2f} %, "
+        f"fy off {cal['fy_error_pct']:.2f} %, principal point off "
+        f"{cal['principal_error_px']:.2f} px, RMS {cal['rms_px']:.3f} px  {_mark(ok)}"
+    )
+    return lines

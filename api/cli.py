@@ -386,23 +386,10 @@ def bench_rules(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Median time of each question on a generated table, against the targets."""
-    from api.bench import run_rules_bench
+    from api.bench import report_lines, run_rules_bench
 
     report = run_rules_bench(figures=figures, terrain=terrain, repeat=repeat, seed=seed)
-    if as_json:
-        typer.echo(json.dumps(report))
-        return
-    typer.echo(
-        f"table: {report['figures']} figures, {report['terrain']} terrain polygons, "
-        f"{report['groups']} groups; baseline {report['baseline_ms']:.3f} ms "
-        f"({report['baseline']})"
-    )
-    for row in report["questions"]:
-        verdict = "ok" if row["median_ms"] <= row["target_ms"] else "SLOW"
-        typer.echo(
-            f"{row['question']:>8}: median {row['median_ms']:8.3f} ms  "
-            f"(x{row['ratio']:.1f} baseline; target {row['target_ms']:g} ms) {verdict}"
-        )
+    typer.echo(json.dumps(report) if as_json else "\n".join(report_lines(report)))
 
 
 @bench_app.command("vision")
@@ -412,49 +399,10 @@ def bench_vision(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Accuracy on simulated tables, speed against plain detectMarkers, calibration."""
-    from api.bench_vision import TARGETS, run_vision_bench
+    from api.bench_vision import report_lines, run_vision_bench
 
     report = run_vision_bench(seeds=seeds, frames=frames)
-    if as_json:
-        typer.echo(json.dumps(report))
-        return
-
-    def mark(ok: bool) -> str:
-        return "ok" if ok else "MISS"
-
-    typer.echo("accuracy (figure markers, table mm):")
-    for row in report["accuracy"]:
-        ok = (
-            row["found"] >= TARGETS["found"]
-            and row["false_ids"] == 0
-            and row["median_mm"] <= TARGETS["median_mm"]
-            and row["p95_mm"] <= TARGETS["p95_mm"]
-        )
-        typer.echo(
-            f"  {row['preset']:>8}: found {row['found']:.1%} of {row['markers']}, "
-            f"false ids {row['false_ids']}, median {row['median_mm']:.3f} mm, "
-            f"p95 {row['p95_mm']:.3f} mm  {mark(ok)}"
-        )
-    typer.echo("speed (frame to located figures, tracking a still table):")
-    for key, row in report["speed"].items():
-        typer.echo(
-            f"  {key:>8}: {row['ms']:.1f} ms ({row['fps']:.0f} fps) vs plain detectMarkers "
-            f"{row['baseline_ms']:.1f} ms: ratio {row['ratio']:.2f}"
-            + (f"  {mark(row['ratio'] <= TARGETS['speed_ratio'])}" if key == "1080p" else "")
-        )
-    cal = report["calibration"]
-    if "error" in cal:
-        typer.echo(f"calibration: {cal['error']}  MISS")
-    else:
-        ok = (
-            max(cal["fx_error_pct"], cal["fy_error_pct"]) <= TARGETS["focal_pct"]
-            and cal["principal_error_px"] <= TARGETS["principal_px"]
-        )
-        typer.echo(
-            f"calibration ({cal['views']} ChArUco views): fx off {cal['fx_error_pct']:.2f} %, "
-            f"fy off {cal['fy_error_pct']:.2f} %, principal point off "
-            f"{cal['principal_error_px']:.2f} px, RMS {cal['rms_px']:.3f} px  {mark(ok)}"
-        )
+    typer.echo(json.dumps(report) if as_json else "\n".join(report_lines(report)))
 
 
 @bench_app.command("serve")
@@ -464,18 +412,10 @@ def bench_serve(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Pipeline frames per second with WebSocket clients connected, against none."""
-    from api.bench_serve import run_serve_bench
+    from api.bench_serve import report_lines, run_serve_bench
 
     report = run_serve_bench(clients=clients, seconds=seconds)
-    if as_json:
-        typer.echo(json.dumps(report))
-        return
-    verdict = "ok" if report["ratio"] >= 0.9 else "MISS"
-    typer.echo(
-        f"demo pipeline: {report['fps_alone']:.1f} fps alone, {report['fps_loaded']:.1f} "
-        f"fps with {report['clients']} WebSocket clients ({report['messages']} states "
-        f"pushed): ratio {report['ratio']:.2f} (target >= 0.90) {verdict}"
-    )
+    typer.echo(json.dumps(report) if as_json else "\n".join(report_lines(report)))
 
 
 def main() -> None:

@@ -1,0 +1,313 @@
+// Drawing the table: the top-down map (table millimetres, +y up) and the overlay
+// on the camera view (image pixels). Both draw the same "overlay" description
+// built by app.js: picked figures, the answer's line or path, highlights, reach.
+
+import { setAttrs, svgEl, syncChildren } from "./dom.js";
+import { number, t } from "./i18n.js";
+
+const BASE_RADIUS_MM = 12.5; // a 25 mm base
+const MARKER_RADIUS_PX = 22; // around a head marker seen from 1 m
+const MIN_RADIUS_PX = 9; // never smaller than this on screen
+const FONT_PX = 13;
+const TAP_RADIUS_PX = 40; // how far from a figure a tap still picks it
+const MAX_GRID_LINES = 60;
+
+// ---- shared ---------------------------------------------------------------------
+
+/** What to write beside a figure: its name, and how long it has been hidden. */
+export function figureLabel(figure) {
+  const name = figure.name || figure.id;
+  if (!figure.stale) return name;
+  return `${name} (${t("figure.stale", { age: number(figure.age_s, 0) })})`;
+}
+
+/** Screen pixels per SVG user unit (the SVG is drawn to its full width). */
+function screenScale(svg, viewWidth) {
+  const width = svg.getBoundingClientRect().width;
+  return width > 0 && viewWidth > 0 ? width / viewWidth : 1;
+}
+
+/** The candidate nearest to a tap, within TAP_RADIUS_PX; candidates in SVG user units. */
+export function nearestCandidate(svg, candidates, clientX, clientY) {
+  const toScreen = svg.getScreenCTM();
+  if (!toScreen) return null;
+  let best = null;
+  let bestDistance = TAP_RADIUS_PX;
+  for (const candidate of candidates) {
+    const point = new DOMPoint(candidate.x, candidate.y).matrixTransform(toScreen);
+    const distance = Math.hypot(point.x - clientX, point.y - clientY);
+    if (distance <= bestDistance) {
+      best = candidate.id;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+function figureClasses(node, figure, overlay) {
+  node.classList.toggle("stale", figure.stale);
+  node.classList.toggle("moving", !figure.settled);
+  node.classList.toggle("picked", overlay.picks.includes(figure.id));
+  node.classList.toggle("blocking", overlay.blocked.has(figure.id));
+  node.classList.toggle("cover", overlay.cover.has(figure.id));
+}
+
+function createFigure(testid) {
+  return svgEl(
+    "g",
+    { class: "figure", "data-testid": testid },
+    svgEl("circle", { class: "ring", "vector-effect": "non-scaling-stroke" }),
+    svgEl("circle", { class: "body", "vector-effect": "non-scaling-stroke" }),
+    svgEl("text", { class: "label", "text-anchor": "middle" }),
+  );
+}
+
+/** Place and colour one figure group; `at` in user units, sizes in user units. */
+function updateFigure(node, figure, at, sizes, colour, overlay) {
+  const pick = overlay.picks.indexOf(figure.id);
+  setAttrs(node, {
+    transform: `translate(${at[0].toFixed(2)} ${at[1].toFixed(2)})`,
+    "data-id": figure.id,
+    "data-side": figure.side ?? "",
+    "data-stale": String(figure.stale),
+    "data-settled": String(figure.settled),
+    "data-pick": pick >= 0 ? pick + 1 : null,
+    "data-blocking": overlay.blocked.has(figure.id) ? "true" : null,
+  });
+  figureClasses(node, figure, overlay);
+  const [ring, body, label] = node.children;
+  setAttrs(ring, { r: (sizes.radius + sizes.gap).toFixed(2) });
+  setAttrs(body, { r: sizes.radius.toFixed(2), fill: figure.stale ? null : colour });
+  setAttrs(label, { y: (-sizes.radius - sizes.gap * 1.5).toFixed(2), "font-size": sizes.font.toFixed(2) });
+  const text = figureLabel(figure);
+  if (label.textContent !== text) label.textContent = text;
+}
+
+function answerLine(from, to, line) {
+  const ends = { x1: from[0], y1: from[1], x2: to[0], y2: to[1], "vector-effect": "non-scaling-stroke" };
+  const drawn = [];
+  if (line.uncertain) drawn.push(svgEl("line", { ...ends, class: "line-halo" }));
+  drawn.push(
+    svgEl("line", {
+      ...ends,
+      class: `answer-line ${line.kind}`,
+      "data-testid": "answer-line",
+      "data-kind": line.kind,
+      "data-certain": String(!line.uncertain),
+    }),
+  );
+  return drawn;
+}
+
+// ---- the map --------------------------------------------------------------------
+
+/** Prepare the map's layers inside `svg`. */
+export function createMap(svg) {
+  const layers = {};
+  for (const name of ["table", "reach", "answer", "figures"]) {
+    layers[name] = svgEl("g", { class: `layer-${name}` });
+  }
+  svg.replaceChildren(...Object.values(layers));
+  return { svg, layers, drawnFor: null, reachFor: undefined, viewWidth: 1 };
+}
+
+/** Table mm (+y up) to map user units (+y down). */
+function toMap(state, point) {
+  return [point[0], state.table.depth_mm - point[1]];
+}
+
+function ringPath(state, ring) {
+  const points = ring.map((point) => toMap(state, point).map((v) => v.toFixed(1)).join(" "));
+  return `M${points.join("L")}Z`;
+}
+
+function gridLines(state) {
+  const { width_mm: width, depth_mm: depth } = state.table;
+  const step = state.unit_mm;
+  if (!(step > 0) || width / step + depth / step > MAX_GRID_LINES) return [];
+  const lines = [];
+  for (let x = step; x < width - 1e-6; x += step) {
+    lines.push(svgEl("line", { class: "grid", x1: x, y1: 0, x2: x, y2: depth, "vector-effect": "non-scaling-stroke" }));
+  }
+  for (let y = step; y < depth - 1e-6; y += step) {
+    const v = depth - y;
+    lines.push(svgEl("line", { class: "grid", x1: 0, y1: v, x2: width, y2: v, "vector-effect": "non-scaling-stroke" }));
+  }
+  return lines;
+}
+
+function terrainShape(state, piece) {
+  const ring = piece.polygon_mm || [];
+  const points = ring.map((point) => toMap(state, point).join(",")).join(" ");
+  const kind = String(piece.kind || "");
+  return svgEl(ring.length < 3 ? "polyline" : "polygon", {
+    class: `terrain kind-${kind.replace(/[^a-z_-]/gi, "")}`,
+    points,
+    "data-testid": "terrain",
+    "data-id": piece.id,
+    "data-kind": kind,
+    "vector-effect": "non-scaling-stroke",
+  });
+}
+
+function terrainLabel(state, piece) {
+  const ring = piece.polygon_mm || [];
+  if (!ring.length) return null;
+  const centre = [0, 1].map((axis) => ring.reduce((sum, point) => sum + point[axis], 0) / ring.length);
+  const [x, y] = toMap(state, centre);
+  return svgEl("text", { class: "terrain-label", x, y, "text-anchor": "middle", "dominant-baseline": "middle" }, piece.id);
+}
+
+/** The table, its grid and its terrain: drawn again only when they change. */
+function drawTable(view, state) {
+  const { width_mm: width, depth_mm: depth } = state.table;
+  const margin = Math.max(width, depth) * 0.05;
+  view.viewWidth = width + 2 * margin;
+  setAttrs(view.svg, { viewBox: `${-margin} ${-margin} ${width + 2 * margin} ${depth + 2 * margin}` });
+  view.layers.table.replaceChildren(
+    svgEl("rect", { class: "table", x: 0, y: 0, width, height: depth, "data-testid": "map-table", "vector-effect": "non-scaling-stroke" }),
+    ...gridLines(state),
+    ...state.terrain.map((piece) => terrainShape(state, piece)),
+    ...state.terrain.map((piece) => terrainLabel(state, piece)).filter(Boolean),
+  );
+}
+
+function drawReach(view, state, reach) {
+  if (view.reachFor === reach) return;
+  view.reachFor = reach;
+  if (!reach) {
+    view.layers.reach.replaceChildren();
+    return;
+  }
+  const paths = (reach.polygons_mm || []).map((outer, index) => {
+    const holes = (reach.holes_mm || [])[index] || [];
+    const d = [outer, ...holes].map((ring) => ringPath(state, ring)).join("");
+    return svgEl("path", { class: "reach", d, "fill-rule": "evenodd", "data-testid": "reach", "vector-effect": "non-scaling-stroke" });
+  });
+  view.layers.reach.replaceChildren(...paths);
+}
+
+function drawMapAnswer(view, state, overlay, sizes) {
+  const where = new Map(state.figures.map((f) => [f.id, toMap(state, [f.x_mm, f.y_mm])]));
+  const drawn = [];
+  if (overlay.line && where.has(overlay.line.from) && where.has(overlay.line.to)) {
+    drawn.push(...answerLine(where.get(overlay.line.from), where.get(overlay.line.to), overlay.line));
+  }
+  if (overlay.path && overlay.path.points.length > 1) {
+    const points = overlay.path.points.map((p) => toMap(state, p).join(",")).join(" ");
+    if (overlay.path.uncertain) drawn.push(svgEl("polyline", { class: "line-halo", points, "vector-effect": "non-scaling-stroke" }));
+    drawn.push(
+      svgEl("polyline", {
+        class: `move-path ${overlay.path.kind}`,
+        points,
+        "data-testid": "move-path",
+        "data-kind": overlay.path.kind,
+        "vector-effect": "non-scaling-stroke",
+      }),
+    );
+  }
+  if (overlay.target) {
+    const [x, y] = toMap(state, overlay.target);
+    const arm = sizes.radius * 0.8;
+    drawn.push(
+      svgEl(
+        "g",
+        { class: `target ${overlay.path ? overlay.path.kind : "pending"}`, "data-testid": "move-target" },
+        svgEl("line", { x1: x - arm, y1: y - arm, x2: x + arm, y2: y + arm, "vector-effect": "non-scaling-stroke" }),
+        svgEl("line", { x1: x - arm, y1: y + arm, x2: x + arm, y2: y - arm, "vector-effect": "non-scaling-stroke" }),
+      ),
+    );
+  }
+  view.layers.answer.replaceChildren(...drawn);
+}
+
+/** Draw the state and the overlay on the map. */
+export function renderMap(view, state, colourOf, overlay) {
+  const drawnFor = JSON.stringify([state.table, state.terrain, state.unit_mm]);
+  if (view.drawnFor !== drawnFor) {
+    view.drawnFor = drawnFor;
+    drawTable(view, state);
+  }
+  const scale = screenScale(view.svg, view.viewWidth);
+  const sizes = {
+    radius: Math.max(BASE_RADIUS_MM, MIN_RADIUS_PX / scale),
+    gap: 4 / scale,
+    font: FONT_PX / scale,
+  };
+  for (const shape of view.layers.table.querySelectorAll(".terrain")) {
+    shape.classList.toggle("cover", overlay.cover.has(shape.dataset.id));
+  }
+  for (const label of view.layers.table.querySelectorAll(".terrain-label")) {
+    label.setAttribute("font-size", (sizes.font * 0.9).toFixed(2));
+  }
+  drawReach(view, state, overlay.reach);
+  drawMapAnswer(view, state, overlay, sizes);
+  syncChildren(
+    view.layers.figures,
+    state.figures,
+    (f) => f.id,
+    () => createFigure("map-figure"),
+    (node, f) => updateFigure(node, f, toMap(state, [f.x_mm, f.y_mm]), sizes, colourOf(f.side), overlay),
+  );
+}
+
+/** The figure nearest to a tap on the map, or null. */
+export function figureAtMap(view, state, clientX, clientY) {
+  const candidates = state.figures.map((f) => {
+    const [x, y] = toMap(state, [f.x_mm, f.y_mm]);
+    return { id: f.id, x, y };
+  });
+  return nearestCandidate(view.svg, candidates, clientX, clientY);
+}
+
+/** Where a tap on the map falls, in table mm. */
+export function mapPointMm(view, state, clientX, clientY) {
+  const toScreen = view.svg.getScreenCTM();
+  if (!toScreen) return null;
+  const point = new DOMPoint(clientX, clientY).matrixTransform(toScreen.inverse());
+  return [point.x, state.table.depth_mm - point.y];
+}
+
+// ---- the camera view ------------------------------------------------------------
+
+export function createCamera(svg) {
+  const layers = { answer: svgEl("g", { class: "layer-answer" }), figures: svgEl("g", { class: "layer-figures" }) };
+  svg.replaceChildren(layers.answer, layers.figures);
+  return { svg, layers, viewWidth: 1 };
+}
+
+/** Draw the figures and the overlay over the camera image (image pixels). */
+export function renderCamera(view, state, colourOf, overlay) {
+  const [width, height] = state.image_size || [0, 0];
+  if (!(width > 0 && height > 0)) return;
+  if (view.viewWidth !== width) {
+    view.viewWidth = width;
+    setAttrs(view.svg, { viewBox: `0 0 ${width} ${height}` });
+  }
+  const scale = screenScale(view.svg, width);
+  const sizes = {
+    radius: Math.max(MARKER_RADIUS_PX, MIN_RADIUS_PX / scale),
+    gap: 4 / scale,
+    font: FONT_PX / scale,
+  };
+  const seen = state.figures.filter((f) => Array.isArray(f.image_px));
+  const where = new Map(seen.map((f) => [f.id, f.image_px]));
+  const line = overlay.line;
+  const drawn = line && where.has(line.from) && where.has(line.to) ? answerLine(where.get(line.from), where.get(line.to), line) : [];
+  view.layers.answer.replaceChildren(...drawn);
+  syncChildren(
+    view.layers.figures,
+    seen,
+    (f) => f.id,
+    () => createFigure("camera-figure"),
+    (node, f) => updateFigure(node, f, f.image_px, sizes, colourOf(f.side), overlay),
+  );
+}
+
+/** The figure nearest to a tap on the camera view, or null. */
+export function figureAtCamera(view, state, clientX, clientY) {
+  const candidates = state.figures
+    .filter((f) => Array.isArray(f.image_px))
+    .map((f) => ({ id: f.id, x: f.image_px[0], y: f.image_px[1] }));
+  return nearestCandidate(view.svg, candidates, clientX, clientY);
+}

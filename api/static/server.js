@@ -1,0 +1,95 @@
+// Talking to the arbitre server: questions, options and the pushed state.
+// URLs are relative to the page, so the page also works behind a path prefix.
+
+const RECONNECT_MIN_MS = 500;
+const RECONNECT_MAX_MS = 5000;
+
+function apiUrl(path) {
+  return new URL(path, document.baseURI).toString();
+}
+
+async function readDetail(response) {
+  try {
+    const body = await response.json();
+    if (typeof body.detail === "string") return body.detail;
+    return JSON.stringify(body.detail ?? body);
+  } catch {
+    return `HTTP ${response.status}`;
+  }
+}
+
+/** POST a question; resolves to {ok: true, data} or {ok: false, detail}. */
+export async function ask(question, args, extras = {}) {
+  try {
+    const response = await fetch(apiUrl("api/ask"), {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ question, args: args.map(String), extras }),
+    });
+    if (!response.ok) return { ok: false, status: response.status, detail: await readDetail(response) };
+    return { ok: true, data: await response.json() };
+  } catch (error) {
+    return { ok: false, status: 0, detail: null };
+  }
+}
+
+/** PUT new ruleset options with the start-up token. */
+export async function putOptions(token, options) {
+  try {
+    const response = await fetch(apiUrl("api/options"), {
+      method: "PUT",
+      headers: { "Content-Type": "application/json", "X-Arbitre-Token": token },
+      body: JSON.stringify({ options }),
+    });
+    if (!response.ok) return { ok: false, status: response.status, detail: await readDetail(response) };
+    return { ok: true, data: await response.json() };
+  } catch (error) {
+    return { ok: false, status: 0, detail: String(error) };
+  }
+}
+
+export async function fetchState() {
+  const response = await fetch(apiUrl("api/state"));
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return response.json();
+}
+
+/** The URL of the camera stream, without the server's own drawings (the page draws its own). */
+export function streamUrl(attempt = 0) {
+  const url = new URL(apiUrl("api/stream.mjpg"));
+  url.searchParams.set("overlays", "false");
+  if (attempt) url.searchParams.set("retry", String(attempt));
+  return url.toString();
+}
+
+/**
+ * Follow the state pushed on the WebSocket, reconnecting (with a growing pause)
+ * whenever it closes. `onState(state)` gets each state, `onConnection(status)`
+ * gets "open" or "closed".
+ */
+export function followState(onState, onConnection) {
+  let pause = RECONNECT_MIN_MS;
+  const url = new URL(apiUrl("api/ws"));
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+
+  function connect() {
+    const socket = new WebSocket(url);
+    socket.addEventListener("open", () => {
+      pause = RECONNECT_MIN_MS;
+      onConnection("open");
+    });
+    socket.addEventListener("message", (event) => {
+      try {
+        onState(JSON.parse(event.data));
+      } catch {
+        // a malformed message is skipped; the next one replaces it
+      }
+    });
+    socket.addEventListener("close", () => {
+      onConnection("closed");
+      setTimeout(connect, pause);
+      pause = Math.min(pause * 2, RECONNECT_MAX_MS);
+    });
+  }
+  connect();
+}
