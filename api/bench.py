@@ -116,12 +116,15 @@ def run_rules_bench(figures: int, terrain: int, repeat: int, seed: int) -> dict[
         a, b = pairs[i]
         return ask(scene, "fire", [groups[a].name, groups[b].name])
 
+    blocked = shapely.union_all([t.geometry for t in scene.terrain if t.kind == "impassable"])
+    goals = [
+        _free_goal(scene, xy, blocked, groups[pairs[i][0]].reference.xy, rng) for i in range(repeat)
+    ]
+
     def move(i: int) -> object:
-        group = groups[pairs[i][0]]
-        angle = rng.uniform(0, 2 * np.pi)
-        goal = group.reference.xy + 180.0 * np.array([np.cos(angle), np.sin(angle)])
-        goal = np.clip(goal, 20, [scene.table.width_mm - 20, scene.table.depth_mm - 20])
-        return ask(scene, "move", [group.name, f"{goal[0]:.1f}", f"{goal[1]:.1f}"])
+        # Destinations where a figure may stand, so every move searches a path.
+        goal = goals[i]
+        return ask(scene, "move", [groups[pairs[i][0]].name, f"{goal[0]:.1f}", f"{goal[1]:.1f}"])
 
     def reach(i: int) -> object:
         return ask(scene, "reach", [groups[pairs[i][0]].name])
@@ -151,6 +154,29 @@ def run_rules_bench(figures: int, terrain: int, repeat: int, seed: int) -> dict[
         "baseline_ms": baseline_ms,
         "questions": rows,
     }
+
+
+def _free_goal(
+    scene: Scene,
+    xy: np.ndarray,
+    blocked: shapely.Geometry,
+    start: np.ndarray,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """A point about 180 mm from ``start`` clear of every figure and impassable ground."""
+    for _ in range(1000):
+        angle = rng.uniform(0, 2 * np.pi)
+        goal = start + rng.uniform(120.0, 220.0) * np.array([np.cos(angle), np.sin(angle)])
+        inside = np.all(goal >= 20) and np.all(
+            goal <= [scene.table.width_mm - 20, scene.table.depth_mm - 20]
+        )
+        if (
+            inside
+            and np.min(np.hypot(*(xy - goal).T)) > 40
+            and shapely.distance(blocked, shapely.Point(goal)) > 15
+        ):
+            return goal
+    raise ValueError("no free destination found on the generated table")
 
 
 def _copy(figure: Figure) -> Figure:
