@@ -33,6 +33,11 @@ class Reason(StrEnum):
     IMPASSABLE = "impassable"
     OFF_TABLE = "off_table"
     NOT_IN_CONTACT = "not_in_contact"
+    TARGET_ENGAGED = "target_engaged"
+    NOT_FACE_TO_FACE = "not_face_to_face"
+    CHARGE_SHORT = "charge_short"
+    OBSTACLE_CROSSING = "obstacle_crossing"
+    NOT_IN_GRID = "not_in_grid"
 
 
 @dataclass(frozen=True, slots=True)

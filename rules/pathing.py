@@ -629,6 +629,8 @@ class _Zone:
     extra: float  # cost added per mm inside, above the level below
     inner: shapely.Geometry  # the union shrunk by the tolerance (prepared)
     edges: FloatArray  # (e, 4)
+    edge_ring: IntArray  # ring of each edge
+    edge_start: FloatArray  # arc length along its ring where each edge starts
     rings: tuple[FloatArray, ...]  # closed rings, (k + 1, 2)
     lengths: tuple[FloatArray, ...]  # cumulative arc length along each ring
     samples: dict[float, tuple[FloatArray, IntArray, FloatArray, BoolArray]]
@@ -649,6 +651,8 @@ def _prepare_zones(costly: tuple[CostlyRegion, ...]) -> tuple[_Zone, ...]:
         rings: list[FloatArray] = []
         lengths: list[FloatArray] = []
         edges: list[FloatArray] = []
+        edge_ring: list[IntArray] = []
+        edge_start: list[FloatArray] = []
         for part in shapely.get_parts(union):
             if not isinstance(part, shapely.Polygon) or part.is_empty:
                 continue
@@ -662,11 +666,15 @@ def _prepare_zones(costly: tuple[CostlyRegion, ...]) -> tuple[_Zone, ...]:
                 step = np.hypot(*np.diff(coords, axis=0).T)
                 lengths.append(np.concatenate([[0.0], np.cumsum(step)]))
                 edges.append(np.column_stack([coords[:-1], coords[1:]]))
+                edge_ring.append(np.full(len(step), len(rings) - 1, dtype=np.intp))
+                edge_start.append(lengths[-1][:-1])
         zones.append(
             _Zone(
                 level - below,
                 inner,
                 np.concatenate(edges) if edges else np.zeros((0, 4)),
+                np.concatenate(edge_ring) if edge_ring else np.zeros(0, dtype=np.intp),
+                np.concatenate(edge_start) if edge_start else np.zeros(0),
                 tuple(rings),
                 tuple(lengths),
                 {},
@@ -972,6 +980,7 @@ class _Scene:
         # zones and their boundary points
         self.zones: list[tuple[float, shapely.Geometry, FloatArray, FloatArray]] = []
         self.zone_ref: list[_Zone] = []
+        self.zone_edges: list[tuple[IntArray, FloatArray]] = []
         bpoints: list[FloatArray] = []
         binfo: list[FloatArray] = []
         for zone in prep.zones_for(box):
@@ -985,6 +994,7 @@ class _Scene:
             near = (hi_x >= box[0]) & (lo_x <= box[2]) & (hi_y >= box[1]) & (lo_y <= box[3])
             if not np.any(near):
                 continue
+            self.zone_edges.append((zone.edge_ring[near], zone.edge_start[near]))
             edges = edges[near]
             bbox = np.array(
                 [edges[:, [0, 2]].min(), edges[:, [1, 3]].min(), edges[:, [0, 2]].max(),
@@ -1709,7 +1719,10 @@ class _Stop:
     wind: int
     x: float
     y: float
-    point: int  # scene point index, -1 for circles
+    point: int  # scene point index, -1 for circles and inserted bends
+    zone: int = -1  # for a bend on a region boundary: scene zone, ring and arc length
+    ring: int = -1
+    param: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -1728,10 +1741,17 @@ def _route(graph: _Graph, node: int) -> list[_Stop]:
         chain.append(node)
         node = graph.parent[node]
     chain.reverse()
-    return [
-        _Stop(graph.circle[n], graph.wind[n], graph.x[n], graph.y[n], graph.point[n])
-        for n in chain
-    ]
+    scene = graph.scene
+    stops: list[_Stop] = []
+    for n in chain:
+        point = graph.point[n]
+        if graph.circle[n] < 0 and scene.first_boundary <= point < scene.end_boundary:
+            zone, ring, param, _ = scene.boundary_info[point - scene.first_boundary]
+            stops.append(_Stop(-1, 0, graph.x[n], graph.y[n], point, int(zone), int(ring),
+                               float(param)))
+        else:
+            stops.append(_Stop(graph.circle[n], graph.wind[n], graph.x[n], graph.y[n], point))
+    return stops
 
 
 def _eval_leg(
@@ -1922,35 +1942,94 @@ def _bend_cost(scene: _Scene, first: _Side, second: _Side, px: float, py: float)
     return a[0] + b[0] + float(np.sum(scene.segments_cost(x0, y0, x1, y1, length)))
 
 
+def _with_crossings(
+    scene: _Scene, stops: list[_Stop], legs: list[tuple[int, list[_Stop], int]],
+    evaluated: list[_Leg],
+) -> list[_Stop]:
+    """Insert a bend wherever a straight piece crosses a costly-region boundary."""
+    out: list[_Stop] = [stops[0]]
+    for (_, wraps, b), leg in zip(legs, evaluated, strict=True):
+        segments = [piece for piece in leg.pieces if piece[0] == 0.0]
+        for k, piece in enumerate(segments):
+            _, x0, y0, x1, y1 = piece
+            for t, zone, ring, param in _boundary_crossings(scene, x0, y0, x1, y1):
+                out.append(_Stop(-1, 0, x0 + t * (x1 - x0), y0 + t * (y1 - y0), -1, zone, ring,
+                                 param))
+            if k < len(wraps):
+                out.append(wraps[k])
+        out.append(stops[b])
+    return out
+
+
+def _boundary_crossings(
+    scene: _Scene, x0: float, y0: float, x1: float, y1: float
+) -> list[tuple[float, int, int, float]]:
+    """Proper crossings of a segment with region boundaries: (t, zone, ring, arc length)."""
+    found: list[tuple[float, int, int, float]] = []
+    dx, dy = x1 - x0, y1 - y0
+    if math.hypot(dx, dy) < 1e-6:
+        return found
+    for index, (_, _, edges, bbox) in enumerate(scene.zones):
+        if max(x0, x1) < bbox[0] or min(x0, x1) > bbox[2]:
+            continue
+        if max(y0, y1) < bbox[1] or min(y0, y1) > bbox[3]:
+            continue
+        ex = edges[:, 2] - edges[:, 0]
+        ey = edges[:, 3] - edges[:, 1]
+        denom = dx * ey - dy * ex
+        wx = edges[:, 0] - x0
+        wy = edges[:, 1] - y0
+        good = np.abs(denom) > 1e-9 * math.hypot(dx, dy) * np.hypot(ex, ey)
+        safe = np.where(good, denom, 1.0)
+        t = (wx * ey - wy * ex) / safe
+        u = (wx * dy - wy * dx) / safe
+        good &= (t > 1e-9) & (t < 1.0 - 1e-9) & (u > 1e-9) & (u < 1.0 - 1e-9)
+        ring, start = scene.zone_edges[index]
+        for k in np.nonzero(good)[0]:
+            length = math.hypot(float(ex[k]), float(ey[k]))
+            found.append((float(t[k]), index, int(ring[k]), float(start[k] + u[k] * length)))
+    found.sort()
+    return found
+
+
 def _refine(scene: _Scene, stops: list[_Stop]) -> tuple[list[_Stop], list[_Leg]] | None:
-    """Slide bends on costly-region boundaries along the boundary to lower the cost."""
+    """Slide bends on costly-region boundaries along the boundary to lower the cost.
+
+    Every point where the route meets a region boundary becomes a bend (the graph's
+    boundary nodes, plus crossings of straight pieces), and each bend in turn is
+    moved along its boundary by a bounded 1-D minimisation, until the total cost
+    changes by less than ``_REFINE_STOP_MM``.
+    """
     legs = _split_legs(stops)
-    points = [(s.x, s.y) for s in stops]
     evaluated: list[_Leg] = []
     for a, wraps, b in legs:
-        leg = _eval_leg(scene, points[a], wraps, points[b])
+        leg = _eval_leg(scene, (stops[a].x, stops[a].y), wraps, (stops[b].x, stops[b].y))
         if leg is None:
             return None
         evaluated.append(leg)
-    movable = [
-        m
-        for m in range(1, len(legs))
-        if scene.first_boundary <= stops[legs[m][0]].point < scene.end_boundary
-    ]
+    if scene.zones:
+        crossed = _with_crossings(scene, stops, legs, evaluated)
+        if len(crossed) > len(stops):
+            stops = crossed
+            legs = _split_legs(stops)
+            evaluated = []
+            for a, wraps, b in legs:
+                leg = _eval_leg(scene, (stops[a].x, stops[a].y), wraps, (stops[b].x, stops[b].y))
+                if leg is None:
+                    return None
+                evaluated.append(leg)
+    points = [(s.x, s.y) for s in stops]
+    movable = [m for m in range(1, len(legs)) if stops[legs[m][0]].zone >= 0]
     if not movable:
         return stops, evaluated
-    params: dict[int, float] = {}
-    for m in movable:
-        info = scene.boundary_info[stops[legs[m][0]].point - scene.first_boundary]
-        params[m] = float(info[2])
+    params = {m: stops[legs[m][0]].param for m in movable}
     reach = 2.0 * scene.spacing
     for _ in range(50):
         before = sum(leg.cost for leg in evaluated)
         for m in movable:
             index = legs[m][0]
-            info = scene.boundary_info[stops[index].point - scene.first_boundary]
-            zone = scene.zone_ref[int(info[0])]
-            ring = int(info[1])
+            zone = scene.zone_ref[stops[index].zone]
+            ring = stops[index].ring
             prev_a, prev_wraps, _ = legs[m - 1]
             _, next_wraps, next_b = legs[m]
             first = _side(scene, evaluated[m - 1], prev_wraps, points[prev_a], True)
@@ -1983,7 +2062,8 @@ def _refine(scene: _Scene, stops: list[_Stop]) -> tuple[list[_Stop], list[_Leg]]
         if before - after < _REFINE_STOP_MM:
             break
     moved = [
-        _Stop(s.circle, s.wind, points[k][0], points[k][1], s.point) for k, s in enumerate(stops)
+        _Stop(s.circle, s.wind, points[k][0], points[k][1], s.point, s.zone, s.ring, s.param)
+        for k, s in enumerate(stops)
     ]
     return moved, evaluated
 
