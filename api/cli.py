@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from enum import StrEnum
 from functools import wraps
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -56,41 +55,41 @@ def bad_input_exits_2(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-class Action(StrEnum):
-    fire = "fire"
-    close = "close"
-
-
 @app.command()
 @bad_input_exits_2
 def ask(
     scene: Annotated[Path, typer.Argument(help="scene.yaml to ask about")],
     question: Annotated[
-        str, typer.Argument(help="distance, contact, fire, move, reach, groups, impact, potentials")
+        str, typer.Argument(help="distance, contact, fire, move, reach, groups, ... (see docs)")
     ],
     args: Annotated[list[str] | None, typer.Argument(help="figure ids, group names, mm")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="answer as one JSON object")] = False,
-    action: Annotated[Action | None, typer.Option(help="impact: fire or close")] = None,
-    die: Annotated[int | None, typer.Option(help="impact: the die rolled (1-6)")] = None,
+    action: Annotated[str | None, typer.Option(help="impact: fire or close")] = None,
+    die: Annotated[int | None, typer.Option(help="the die rolled (1-6)")] = None,
     bonus: Annotated[int | None, typer.Option(help="impact: group bonus")] = None,
+    extra: Annotated[
+        list[str] | None,
+        typer.Option("--with", help="any other option of the question, KEY=VALUE (repeatable)"),
+    ] = None,
 ) -> None:
     """Answer a rules question on a scene file."""
+    import yaml
+
     from rules.questions import ask as ask_question
     from rules.scene import load_scene
 
     extras: dict[str, Any] = {}
-    if action is not None:
-        extras["action"] = action.value
-    if die is not None:
-        extras["die"] = die
-    if bonus is not None:
-        extras["bonus"] = bonus
+    for item in extra or []:
+        key, equals, value = item.partition("=")
+        if not equals or not key:
+            raise fail(f"--with takes KEY=VALUE, got {item!r}")
+        extras[key] = yaml.safe_load(value)  # 3 -> int, 2.5 -> float, true -> bool
+    for key, value in (("action", action), ("die", die), ("bonus", bonus)):
+        if value is not None:
+            extras[key] = value
     loaded = load_scene(scene)
     answer = ask_question(loaded, question, args or [], extras)
-    if as_json:
-        typer.echo(json.dumps(answer.to_json()))
-    else:
-        typer.echo(answer.message)
+    typer.echo(json.dumps(answer.to_json()) if as_json else answer.message)
 
 
 @app.command()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from rules.choc_base_6 import ChocBase6
 from rules.errors import UnsupportedRuleset
+from rules.mbt import Mbt
+from rules.musg import Musg
 from rules.ruleset import Ruleset
 
 _RULESETS: dict[str, Ruleset] = {}
@@ -36,3 +38,5 @@ def ruleset_names() -> list[str]:
 
 
 register(ChocBase6())
+register(Musg())
+register(Mbt())

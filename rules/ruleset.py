@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -58,4 +59,18 @@ class Ruleset:
             raise QuestionError(
                 f"{question} takes {len(spec.args)} argument(s) ({wanted}), got {list(args)!r}"
             )
-        return spec.handler(scene, *args, **dict(extras or {}))
+        options = dict(extras or {})
+        try:
+            inspect.signature(spec.handler).bind(scene, *args, **options)
+        except TypeError:
+            taken = [
+                name
+                for name, parameter in inspect.signature(spec.handler).parameters.items()
+                if parameter.kind is inspect.Parameter.KEYWORD_ONLY
+                or (parameter.default is not inspect.Parameter.empty)
+            ]
+            raise QuestionError(
+                f"{question} does not take {', '.join(sorted(options))}"
+                + (f" (it takes: {', '.join(taken)})" if taken else " (it takes no options)")
+            ) from None
+        return spec.handler(scene, *args, **options)

@@ -30,6 +30,4 @@ def post_ask(question: Question, request: Request) -> dict[str, Any]:
         answer, about = live_of(request).ask(question.question, question.args, question.extras)
     except RulesError as error:
         raise HTTPException(status_code=422, detail=str(error)) from None
-    except TypeError as error:  # an extra the question does not take
-        raise HTTPException(status_code=422, detail=f"bad extras: {error}") from None
     return {**answer.to_json(), **about}

@@ -130,3 +130,17 @@ def test_serve_without_a_source_or_config_says_what_to_do() -> None:
     code, _, err = _run("serve")
     assert code == 2
     assert "--demo" in err
+
+
+def test_other_question_options_go_through_with() -> None:
+    # alpins: close-combat PI 5 (chef, alp2 CR; alp3 wounded CR); die 3 -> 5 - 3 = 2.
+    code, out, _ = _run("ask", str(EXAMPLE), "impact", "alpins", "verts", "--with", "die=3",
+                        "--action", "close", "--json")
+    assert code == 0
+    assert json.loads(out)["impact"] == 2
+    code, _, err = _run("ask", str(EXAMPLE), "impact", "alpins", "verts", "--with", "colour=red")
+    assert code == 2
+    assert err.strip() == "arbitre: impact does not take colour (it takes: action, die, bonus)"
+    code, _, err = _run("ask", str(EXAMPLE), "groups", "--with", "oops")
+    assert code == 2
+    assert "--with takes KEY=VALUE" in err

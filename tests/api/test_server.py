@@ -128,7 +128,7 @@ def test_ask_fire_gives_the_contract_fields(demo: tuple[TestClient, LiveTable, D
         ),
         (
             {"question": "impact", "args": ["Sergent", "Capitaine"], "extras": {"colour": 1}},
-            "bad extras",
+            "impact does not take colour",
         ),
         ({"question": 3}, "string"),
         ({"args": []}, "question"),

@@ -1,0 +1,167 @@
+"""MBT: the rule book's numbers (moves, combat points, outcomes, elephants, archers)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rules.errors import SceneError
+from rules.mbt import NUMBERS, base_figures, combat_points, move_allowance, outcome
+from rules.model import Figure
+from rules.questions import ask
+from rules.scene import parse_scene
+
+RECT = {"shape": "rect", "width_mm": 40, "depth_mm": 20}
+
+
+def _base(
+    ident: str, side: str, x: float, y: float, facing: float, kind: str, **attrs: Any
+) -> dict[str, Any]:
+    return {
+        "id": ident,
+        "side": side,
+        "x_mm": x,
+        "y_mm": y,
+        "facing_deg": facing,
+        "type": kind,
+        "base": RECT,
+        "attrs": attrs,
+    }
+
+
+def _scene(*figures: dict[str, Any], options: dict[str, Any] | None = None) -> Any:
+    return parse_scene(
+        {
+            "ruleset": "mbt",
+            "options": options or {},
+            "table": {"width_mm": 1000, "depth_mm": 800},
+            "figures": list(figures),
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "heavy", "graduations"),
+    # "cavalerie légère ... 5 graduations, ... infanterie légère ... 3 graduations. Si la
+    # plaquette est lourde, ... une graduation en moins (4 pour la cavalerie, 2 pour
+    # l'infanterie)."
+    [("cavalry", False, 5), ("infantry", False, 3), ("cavalry", True, 4), ("infantry", True, 2)],
+)
+def test_move_allowances(kind: str, heavy: bool, graduations: int) -> None:
+    assert move_allowance(Figure("x", "a", 0, 0, type=kind, attrs={"heavy": heavy})) == graduations
+
+
+def test_combat_points_of_the_book() -> None:
+    # "un point de force par figurine sur la plaquette, cinq points pour un éléphant"
+    elephant = Figure("e", "a", 0, 0, type="infantry", attrs={"elephant": True})
+    assert sum(combat_points(elephant).values()) == 5
+    # "Les plaquettes lourdes ajoutent un point ... Le général possède un point
+    # supplémentaire (cumulable avec le type lourd)."
+    general = Figure(
+        "g", "a", 0, 0, type="cavalry", attrs={"heavy": True, "general": True, "figures": 3}
+    )
+    assert combat_points(general) == {"figures": 3, "heavy": 1, "general": 1}
+    # Each friend touching the same enemy adds one; an infantry base aligned behind, one.
+    assert combat_points(general, supports=2, rear_support=True)["support"] == 2
+    assert base_figures(Figure("i", "a", 0, 0, type="infantry", attrs={"figures": 6})) == 6
+
+
+@pytest.mark.parametrize(
+    ("total_a", "total_b", "expected"),
+    [
+        (6, 6, ("tie", 0)),  # "en cas d'égalité, rien ne se passe"
+        (8, 4, ("eliminated", 2)),  # "au moins le double": 8 >= 2 x 4
+        (7, 4, ("recoil", 2)),  # 7 < 8: "recule de la profondeur de son socle"
+        (5, 10, ("eliminated", 1)),
+        (5, 9, ("recoil", 1)),
+    ],
+)
+def test_combat_outcomes(total_a: int, total_b: int, expected: tuple[str, int]) -> None:
+    assert outcome(total_a, total_b) == expected
+
+
+def _elephant_fight(**extras: Any) -> dict[str, Any]:
+    # A heavy infantry base (4 figures + 1) against an elephant (1 + 4) face to face.
+    scene = _scene(
+        _base("inf", "blue", 200, 200, 90, "infantry", heavy=True),
+        _base("ele", "red", 200, 220, 270, "infantry", elephant=True),
+    )
+    return ask(scene, "combat", ["inf", "ele"], extras).to_json()
+
+
+def test_an_elephant_that_recoils_panics() -> None:
+    # 6 + 5 = 11 against 3 + 5 = 8: 11 < 16, the elephant must recoil: it panics.
+    answer = _elephant_fight(die_a=6, die_b=3)
+    assert (answer["score_a"], answer["score_b"]) == (5, 5)
+    assert (answer["total_a"], answer["total_b"], answer["outcome"]) == (11, 8, "recoil")
+    assert answer["panic"] is True and answer["panic_direction"] is None
+    # "1 droit devant, 2 sur sa gauche, 3 sur sa droite, 4, 5 ou 6 en arrière"
+    directions = [
+        _elephant_fight(die_a=6, die_b=3, die_panic=die)["panic_direction"] for die in range(1, 7)
+    ]
+    assert directions == ["ahead", "left", "right", "back", "back", "back"]
+    assert NUMBERS.panic[4] == "back"
+
+
+def test_recoil_into_an_enemy_front_eliminates() -> None:
+    # B (red) loses against A and recoils 20 mm to +y: y 230..250. C (blue) faces it from
+    # (200, 260) facing 270, its front at y = 250: B would touch an enemy front.
+    scene = _scene(
+        _base("A", "blue", 200, 200, 90, "infantry"),
+        _base("B", "red", 200, 220, 270, "infantry"),
+        _base("C", "blue", 200, 260, 270, "infantry"),
+    )
+    answer = ask(scene, "combat", ["A", "B"], {"die_a": 5, "die_b": 3}).to_json()
+    # A: 3 + 5 = 8; B: 3 + 3 = 6; 8 < 12 -> recoil, blocked by C's front -> eliminated.
+    assert (answer["total_a"], answer["total_b"]) == (8, 6)
+    assert answer["recoil_blocked_by"] == ["C"]
+    assert answer["outcome"] == "eliminated"
+
+
+def test_the_90_degree_arc_option() -> None:
+    # Archers at (200, 200) facing 90: front edge y = 210, x 180..220, its centre
+    # (200, 210). A target is in the 90-degree arc when some point of it lies within
+    # 45 deg of the facing, seen from the front's centre.
+    # (265, 225) spans x 245..285, y 215..235: its best point (245, 235) is 45 right and
+    # 25 ahead: atan(45 / 25) = 61 deg -> out of the arc; x >= 245 > 220 -> out of the
+    # strip too (the gap, hypot(25, 5) = 25.5 mm, is within range).
+    # (235, 245) spans x 215..255, y 235..255: (215, 255) is 15 right, 45 ahead: 18 deg
+    # -> in the arc; x 215..220 lies in the strip.
+    for x, y, in_arc in ((265, 225, False), (235, 245, True)):
+        for arc in ("front", "90"):
+            scene = _scene(
+                _base("R", "blue", 200, 200, 90, "infantry", archer=True),
+                _base("T", "red", x, y, 270, "infantry"),
+                options={"arc": arc},
+            )
+            answer = ask(scene, "fire", ["R", "T"]).to_json()
+            assert ("not_in_arc" not in answer["reasons"]) is in_arc, (x, y, arc)
+    # (255, 280) spans x 235..275, y 270..290: (235, 290) is 35 right, 80 ahead: 24 deg
+    # -> in the arc, but out of the strip (x >= 235 > 220).
+    for arc, refused in (("90", False), ("front", True)):
+        scene = _scene(
+            _base("R", "blue", 200, 200, 90, "infantry", archer=True),
+            _base("T", "red", 255, 280, 270, "infantry"),
+            options={"arc": arc},
+        )
+        assert ("not_in_arc" in ask(scene, "fire", ["R", "T"]).to_json()["reasons"]) is refused
+
+
+def test_bases_must_be_rectangles_with_a_type() -> None:
+    with pytest.raises(SceneError, match=r"figures\[0\]\.base"):
+        _scene(
+            {
+                "id": "x",
+                "side": "a",
+                "x_mm": 100,
+                "y_mm": 100,
+                "type": "infantry",
+                "base": {"shape": "round", "diameter_mm": 25},
+            }
+        )
+    with pytest.raises(SceneError, match=r"figures\[0\]\.type"):
+        _scene({"id": "x", "side": "a", "x_mm": 100, "y_mm": 100, "type": "chariot", "base": RECT})
+    with pytest.raises(SceneError, match=r"figures\[0\]\.attrs\.heavy"):
+        _base_bad = _base("x", "a", 100, 100, 90, "infantry", heavy="yes")
+        _scene(_base_bad)

@@ -1,0 +1,235 @@
+"""M.U.S.G.: the rule book's worked examples and table, with the book's numbers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rules.errors import QuestionError, SceneError
+from rules.musg import DAMAGE_TABLE, damage_needed, damages, dice_passing, initiative_order
+from rules.questions import ask
+from rules.scene import parse_scene
+
+# "Tableau des dommages", copied line by line from the rule book (R rows, F columns).
+BOOK_TABLE = """\
+R \\ F 1 2 3 4 5 6 7 8 9 10 11 12
+1 4+ 4+ 3+ 3+ 2+ 2+ 2+ 2+ 2+ 2+ 2+ 2+
+2 4+ 4+ 4+ 3+ 3+ 2+ 2+ 2+ 2+ 2+ 2+ 2+
+3 5+ 4+ 4+ 4+ 3+ 3+ 2+ 2+ 2+ 2+ 2+ 2+
+4 5+ 5+ 4+ 4+ 4+ 3+ 3+ 2+ 2+ 2+ 2+ 2+
+5 6+ 5+ 5+ 4+ 4+ 4+ 3+ 3+ 2+ 2+ 2+ 2+
+6 6+ 6+ 5+ 5+ 4+ 4+ 4+ 3+ 3+ 2+ 2+ 2+
+7 6+ 6+ 6+ 5+ 5+ 4+ 4+ 4+ 3+ 3+ 2+ 2+
+8 6+ 6+ 6+ 6+ 5+ 5+ 4+ 4+ 4+ 3+ 3+ 2+
+9 6+ 6+ 6+ 6+ 6+ 5+ 5+ 4+ 4+ 4+ 3+ 3+
+10 6+ 6+ 6+ 6+ 6+ 6+ 5+ 5+ 4+ 4+ 4+ 3+
+11 6+ 6+ 6+ 6+ 6+ 6+ 6+ 5+ 5+ 4+ 4+ 4+
+12 6+ 6+ 6+ 6+ 6+ 6+ 6+ 6+ 5+ 5+ 4+ 4+
+"""
+
+
+def _book_cells() -> list[tuple[int, int, int]]:
+    lines = BOOK_TABLE.splitlines()
+    strengths = [int(x) for x in lines[0].split()[3:]]
+    cells = []
+    for line in lines[1:]:
+        resistance, *needed = line.split()
+        for strength, text in zip(strengths, needed, strict=True):
+            cells.append((strength, int(resistance), int(text.rstrip("+"))))
+    return cells
+
+
+BOOK_CELLS = _book_cells()
+
+
+def test_the_book_table_has_every_cell() -> None:
+    assert len(BOOK_CELLS) == 144
+    assert len(DAMAGE_TABLE) == 12 and all(len(row) == 12 for row in DAMAGE_TABLE)
+
+
+@pytest.mark.parametrize(("strength", "resistance", "needed"), BOOK_CELLS)
+def test_damage_table_cell(strength: int, resistance: int, needed: int) -> None:
+    assert damage_needed(strength, resistance) == needed
+    # "Chaque 6 ... est un dommage automatique, et chaque 1 ... est un échec automatique."
+    assert [damages(strength, resistance, die) for die in range(1, 7)] == [
+        die == 6 or (die > 1 and die >= needed) for die in range(1, 7)
+    ]
+
+
+@pytest.mark.parametrize(("strength", "resistance"), [(0, 3), (13, 3), (3, 0), (3, 13)])
+def test_damage_outside_the_table_is_bad_input(strength: int, resistance: int) -> None:
+    with pytest.raises(QuestionError, match="from 1 to 12"):
+        damage_needed(strength, resistance)
+
+
+def _scene(figures: list[dict[str, Any]], terrain: list[dict[str, Any]] | None = None) -> Any:
+    return parse_scene(
+        {
+            "ruleset": "musg",
+            "options": {"pace_mm": 25},
+            "table": {"width_mm": 1200, "depth_mm": 900},
+            "figures": figures,
+            "terrain": terrain or [],
+        }
+    )
+
+
+def _band(side: str, x: float, ranks: list[str]) -> list[dict[str, Any]]:
+    return [
+        {"id": f"{side}{k}", "side": side, "x_mm": x, "y_mm": 60 + 40 * k, "attrs": {"rank": r}}
+        for k, r in enumerate(ranks)
+    ]
+
+
+def test_initiative_example_marc_and_julien() -> None:
+    # "Marc possède une bande composé de 7 humains dont 4 sous-fifres, alors que Julien ...
+    # 11 personnages dont 8 sous-fifres. ... Marc fait un 6 et Julien un 4. Le total pour
+    # Marc est de 6 + 4 donc 10, alors que pour Julien il est de 4 + 8 donc 12. C'est
+    # Julien qui commence le tour."
+    marc = _band("Marc", 100, ["chief", "subchief", "extra"] + ["henchman"] * 4)
+    julien = _band("Julien", 900, ["chief", "subchief", "extra"] + ["henchman"] * 8)
+    scene = _scene(marc + julien)
+    answer = ask(scene, "initiative", [], {"dice": {"Marc": 6, "Julien": 4}}).to_json()
+    assert answer["henchmen"] == {"Marc": 4, "Julien": 8}
+    assert answer["scores"] == {"Marc": 10, "Julien": 12}
+    assert answer["order"] == ["Julien", "Marc"]
+    assert answer["reroll"] == []
+    # "Si Julien avait fait 2 (+ 8 donc 10), c'est Marc qui aurait commencé car il ne
+    # possède que 4 sous-fifres au contraire de Julien qui en a 8."
+    answer = ask(scene, "initiative", [], {"dice": {"Marc": 6, "Julien": 2}}).to_json()
+    assert answer["scores"] == {"Marc": 10, "Julien": 10}
+    assert answer["order"] == ["Marc", "Julien"]
+    # "S'il y a encore une égalité, on relance le dé."
+    assert initiative_order({"a": (3, 2), "b": (3, 2), "c": (1, 0)}) == (
+        ["a", "b", "c"],
+        [["a", "b"]],
+    )
+
+
+def test_initiative_needs_a_die_for_every_side() -> None:
+    scene = _scene(_band("Marc", 100, ["henchman"]) + _band("Julien", 900, ["henchman"]))
+    with pytest.raises(QuestionError, match="Julien"):
+        ask(scene, "initiative", [], {"dice": {"Marc": 6}})
+    with pytest.raises(QuestionError, match="1 to 6"):
+        ask(scene, "initiative", [], {"dice": {"Marc": 7, "Julien": 1}})
+
+
+def test_cover_roll_example_chief_orc_and_human_subchief() -> None:
+    # "Julien tir avec son chef orque sur un sous-chef humain de Marc qui se trouve derrière
+    # une barrière. ... Le sous-chef et la barrière se trouvent à portée moyenne. Le chef
+    # orque tire avec un pistolet mitrailleur, sa CT est de 4+."
+    # The machine pistol's bands here: short <= 4, medium <= 8, long <= 12 pas (25 mm).
+    # Chief orc at (100, 450); subchief at (320, 450), edge to edge 220 - 25 = 195 mm
+    # = 7.8 pas: medium. The fence runs across the line at x = 300 (y 400..500): its
+    # shadow covers the whole subchief (>50 %: cover); from the orc's base edge it is
+    # 300 - 112.5 = 187.5 mm = 7.5 pas: medium, a cover roll of 4+.
+    scene = _scene(
+        [
+            {
+                "id": "orc",
+                "side": "Julien",
+                "x_mm": 100,
+                "y_mm": 450,
+                "attrs": {
+                    "rank": "chief",
+                    "move_pas": 4,
+                    "weapon": {
+                        "kind": "machine-pistol",
+                        "short_pas": 4,
+                        "medium_pas": 8,
+                        "long_pas": 12,
+                    },
+                },
+            },
+            {
+                "id": "human",
+                "side": "Marc",
+                "x_mm": 320,
+                "y_mm": 450,
+                "attrs": {"rank": "subchief", "move_pas": 4},
+            },
+        ],
+        [{"id": "barriere", "kind": "obstacle", "line_mm": [[300, 400], [300, 500]]}],
+    )
+    answer = ask(scene, "fire", ["orc", "human"]).to_json()
+    assert answer["allowed"] is True
+    assert answer["band"] == "medium"
+    assert answer["distance_units"] == pytest.approx(7.8)
+    assert answer["hidden_fraction"] == pytest.approx(1.0)
+    assert answer["cover"] == ["barriere"]
+    assert answer["cover_rolls"] == [
+        {
+            "obstacle": "barriere",
+            "distance_mm": 187.5,
+            "distance_units": 7.5,
+            "unit": "pas",
+            "band": "medium",
+            "needed": 4,
+        }
+    ]
+    # "Il fait 3, 4 et 5. Comme la barrière se trouve à portée moyenne, seuls deux tirs
+    # n'heurtent pas cette barrière. Il relance ensuite les dés restant (2) et fait un 3
+    # et un 4. Il n'y a qu'un seul tir qui atteint la cible."
+    past_fence = dice_passing([3, 4, 5], answer["cover_rolls"][0]["needed"])
+    assert past_fence == 2
+    assert dice_passing([3, 4], 4) == 1  # CT 4+
+    # "la force de l'arme (3) à la résistance de la cible (3) ... 4 ou plus (4+) ...
+    # Julien fait 5 donc le sous-chef perd un point de vie."
+    damage = ask(scene, "damage", ["3", "3"], {"die": 5}).to_json()
+    assert damage["needed"] == 4 and damage["damage"] is True
+
+
+def test_hidden_fraction_of_a_half_wall() -> None:
+    # Shooter at (100, 400), target at (400, 400), both 25 mm bases. The target spans
+    # +-asin(12.5/300) = +-2.3880 deg at the eye. A wall x 300..310, y 395..450 hides it
+    # from its own lower corner (300, 395), at -atan(5/200) = -1.4321 deg, upwards:
+    # hidden (2.3880 + 1.4321) / (2 x 2.3880) = 0.79985 > 0.5 -> cover.
+    scene = _scene(
+        [
+            {
+                "id": "s",
+                "side": "a",
+                "x_mm": 100,
+                "y_mm": 400,
+                "attrs": {"weapon": {"range_pas": 24}},
+            },
+            {"id": "t", "side": "b", "x_mm": 400, "y_mm": 400},
+        ],
+        [
+            {
+                "id": "wall",
+                "kind": "obstacle",
+                "polygon_mm": [[300, 395], [310, 395], [310, 450], [300, 450]],
+            }
+        ],
+    )
+    answer = ask(scene, "fire", ["s", "t"]).to_json()
+    # (to_json rounds to 1e-3)
+    assert answer["hidden_fraction"] == pytest.approx(0.79985, abs=1e-3)
+    assert answer["hidden_by"] == {"wall": pytest.approx(0.79985, abs=1e-3)}
+    assert answer["margin_mm"] == pytest.approx((0.79985 - 0.5) * 25.0217, abs=1e-2)
+    assert answer["cover"] == ["wall"]
+
+
+def test_rank_and_weapon_are_checked_when_the_scene_loads() -> None:
+    with pytest.raises(SceneError, match=r"figures\[0\]\.attrs\.rank"):
+        _scene([{"id": "x", "side": "a", "x_mm": 1, "y_mm": 1, "attrs": {"rank": "boss"}}])
+    with pytest.raises(SceneError, match=r"figures\[0\]\.attrs\.weapon\.long_pas"):
+        _scene(
+            [
+                {
+                    "id": "x",
+                    "side": "a",
+                    "x_mm": 1,
+                    "y_mm": 1,
+                    "attrs": {"weapon": {"short_pas": 1, "medium_pas": 2}},
+                }
+            ]
+        )
+
+
+def test_a_move_needs_move_pas() -> None:
+    scene = _scene([{"id": "x", "side": "a", "x_mm": 100, "y_mm": 100}])
+    with pytest.raises(QuestionError, match="attrs.move_pas"):
+        ask(scene, "move", ["x", "120", "100"])
