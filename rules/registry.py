@@ -7,6 +7,7 @@ from rules.errors import UnsupportedRuleset
 from rules.mbt import Mbt
 from rules.musg import Musg
 from rules.ruleset import Ruleset
+from rules.smooth_and_rifled import SmoothAndRifled
 
 _RULESETS: dict[str, Ruleset] = {}
 
@@ -40,3 +41,4 @@ def ruleset_names() -> list[str]:
 register(ChocBase6())
 register(Musg())
 register(Mbt())
+register(SmoothAndRifled())

@@ -1,0 +1,326 @@
+"""Smooth & Rifled geometry: fire arcs, lines of fire, cover, sight in woods, templates.
+
+Table millimetres throughout; points are float64 arrays of shape (2,). Footprints
+are the shapely polygons of `rules.sr_model.footprint`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from rules.model import Figure, Scene, TerrainFeature, TerrainKind
+from rules.sr_model import (
+    NUMBERS,
+    SmoothAndRifledOptions,
+    base_of,
+    footprints,
+    gap_matrix,
+    index_of,
+    is_mounted,
+)
+
+FAR_MM = 1e5
+"""Radius of the sectors that stand for unbounded arcs."""
+ARC_STEP_DEG = 1.0
+
+
+def sector(
+    apex: np.ndarray, facing_deg: float, arc_deg: float, radius_mm: float
+) -> shapely.Polygon:
+    """The sector of a disc around ``apex``: ``arc_deg`` wide, centred on ``facing_deg``.
+
+    >>> half = sector(np.zeros(2), 90.0, 180.0, 10.0)
+    >>> round(half.area / (math.pi * 100 / 2), 3), half.bounds[1]
+    (1.0, 0.0)
+    """
+    steps = max(2, math.ceil(arc_deg / ARC_STEP_DEG))
+    angles = np.radians(np.linspace(facing_deg - arc_deg / 2, facing_deg + arc_deg / 2, steps + 1))
+    rim = np.column_stack([np.cos(angles), np.sin(angles)]) * radius_mm + apex
+    return shapely.Polygon(np.vstack([apex[None, :], rim]))
+
+
+def overlap_margin_mm(shape: shapely.Geometry, region: shapely.Geometry) -> float:
+    """Signed margin of "``shape`` is at least partly inside ``region``".
+
+    Outside: minus the gap between them. Inside: how deep the shape's deepest
+    vertex lies inside the region (the shift that would take the shape out).
+
+    >>> square = shapely.box(0, 0, 10, 10)
+    >>> overlap_margin_mm(shapely.box(8, 0, 12, 4), square)
+    2.0
+    >>> overlap_margin_mm(shapely.box(13, 0, 14, 1), square)
+    -3.0
+    """
+    if not shape.intersects(region):
+        return -float(shape.distance(region))
+    points = shapely.points(shapely.get_coordinates(shape))
+    inside = points[shapely.contains(region, points) | shapely.touches(region, points)]
+    if len(inside) == 0:
+        return 0.0
+    return float(np.max(shapely.distance(region.boundary, inside)))
+
+
+def in_arc(viewer: Figure, target_print: shapely.Geometry, arc_deg: float) -> tuple[bool, float]:
+    """Whether a footprint lies at least partly inside a figure's arc, and the margin (mm)."""
+    wedge = sector(viewer.xy, viewer.facing_deg, arc_deg, FAR_MM)
+    margin = overlap_margin_mm(target_print, wedge)
+    return margin >= 0.0, abs(margin)
+
+
+def penetration_mm(p: np.ndarray, q: np.ndarray, shape: shapely.Geometry) -> float:
+    """How far a shape crossing the line p-q must shift sideways to clear it.
+
+    >>> penetration_mm(np.zeros(2), np.array([100.0, 0.0]), shapely.box(40, -2, 60, 6))
+    2.0
+    """
+    direction = q - p
+    normal = np.array([-direction[1], direction[0]]) / float(np.hypot(*direction))
+    side = (shapely.get_coordinates(shape) - p) @ normal
+    return float(min(np.max(side), np.max(-side)))
+
+
+@dataclass(frozen=True, slots=True)
+class LineOfFire:
+    """What stands on the line between two figures' centres."""
+
+    blocked_by: tuple[str, ...]
+    margin_mm: float
+    """Depth of the worst blocker, or clearance of the nearest figure when clear."""
+    sigma_mm: float
+
+
+def line_of_fire(
+    scene: Scene,
+    options: SmoothAndRifledOptions,
+    shooter: Figure,
+    target: Figure,
+    friends: Iterable[str] = (),
+) -> LineOfFire:
+    """Figures and buildings between shooter and target (centre to centre).
+
+    A figure in contact with the shooter does not block, nor do the ``friends``
+    (the members of a group firing together); a building blocks unless one of the
+    two stands in it.
+    """
+    p, q = shooter.xy, target.xy
+    prints = footprints(scene)
+    gaps = gap_matrix(scene)
+    si = index_of(scene, shooter.id)
+    skip = {shooter.id, target.id, *friends}
+    others = [
+        i
+        for i, f in enumerate(scene.figures)
+        if f.id not in skip and gaps[si, i] > options.contact_tolerance_mm
+    ]
+    blockers: list[tuple[str, float, float]] = []
+    nearest: tuple[float, float] | None = None
+    if float(np.hypot(*(q - p))) > 0.0:
+        segment = shapely.LineString([p, q])
+        if others:
+            shapes = prints[others]
+            crossing = shapely.intersects(segment, shapes)
+            distances = shapely.distance(segment, shapes)
+            for i, crosses, gap in zip(others, crossing, distances, strict=True):
+                figure = scene.figures[i]
+                sigma = math.hypot(max(shooter.sigma_mm, target.sigma_mm), figure.sigma_mm)
+                if crosses:
+                    blockers.append((figure.id, penetration_mm(p, q, prints[i]), sigma))
+                elif nearest is None or gap < nearest[0]:
+                    nearest = (float(gap), sigma)
+        for feature in scene.terrain_of([TerrainKind.BUILDING]):
+            inside = shapely.contains_xy(feature.geometry, [p[0], q[0]], [p[1], q[1]])
+            if not inside.any() and segment.intersects(feature.geometry):
+                blockers.append((feature.id, penetration_mm(p, q, feature.geometry), 0.0))
+    if blockers:
+        name, depth, sigma = max(blockers, key=lambda b: b[1] - 2 * b[2])
+        return LineOfFire(tuple(b[0] for b in blockers), depth, sigma)
+    if nearest is not None:
+        return LineOfFire((), nearest[0], nearest[1])
+    return LineOfFire((), math.inf, 0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Cover:
+    """The target's cover: features giving it, best obstacle level, grade and weight."""
+
+    features: tuple[str, ...]
+    level: int | None
+    grade: str
+    """``none``, ``partial`` or ``total`` (obstacle levels: §6.2.4)."""
+    weight: str | None
+    """``light`` or ``heavy``: the damage roll's modifier (§6.2.7)."""
+
+
+def _weight(feature: TerrainFeature) -> str:
+    declared = feature.attrs.get("cover")
+    if declared in ("light", "heavy"):
+        return str(declared)
+    return "heavy" if feature.kind in (TerrainKind.WOOD, TerrainKind.BUILDING) else "light"
+
+
+def cover(scene: Scene, options: SmoothAndRifledOptions, shooter: Figure, target: Figure) -> Cover:
+    """Cover of ``target`` against ``shooter`` (§6.2.3).
+
+    Obstacles crossed by the line between the two, except those within 3 cm of the
+    shooter unless even closer to the target; or the target standing in a wood or a
+    building (even when the shooter is in it too).
+    """
+    prints = footprints(scene)
+    shooter_print = prints[index_of(scene, shooter.id)]
+    target_print = prints[index_of(scene, target.id)]
+    segment = shapely.LineString([shooter.xy, target.xy])
+    ignore_mm = options.mm(NUMBERS.cover_ignore_cm)
+    names: list[str] = []
+    level: int | None = None
+    weights: list[str] = []
+    for feature in scene.terrain_of([TerrainKind.OBSTACLE]):
+        if not segment.intersects(feature.geometry):
+            continue
+        to_shooter = float(feature.geometry.distance(shooter_print))
+        to_target = float(feature.geometry.distance(target_print))
+        if to_shooter <= ignore_mm and not to_target < to_shooter:
+            continue
+        names.append(feature.id)
+        level = max(level or 0, feature.level or 1)
+        weights.append(_weight(feature))
+    in_terrain = False
+    for feature in scene.terrain_of([TerrainKind.WOOD, TerrainKind.BUILDING]):
+        if feature.geometry.contains(shapely.Point(target.x_mm, target.y_mm)):
+            names.append(feature.id)
+            weights.append(_weight(feature))
+            in_terrain = True
+    grade = "none"
+    if level is not None:
+        total_from = 3 if is_mounted(target) else 2
+        partial_from = 2 if is_mounted(target) else 1
+        grade = "total" if level >= total_from else "partial" if level >= partial_from else "none"
+    if in_terrain and grade == "none":
+        grade = "partial"
+    weight = "heavy" if "heavy" in weights else "light" if weights and grade != "none" else None
+    return Cover(tuple(names), level, grade, weight)
+
+
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """Whether a figure sees another (§6.3), with the deciding margin (mm)."""
+
+    visible: bool
+    margin_mm: float | None
+    why: str
+
+
+def sight(scene: Scene, options: SmoothAndRifledOptions, viewer: Figure, target: Figure) -> Sight:
+    """Sight through woods and into buildings.
+
+    Two figures in the same wood see each other up to 15 cm apart. Otherwise a figure
+    inside a wood sees and is seen only within 5 cm of its edge, and a wood holding
+    neither figure blocks sight where the line runs more than 5 cm inside it. A figure
+    in a building that has not fired (``attrs.fired``) is seen only within 30 cm.
+    """
+    gaps = gap_matrix(scene)
+    gap = float(gaps[index_of(scene, viewer.id), index_of(scene, target.id)])
+    prints = footprints(scene)
+    segment = shapely.LineString([viewer.xy, target.xy])
+    edge_mm = options.mm(NUMBERS.wood_sight_cm)
+    margins: list[float] = []
+    for wood in scene.terrain_of([TerrainKind.WOOD]):
+        holds = [
+            f for f in (viewer, target) if wood.geometry.contains(shapely.Point(f.x_mm, f.y_mm))
+        ]
+        if len(holds) == 2:
+            limit = options.mm(NUMBERS.same_wood_sight_cm)
+            if gap > limit:
+                return Sight(False, gap - limit, f"both in {wood.id}, {gap / 10:.1f} cm apart")
+            margins.append(limit - gap)
+            continue
+        for figure in holds:
+            depth = float(wood.geometry.exterior.distance(prints[index_of(scene, figure.id)]))
+            inside_print = wood.geometry.contains(prints[index_of(scene, figure.id)])
+            depth = depth if inside_print else 0.0
+            if depth > edge_mm:
+                return Sight(
+                    False, depth - edge_mm, f"{figure.id} is {depth / 10:.1f} cm inside {wood.id}"
+                )
+            margins.append(edge_mm - depth)
+        if not holds and segment.intersects(wood.geometry):
+            run = float(segment.intersection(wood.geometry).length)
+            if run > edge_mm:
+                return Sight(False, run - edge_mm, f"the line runs {run / 10:.1f} cm in {wood.id}")
+            margins.append(edge_mm - run)
+    window_mm = options.mm(NUMBERS.window_sight_cm)
+    for building in scene.terrain_of([TerrainKind.BUILDING]):
+        if building.geometry.contains(shapely.Point(target.x_mm, target.y_mm)) and not bool(
+            target.attrs.get("fired", False)
+        ):
+            if gap > window_mm:
+                return Sight(False, gap - window_mm, f"{target.id} is hidden in {building.id}")
+            margins.append(window_mm - gap)
+    return Sight(True, min(margins) if margins else None, "")
+
+
+# --- artillery templates ---------------------------------------------------------------
+
+
+def muzzle(gun: Figure) -> np.ndarray:
+    """Where a gun's shots are measured from: ``attrs.muzzle_mm``, else its base's front."""
+    given = gun.attrs.get("muzzle_mm")
+    if given is not None:
+        return np.asarray(given, dtype=np.float64).reshape(2)
+    ahead = base_of(gun).depth_mm / 2
+    angle = math.radians(gun.facing_deg)
+    return gun.xy + ahead * np.array([math.cos(angle), math.sin(angle)])
+
+
+def strip_lengths_mm(
+    scene: Scene, origin: np.ndarray, target: Figure, width_mm: float, exclude: Sequence[str]
+) -> tuple[dict[str, float], np.ndarray, float]:
+    """Length of round-shot strip needed to reach each figure behind the target.
+
+    The strip, ``width_mm`` wide, runs along the line origin -> target centre from the
+    far side of the target's base. Returns {figure id: least strip length touching
+    it}, the unit direction, and where the strip starts (mm along the line).
+    """
+    prints = footprints(scene)
+    direction = target.xy - origin
+    length = float(np.hypot(*direction))
+    if length == 0.0:
+        raise ValueError("the target stands on the muzzle")
+    unit = direction / length
+    normal = np.array([-unit[1], unit[0]])
+    target_coords = shapely.get_coordinates(prints[index_of(scene, target.id)]) - origin
+    start = float(np.max(target_coords @ unit))
+    half = width_mm / 2
+    corridor = shapely.Polygon(
+        [
+            origin + start * unit + s * half * normal + t * unit
+            for s, t in ((-1, 0.0), (1, 0.0), (1, FAR_MM), (-1, FAR_MM))
+        ]
+    )
+    needed: dict[str, float] = {}
+    for i, figure in enumerate(scene.figures):
+        if figure.id in exclude or figure.id == target.id:
+            continue
+        part = prints[i].intersection(corridor)
+        if part.is_empty:
+            continue
+        along = (shapely.get_coordinates(part) - origin) @ unit
+        needed[figure.id] = max(0.0, float(np.min(along)) - start)
+    return needed, unit, start
+
+
+def hits_in(scene: Scene, region: shapely.Geometry, exclude: Sequence[str]) -> dict[str, float]:
+    """Figures whose base lies at least partly in ``region``, with each one's margin (mm).
+
+    Figures outside are listed too, with a negative margin (their gap to the region).
+    """
+    prints = footprints(scene)
+    return {
+        figure.id: overlap_margin_mm(prints[i], region)
+        for i, figure in enumerate(scene.figures)
+        if figure.id not in exclude
+    }

@@ -1,0 +1,463 @@
+"""Smooth & Rifled: options, the book's distances as data, base footprints and groups.
+
+Every measure of the game is base edge to base edge, in cm (28 mm figures); the
+``scale: 15mm`` option halves every distance of the rules. Figures stand on 2x2 cm
+square or 25 mm round bases; a figure without a ``base`` has a 25 mm round one.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Annotated, Literal
+
+import numpy as np
+import shapely
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.errors import QuestionError
+from rules.model import Base, Figure, Scene
+
+MM_PER_CM = 10.0
+
+
+class SmoothAndRifledOptions(BaseModel):
+    """``options:`` of a Smooth & Rifled scene."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    scale: Literal["28mm", "15mm"] = "28mm"
+    contact_tolerance_mm: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 2.0
+    loose_order: bool = False
+    group_rule: Literal["chain_and_radius", "chain_or_radius"] = "chain_and_radius"
+    leader_radius_cm: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 10.0
+
+    @property
+    def scale_factor(self) -> float:
+        """Factor applied to every distance of the rules (15 mm games halve them)."""
+        return 0.5 if self.scale == "15mm" else 1.0
+
+    def mm(self, rule_cm: float) -> float:
+        """A distance of the rule book (cm at 28 mm) as table millimetres at this scale.
+
+        >>> SmoothAndRifledOptions(scale="15mm").mm(12)
+        60.0
+        """
+        return rule_cm * MM_PER_CM * self.scale_factor
+
+
+@dataclass(frozen=True, slots=True)
+class Numbers:
+    """The book's distances (cm, 28 mm scale) and angles."""
+
+    chain_cm: float = 3.0
+    loose_chain_cm: float = 8.0
+    musician_factor: float = 2.0
+    single_arc_deg: float = 180.0
+    group_arc_deg: float = 90.0
+    charge_arc_deg: float = 180.0
+    cover_ignore_cm: float = 3.0
+    wood_sight_cm: float = 5.0
+    same_wood_sight_cm: float = 15.0
+    window_sight_cm: float = 30.0
+    group_charge_cm: float = 8.0
+    max_attackers: int = 2
+    volley_spread_cm: float = 8.0
+    strip_width_cm: float = 4.0
+    canister_cone_deg: float = 90.0
+    default_base_mm: float = 25.0
+    max_actions: int = 3
+
+
+NUMBERS = Numbers()
+
+
+@dataclass(frozen=True, slots=True)
+class Gun:
+    """An artillery piece's numbers (Règles avancées, light and medium guns)."""
+
+    medium_range_cm: float
+    canister_cm: float
+    explosion_cm: float
+    strip_dice: int
+    strip_factor: int
+
+
+GUNS: Mapping[str, Gun] = MappingProxyType(
+    {
+        "light": Gun(
+            medium_range_cm=60.0, canister_cm=30.0, explosion_cm=20.0, strip_dice=4, strip_factor=1
+        ),
+        "medium": Gun(
+            medium_range_cm=90.0, canister_cm=45.0, explosion_cm=30.0, strip_dice=4, strip_factor=2
+        ),
+    }
+)
+
+MOVES_CM: Mapping[tuple[str, str], tuple[float, float]] = MappingProxyType(
+    {
+        ("infantry", "normal"): (12.0, 8.0),
+        ("infantry", "charge"): (12.0, 8.0),
+        ("infantry", "column"): (12.0, 8.0),
+        ("infantry", "road"): (12.0, 8.0),
+        ("infantry_group", "normal"): (8.0, 5.0),
+        ("infantry_group", "charge"): (12.0, 8.0),
+        ("infantry_group", "column"): (12.0, 8.0),
+        ("infantry_group", "road"): (12.0, 8.0),
+        ("cavalry", "normal"): (20.0, 12.0),
+        ("cavalry", "charge"): (20.0, 12.0),
+        ("cavalry", "road"): (20.0, 12.0),
+        ("artillery", "normal"): (6.0, 4.0),
+        ("artillery", "road"): (16.0, 10.0),
+    }
+)
+"""Move per action (first, later) in cm, by kind of mover and kind of move (§6.1)."""
+
+FIGURE_TYPES = ("infantry", "cavalry", "artillery")
+
+
+def options_of(scene: Scene) -> SmoothAndRifledOptions:
+    options = scene.options
+    if not isinstance(options, SmoothAndRifledOptions):
+        raise TypeError(f"not a Smooth & Rifled scene: options are {type(options).__name__}")
+    return options
+
+
+def base_of(figure: Figure) -> Base:
+    """The figure's base, a 25 mm round one when the scene gives none."""
+    return figure.base if figure.base is not None else Base.round(NUMBERS.default_base_mm)
+
+
+def footprint(figure: Figure) -> shapely.Polygon:
+    return base_of(figure).footprint(figure.x_mm, figure.y_mm, figure.facing_deg)
+
+
+@functools.lru_cache(maxsize=16)
+def footprints(scene: Scene) -> np.ndarray:
+    """Every figure's footprint (object array of polygons), in ``scene.figures`` order."""
+    return np.array([footprint(f) for f in scene.figures] + [None], dtype=object)[:-1]
+
+
+def index_of(scene: Scene, figure_id: str) -> int:
+    for index, figure in enumerate(scene.figures):
+        if figure.id == figure_id:
+            return index
+    raise QuestionError(f"unknown figure {figure_id!r}")
+
+
+def edge_gap_mm(scene: Scene, a: Figure, b: Figure) -> float:
+    """Base edge to base edge distance between two figures of a scene (0 when touching)."""
+    prints = footprints(scene)
+    return float(shapely.distance(prints[index_of(scene, a.id)], prints[index_of(scene, b.id)]))
+
+
+@functools.lru_cache(maxsize=16)
+def gap_matrix(scene: Scene) -> np.ndarray:
+    """Edge-to-edge gaps between every two figures, (N, N) mm."""
+    prints = footprints(scene)
+    n = len(prints)
+    if n == 0:
+        return np.zeros((0, 0))
+    gaps = shapely.distance(prints[:, None], prints[None, :])
+    return np.asarray(gaps, dtype=np.float64).reshape(n, n)
+
+
+def is_leader(figure: Figure) -> bool:
+    return bool(figure.attrs.get("leader", False))
+
+
+def is_musician(figure: Figure) -> bool:
+    return bool(figure.attrs.get("musician", False))
+
+
+def is_mounted(figure: Figure) -> bool:
+    return figure.type == "cavalry"
+
+
+# --- groups ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A group (2+ figures of one unit under a Leader) or a figure acting alone."""
+
+    name: str
+    side: str
+    figures: tuple[Figure, ...]
+    leader: Figure | None
+    loose: bool = False
+    chain_mm: float = 0.0
+    radius_mm: float = 0.0
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(f.id for f in self.figures)
+
+    @property
+    def formed(self) -> bool:
+        """A true group of 2 or more figures (fire arc 90 degrees, group moves)."""
+        return len(self.figures) > 1
+
+
+@dataclass(frozen=True, slots=True)
+class Grouping:
+    groups: tuple[Group, ...]
+    warnings: tuple[str, ...]
+
+    def by_name(self, name: str) -> Group | None:
+        return next((g for g in self.groups if g.name == name), None)
+
+    def of_figure(self, figure_id: str) -> Group:
+        return next(g for g in self.groups if figure_id in g.ids)
+
+
+def _loose(figure: Figure, options: SmoothAndRifledOptions, warnings: list[str]) -> bool:
+    """Whether a leader's group is in loose order (light troops only; skirmishers always)."""
+    if figure.attrs.get("skirmisher", False):
+        return True
+    wants = bool(figure.attrs.get("loose_order", options.loose_order and figure.attrs.get("light")))
+    if wants and not figure.attrs.get("light", False):
+        warnings.append(
+            f"{figure.id} asks for loose order but is not light troops (attrs.light): close order"
+        )
+        return False
+    return wants
+
+
+def _members(
+    scene: Scene,
+    leader_index: int,
+    candidates: list[int],
+    chain_mm: float,
+    radius_mm: float,
+    either: bool,
+) -> list[int]:
+    """Figures joining a leader: chained by gaps <= chain_mm and (or) within radius_mm of him."""
+    gaps = gap_matrix(scene)
+    members = [leader_index]
+    waiting = [i for i in candidates if i != leader_index]
+    grew = True
+    while grew:
+        grew = False
+        for i in list(waiting):
+            near_leader = gaps[i, leader_index] <= radius_mm
+            chained = any(gaps[i, j] <= chain_mm for j in members)
+            if (near_leader or chained) if either else (near_leader and chained):
+                members.append(i)
+                waiting.remove(i)
+                grew = True
+    return members
+
+
+@functools.lru_cache(maxsize=16)
+def find_groups(scene: Scene) -> Grouping:
+    """The groups of a scene: each Leader with the figures of his unit that qualify.
+
+    A figure qualifies (``group_rule: chain_and_radius``, the book's text) when it is
+    chained to the Leader's group by edge gaps of at most 3 cm (8 cm in loose order)
+    and lies within 10 cm of the Leader (20 cm with a musician in the group), edge to
+    edge. ``chain_or_radius`` (the worked example of §3.1) asks for either test.
+    Other figures act alone: each is a group of one named after itself.
+    """
+    options = options_of(scene)
+    figures = scene.figures
+    warnings: list[str] = []
+    claims: dict[int, list[int]] = {}
+    leaders = [i for i, f in enumerate(figures) if is_leader(f)]
+    setup: dict[int, tuple[bool, float, float]] = {}
+    for li in leaders:
+        leader = figures[li]
+        key = leader.unit if leader.unit is not None else leader.group
+        candidates = [
+            i
+            for i, f in enumerate(figures)
+            if f.side == leader.side
+            and (f.unit if f.unit is not None else f.group) == key
+            and not is_leader(f)
+        ]
+        loose = _loose(leader, options, warnings)
+        chain_mm = options.mm(NUMBERS.loose_chain_cm if loose else NUMBERS.chain_cm)
+        radius_mm = options.mm(options.leader_radius_cm)
+        either = options.group_rule == "chain_or_radius"
+        members = _members(scene, li, candidates, chain_mm, radius_mm, either)
+        if any(is_musician(figures[i]) for i in members):
+            radius_mm *= NUMBERS.musician_factor
+            members = _members(scene, li, candidates, chain_mm, radius_mm, either)
+        setup[li] = (loose, chain_mm, radius_mm)
+        for i in members[1:]:
+            claims.setdefault(i, []).append(li)
+
+    crews: dict[int, list[int]] = {li: [li] for li in leaders}
+    gaps = gap_matrix(scene)
+    for i, heads in claims.items():
+        named = [
+            li
+            for li in heads
+            if figures[li].group is not None and figures[li].group == figures[i].group
+        ]
+        chosen = named[0] if named else min(heads, key=lambda li: gaps[i, li])
+        if len(heads) > 1:
+            others = ", ".join(figures[li].id for li in heads if li != chosen)
+            warnings.append(
+                f"{figures[i].id} could follow {figures[chosen].id} or {others}: "
+                f"counted with {figures[chosen].id}"
+            )
+        crews[chosen].append(i)
+
+    names_taken: set[str] = set()
+    groups: list[Group] = []
+    grouped: set[int] = set()
+    units_with_groups: dict[str | None, int] = {}
+    for li, crew in crews.items():
+        if len(crew) > 1:
+            units_with_groups[figures[li].unit] = units_with_groups.get(figures[li].unit, 0) + 1
+    for li, crew in crews.items():
+        if len(crew) < 2:
+            continue
+        leader = figures[li]
+        name = _group_name(leader, units_with_groups, names_taken)
+        names_taken.add(name)
+        loose, chain_mm, radius_mm = setup[li]
+        crew_sorted = sorted(crew)
+        groups.append(
+            Group(
+                name,
+                leader.side,
+                tuple(figures[i] for i in crew_sorted),
+                leader,
+                loose,
+                chain_mm,
+                radius_mm,
+            )
+        )
+        grouped.update(crew)
+    for i, figure in enumerate(figures):
+        if i in grouped:
+            continue
+        if figure.group is not None and not is_leader(figure):
+            warnings.append(_alone_reason(scene, i, leaders, setup))
+        groups.append(
+            Group(figure.id, figure.side, (figure,), figure if is_leader(figure) else None)
+        )
+    return Grouping(tuple(groups), tuple(warnings))
+
+
+def _group_name(leader: Figure, units: Mapping[str | None, int], taken: set[str]) -> str:
+    """A group's name: its Leader's ``group``, else its unit's (one group in it), else his id."""
+    for name in (leader.group, leader.unit if units.get(leader.unit, 0) == 1 else None):
+        if name is not None and name not in taken:
+            return name
+    return leader.id
+
+
+def _alone_reason(
+    scene: Scene,
+    index: int,
+    leaders: list[int],
+    setup: Mapping[int, tuple[bool, float, float]],
+) -> str:
+    figure = scene.figures[index]
+    same = [
+        li
+        for li in leaders
+        if scene.figures[li].side == figure.side
+        and (scene.figures[li].group == figure.group or scene.figures[li].unit == figure.unit)
+    ]
+    if not same:
+        return f"{figure.id} (group {figure.group}) acts alone: no Leader of its unit"
+    gaps = gap_matrix(scene)
+    li = min(same, key=lambda j: gaps[index, j])
+    _, chain_mm, radius_mm = setup[li]
+    return (
+        f"{figure.id} (group {figure.group}) acts alone: {gaps[index, li] / MM_PER_CM:.1f} cm "
+        f"from its Leader {scene.figures[li].id} (at most {radius_mm / MM_PER_CM:g} cm) or "
+        f"not chained within {chain_mm / MM_PER_CM:g} cm"
+    )
+
+
+# --- names and extras ------------------------------------------------------------------
+
+
+def resolve(scene: Scene, name: str) -> tuple[Group | None, Figure]:
+    """A name is first a formed group's name (its Leader answers), then a figure's id."""
+    grouping = find_groups(scene)
+    group = grouping.by_name(name)
+    if group is not None and group.formed:
+        assert group.leader is not None
+        return group, group.leader
+    figure = scene.figure(name)
+    if figure is None:
+        raise QuestionError(f"unknown figure or group {name!r}")
+    return None, figure
+
+
+def flag(value: object, name: str) -> bool:
+    """A yes/no extra given as a bool or as text (``true``, ``no``, ``1`` ...)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().casefold() in (
+        "true",
+        "yes",
+        "1",
+        "false",
+        "no",
+        "0",
+    ):
+        return value.strip().casefold() in ("true", "yes", "1")
+    raise QuestionError(f"{name} must be true or false, got {value!r}")
+
+
+def number(value: object, name: str, *, positive: bool = False) -> float:
+    """A number extra given as a number or as text."""
+    try:
+        result = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise QuestionError(f"{name} must be a number, got {value!r}") from None
+    if not np.isfinite(result) or (positive and result <= 0):
+        raise QuestionError(
+            f"{name} must be a finite{' positive' if positive else ''} number, got {value!r}"
+        )
+    return result
+
+
+def choice(value: object, name: str, allowed: tuple[str, ...]) -> str:
+    text = str(value).strip().casefold()
+    if text not in allowed:
+        raise QuestionError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
+    return text
+
+
+def action_index(action: object, index: object) -> int:
+    """Which action of the activation: ``action: first|later`` or ``action_index: 1..3``."""
+    if index is not None:
+        value = number(index, "action_index")
+        if value not in (1, 2, 3):
+            raise QuestionError(f"action_index must be 1, 2 or 3, got {index!r}")
+        if action is not None and (choice(action, "action", ("first", "later")) == "first") != (
+            value == 1
+        ):
+            raise QuestionError(f"action {action!r} contradicts action_index {index!r}")
+        return int(value)
+    if action is None:
+        return 1
+    return 1 if choice(action, "action", ("first", "later")) == "first" else 2
+
+
+def weapon_range_cm(figure: Figure) -> float | None:
+    """The weapon's medium range R in cm (``attrs.weapon.medium_range_cm``), None if unarmed."""
+    weapon = figure.attrs.get("weapon")
+    if weapon is None:
+        return None
+    if not isinstance(weapon, Mapping) or "medium_range_cm" not in weapon:
+        raise QuestionError(f"figure {figure.id!r}: attrs.weapon needs medium_range_cm")
+    value = weapon["medium_range_cm"]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise QuestionError(
+            f"figure {figure.id!r}: attrs.weapon.medium_range_cm must be a positive number, "
+            f"got {value!r}"
+        )
+    return float(value)

@@ -1,0 +1,350 @@
+"""Smooth & Rifled moves and charges: allowances per action, the field a figure moves on,
+straight charges and group-charge pairings (§6.1, §6.7, §6.7.3).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import shapely
+from scipy.optimize import linear_sum_assignment
+
+from rules import pathing
+from rules.answers import Margin, Reason, Unit, combined_sigma
+from rules.errors import QuestionError
+from rules.model import Figure, Scene, TerrainFeature, TerrainKind
+from rules.sr_answers import SRChargeAnswer, with_certainty
+from rules.sr_geometry import in_arc
+from rules.sr_model import (
+    MM_PER_CM,
+    MOVES_CM,
+    NUMBERS,
+    Group,
+    SmoothAndRifledOptions,
+    action_index,
+    base_of,
+    choice,
+    footprints,
+    gap_matrix,
+    index_of,
+    is_mounted,
+    options_of,
+    resolve,
+)
+
+UNIT = Unit("cm", MM_PER_CM)
+COSTLY_TERRAIN = (TerrainKind.DIFFICULT, TerrainKind.WOOD)
+BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
+MODES = ("normal", "charge", "column", "road")
+OVERLAP_MM2 = 1e-3  # bases overlapping by less than this only touch
+OBSTACLE_THICKNESS_MM = 1.0
+
+
+def figure_gap_mm(scene: Scene, a: Figure, b: Figure) -> float:
+    """Edge-to-edge gap between two figures of a scene, mm."""
+    return float(gap_matrix(scene)[index_of(scene, a.id), index_of(scene, b.id)])
+
+
+# --- movement helpers --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What a move needs: mover, allowance, and the field it moves on."""
+
+    mover: Figure
+    moving: set[str]
+    kind: str
+    mode: str
+    index: int
+    allowance_mm: float
+    field: pathing.Field
+    open_field: pathing.Field
+    obstacles: list[TerrainFeature]
+    warnings: list[str]
+
+
+def _kind(figure: Figure, group: Group | None) -> str:
+    if figure.type == "cavalry":
+        return "cavalry"
+    if figure.type == "artillery":
+        return "artillery"
+    return "infantry_group" if group is not None else "infantry"
+
+
+def plain_action_index(action: object, index: object) -> int:
+    """The action's rank (1 = first) from the ``action`` / ``action_index`` extras."""
+    return action_index(action, index)
+
+
+def move_plan(scene: Scene, a: str, action: object, index_extra: object, mode: object) -> _Plan:
+    """The mover, its allowance for this action and kind of move, and its field."""
+    options = options_of(scene)
+    group, mover = resolve(scene, a)
+    kind = _kind(mover, group)
+    how = choice(mode, "mode", MODES)
+    if (kind, how) not in MOVES_CM:
+        raise QuestionError(f"{kind.replace('_', ' ')} has no {how} move")
+    index = plain_action_index(action, index_extra)
+    first_cm, later_cm = MOVES_CM[(kind, how)]
+    allowance_mm = options.mm(first_cm if index == 1 else later_cm)
+    moving = {f.id for f in group.figures} if group is not None else {mover.id}
+    warnings: list[str] = []
+    if index == NUMBERS.max_actions:
+        warnings.append("a third move: the figure is running")
+    costly_ok = not mover.attrs.get("terrain", False)
+    if how == "column" and group is not None:
+        costly_ok = False
+        warnings.append(
+            "a column crosses difficult terrain at full speed for two phases at most"
+            " (three when led by a scout)"
+        )
+    hulls: list[pathing.DiscHull] = []
+    polygons: list[pathing.BlockingPolygon] = []
+    prints = footprints(scene)
+    for i, figure in enumerate(scene.figures):
+        if figure.id in moving:
+            continue
+        base = base_of(figure)
+        if base.shape.value == "round":
+            hulls.append(
+                pathing.DiscHull(np.array([[figure.x_mm, figure.y_mm, base.radius_mm]]), figure.id)
+            )
+        else:
+            polygons.append(pathing.BlockingPolygon(prints[i], figure.id))
+    polygons.extend(
+        pathing.BlockingPolygon(f.geometry, f.id)
+        for f in scene.terrain_of(BLOCKING_TERRAIN)
+        if isinstance(f.geometry, shapely.Polygon)
+    )
+    costly = tuple(
+        pathing.CostlyRegion(f.geometry, 2.0, f.id)
+        for f in scene.terrain_of(COSTLY_TERRAIN)
+        if costly_ok and isinstance(f.geometry, shapely.Polygon)
+    )
+    obstacles = [] if kind == "cavalry" else list(scene.terrain_of([TerrainKind.OBSTACLE]))
+    walls = [
+        pathing.BlockingPolygon(
+            f.geometry
+            if isinstance(f.geometry, shapely.Polygon)
+            else f.geometry.buffer(OBSTACLE_THICKNESS_MM / 2, cap_style="flat"),
+            f.id,
+        )
+        for f in obstacles
+    ]
+    table = (scene.table.width_mm, scene.table.depth_mm)
+    walled = pathing.Field(
+        *table, hulls=tuple(hulls), polygons=tuple(polygons + walls), costly=costly
+    )
+    open_field = pathing.Field(*table, hulls=tuple(hulls), polygons=tuple(polygons), costly=costly)
+    return _Plan(
+        mover=mover,
+        moving=moving,
+        kind=kind,
+        mode=how,
+        index=index,
+        allowance_mm=allowance_mm,
+        field=walled,
+        open_field=open_field,
+        obstacles=obstacles,
+        warnings=warnings,
+    )
+
+
+def obstacles_crossed(path: pathing.Path, obstacles: list[TerrainFeature]) -> list[str]:
+    """Obstacles that a path's centre line crosses or touches."""
+    if not path.found or len(path.points_mm) < 2:
+        return []
+    line = shapely.LineString(path.points_mm)
+    return [f.id for f in obstacles if line.intersects(f.geometry)]
+
+
+def straight_cost(field: pathing.Field, start: np.ndarray, goal: np.ndarray) -> float:
+    """Cost of the straight segment, costly ground counted, blockers ignored."""
+    segment = shapely.LineString([start, goal])
+    extra = sum(
+        (region.factor - 1.0) * segment.intersection(region.polygon).length
+        for region in field.costly
+    )
+    return float(segment.length + extra)
+
+
+def ring(coords: Any) -> tuple[tuple[float, float], ...]:
+    """A polygon ring as plain (x, y) tuples."""
+    return tuple((float(px), float(py)) for px, py in coords)
+
+
+# --- charge helpers ----------------------------------------------------------------------
+
+
+def single_charge(
+    scene: Scene,
+    options: SmoothAndRifledOptions,
+    a: str,
+    b: str,
+    charger: Figure,
+    defender: Figure,
+    index: int,
+) -> SRChargeAnswer:
+    kind = _kind(charger, None)
+    if kind == "artillery":
+        raise QuestionError(f"{a!r} is artillery and cannot charge")
+    first_cm, later_cm = MOVES_CM[(kind, "charge")]
+    allowance = options.mm(first_cm if index == 1 else later_cm)
+    gap = figure_gap_mm(scene, charger, defender)
+    direction = defender.xy - charger.xy
+    length = float(np.hypot(*direction))
+    end = charger.xy + direction / length * gap if length else charger.xy
+    travel = shapely.LineString([charger.xy, end]) if gap > 0 else shapely.Point(charger.xy)
+    cost = gap
+    if not charger.attrs.get("terrain", False):
+        cost += sum(
+            float(travel.intersection(f.geometry).length)
+            for f in scene.terrain_of(COSTLY_TERRAIN)
+            if isinstance(f.geometry, shapely.Polygon)
+        )
+    corridor = travel.buffer(base_of(charger).width_mm / 2)
+    prints = footprints(scene)
+    blocked = [
+        f.id
+        for i, f in enumerate(scene.figures)
+        if f.id not in (charger.id, defender.id)
+        and corridor.intersection(prints[i]).area > OVERLAP_MM2
+    ]
+    blocked += [f.id for f in scene.terrain_of(BLOCKING_TERRAIN) if corridor.intersects(f.geometry)]
+    reasons: list[Reason] = []
+    warnings: list[str] = []
+    if blocked:
+        reasons.append(Reason.PATH_BLOCKED)
+    if cost > allowance:
+        reasons.append(Reason.CHARGE_SHORT)
+    margins = (
+        Margin(
+            "charge", abs(allowance - cost), combined_sigma(charger.sigma_mm, defender.sigma_mm)
+        ),
+    )
+    free_turn = in_arc(charger, prints[index_of(scene, defender.id)], NUMBERS.charge_arc_deg)[0]
+    if not free_turn:
+        warnings.append(f"{defender.id} is outside the 180 degree arc: turning costs 1 action")
+    crossed = [
+        f.id for f in scene.terrain_of([TerrainKind.OBSTACLE]) if travel.intersects(f.geometry)
+    ]
+    if crossed and not is_mounted(charger):
+        warnings.append(f"charging across {', '.join(crossed)}: -1 die for a foot figure")
+    legal = not reasons
+    text = (
+        f"{a} {'may' if legal else 'may not'} charge {b}: {UNIT.from_mm(gap):.1f} cm "
+        f"(cost {UNIT.from_mm(cost):.1f} of {UNIT.from_mm(allowance):g} cm)"
+    )
+    if reasons:
+        text += ": " + ", ".join(r.value for r in reasons)
+    return SRChargeAnswer(
+        question="charge",
+        message=with_certainty(text, margins) + "".join(f"\nwarning: {w}" for w in warnings),
+        margins=margins,
+        charger=a,
+        target=b,
+        legal=legal,
+        reasons=tuple(reasons),
+        distance_mm=gap,
+        distance_units=UNIT.from_mm(gap),
+        unit=UNIT.name,
+        allowance_mm=allowance,
+        allowance_units=UNIT.from_mm(allowance),
+        group_charge=False,
+        free_turn=free_turn,
+        blocked_by=tuple(blocked),
+        warnings=tuple(warnings),
+    )
+
+
+def group_charge(
+    scene: Scene,
+    options: SmoothAndRifledOptions,
+    a: str,
+    b: str,
+    attackers_group: Group | None,
+    charger: Figure,
+    defenders_group: Group | None,
+    defender: Figure,
+) -> SRChargeAnswer:
+    attackers = list(attackers_group.figures) if attackers_group else [charger]
+    defenders = list(defenders_group.figures) if defenders_group else [defender]
+    gaps = gap_matrix(scene)
+    rows = [index_of(scene, f.id) for f in attackers]
+    cols = [index_of(scene, f.id) for f in defenders]
+    matrix = gaps[np.ix_(rows, cols)]
+    closest = float(matrix.min())
+    limit = options.mm(NUMBERS.group_charge_cm)
+    sigma = max(f.sigma_mm for f in attackers + defenders) * math.sqrt(2)
+    margins = (Margin("group charge", abs(limit - closest), sigma),)
+    reasons: list[Reason] = []
+    warnings: list[str] = []
+    if attackers_group is not None and attackers_group.loose:
+        warnings.append(f"{attackers_group.name} is in loose order: it must close order to charge")
+    combats: list[dict[str, list[str]]] = []
+    out: list[str] = []
+    if closest > limit:
+        reasons.append(Reason.CHARGE_SHORT)
+    else:
+        combats, out = _pairing(attackers, defenders, matrix)
+    legal = not reasons
+    text = (
+        f"{a} {'charges' if legal else 'may not charge'} {b} as a group: closest figures "
+        f"{UNIT.from_mm(closest):.1f} cm apart (at most {UNIT.from_mm(limit):g} cm)"
+    )
+    if legal:
+        text += "; " + "; ".join(
+            f"{'+'.join(c['attackers'])} vs {'+'.join(c['defenders'])}" for c in combats
+        )
+    return SRChargeAnswer(
+        question="charge",
+        message=with_certainty(text, margins) + "".join(f"\nwarning: {w}" for w in warnings),
+        margins=margins,
+        charger=a,
+        target=b,
+        legal=legal,
+        reasons=tuple(reasons),
+        distance_mm=closest,
+        distance_units=UNIT.from_mm(closest),
+        unit=UNIT.name,
+        allowance_mm=limit,
+        allowance_units=UNIT.from_mm(limit),
+        group_charge=True,
+        free_turn=True,
+        combats=tuple(combats),
+        out_of_melee=tuple(out),
+        warnings=tuple(warnings),
+    )
+
+
+def _pairing(
+    attackers: list[Figure], defenders: list[Figure], gaps: np.ndarray
+) -> tuple[list[dict[str, list[str]]], list[str]]:
+    """Figures placed in contact one to one (the nearest pairs), the extras at most 2 against 1.
+
+    One-to-one pairs minimise the total gap; each extra figure of the larger side, the
+    nearest first, joins the nearest enemy still fighting alone; the rest stay out.
+    """
+    rows, cols = linear_sum_assignment(gaps)
+    fights: dict[int, list[int]] = {int(c): [int(r)] for r, c in zip(rows, cols, strict=True)}
+    more_attackers = len(attackers) >= len(defenders)
+    if more_attackers:
+        extras = [r for r in range(len(attackers)) if r not in set(rows.tolist())]
+        extras.sort(key=lambda r: float(gaps[r].min()))
+        for r in extras:
+            free = [c for c in fights if len(fights[c]) < NUMBERS.max_attackers]
+            if free:
+                fights[min(free, key=lambda c: float(gaps[r, c]))].append(r)
+        combats = [
+            {"attackers": [attackers[r].id for r in fights[c]], "defenders": [defenders[c].id]}
+            for c in sorted(fights)
+        ]
+        engaged = {r for members in fights.values() for r in members}
+        out = [attackers[r].id for r in range(len(attackers)) if r not in engaged]
+        return combats, out
+    flipped, out = _pairing(defenders, attackers, gaps.T)
+    return [{"attackers": c["defenders"], "defenders": c["attackers"]} for c in flipped], out

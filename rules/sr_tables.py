@@ -1,0 +1,400 @@
+"""Smooth & Rifled dice questions: damage roll, volley, moral value, melee dice.
+
+The arithmetic is in `rules.sr_dice`; these handlers read the table for what it
+depends on (cover, who fires, who is a Leader, combat values).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rules.errors import QuestionError
+from rules.model import Figure, Scene
+from rules.sr_answers import (
+    SRDamageAnswer,
+    SRMeleeAnswer,
+    SRMoraleAnswer,
+    SRVolleyAnswer,
+    probability,
+)
+from rules.sr_dice import (
+    FACES,
+    MELEE,
+    TO_HIT,
+    break_point,
+    contest,
+    count_hits,
+    damage,
+    damage_distribution,
+    damage_modifier,
+    hits_pmf,
+    morale_value,
+    shooting_rerolls,
+    volley_distribution,
+)
+from rules.sr_geometry import cover, in_arc, line_of_fire, sight
+from rules.sr_model import (
+    NUMBERS,
+    find_groups,
+    flag,
+    footprints,
+    gap_matrix,
+    index_of,
+    is_leader,
+    is_mounted,
+    number,
+    options_of,
+    resolve,
+)
+
+
+def damage_question(
+    scene: Scene, a: str, b: str, die: object = None, aimed: object = False
+) -> SRDamageAnswer:
+    """Damage roll of a hit of A on B (§6.2.7): 1-3 shaken, 4-6 out, less for cover."""
+    options = options_of(scene)
+    _, shooter = resolve(scene, a)
+    _, target = resolve(scene, b)
+    is_aimed = flag(aimed, "aimed")
+    shelter = cover(scene, options, shooter, target)
+    weight = shelter.weight if shelter.grade != "none" else None
+    modifier = damage_modifier(weight, aimed=is_aimed)
+    warnings = []
+    if is_mounted(target):
+        warnings.append("a mounted target: roll 1d6 first, 1-3 the horse, 4-6 the rider")
+    rolled: int | None = None
+    outcome: str | None = None
+    if die is not None:
+        rolled = int(number(die, "die"))
+        if not 1 <= rolled <= FACES:
+            raise QuestionError(f"a die shows 1 to {FACES}, got {die!r}")
+        outcome = damage(rolled, modifier)
+    spread = {k: probability(v) for k, v in damage_distribution(modifier).items()}
+    text = f"damage of {shooter.id} on {target.id}: modifier {modifier:+d}" + (
+        f", die {rolled} -> {outcome}"
+        if rolled is not None
+        else f"; shaken {spread['shaken']:.0%}, out {spread['out']:.0%}"
+    )
+    return SRDamageAnswer(
+        question="damage",
+        message=text + "".join(f"\nwarning: {w}" for w in warnings),
+        shooter=shooter.id,
+        target=target.id,
+        modifier=modifier,
+        cover_weight=weight,
+        die=rolled,
+        outcome=outcome,
+        distribution=spread,
+        warnings=tuple(warnings),
+    )
+
+
+def volley_question(
+    scene: Scene, a: str, b: str, hits: object = None, aimed: object = False
+) -> SRVolleyAnswer:
+    """Volley of group A at figure B (§6.2.5): dice, hits by multiples, who takes them.
+
+    Extra hits on a loose-order group or single figures go to the figure nearest the
+    previous one hit, within 8 cm of it, seen by one of the volley's shooters, in the
+    group's arc and not in total cover; on a close-order group the target's owner
+    chooses among its figures not in total cover.
+    """
+    from rules.smooth_and_rifled import SmoothAndRifled
+
+    options = options_of(scene)
+    group, _ = resolve(scene, a)
+    if group is None:
+        raise QuestionError(f"{a!r} is not a group: a volley is fired by a group")
+    verdict = SmoothAndRifled().fire(scene, a, b, aimed=aimed)
+    target = scene.figure(verdict.target)
+    assert target is not None
+    warnings = list(verdict.warnings)
+    if not verdict.allowed or not verdict.volleys:
+        codes = ", ".join(r.value for r in verdict.reasons)
+        return SRVolleyAnswer(
+            question="volley",
+            message=f"{group.name} may not fire a volley at {target.id}: {codes}",
+            group=group.name,
+            target=target.id,
+            warnings=tuple(warnings),
+        )
+    band, shooters = max(verdict.volleys.items(), key=lambda item: len(item[1]))
+    threshold = TO_HIT[band]
+    in_cover = verdict.cover_grade != "none"
+    reroll = shooting_rerolls(cover=in_cover, aimed=flag(aimed, "aimed"), sniper=False)
+    spread = volley_distribution(len(shooters), threshold, reroll)
+    team = [f for f in group.figures if f.id in shooters]
+    prey = _prey(scene, target)
+    eligible = [f for f in prey if _reachable(scene, team, f, [g.id for g in group.figures])]
+    order: list[str] | None
+    target_group = find_groups(scene).of_figure(target.id)
+    if target_group.formed and not target_group.loose:
+        order = None
+        names = [target.id] + [f.id for f in eligible if f.id != target.id]
+    else:
+        order = _chain(scene, target, eligible, options.mm(NUMBERS.volley_spread_cm))
+        names = list(order)
+    counted: int | None = None
+    hit: list[str] = []
+    lost = 0
+    if hits is not None:
+        counted = int(number(hits, "hits"))
+        if counted < 0:
+            raise QuestionError(f"hits must be 0 or more, got {hits!r}")
+        if order is not None:
+            hit = order[:counted]
+            lost = max(0, counted - len(order))
+        else:
+            lost = max(0, counted - len(names))
+    text = (
+        f"volley of {group.name} ({len(shooters)} shooters, {band} range): "
+        f"{len(shooters) + 1}d6, a hit per {threshold}"
+    )
+    if order is not None:
+        text += f"; hits go to {', '.join(order)}"
+    if counted is not None and order is not None:
+        text += f"; {counted} hits: {', '.join(hit) or 'none'}" + (f", {lost} lost" if lost else "")
+    return SRVolleyAnswer(
+        question="volley",
+        message=text,
+        group=group.name,
+        target=target.id,
+        shooters=tuple(shooters),
+        band=band,
+        to_hit_2d6=threshold,
+        dice=len(shooters) + 1,
+        hits_distribution={k: probability(v) for k, v in spread.items()},
+        order=None if order is None else tuple(order),
+        eligible=tuple(names),
+        hits=counted,
+        hit=tuple(hit),
+        lost=lost,
+        warnings=tuple(warnings),
+    )
+
+
+def _prey(scene: Scene, target: Figure) -> list[Figure]:
+    """Figures that may take a volley's extra hits: the target's group, else its unit."""
+    group = find_groups(scene).of_figure(target.id)
+    if group.formed:
+        return list(group.figures)
+    return [
+        f
+        for f in scene.figures
+        if f.side == target.side
+        and (f.id == target.id or (f.unit is not None and f.unit == target.unit))
+    ]
+
+
+def _reachable(scene: Scene, team: Sequence[Figure], figure: Figure, friends: list[str]) -> bool:
+    """Some shooter of the volley has the figure in the group arc, a clear line and sight."""
+    options = options_of(scene)
+    prints = footprints(scene)
+    for shooter in team:
+        if not in_arc(shooter, prints[index_of(scene, figure.id)], NUMBERS.group_arc_deg)[0]:
+            continue
+        if line_of_fire(scene, options, shooter, figure, friends).blocked_by:
+            continue
+        if not sight(scene, options, shooter, figure).visible:
+            continue
+        if cover(scene, options, shooter, figure).grade == "total":
+            continue
+        return True
+    return False
+
+
+def _chain(scene: Scene, target: Figure, eligible: list[Figure], spread_mm: float) -> list[str]:
+    """The target, then each time the eligible figure nearest the previous one (<= spread)."""
+    gaps = gap_matrix(scene)
+    order = [target.id]
+    last = index_of(scene, target.id)
+    left = [index_of(scene, f.id) for f in eligible if f.id != target.id]
+    while left:
+        nearest = min(left, key=lambda i: gaps[last, i])
+        if gaps[last, nearest] > spread_mm:
+            break
+        order.append(scene.figures[nearest].id)
+        left.remove(nearest)
+        last = nearest
+    return order
+
+
+def morale_question(scene: Scene, side: str) -> SRMoraleAnswer:
+    """Moral value (VM) of a side from the figures on the table, and its break point (§7.0)."""
+    figures = [f for f in scene.figures if f.side == side]
+    if not figures:
+        raise QuestionError(f"no figure of side {side!r} on the table")
+    counted = {"hero": 0, "senior_officer": 0, "leader": 0, "standard": 0, "soldier": 0}
+    for figure in figures:
+        if figure.attrs.get("hero", False):
+            counted["hero"] += 1
+        elif figure.attrs.get("senior_officer", False):
+            counted["senior_officer"] += 1
+        elif is_leader(figure):
+            counted["leader"] += 1
+        elif figure.attrs.get("standard", False):
+            counted["standard"] += 1
+        else:
+            counted["soldier"] += 1
+    vm = morale_value(
+        counted["hero"],
+        counted["senior_officer"],
+        counted["leader"],
+        counted["standard"],
+        counted["soldier"],
+    )
+    point = break_point(vm)
+    return SRMoraleAnswer(
+        question="morale",
+        message=f"{side}: VM {vm}, a morale test after losing {point} VM",
+        side=side,
+        vm=vm,
+        break_point=point,
+        counted=counted,
+    )
+
+
+def _combat(figure: Figure) -> int:
+    value = figure.attrs.get("combat")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise QuestionError(f"figure {figure.id!r} needs attrs.combat (its C value)")
+    return value
+
+
+def _side_dice(
+    fighters: list[Figure], enemies: list[Figure], *, charging: bool, across: bool
+) -> int:
+    """Dice of one side of a melee: 3, modifiers of its first figure, +1 for a second figure."""
+    lead = fighters[0]
+    dice = MELEE.base
+    enemy_mounted = any(is_mounted(e) for e in enemies)
+    if lead.attrs.get("impetuous", False) and charging and not enemy_mounted:
+        dice += MELEE.impetuous
+    if is_mounted(lead):
+        dice += MELEE.mounted + (MELEE.mounted_charging if charging else 0)
+    if lead.attrs.get("shaken", False):
+        dice += MELEE.shaken
+    if charging and across and not is_mounted(lead):
+        dice += MELEE.foot_charging_across_obstacle
+    return max(1, dice + MELEE.second_attacker * (len(fighters) - 1))
+
+
+def _figures(scene: Scene, names: str) -> list[Figure]:
+    found = []
+    for name in names.split(","):
+        figure = scene.figure(name.strip())
+        if figure is None:
+            raise QuestionError(f"unknown figure {name.strip()!r}")
+        found.append(figure)
+    return found
+
+
+def _rolls(value: object, name: str) -> list[int]:
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list | tuple):
+        raise QuestionError(f"{name} must list the faces rolled, got {value!r}")
+    try:
+        return [int(item) for item in items]
+    except (TypeError, ValueError):
+        raise QuestionError(f"{name} must list the faces rolled, got {value!r}") from None
+
+
+def melee_question(
+    scene: Scene,
+    a: str,
+    b: str,
+    charging: object = True,
+    across_obstacle: object = False,
+    rolls_a: object = None,
+    rolls_b: object = None,
+) -> SRMeleeAnswer:
+    """Melee of A (one or two figures, ``a1,a2``) against B (§6.7): dice, hits, odds.
+
+    Each side rolls 3d6 (plus modifiers; +1d6 for a second figure) and hits on every
+    die at least the enemy's C (the lower C of two enemies).
+    """
+    attackers, defenders = _figures(scene, a), _figures(scene, b)
+    if len(attackers) > 2 or len(defenders) > 2 or (len(attackers) == 2 and len(defenders) == 2):
+        raise QuestionError("a melee is one against one, or two against one")
+    is_charging = flag(charging, "charging")
+    across = flag(across_obstacle, "across_obstacle")
+    dice_a = _side_dice(attackers, defenders, charging=is_charging, across=across)
+    dice_b = _side_dice(defenders, attackers, charging=False, across=False)
+    hits_on_a = min(_combat(f) for f in defenders)
+    hits_on_b = min(_combat(f) for f in attackers)
+    odds = contest(hits_pmf(dice_a, hits_on_a), hits_pmf(dice_b, hits_on_b))
+    warnings = []
+    if any(f.attrs.get("melee_weapon", False) for f in attackers + defenders):
+        warnings.append("a melee weapon or a standard re-rolls one die (not counted in the odds)")
+    hits_a = hits_b = None
+    outcome: list[str] = []
+    if rolls_a is not None and rolls_b is not None:
+        faces_a, faces_b = _rolls(rolls_a, "rolls_a"), _rolls(rolls_b, "rolls_b")
+        if len(faces_a) != dice_a or len(faces_b) != dice_b:
+            raise QuestionError(
+                f"roll {dice_a} dice for {a} and {dice_b} for {b}, got "
+                f"{len(faces_a)} and {len(faces_b)}"
+            )
+        try:
+            hits_a, hits_b = count_hits(faces_a, hits_on_a), count_hits(faces_b, hits_on_b)
+        except ValueError as error:
+            raise QuestionError(str(error)) from None
+        outcome = _resolve(attackers, defenders, hits_a, hits_b)
+    text = (
+        f"{'+'.join(f.id for f in attackers)} roll {dice_a}d6 hitting on {hits_on_a}+; "
+        f"{'+'.join(f.id for f in defenders)} roll {dice_b}d6 hitting on {hits_on_b}+"
+    )
+    text += "; " + (
+        ", ".join(outcome)
+        if outcome
+        else f"win {float(odds['win']):.0%}, tie {float(odds['tie']):.0%}"
+    )
+    return SRMeleeAnswer(
+        question="melee",
+        message=text + "".join(f"\nwarning: {w}" for w in warnings),
+        attackers=tuple(f.id for f in attackers),
+        defenders=tuple(f.id for f in defenders),
+        attacker_dice=dice_a,
+        defender_dice=dice_b,
+        attacker_hits_on=hits_on_a,
+        defender_hits_on=hits_on_b,
+        odds={k: probability(v) for k, v in odds.items()},
+        attacker_hits=hits_a,
+        defender_hits=hits_b,
+        outcome=tuple(outcome),
+        warnings=tuple(warnings),
+    )
+
+
+def _resolve(
+    attackers: list[Figure], defenders: list[Figure], hits_a: int, hits_b: int
+) -> list[str]:
+    """Who wins: more hits; a tie makes both recoil 1 cm (a veteran wins it).
+
+    Two against one: a lone figure 2 or more hits ahead eliminates both; otherwise
+    its hits go one each, the lower C first, the pair's hits one each, and each
+    pairing is settled on its own.
+    """
+    if len(attackers) == len(defenders):
+        return [_duel(attackers[0], hits_a, defenders[0], hits_b)]
+    lone, lone_hits, pair, pair_hits = (
+        (defenders[0], hits_b, attackers, hits_a)
+        if len(attackers) == 2
+        else (attackers[0], hits_a, defenders, hits_b)
+    )
+    if lone_hits - pair_hits >= 2:
+        return [f"{lone.id} eliminates {pair[0].id} and {pair[1].id}"]
+    ordered = sorted(pair, key=_combat)
+    given = [lone_hits // 2 + (1 if k < lone_hits % 2 else 0) for k in range(2)]
+    taken = [pair_hits // 2 + (1 if k < pair_hits % 2 else 0) for k in range(2)]
+    return [_duel(lone, given[k], ordered[k], taken[k]) for k in range(2)]
+
+
+def _duel(first: Figure, first_hits: int, second: Figure, second_hits: int) -> str:
+    if first_hits == second_hits:
+        for figure, other in ((first, second), (second, first)):
+            if figure.attrs.get("veteran", False) and not other.attrs.get("veteran", False):
+                return f"{figure.id} (veteran) beats {other.id}"
+        return f"{first.id} and {second.id} tie: both recoil 1 cm"
+    winner, loser = (first, second) if first_hits > second_hits else (second, first)
+    return f"{winner.id} beats {loser.id}"

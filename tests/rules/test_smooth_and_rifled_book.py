@@ -1,0 +1,281 @@
+"""The worked examples of the Smooth & Rifled rule book (seed 004), with the book's numbers."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from rules.questions import ask
+from rules.scene import parse_scene
+from rules.sr_dice import TO_HIT, at_least, band_of, break_point, volley_dice, volley_hits
+
+
+def _scene(figures: list[dict[str, Any]], **extra: Any) -> Any:
+    return parse_scene(
+        {
+            "ruleset": "smooth-and-rifled",
+            "table": {"width_mm": 1200, "depth_mm": 900},
+            "figures": figures,
+            **extra,
+        }
+    )
+
+
+def _json(scene: Any, question: str, *args: object, **extras: Any) -> dict[str, Any]:
+    return ask(scene, question, [str(a) for a in args], extras).to_json()
+
+
+def test_musket_at_36_cm_needs_a_9() -> None:
+    # §6.2.1: "un fusil (30/2) tire sur un Confédéré à 36cm. La portée Moyenne est dépassée
+    # (plus de 30cm), mais on reste à portée Longue (moins de 60cm) ... besoin d'un 9".
+    assert band_of(360.0, 300.0, extreme=False) == "long"
+    assert TO_HIT["long"] == 9
+    # Two 25 mm bases whose centres are 385 mm apart are 36 cm apart edge to edge.
+    scene = _scene(
+        [
+            {
+                "id": "union",
+                "side": "blue",
+                "x_mm": 100,
+                "y_mm": 100,
+                "facing_deg": 90,
+                "attrs": {"weapon": {"medium_range_cm": 30, "reload": 2}},
+            },
+            {"id": "reb", "side": "grey", "x_mm": 100, "y_mm": 485},
+        ]
+    )
+    answer = _json(scene, "fire", "union", "reb")
+    assert (answer["distance_units"], answer["band"], answer["to_hit_2d6"]) == (36.0, "long", 9)
+    # In 15 mm games every distance is halved: R = 15 cm, long range ends at 30 cm.
+    small = parse_scene(
+        {
+            "ruleset": "sr",
+            "options": {"scale": "15mm"},
+            "table": {"width_mm": 1200, "depth_mm": 900},
+            "figures": scene_figures(scene),
+        }
+    )
+    assert _json(small, "fire", "union", "reb")["reasons"] == ["out_of_range"]
+
+
+def scene_figures(scene: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": f.id,
+            "side": f.side,
+            "x_mm": f.x_mm,
+            "y_mm": f.y_mm,
+            "facing_deg": f.facing_deg,
+            "attrs": dict(f.attrs),
+        }
+        for f in scene.figures
+    ]
+
+
+def test_zulu_attacking_a_highlander() -> None:
+    # §6.7: "un Zoulou avec C=4 et Impétueux attaque un Highlander avec C=5. Le Zoulou lancera
+    # 4 dés ... et touche pour chaque 5+ obtenu et sera touché sur chaque 4+ obtenu par le
+    # Highlander."
+    scene = _scene(
+        [
+            {
+                "id": "zulu",
+                "side": "zulu",
+                "x_mm": 100,
+                "y_mm": 100,
+                "type": "infantry",
+                "attrs": {"combat": 4, "impetuous": True},
+            },
+            {
+                "id": "highlander",
+                "side": "british",
+                "x_mm": 100,
+                "y_mm": 125,
+                "type": "infantry",
+                "attrs": {"combat": 5},
+            },
+        ]
+    )
+    answer = _json(scene, "melee", "zulu", "highlander")
+    assert (answer["attacker_dice"], answer["attacker_hits_on"]) == (4, 5)
+    assert (answer["defender_dice"], answer["defender_hits_on"]) == (3, 4)
+    # The odds add up: win, tie and lose cover every throw.
+    assert sum(answer["odds"].values()) == pytest.approx(1.0, abs=0.002)  # rounded to 1e-3
+
+
+@pytest.mark.parametrize(
+    ("brigand_rolls", "outcome"),
+    [
+        # "Il lance 3d6 et obtient 1, 3 et 5, soit 2 touches. Les Brigands lancent 4d6, mais
+        # n'obtiennent rien au-dessus de 4. Le Zouave a battu les deux Brigands".
+        ([1, 2, 4, 4], ["zouave eliminates b1 and b2"]),
+        # "Si les Brigands avaient touché une fois, alors le Zouave aurait gagné la Mêlée
+        # contre l'un des deux et fait égalité avec l'autre."
+        ([5, 1, 2, 4], ["zouave and b1 tie: both recoil 1 cm", "zouave beats b2"]),
+    ],
+)
+def test_papal_zouave_against_two_brigands(brigand_rolls: list[int], outcome: list[str]) -> None:
+    scene = _scene(
+        [
+            {"id": "zouave", "side": "papal", "x_mm": 100, "y_mm": 125, "attrs": {"combat": 5}},
+            {"id": "b1", "side": "brigands", "x_mm": 88, "y_mm": 100, "attrs": {"combat": 3}},
+            {"id": "b2", "side": "brigands", "x_mm": 114, "y_mm": 100, "attrs": {"combat": 3}},
+        ]
+    )
+    answer = _json(scene, "melee", "b1,b2", "zouave", rolls_a=brigand_rolls, rolls_b=[1, 3, 5])
+    # Two against one: 3 dice + 1 for the second Brigand, hitting on the Zouave's C 5;
+    # the Zouave rolls 3 dice hitting on the Brigands' C 3.
+    assert (answer["attacker_dice"], answer["attacker_hits_on"]) == (4, 5)
+    assert (answer["defender_dice"], answer["defender_hits_on"]) == (3, 3)
+    assert answer["defender_hits"] == 2
+    assert sorted(answer["outcome"]) == sorted(outcome)
+
+
+# §3.1's figure, laid out to the text's numbers (25 mm bases, gaps edge to edge):
+# L (300, 300) the Leader; A, B, C, D 5 mm from him (chained); E 59.85 mm from L but 42.08 mm
+# from B and C (not chained); F 116.4 mm from L and 97 mm from A and D; G 19.7 mm from F and
+# 159.4 mm from L.
+GROUP_EXAMPLE = [
+    ("L", 300, 300),
+    ("A", 270, 300),
+    ("B", 330, 300),
+    ("C", 300, 330),
+    ("D", 300, 270),
+    ("E", 360, 360),
+    ("F", 200, 200),
+    ("G", 160, 180),
+]
+
+
+def _group_example(drummer: bool, **options: Any) -> Any:
+    figures = [
+        {
+            "id": name,
+            "side": "blue",
+            "unit": "line",
+            "x_mm": x,
+            "y_mm": y,
+            "attrs": {"leader": name == "L", "musician": drummer and name == "B"},
+        }
+        for name, x, y in GROUP_EXAMPLE
+    ]
+    return _scene(figures, options=options)
+
+
+@pytest.mark.parametrize(
+    ("drummer", "members"),
+    [
+        # "A, B, C, D et L ... E fait partie du Groupe car il est à 6cm de L. Mais F et G ne
+        # peuvent faire partie du Groupe."
+        (False, ["A", "B", "C", "D", "E", "L"]),
+        # "Si B était un tambour (Musicien), alors F, à moins de 12cm de L, appartiendrait au
+        # Groupe. Et en conséquence, G, à moins de 3cm de F, en ferait partie aussi."
+        (True, ["A", "B", "C", "D", "E", "F", "G", "L"]),
+    ],
+)
+def test_group_membership_example_read_as_chain_or_radius(
+    drummer: bool, members: list[str]
+) -> None:
+    # The example's own reading: chained within 3 cm, *or* within the Leader's radius, which
+    # the example sets at 6 cm (12 cm with a musician).
+    scene = _group_example(drummer, group_rule="chain_or_radius", leader_radius_cm=6)
+    groups = _json(scene, "groups")["groups"]
+    assert sorted(groups["line"]) == members
+    assert sorted(g for g in groups if g != "line") == sorted(
+        name for name, _, _ in GROUP_EXAMPLE if name not in members
+    )
+
+
+@pytest.mark.parametrize("drummer", [False, True])
+def test_group_membership_example_under_the_text_rule(drummer: bool) -> None:
+    # The default reading (§3.0's text): chained within 3 cm *and* within 10 cm of the Leader
+    # (20 cm with a musician). A-D qualify; E, F and G are not chained to the group, so each
+    # acts alone whatever the radius: the example's E (at 6 cm, not chained) is the case where
+    # the text and the example part ways.
+    groups = _json(_group_example(drummer), "groups")["groups"]
+    assert sorted(groups["line"]) == ["A", "B", "C", "D", "L"]
+    assert {name for name, ids in groups.items() if len(ids) == 1} == {"E", "F", "G"}
+
+
+def test_break_point_of_ten_soldiers_and_a_sergeant() -> None:
+    # §7.0: "une Unité constituée de 10 soldats et d'un Sergent a une VM de 13 et aura un
+    # Point de Rupture à 5."
+    figures = [{"id": "sgt", "side": "blue", "x_mm": 600, "y_mm": 450, "attrs": {"leader": True}}]
+    figures += [
+        {"id": f"s{k}", "side": "blue", "x_mm": 60 + 50 * k, "y_mm": 100} for k in range(10)
+    ]
+    answer = _json(_scene(figures), "morale", "blue")
+    assert (answer["vm"], answer["break_point"]) == (13, 5)
+    # "L'Unité devra tester si elle perd 5 soldats ou le Sergent et 2 soldats": 3 + 1 + 1 = 5.
+    assert break_point(13) == 5 == 3 + 2 * 1
+
+
+def test_volley_dice_of_four_shooters() -> None:
+    # §6.2.5: "1 Groupe de 4 tireurs jette 5d6, 2 pour le premier et 1 chacun pour les 3".
+    assert volley_dice(4) == 5
+
+
+# The volley example of §6.2.5: Blue (muskets 20/2) fires at Red in loose order, target C.
+# Shooters b1 and b2 are more than 20 cm from C (long range); the five others (b3-b7) are
+# within 20 cm and fire first. A house hides G from b3-b7; b1 and b2 could see it.
+VOLLEY_SCENE = {
+    "ruleset": "smooth-and-rifled",
+    "table": {"width_mm": 1200, "depth_mm": 900},
+    "figures": [
+        *(
+            {
+                "id": f"b{k}",
+                "side": "blue",
+                "unit": "blue",
+                "x_mm": x,
+                "y_mm": 100,
+                "facing_deg": 90,
+                "attrs": {"leader": k == 4, "weapon": {"medium_range_cm": 20, "reload": 2}},
+            }
+            for k, x in ((1, 100), (2, 130), (3, 180), (4, 210), (5, 240), (6, 270), (7, 300))
+        ),
+        {"id": "C", "side": "red", "unit": "red", "x_mm": 300, "y_mm": 290},
+        {"id": "B", "side": "red", "unit": "red", "x_mm": 260, "y_mm": 340},
+        {"id": "A", "side": "red", "unit": "red", "x_mm": 210, "y_mm": 380},
+        {"id": "G", "side": "red", "unit": "red", "x_mm": 115, "y_mm": 400},
+    ],
+    "terrain": [
+        {
+            "id": "house",
+            "kind": "building",
+            "polygon_mm": [[124, 320], [180, 320], [180, 360], [124, 360]],
+        },
+    ],
+}
+
+
+def test_volley_example_hits_go_to_c_b_a_and_the_fourth_is_lost() -> None:
+    scene = parse_scene(VOLLEY_SCENE)
+    answer = _json(scene, "volley", "blue", "C", hits=4)
+    # b3-b7 at medium range (7+): 6d6; b1 and b2 (long range) fire apart.
+    assert answer["shooters"] == ["b3", "b4", "b5", "b6", "b7"]
+    assert (answer["band"], answer["to_hit_2d6"], answer["dice"]) == ("medium", 7, 6)
+    # "B est le plus proche, il reçoit la deuxième touche, puis A ... Le prochain devrait
+    # être G ... mais comme G n'est visible que de 1 et 2, il ne peut être touché. La
+    # quatrième touche est perdue."
+    assert answer["order"] == ["C", "B", "A"]
+    assert answer["hit"] == ["C", "B", "A"]
+    assert answer["lost"] == 1
+    # G is seen by b1 (no house on that line) but not by b3.
+    assert _json(scene, "fire", "b1", "G")["visible"] is True
+    assert _json(scene, "fire", "b3", "G")["reasons"] == ["line_blocked"]
+
+
+def test_volley_hit_distribution_counts_every_throw() -> None:
+    # Hits = whole multiples of 7 in the total of 6d6: counted over all 6^6 throws.
+    answer = _json(parse_scene(VOLLEY_SCENE), "volley", "blue", "C")
+    counts: dict[int, int] = {}
+    for throw in itertools.product(range(1, 7), repeat=6):
+        hits = volley_hits(sum(throw), 7)
+        counts[hits] = counts.get(hits, 0) + 1
+    expected = {str(k): round(v / 6**6, 3) for k, v in counts.items()}
+    assert answer["hits_distribution"] == expected
+    # A volley of one shooter is an ordinary shot: 2d6, 7+ is 21/36.
+    assert float(at_least(2, 7)) == pytest.approx(21 / 36)
