@@ -328,14 +328,20 @@ def serve(
     token = secrets.token_urlsafe(12)
     app_ = create_app(live, token=token)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    typer.echo(
-        f"arbitre: {live.source.description} on http://{shown}:{port}/ "
-        f"(API docs /docs; token for changes: {token})"
-    )
+    typer.echo(f"arbitre: {live.source.description} on http://{shown}:{port}/ (API docs /docs)")
+    typer.echo(f"arbitre: to change settings, open http://{shown}:{port}/?token={token}")
     if host in ("0.0.0.0", "::"):
         typer.echo("arbitre: anyone on this network may view; changes need the token")
     # States are small; compressing each one for each client costs more than it saves.
-    uvicorn.run(app_, host=host, port=port, log_level="warning", ws_per_message_deflate=False)
+    # Open camera streams never end by themselves: give them 2 s to close on shutdown.
+    uvicorn.run(
+        app_,
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_per_message_deflate=False,
+        timeout_graceful_shutdown=2,
+    )
 
 
 @app.command()

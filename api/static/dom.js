@@ -58,7 +58,7 @@ export function syncChildren(parent, items, keyOf, create, update) {
 }
 
 // Distinct, readable on the sand-coloured table, and none of them the green of
-// woods and allowed shots nor the grey of hidden figures.
+// woods nor the grey of hidden figures.
 const SIDE_PALETTE = [
   "#1f5fd1", // blue
   "#d1352b", // red
@@ -70,6 +70,25 @@ const SIDE_PALETTE = [
   "#1b1f3b", // navy-black
 ];
 const NO_SIDE_COLOUR = "#555555";
+
+// Sides are often named after their colour ("blue", "verts"): such a side gets that colour.
+const NAMED_COLOURS = {
+  blue: "#1f5fd1", bleu: "#1f5fd1",
+  red: "#d1352b", rouge: "#d1352b",
+  green: "#1b6e2a", vert: "#1b6e2a",
+  white: "#fafafa", blanc: "#fafafa",
+  black: "#1a1a1a", noir: "#1a1a1a",
+  yellow: "#f2c200", jaune: "#f2c200",
+  orange: "#e08a00",
+  purple: "#7b3fb5", violet: "#7b3fb5",
+};
+
+/** The colour a side's name says, if it says one: "Bleus" and "blue" are blue. */
+function namedColour(name) {
+  const word = name.trim().toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+  const singular = word.replace(/(es|s)$/, "");
+  return NAMED_COLOURS[word] ?? NAMED_COLOURS[singular] ?? NAMED_COLOURS[word.replace(/s$/, "")] ?? null;
+}
 
 function hashName(name) {
   let hash = 2166136261; // FNV-1a, 32 bits
@@ -89,12 +108,20 @@ export function sideColours(sides) {
   const used = new Set();
   const names = [...new Set(sides.filter((side) => side))].sort();
   for (const name of names) {
-    let index = hashName(name) % SIDE_PALETTE.length;
-    for (let tries = 0; used.has(index) && tries < SIDE_PALETTE.length; tries += 1) {
-      index = (index + 1) % SIDE_PALETTE.length;
+    const named = namedColour(name);
+    if (named && !used.has(named)) {
+      used.add(named);
+      colours.set(name, named);
     }
-    used.add(index);
-    colours.set(name, SIDE_PALETTE[index]);
+  }
+  for (const name of names.filter((side) => !colours.has(side))) {
+    const start = hashName(name) % SIDE_PALETTE.length;
+    let colour = SIDE_PALETTE[start];
+    for (let step = 1; used.has(colour) && step < SIDE_PALETTE.length; step += 1) {
+      colour = SIDE_PALETTE[(start + step) % SIDE_PALETTE.length];
+    }
+    used.add(colour);
+    colours.set(name, colour);
   }
   return (side) => colours.get(side) ?? NO_SIDE_COLOUR;
 }

@@ -77,7 +77,8 @@ function updateFigure(node, figure, at, sizes, colour, overlay) {
   figureClasses(node, figure, overlay);
   const [ring, body, label] = node.children;
   setAttrs(ring, { r: (sizes.radius + sizes.gap).toFixed(2) });
-  setAttrs(body, { r: sizes.radius.toFixed(2), fill: figure.stale ? null : colour });
+  setAttrs(body, { r: sizes.radius.toFixed(2) });
+  node.style.setProperty("--side", colour);
   setAttrs(label, { y: (-sizes.radius - sizes.gap * 1.5).toFixed(2), "font-size": sizes.font.toFixed(2) });
   const text = figureLabel(figure);
   if (label.textContent !== text) label.textContent = text;
@@ -164,6 +165,7 @@ function drawTable(view, state) {
   const margin = Math.max(width, depth) * 0.05;
   view.viewWidth = width + 2 * margin;
   setAttrs(view.svg, { viewBox: `${-margin} ${-margin} ${width + 2 * margin} ${depth + 2 * margin}` });
+  view.svg.style.aspectRatio = `${width + 2 * margin} / ${depth + 2 * margin}`;
   view.layers.table.replaceChildren(
     svgEl("rect", { class: "table", x: 0, y: 0, width, height: depth, "data-testid": "map-table", "vector-effect": "non-scaling-stroke" }),
     ...gridLines(state),

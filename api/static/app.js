@@ -1,0 +1,599 @@
+// The page: follows the live table, lets players pick figures on the map or the
+// camera view, asks the server the question of the chosen mode and shows the answer.
+
+import { el, sideColours, syncChildren } from "./dom.js";
+import {
+  createCamera,
+  createMap,
+  figureAtCamera,
+  figureAtMap,
+  figureLabel,
+  mapPointMm,
+  renderCamera,
+  renderMap,
+} from "./draw.js";
+import { initialLanguage, language, list, number, setLanguage, t, tOr, translatePage } from "./i18n.js";
+import * as server from "./server.js";
+
+const MODES = ["distance", "fire", "move"];
+const MOVED_MM = 3; // a figure further than this from where it was asked about has moved
+const CAMERA_RETRY_MS = 3000;
+
+const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
+
+const app = {
+  state: null,
+  connection: "connecting", // connecting | open | closed
+  mode: "distance",
+  picks: [], // figure ids picked for the current question
+  ticket: 0, // numbers the questions; an answer to an older one is dropped
+  pending: false,
+  answer: null, // {question, data, picks, target, at: Map id -> [x, y]}
+  reach: null, // the reach answer while a destination is chosen
+  pendingTarget: null, // the destination [x, y] mm being asked about
+  error: null, // {detail} when the server refused or could not be reached
+  outdated: false,
+  cameraOn: localStorage.getItem("arbitre.camera") !== "off",
+  cameraAttempt: 0,
+  token: new URLSearchParams(location.search).get("token"),
+  views: {},
+};
+
+// ---- the state of the table -------------------------------------------------------
+
+function figureById(id) {
+  return app.state?.figures.find((f) => f.id === id) ?? null;
+}
+
+function nameOf(id) {
+  return figureById(id)?.name || id;
+}
+
+/** Figure ids for names that may be groups (expanded) or figures. */
+function figureIds(names) {
+  const groups = app.state?.groups ?? {};
+  return names.flatMap((name) => (name in groups ? groups[name] : [name]));
+}
+
+/** Readable names for group or figure names: the figures' names. */
+function namesOf(names) {
+  return list([...new Set(figureIds(names).map(nameOf))]);
+}
+
+function colourOfSide() {
+  return sideColours((app.state?.figures ?? []).map((f) => f.side));
+}
+
+function positionsOf(ids) {
+  const at = new Map();
+  for (const id of ids) {
+    const figure = figureById(id);
+    if (figure) at.set(id, [figure.x_mm, figure.y_mm]);
+  }
+  return at;
+}
+
+function hasMoved(at) {
+  for (const [id, [x, y]] of at) {
+    const figure = figureById(id);
+    if (figure && Math.hypot(figure.x_mm - x, figure.y_mm - y) > MOVED_MM) return true;
+  }
+  return false;
+}
+
+// ---- what to draw over the map and the camera ---------------------------------------
+
+function lineKind(answer) {
+  if (app.mode === "distance") return "distance";
+  if (!answer || answer.question !== "fire") return "pending";
+  return answer.data.allowed ? "allowed" : "refused";
+}
+
+function currentOverlay() {
+  const answer = app.answer;
+  const overlay = {
+    picks: app.picks,
+    blocked: new Set(),
+    cover: new Set(),
+    line: null,
+    path: null,
+    target: null,
+    reach: app.mode === "move" ? app.reach : null,
+  };
+  if (app.mode !== "move" && app.picks.length === 2) {
+    const [from, to] = app.picks;
+    overlay.line = { from, to, kind: lineKind(answer), uncertain: answer?.data.certain === false };
+  }
+  if (answer?.question === "fire" || answer?.question === "move") {
+    for (const id of figureIds(answer.data.blocked_by || [])) overlay.blocked.add(id);
+    for (const id of figureIds(answer.data.cover || [])) overlay.cover.add(id);
+  }
+  if (answer?.question === "move") {
+    overlay.path = {
+      points: answer.data.path_mm || [],
+      kind: answer.data.legal ? "allowed" : "refused",
+      uncertain: answer.data.certain === false,
+    };
+  }
+  if (app.mode === "move" && answer?.target) overlay.target = answer.target;
+  else if (app.mode === "move" && app.pendingTarget) overlay.target = app.pendingTarget;
+  return overlay;
+}
+
+// ---- rendering ------------------------------------------------------------------
+
+function renderStatus() {
+  const status = byTestId("source-status");
+  const text = byTestId("source-text");
+  const detail = byTestId("source-detail");
+  let kind;
+  let words;
+  let message = "";
+  if (app.connection !== "open" || !app.state) {
+    kind = app.connection === "closed" ? "offline" : "connecting";
+    words = t(`status.${kind}`);
+  } else if (app.state.source.ok) {
+    kind = "ok";
+    words = `${t("status.ok")} · ${t("status.fps", { fps: number(app.state.fps, 0) })}`;
+  } else {
+    kind = "lost";
+    words = t("status.lost");
+    message = app.state.source.message || "";
+  }
+  status.dataset.state = kind;
+  text.textContent = words;
+  detail.textContent = message;
+  detail.hidden = !message;
+}
+
+function renderHint() {
+  const hint = byTestId("hint");
+  if (app.pending) {
+    hint.textContent = t("hint.wait");
+    return;
+  }
+  const step = app.picks.length === 1 ? 1 : 0;
+  hint.textContent = t(`hint.${app.mode}.${step}`);
+}
+
+function renderModes() {
+  for (const mode of MODES) {
+    byTestId(`mode-${mode}`).setAttribute("aria-pressed", String(app.mode === mode));
+  }
+}
+
+function figureMeta(figure) {
+  const parts = [];
+  if (figure.group) parts.push(t("figure.group", { group: figure.group }));
+  parts.push(figure.side || t("side.none"));
+  if (figure.stale) parts.push(t("figure.stale", { age: number(figure.age_s, 0) }));
+  else if (!figure.settled) parts.push(t("figure.moving"));
+  return parts.join(" · ");
+}
+
+function renderFigureList(colourOf, overlay) {
+  const listNode = byTestId("figure-list");
+  const figures = app.state?.figures ?? [];
+  byTestId("figures-empty").hidden = figures.length > 0;
+  syncChildren(
+    listNode,
+    figures,
+    (f) => f.id,
+    () =>
+      el(
+        "li",
+        {},
+        el("button", { type: "button", class: "figure-button", "data-testid": "figure-button" },
+          el("span", { class: "dot", "aria-hidden": "true" }),
+          el("span", { class: "name" }),
+          el("span", { class: "meta" })),
+      ),
+    (item, figure) => {
+      const button = item.firstElementChild;
+      const [dot, name, meta] = button.children;
+      button.dataset.id = figure.id;
+      button.classList.toggle("stale", figure.stale);
+      button.classList.toggle("moving", !figure.settled);
+      button.setAttribute("aria-pressed", String(overlay.picks.includes(figure.id)));
+      dot.style.background = figure.stale ? "" : colourOf(figure.side);
+      name.textContent = figure.name || figure.id;
+      meta.textContent = figureMeta(figure);
+    },
+  );
+}
+
+function renderLegend(colourOf) {
+  const sides = [...new Set((app.state?.figures ?? []).map((f) => f.side).filter(Boolean))].sort();
+  const kinds = [...new Set((app.state?.terrain ?? []).map((p) => String(p.kind)))].sort();
+  const key = JSON.stringify([language(), sides, kinds]);
+  const legend = byTestId("legend");
+  if (legend.dataset.key === key) return;
+  legend.dataset.key = key;
+  const swatch = (cls, colour) => el("span", { class: `swatch ${cls}`, style: colour ? `background:${colour}` : null, "aria-hidden": "true" });
+  legend.replaceChildren(
+    ...sides.map((side) => el("li", {}, swatch("side", colourOf(side)), side)),
+    ...kinds.map((kind) => el("li", {}, swatch(`kind-${kind.replace(/[^a-z_-]/gi, "")}`), tOr(`kind.${kind}`, kind))),
+    el("li", {}, swatch("stale"), t("legend.stale")),
+    el("li", {}, swatch("moving"), t("legend.moving")),
+  );
+}
+
+function renderCameraFrame() {
+  const frame = byTestId("camera-frame");
+  const image = byTestId("camera-img");
+  const [width, height] = app.state?.image_size ?? [16, 9];
+  frame.style.aspectRatio = `${width} / ${height}`;
+  frame.hidden = !app.cameraOn;
+  byTestId("camera-off").hidden = app.cameraOn;
+  byTestId("camera-toggle").textContent = t(app.cameraOn ? "camera.hide" : "camera.show");
+  const wanted = app.cameraOn ? server.streamUrl(app.cameraAttempt) : "";
+  if ((image.getAttribute("src") || "") !== wanted) {
+    if (wanted) image.setAttribute("src", wanted);
+    else image.removeAttribute("src");
+  }
+}
+
+/** Everything that follows the live state (called on every pushed state). */
+function renderLive() {
+  renderStatus();
+  if (!app.state) return;
+  const colourOf = colourOfSide();
+  const overlay = currentOverlay();
+  renderMap(app.views.map, app.state, colourOf, overlay);
+  if (app.cameraOn) renderCamera(app.views.camera, app.state, colourOf, overlay);
+  renderFigureList(colourOf, overlay);
+  renderLegend(colourOf);
+  renderSettingsValue();
+  const outdated = Boolean(app.answer?.at && hasMoved(app.answer.at));
+  if (outdated !== app.outdated) {
+    app.outdated = outdated;
+    renderResult();
+  }
+}
+
+function renderAll() {
+  translatePage(document);
+  byTestId("lang-toggle").setAttribute("aria-label", t("lang.switch.label"));
+  renderModes();
+  renderHint();
+  renderCameraFrame();
+  renderResult();
+  renderSettingsLabel();
+  renderLive();
+}
+
+// ---- the result panel -----------------------------------------------------------
+
+const units = (value) => number(value, 2);
+const mm = (value) => number(value, 1);
+
+function reasonsText(reasons) {
+  return list(reasons.map((code) => tOr(`reason.${code}`, code)));
+}
+
+function distanceResult(data, [a, b]) {
+  const headline = t("result.distance", { a: nameOf(a), b: nameOf(b), units: units(data.distance_units), unit: data.unit, mm: mm(data.distance_mm) });
+  const details = [t("detail.mode", { mode: tOr(`mode.${data.mode}`, data.mode) })];
+  if (data.sigma_mm > 0) details.push(t("detail.sigma", { sigma: number(data.sigma_mm, 1) }));
+  return { headline, details, verdict: "neutral" };
+}
+
+function fireResult(data, [a, b]) {
+  const names = { a: nameOf(a), b: nameOf(b) };
+  const headline = t(data.allowed ? "result.fire.yes" : "result.fire.no", names);
+  const details = [t("detail.distance", { units: units(data.distance_units), unit: data.unit, mm: mm(data.distance_mm) })];
+  if (data.reasons?.length) details.push(t("detail.reasons", { reasons: reasonsText(data.reasons) }));
+  if (data.band) details.push(t("detail.band", { band: tOr(`band.${data.band}`, data.band) }));
+  if (data.allowed && data.pi) details.push(t("detail.pi", { pi: data.pi }));
+  if (data.blocked_by?.length) details.push(t("detail.blocked", { names: namesOf(data.blocked_by) }));
+  if (data.cover?.length) details.push(t("detail.cover", { names: namesOf(data.cover) }));
+  if (data.margin_mm !== null && data.margin_mm !== undefined) details.push(t("detail.margin", { mm: mm(data.margin_mm) }));
+  for (const warning of data.warnings || []) details.push(t("detail.warnings", { text: warning }));
+  return { headline, details, verdict: data.allowed ? "allowed" : "refused" };
+}
+
+function moveResult(data, [a], target) {
+  const headline = t(data.legal ? "result.move.yes" : "result.move.no", { a: nameOf(a) });
+  const details = [];
+  if (data.reasons?.length) details.push(t("detail.reasons", { reasons: reasonsText(data.reasons) }));
+  if (data.cost_units !== null && data.cost_units !== undefined) {
+    details.push(t("detail.cost", { cost: units(data.cost_units), allowance: units(data.allowance_units), unit: data.unit, cost_mm: mm(data.cost_mm), allowance_mm: mm(data.allowance_mm) }));
+  }
+  if (data.blocked_by?.length) details.push(t("detail.path_blocked", { names: namesOf(data.blocked_by) }));
+  if (data.margin_mm !== null && data.margin_mm !== undefined) details.push(t("detail.margin", { mm: mm(data.margin_mm) }));
+  if (target) details.push(t("detail.destination", { x: mm(target[0]), y: mm(target[1]) }));
+  for (const warning of data.warnings || []) details.push(t("detail.warnings", { text: warning }));
+  return { headline, details, verdict: data.legal ? "allowed" : "refused" };
+}
+
+function reachResult(data, [a]) {
+  const empty = !(data.polygons_mm || []).length;
+  const headline = empty
+    ? t("result.reach.none", { a: nameOf(a) })
+    : t("result.reach", { a: nameOf(a), units: units(data.allowance_units), unit: data.unit, mm: mm(data.allowance_mm) });
+  return { headline, details: [], verdict: "neutral" };
+}
+
+const RESULTS = { distance: distanceResult, fire: fireResult, move: moveResult, reach: reachResult };
+
+function positionNotes(data) {
+  const notes = [];
+  if (data.moving?.length) notes.push(t("note.moving", { names: namesOf(data.moving) }));
+  if (data.stale?.length) notes.push(t("note.stale", { names: namesOf(data.stale) }));
+  return notes;
+}
+
+function describeAnswer() {
+  if (app.error) {
+    const headline = app.error.detail ? t("result.error", { detail: app.error.detail }) : t("result.offline");
+    return { headline, details: [], notes: [], verdict: "error" };
+  }
+  const answer = app.answer;
+  if (!answer) return { headline: t("result.empty"), details: [], notes: [], verdict: "empty" };
+  const result = RESULTS[answer.question](answer.data, answer.picks, answer.target);
+  const notes = positionNotes(answer.data);
+  if (app.outdated) notes.push(t("note.outdated"));
+  return { ...result, notes };
+}
+
+function renderResult() {
+  const panel = byTestId("result");
+  const answer = app.answer;
+  const result = describeAnswer();
+  const uncertain = answer?.data.certain === false;
+  panel.dataset.verdict = result.verdict;
+  panel.dataset.question = answer?.question ?? "";
+  panel.dataset.certain = String(!uncertain);
+  setData(panel, "allowed", answer?.question === "fire" ? answer.data.allowed : null);
+  setData(panel, "legal", answer?.question === "move" ? answer.data.legal : null);
+  setData(panel, "distanceMm", answer?.data.distance_mm ?? null);
+  byTestId("too-close").hidden = !uncertain;
+  byTestId("too-close").textContent = t("too_close");
+  byTestId("result-headline").textContent = result.headline;
+  byTestId("result-details").replaceChildren(...result.details.map((line) => el("li", {}, line)));
+  byTestId("result-notes").replaceChildren(...result.notes.map((line) => el("p", {}, line)));
+  byTestId("ask-again").hidden = !(app.outdated && answer && answer.question !== "reach");
+}
+
+function setData(node, name, value) {
+  if (value === null || value === undefined) delete node.dataset[name];
+  else node.dataset[name] = String(value);
+}
+
+// ---- asking ---------------------------------------------------------------------
+
+/** Ask the server; resolves to the answer's data, or null (refused, dropped or failed). */
+async function send(question, args) {
+  const ticket = ++app.ticket;
+  app.pending = true;
+  app.error = null;
+  renderHint();
+  const reply = await server.ask(question, args);
+  if (ticket !== app.ticket) return null;
+  app.pending = false;
+  renderHint();
+  if (!reply.ok) {
+    app.error = { detail: reply.detail };
+    app.answer = null;
+    renderResult();
+    renderLive();
+    return null;
+  }
+  return reply.data;
+}
+
+function keepAnswer(question, data, picks, target = null) {
+  app.answer = { question, data, picks: [...picks], target, at: positionsOf(picks) };
+  app.outdated = false;
+  renderResult();
+  renderLive();
+}
+
+async function askPair() {
+  const question = app.mode === "fire" ? "fire" : "distance";
+  const picks = [...app.picks];
+  const data = await send(question, picks);
+  if (data) keepAnswer(question, data, picks);
+}
+
+async function askReach() {
+  const picks = [...app.picks];
+  const data = await send("reach", picks);
+  if (!data) return;
+  app.reach = data;
+  keepAnswer("reach", data, picks);
+}
+
+async function askMove(target) {
+  const picks = [...app.picks];
+  app.pendingTarget = target;
+  renderLive();
+  const data = await send("move", [picks[0], target[0].toFixed(1), target[1].toFixed(1)]);
+  app.pendingTarget = null;
+  if (data) keepAnswer("move", data, picks, target);
+}
+
+function askAgain() {
+  const answer = app.answer;
+  if (!answer) return;
+  if (answer.question === "move") askMove(answer.target);
+  else if (answer.question === "reach") askReach();
+  else askPair();
+}
+
+// ---- picking --------------------------------------------------------------------
+
+function clearQuestion() {
+  app.ticket += 1; // drop any answer still on its way
+  app.pending = false;
+  app.picks = [];
+  app.answer = null;
+  app.reach = null;
+  app.error = null;
+  app.pendingTarget = null;
+  app.outdated = false;
+  renderHint();
+  renderResult();
+  renderLive();
+}
+
+function pickForPair(id) {
+  if (app.picks.length === 1 && app.picks[0] === id) {
+    clearQuestion();
+    return;
+  }
+  if (app.picks.length !== 1) {
+    clearQuestion();
+    app.picks = [id];
+  } else {
+    app.picks = [app.picks[0], id];
+  }
+  renderHint();
+  renderLive();
+  if (app.picks.length === 2) askPair();
+}
+
+function pickMover(id) {
+  clearQuestion();
+  app.picks = [id];
+  renderHint();
+  renderLive();
+  askReach();
+}
+
+function pickFigure(id) {
+  if (app.mode === "move") pickMover(id);
+  else pickForPair(id);
+}
+
+function onMapTap(event) {
+  if (!app.state) return;
+  const { map } = app.views;
+  const id = figureAtMap(map, app.state, event.clientX, event.clientY);
+  if (app.mode === "move" && app.picks.length === 1) {
+    if (id === app.picks[0]) clearQuestion();
+    else {
+      const target = mapPointMm(map, app.state, event.clientX, event.clientY);
+      if (target) askMove(target);
+    }
+    return;
+  }
+  if (id) pickFigure(id);
+}
+
+function onCameraTap(event) {
+  if (!app.state) return;
+  const id = figureAtCamera(app.views.camera, app.state, event.clientX, event.clientY);
+  if (id) pickFigure(id);
+}
+
+function onFigureListTap(event) {
+  const button = event.target.closest("button[data-id]");
+  if (button) pickFigure(button.dataset.id);
+}
+
+function setMode(mode) {
+  app.mode = mode;
+  clearQuestion();
+  renderModes();
+}
+
+// ---- the camera -----------------------------------------------------------------
+
+function toggleCamera() {
+  app.cameraOn = !app.cameraOn;
+  localStorage.setItem("arbitre.camera", app.cameraOn ? "on" : "off");
+  renderCameraFrame();
+  renderLive();
+}
+
+function onCameraError() {
+  if (!app.cameraOn) return;
+  setTimeout(() => {
+    app.cameraAttempt += 1;
+    renderCameraFrame();
+  }, CAMERA_RETRY_MS);
+}
+
+// ---- settings (only with the start-up token) ------------------------------------
+
+function renderSettingsLabel() {
+  byTestId("settings").hidden = !app.token;
+  byTestId("unit-mm-label").textContent = t("settings.unit_mm", { unit: app.state?.unit ?? "M" });
+}
+
+function renderSettingsValue() {
+  const input = byTestId("unit-mm");
+  if (!app.token || document.activeElement === input || input.dataset.edited) return;
+  if (app.state?.unit_mm) input.value = String(app.state.unit_mm);
+  renderSettingsLabel();
+}
+
+async function saveSettings(event) {
+  event.preventDefault();
+  const input = byTestId("unit-mm");
+  const value = Number(input.value);
+  const reply = await server.putOptions(app.token, { unit_mm: value });
+  const message = byTestId("settings-message");
+  if (reply.ok) {
+    delete input.dataset.edited;
+    message.textContent = t("settings.saved", { unit: app.state?.unit ?? "M", mm: number(value, 0) });
+  } else {
+    message.textContent = t("settings.refused", { detail: reply.detail ?? "" });
+  }
+}
+
+// ---- start --------------------------------------------------------------------
+
+function switchLanguage() {
+  const next = language() === "fr" ? "en" : "fr";
+  setLanguage(next);
+  localStorage.setItem("arbitre.lang", next);
+  renderAll();
+}
+
+function onState(state) {
+  const first = !app.state;
+  app.state = state;
+  if (first) renderAll();
+  else renderLive();
+}
+
+function onConnection(status) {
+  const reconnected = status === "open" && app.connection === "closed";
+  app.connection = status;
+  if (reconnected && app.cameraOn) {
+    app.cameraAttempt += 1;
+    renderCameraFrame();
+  }
+  renderStatus();
+}
+
+function wire() {
+  for (const mode of MODES) byTestId(`mode-${mode}`).addEventListener("click", () => setMode(mode));
+  byTestId("clear").addEventListener("click", clearQuestion);
+  byTestId("ask-again").addEventListener("click", askAgain);
+  byTestId("lang-toggle").addEventListener("click", switchLanguage);
+  byTestId("camera-toggle").addEventListener("click", toggleCamera);
+  byTestId("camera-img").addEventListener("error", onCameraError);
+  byTestId("map").addEventListener("click", onMapTap);
+  byTestId("camera-overlay").addEventListener("click", onCameraTap);
+  byTestId("figure-list").addEventListener("click", onFigureListTap);
+  byTestId("settings-form").addEventListener("submit", saveSettings);
+  byTestId("unit-mm").addEventListener("input", (event) => {
+    event.target.dataset.edited = "true";
+  });
+  new ResizeObserver(() => renderLive()).observe(byTestId("views"));
+}
+
+function start() {
+  setLanguage(initialLanguage(localStorage.getItem("arbitre.lang"), navigator.languages || [navigator.language]));
+  app.views.map = createMap(byTestId("map"));
+  app.views.camera = createCamera(byTestId("camera-overlay"));
+  wire();
+  renderAll();
+  server.fetchState().then(onState).catch(() => {});
+  server.followState(onState, onConnection);
+}
+
+start();

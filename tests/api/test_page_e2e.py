@@ -1,0 +1,334 @@
+"""The web page in a real browser: Debian's chromium, headless, driven by Playwright.
+
+The server runs the demo table (``arbitre serve --demo``) in a subprocess. The test
+taps figures on the page's map as a player would, reads the answers the page shows
+and checks them against ``/api/state`` and ``POST /api/ask``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+START_TIMEOUT_S = 40.0
+ANSWER_TIMEOUT_MS = 10_000
+SETTLE_TIMEOUT_S = 10.0
+TOLERANCE_MM = 0.5
+# The page's colours for an allowed and a refused shot (style.css --allowed, --refused).
+GREEN = (30, 158, 62)
+RED = (214, 40, 40)
+
+
+# ---- the server ---------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _get_json(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=10) as reply:
+        return json.loads(reply.read())
+
+
+def _post_json(url: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return json.loads(reply.read())
+
+
+def _wait_until_serving(base: str, process: subprocess.Popen[str]) -> None:
+    """Until the demo table answers with figures; fails with the server's output if it dies."""
+    deadline = time.monotonic() + START_TIMEOUT_S
+    last = "no answer"
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            output = process.stdout.read() if process.stdout else ""
+            pytest.fail(f"arbitre serve --demo exited with {process.returncode}:\n{output}")
+        try:
+            health = _get_json(base + "api/health")
+            if health.get("status") == "ok" and health.get("figures", 0) >= 2:
+                return
+            last = json.dumps(health)
+        except (urllib.error.URLError, ConnectionError, ValueError) as error:
+            last = str(error)
+        time.sleep(0.2)
+    pytest.fail(f"arbitre serve --demo not ready after {START_TIMEOUT_S:g} s: {last}")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "serve", "--demo", "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}/"
+    try:
+        _wait_until_serving(base, process)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stdout:
+            process.stdout.close()
+
+
+# ---- the browser --------------------------------------------------------------------
+
+
+def _playwright() -> Any:
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} not found: the browser test needs Debian's chromium "
+            "(apt-get install -y chromium)",
+            pytrace=False,
+        )
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("playwright for Python is missing (pip install playwright)", pytrace=False)
+    return sync_playwright
+
+
+@pytest.fixture(scope="module")
+def browser_page(server: str) -> Iterator[tuple[Any, list[str]]]:
+    sync_playwright = _playwright()
+    errors: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.add_init_script("localStorage.setItem('arbitre.lang', 'en')")
+        # The camera stream never ends, so the page is ready when its DOM is.
+        page.goto(server, wait_until="domcontentloaded")
+        page.wait_for_selector('[data-testid="map-figure"]', timeout=15_000)
+        try:
+            yield page, errors
+        finally:
+            browser.close()
+
+
+def _tap_on_map(page: Any, figure_id: str) -> None:
+    """Tap the centre of a figure's circle on the map, as a finger would."""
+    centre = page.evaluate(
+        """(id) => {
+            const node = [...document.querySelectorAll('[data-testid="map-figure"]')]
+                .find((n) => n.dataset.id === id);
+            if (!node) return null;
+            const box = node.querySelector('.body').getBoundingClientRect();
+            return [box.x + box.width / 2, box.y + box.height / 2];
+        }""",
+        figure_id,
+    )
+    assert centre is not None, f"figure {figure_id!r} is not drawn on the map"
+    page.mouse.click(*centre)
+
+
+def _ask_on_page(page: Any, mode: str, first: str, second: str) -> dict[str, str]:
+    """Pick a mode, tap two figures on the map, wait for the answer; the panel's data."""
+    page.click(f'[data-testid="mode-{mode}"]')
+    question = "distance" if mode == "distance" else "fire"
+    _tap_on_map(page, first)
+    _tap_on_map(page, second)
+    page.wait_for_function(
+        """(question) => document.querySelector('[data-testid="result"]')
+               .dataset.question === question""",
+        arg=question,
+        timeout=ANSWER_TIMEOUT_MS,
+    )
+    panel: dict[str, str] = page.evaluate(
+        """() => ({...document.querySelector('[data-testid="result"]').dataset,
+                  headline: document.querySelector('[data-testid="result-headline"]')
+                      .textContent})"""
+    )
+    return panel
+
+
+def _positions(state: dict[str, Any], ids: tuple[str, ...]) -> dict[str, tuple[float, float]]:
+    return {f["id"]: (f["x_mm"], f["y_mm"]) for f in state["figures"] if f["id"] in ids}
+
+
+def _moved(before: dict[str, Any], after: dict[str, Any], ids: tuple[str, ...]) -> bool:
+    """Whether one of the figures walked between two states (the demo's figures walk)."""
+    start, end = _positions(before, ids), _positions(after, ids)
+    settled = all(f["settled"] for f in after["figures"] if f["id"] in ids)
+    return not settled or any(math.dist(start[i], end[i]) > TOLERANCE_MM for i in ids)
+
+
+def _still_figures(server: str) -> list[dict[str, Any]]:
+    """The figures standing still, once at least two do (a walk settles within seconds)."""
+    deadline = time.monotonic() + SETTLE_TIMEOUT_S
+    while True:
+        figures = [
+            f for f in _get_json(server + "api/state")["figures"] if f["settled"] and not f["stale"]
+        ]
+        if len(figures) >= 2 or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert len(figures) >= 2, f"the demo table shows too few still figures: {figures}"
+    return figures
+
+
+def _two_settled_figures(server: str) -> tuple[str, str]:
+    """Two still figures of different sides (a shooter and a target for the fire test)."""
+    figures = _still_figures(server)
+    first = next((f for f in figures if f.get("type") == "TD"), figures[0])
+    others = [f for f in figures if f["side"] != first["side"]] or [
+        f for f in figures if f["id"] != first["id"]
+    ]
+    second = min(
+        others, key=lambda f: math.dist((f["x_mm"], f["y_mm"]), (first["x_mm"], first["y_mm"]))
+    )
+    return first["id"], second["id"]
+
+
+# ---- the tests ----------------------------------------------------------------------
+
+SHOWN_DISTANCE = re.compile(r"([\d.,]+)\s+(\S+)\s+\(([\d.,]+)\s*mm\)")
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", "."))
+
+
+def _check_distance(page: Any, server: str, ids: tuple[str, str]) -> tuple[bool, str]:
+    """Measure on the page; (agrees, why not) against /api/state and POST /api/ask."""
+    before = _get_json(server + "api/state")
+    panel = _ask_on_page(page, "distance", *ids)
+    after = _get_json(server + "api/state")
+    answer = _post_json(server + "api/ask", {"question": "distance", "args": list(ids)})
+    found = SHOWN_DISTANCE.search(panel["headline"])
+    assert found, f"no distance in the page's answer: {panel['headline']!r}"
+    shown_units, unit, shown_mm = _number(found[1]), found[2], _number(found[3])
+    where = _positions(after, ids)
+    from_state = math.dist(where[ids[0]], where[ids[1]])
+    problems = []
+    if abs(shown_mm - from_state) > TOLERANCE_MM:
+        problems.append(f"shown {shown_mm} mm, /api/state positions give {from_state:.2f} mm")
+    if abs(shown_mm - answer["distance_mm"]) > TOLERANCE_MM:
+        problems.append(f"shown {shown_mm} mm, POST /api/ask gives {answer['distance_mm']} mm")
+    if abs(shown_units - answer["distance_units"]) > 0.01 or unit != answer["unit"]:
+        problems.append(
+            f"shown {shown_units} {unit}, POST /api/ask gives "
+            f"{answer['distance_units']} {answer['unit']}"
+        )
+    if problems and not _moved(before, after, ids):
+        pytest.fail(f"{panel['headline']!r}: " + "; ".join(problems))
+    return not problems, "; ".join(problems)
+
+
+def test_distance_between_two_tapped_figures_is_the_tables(
+    server: str, browser_page: tuple[Any, list[str]]
+) -> None:
+    page, errors = browser_page
+    for _ in range(2):  # a figure may walk while it is measured: then once more
+        ids = _two_settled_figures(server)
+        page.click('[data-testid="clear"]')
+        agrees, why = _check_distance(page, server, ids)
+        if agrees:
+            break
+    else:
+        pytest.fail(f"the distance shown disagrees twice, figures walking: {why}")
+    line = page.locator('[data-testid="map"] [data-testid="answer-line"]')
+    assert line.count() == 1 and line.get_attribute("data-kind") == "distance"
+    assert not errors, f"errors in the page: {errors}"
+
+
+def _stroke_colour(page: Any) -> tuple[int, int, int]:
+    stroke = page.evaluate(
+        """() => getComputedStyle(document.querySelector(
+               '[data-testid="map"] [data-testid="answer-line"]')).stroke"""
+    )
+    found = re.match(r"rgba?\((\d+),\s*(\d+),\s*(\d+)", stroke)
+    assert found, f"the line's colour is not an rgb() colour: {stroke!r}"
+    return int(found[1]), int(found[2]), int(found[3])
+
+
+def test_fire_line_is_green_when_allowed_and_red_when_refused(
+    server: str, browser_page: tuple[Any, list[str]], tmp_path: Path
+) -> None:
+    page, errors = browser_page
+    for attempt in range(2):
+        shooter, target = _two_settled_figures(server)
+        before = _get_json(server + "api/state")
+        page.click('[data-testid="clear"]')
+        panel = _ask_on_page(page, "fire", shooter, target)
+        answer = _post_json(server + "api/ask", {"question": "fire", "args": [shooter, target]})
+        after = _get_json(server + "api/state")
+        if panel["allowed"] == str(answer["allowed"]).lower():
+            break
+        if attempt or not _moved(before, after, (shooter, target)):
+            pytest.fail(
+                f"the page says allowed={panel['allowed']}, POST /api/ask says "
+                f"{answer['allowed']} ({answer['message']})"
+            )
+    allowed = panel["allowed"] == "true"
+    assert _stroke_colour(page) == (GREEN if allowed else RED)
+    uncertain = panel["certain"] == "false"
+    assert page.locator('[data-testid="too-close"]').is_visible() == uncertain
+    expected = "may fire at" if allowed else "may not fire at"
+    assert expected in panel["headline"], panel["headline"]
+    _screenshot(page, tmp_path)
+    assert not errors, f"errors in the page: {errors}"
+
+
+def test_french_at_the_click_of_a_button(browser_page: tuple[Any, list[str]]) -> None:
+    page, errors = browser_page
+    toggle = page.locator('[data-testid="lang-toggle"]')
+    toggle.click()
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    assert page.locator('[data-testid="mode-fire"]').text_content() == "Tir"
+    toggle.click()
+    assert page.locator('[data-testid="mode-fire"]').text_content() == "Fire"
+    assert not errors, f"errors in the page: {errors}"
+
+
+def _screenshot(page: Any, tmp_path: Path) -> None:
+    """Save the page as shown: in the test's tmp dir, and where ARBITRE_SCREENSHOT says."""
+    shot = tmp_path / "page.png"
+    page.screenshot(path=str(shot))
+    assert shot.stat().st_size > 10_000
+    wanted = os.environ.get("ARBITRE_SCREENSHOT")
+    if wanted:
+        Path(wanted).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(shot, wanted)
