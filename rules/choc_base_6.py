@@ -1,5 +1,8 @@
 """Choc Base 6 on a neutral surface (rules digest §1, rule book ANNEXE 2).
 
+Scenes with ``surface: hex`` or ``surface: square`` are answered by
+`rules.cb6_grid` (cells counted in H or C).
+
 Groups of 1-6 figures; every distance is measured in M from the head of each
 group's reference figure. Readings chosen where the book is silent:
 
@@ -32,6 +35,7 @@ from scipy.cluster.hierarchy import DisjointSet
 
 from rules import pathing
 from rules.answers import (
+    Answer,
     ContactAnswer,
     DistanceAnswer,
     FireAnswer,
@@ -75,6 +79,9 @@ SHOOTER_TYPE = "TD"
 CLOSE_COMBAT_TYPE = "CR"
 
 
+Finite = Annotated[float, Field(allow_inf_nan=False)]
+
+
 class ChocBase6Options(BaseModel):
     """``options:`` of a CB6 scene."""
 
@@ -87,6 +94,12 @@ class ChocBase6Options(BaseModel):
     hex_mm: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None
     square_mm: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None
     contact_tolerance_mm: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 2.0
+    # Grids (see rules.cb6_grid): the centre of cell (0, 0), table mm (default: half a
+    # cell from the table corner on both axes), the grid's turn counter-clockwise, and
+    # whether hexes have a point (neighbours along x) or a flat side (along y) upwards.
+    grid_origin_mm: tuple[Finite, Finite] | None = None
+    grid_rotation_deg: Finite = 0.0
+    hex_orientation: Literal["pointy", "flat"] = "pointy"
 
     @property
     def group_footprint_radius_mm(self) -> float:
@@ -195,16 +208,28 @@ class ChocBase6(Ruleset):
         return ChocBase6Options.model_validate(dict(raw))
 
     def unit(self, scene: Scene) -> Unit:
+        if _options(scene).surface != "neutral":
+            from rules.cb6_grid import grid_unit
+
+            return grid_unit(scene)
         return Unit("M", _options(scene).unit_mm)
+
+    def ask(
+        self,
+        scene: Scene,
+        question: str,
+        args: Sequence[str],
+        extras: Mapping[str, Any] | None = None,
+    ) -> Answer:
+        """Hex and square surfaces are answered by `rules.cb6_grid`."""
+        if _options(scene).surface != "neutral":
+            from rules.cb6_grid import GRID
+
+            return GRID.ask(scene, question, args, extras)
+        return super().ask(scene, question, args, extras)
 
     def validate(self, scene: Scene) -> None:
         options = _options(scene)
-        if options.surface != "neutral":
-            raise SceneError(
-                scene.source,
-                "options.surface",
-                f"{options.surface!r} grids are not supported yet; use 'neutral'",
-            )
         for index, figure in enumerate(scene.figures):
             if figure.type is not None and figure.type not in (SHOOTER_TYPE, CLOSE_COMBAT_TYPE):
                 raise SceneError(
@@ -220,6 +245,11 @@ class ChocBase6(Ruleset):
                         f"figures[{index}].attrs.{key}",
                         f"expected an integer, got {value!r}",
                     )
+        if options.surface != "neutral":
+            from rules.cb6_grid import validate_grid
+
+            validate_grid(scene)  # the cell size is given; one group per cell
+            return
         find_groups(scene)  # raises on groups without a reference figure
 
     def questions(self) -> Mapping[str, Question]:

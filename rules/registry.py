@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.choc_base_6 import ChocBase6
+from rules.confrontation import Confrontation
 from rules.errors import UnsupportedRuleset
 from rules.mbt import Mbt
 from rules.musg import Musg
@@ -42,3 +43,4 @@ register(ChocBase6())
 register(Musg())
 register(Mbt())
 register(SmoothAndRifled())
+register(Confrontation())
