@@ -15,19 +15,27 @@ Touching is allowed: a centre or a path may come within
 
 Shortest paths are exact (no grid): a tangent visibility graph whose nodes are the
 start, the goal, tangent points on the grown discs (hull discs, and discs of
-radius ``r`` around the convex corners of polygons) and sample points on the
-boundaries of costly regions. Edges are free tangent segments and free arcs; the
-graph is searched lazily with A* (Dijkstra for reachable areas). Arc lengths are
-``r * theta``; ``points_mm`` samples arcs every 2 degrees.
+radius ``r`` around the convex corners of polygons) and points on the boundaries
+of costly regions. Edges are free tangent segments and free arcs; the free arcs
+of every circle are found exactly from its intersections with the other grown
+obstacles and the table edge. The graph is searched lazily with A* (Dijkstra for
+reachable areas), only over what a path within the allowance can reach (an
+ellipse with the start and goal as foci, or a disc around the start). Lengths
+count arcs as ``r * theta``; ``points_mm`` samples arcs every 2 degrees.
 
 Costly regions
 --------------
 Each mm inside a :class:`CostlyRegion` costs ``factor`` mm. Where regions overlap
 the highest factor applies; region boundaries count as outside (a path may skirt
-difficult ground at normal cost). Paths may bend on region boundaries: boundary
-sample points are graph nodes, and every bend of the path found on a boundary is
-then moved along the boundary by a bounded 1-D minimisation until the cost
-changes by less than 0.01 mm, which recovers the refraction of the exact optimum.
+difficult ground at normal cost). Segment costs are exact (clipped against the
+regions). Paths may bend on region boundaries: the boundary nodes are the
+regions' vertices, points every few mm along their edges and the points where a
+boundary meets a grown obstacle. Every bend of the path found on a boundary, and
+every point where one of its straight pieces crosses a boundary, is then moved
+along the boundary by bounded 1-D minimisations until the cost changes by less
+than 1e-4 mm, which recovers the refraction of the optimum. When costly regions
+shape the path, the search is repeated in a corridor around it with boundary
+points every 2 mm, and the cheaper answer is kept.
 
 Obstacles overlapped at the start or at the goal
 ------------------------------------------------
@@ -79,7 +87,6 @@ _AREA_SPACING_MM: Final = 5.0
 _POLISH_SPACING_MM: Final = 2.0
 _CORRIDOR_MM: Final = 16.0
 _REFINE_STOP_MM: Final = 1e-4
-_RAY_STEP: Final = math.radians(2.0)
 _SWEEP_STEP: Final = math.radians(2.0)
 _SWEEP_STEP_MM: Final = 1.5
 _CONE: Final = math.radians(25.0)
@@ -798,7 +805,10 @@ def _remember(store: dict[_K, _V], key: _K, value: _V, size: int) -> None:
     """Insert into a small cache, dropping the oldest entries beyond ``size``."""
     store[key] = value
     while len(store) > size:
-        del store[next(iter(store))]
+        try:
+            store.pop(next(iter(store)), None)
+        except (StopIteration, RuntimeError):
+            break
 
 
 def _prepare(field: Field) -> _Prepared:
@@ -919,7 +929,6 @@ class _Scene:
         edge_full: list[FloatArray] = []
         edge_full_owner: list[IntArray] = []
         edge_raw: list[FloatArray] = []
-        edge_raw_owner: list[IntArray] = []
         solids: list[shapely.Geometry] = []
         for index in self.kept:
             obstacle = prep.obstacle(int(index))
@@ -958,7 +967,6 @@ class _Scene:
                     edge_full_owner.append(np.full(len(obstacle.edges), index, dtype=np.intp))
                 else:
                     edge_raw.append(obstacle.edges)
-                    edge_raw_owner.append(np.full(len(obstacle.edges), index, dtype=np.intp))
 
         self.disc_xy = np.concatenate(disc_xy) if disc_xy else _empty2()
         self.disc_rho = np.concatenate(disc_rho) if disc_rho else np.zeros(0)
@@ -970,9 +978,6 @@ class _Scene:
             np.concatenate(edge_full_owner) if edge_full_owner else np.zeros(0, dtype=np.intp)
         )
         self.raw_edges = np.concatenate(edge_raw) if edge_raw else np.zeros((0, 4))
-        self.raw_owner = (
-            np.concatenate(edge_raw_owner) if edge_raw_owner else np.zeros(0, dtype=np.intp)
-        )
         self.solids = np.empty(len(solids), dtype=object)
         self.solids[:] = solids
         self.solid_boxes = shapely.bounds(self.solids) if solids else np.zeros((0, 4))
@@ -1016,6 +1021,11 @@ class _Scene:
                         ]
                     )
                 )
+
+        cliffs = self._cliffs(circ_xy, circ_rho)
+        if len(cliffs[0]):
+            bpoints.append(cliffs[0])
+            binfo.append(cliffs[1])
 
         # points: start, goal, boundary samples, point-like obstacle nodes
         head = [np.array([start])]
@@ -1097,6 +1107,93 @@ class _Scene:
             [np.full(2 * nc, -1), np.arange(npnt)]
         ).astype(np.intp)
         self.departures: dict[tuple[int, int], _Edges] = {}
+
+    def _cliffs(
+        self, circ_xy: list[FloatArray], circ_rho: list[FloatArray]
+    ) -> tuple[FloatArray, FloatArray]:
+        """Where region boundaries meet grown obstacles: extra boundary nodes.
+
+        A path may leave an obstacle and cross a boundary at once; these points let
+        the graph bend exactly there.
+        """
+        points: list[FloatArray] = []
+        infos: list[FloatArray] = []
+        if not self.zones:
+            return _empty2(), np.zeros((0, 4))
+        cxy = np.array(circ_xy, dtype=np.float64).reshape(-1, 2)
+        crho = np.concatenate(circ_rho) if circ_rho else np.zeros(0)
+        offsets = np.zeros((0, 4))
+        if len(self.edges):
+            e = self.edges
+            ex = e[:, 2] - e[:, 0]
+            ey = e[:, 3] - e[:, 1]
+            norm = np.maximum(np.hypot(ex, ey), 1e-12)
+            nx = ey / norm * self.radius
+            ny = -ex / norm * self.radius
+            offsets = np.concatenate([
+                np.column_stack([e[:, 0] + nx, e[:, 1] + ny, e[:, 2] + nx, e[:, 3] + ny]),
+                np.column_stack([e[:, 0] - nx, e[:, 1] - ny, e[:, 2] - nx, e[:, 3] - ny]),
+            ])
+        for index, ((_, _, edges, _), (ring, start)) in enumerate(
+            zip(self.zones, self.zone_edges, strict=True)
+        ):
+            lo_x = np.minimum(edges[:, 0], edges[:, 2])
+            hi_x = np.maximum(edges[:, 0], edges[:, 2])
+            lo_y = np.minimum(edges[:, 1], edges[:, 3])
+            hi_y = np.maximum(edges[:, 1], edges[:, 3])
+            span = np.hypot(edges[:, 2] - edges[:, 0], edges[:, 3] - edges[:, 1])
+            hits: list[tuple[IntArray, FloatArray]] = []
+            if len(crho):
+                i, j = _bbox_pairs(lo_x, lo_y, hi_x, hi_y, cxy[:, 0] - crho, cxy[:, 1] - crho,
+                                   cxy[:, 0] + crho, cxy[:, 1] + crho)
+                fx = edges[i, 2] - edges[i, 0]
+                fy = edges[i, 3] - edges[i, 1]
+                gx = edges[i, 0] - cxy[j, 0]
+                gy = edges[i, 1] - cxy[j, 1]
+                a = fx * fx + fy * fy
+                b = 2.0 * (fx * gx + fy * gy)
+                c = gx * gx + gy * gy - crho[j] ** 2
+                disc = b * b - 4.0 * a * c
+                root = np.sqrt(np.maximum(disc, 0.0))
+                for sign in (-1.0, 1.0):
+                    u = (-b + sign * root) / (2.0 * np.where(a > 0, a, 1.0))
+                    good = (disc > 0.0) & (a > 0.0) & (u > 0.0) & (u < 1.0)
+                    hits.append((i[good], u[good]))
+            if len(offsets):
+                o = offsets
+                i, j = _bbox_pairs(lo_x, lo_y, hi_x, hi_y, np.minimum(o[:, 0], o[:, 2]),
+                                   np.minimum(o[:, 1], o[:, 3]), np.maximum(o[:, 0], o[:, 2]),
+                                   np.maximum(o[:, 1], o[:, 3]))
+                fx = edges[i, 2] - edges[i, 0]
+                fy = edges[i, 3] - edges[i, 1]
+                hx = o[j, 2] - o[j, 0]
+                hy = o[j, 3] - o[j, 1]
+                denom = fx * hy - fy * hx
+                wx = o[j, 0] - edges[i, 0]
+                wy = o[j, 1] - edges[i, 1]
+                safe = np.where(np.abs(denom) > 1e-12, denom, 1.0)
+                u = (wx * hy - wy * hx) / safe
+                v = (wx * fy - wy * fx) / safe
+                good = (np.abs(denom) > 1e-12) & (u > 0.0) & (u < 1.0) & (v >= 0.0) & (v <= 1.0)
+                hits.append((i[good], u[good]))
+            for k, u in hits:
+                if len(k) == 0:
+                    continue
+                px = edges[k, 0] + u * (edges[k, 2] - edges[k, 0])
+                py = edges[k, 1] + u * (edges[k, 3] - edges[k, 1])
+                keep = self.nodes.near(px, py, 0.0)
+                if not np.any(keep):
+                    continue
+                points.append(np.column_stack([px[keep], py[keep]]))
+                infos.append(np.column_stack([
+                    np.full(int(keep.sum()), float(index)),
+                    ring[k[keep]].astype(np.float64),
+                    start[k[keep]] + u[keep] * span[k[keep]],
+                    np.zeros(int(keep.sum())),
+                ]))
+        if not points:
+            return _empty2(), np.zeros((0, 4))
+        return np.concatenate(points), np.concatenate(infos)
 
     # -- point and segment tests ------------------------------------------------
 
@@ -1992,6 +2089,58 @@ def _boundary_crossings(
     return found
 
 
+class _BendObjective:
+    """Cost of a bend at arc length ``s`` along a boundary ring, kept continuous.
+
+    Where the bend cannot be reached tangentially (it lies inside a grown circle of
+    its neighbours) the cost is that of the last reachable position towards ``s0``
+    plus a steep slope, so the minimiser settles on the edge of what is reachable.
+    """
+
+    def __init__(
+        self, scene: _Scene, first: _Side, second: _Side, zone: _Zone, ring: int, s0: float
+    ) -> None:
+        self.scene = scene
+        self.first = first
+        self.second = second
+        self.zone = zone
+        self.ring = ring
+        self.s0 = s0
+        self.edges: dict[bool, tuple[float, float]] = {}
+
+    def feasible(self, s: float) -> bool:
+        """Whether both neighbours reach the bend at ``s`` tangentially."""
+        px, py = _ring_point(self.zone, self.ring, s)
+        return (
+            _side_cost(self.scene, self.first, px, py, True) is not None
+            and _side_cost(self.scene, self.second, px, py, False) is not None
+        )
+
+    def cost(self, s: float) -> float:
+        """Cost of the two pieces meeting at a reachable bend ``s``."""
+        px, py = _ring_point(self.zone, self.ring, s)
+        return _bend_cost(self.scene, self.first, self.second, px, py)
+
+    def __call__(self, s: float) -> float:
+        if self.feasible(s):
+            return self.cost(s)
+        upward = s > self.s0
+        edge = self.edges.get(upward)
+        if edge is None:
+            if not self.feasible(self.s0):
+                return _BIG
+            good, bad = self.s0, s
+            while abs(bad - good) > 1e-9:
+                middle = 0.5 * (good + bad)
+                if self.feasible(middle):
+                    good = middle
+                else:
+                    bad = middle
+            edge = (good, self.cost(good))
+            self.edges[upward] = edge
+        return edge[1] + 1e3 * abs(s - edge[0])
+
+
 def _refine(scene: _Scene, stops: list[_Stop]) -> tuple[list[_Stop], list[_Leg]] | None:
     """Slide bends on costly-region boundaries along the boundary to lower the cost.
 
@@ -2035,12 +2184,9 @@ def _refine(scene: _Scene, stops: list[_Stop]) -> tuple[list[_Stop], list[_Leg]]
             first = _side(scene, evaluated[m - 1], prev_wraps, points[prev_a], True)
             second = _side(scene, evaluated[m], next_wraps, points[next_b], False)
 
-            def local(s: float, first: _Side = first, second: _Side = second,
-                      zone: _Zone = zone, ring: int = ring) -> float:
-                px, py = _ring_point(zone, ring, s)
-                return _bend_cost(scene, first, second, px, py)
-
             s0 = params[m]
+            local = _BendObjective(scene, first, second, zone, ring, s0)
+
             result = minimize_scalar(
                 local, bounds=(s0 - reach, s0 + reach), method="bounded",
                 options={"xatol": 1e-3},
@@ -2272,8 +2418,18 @@ def shortest_path(
     Returns
     -------
     Path
-        ``points_mm`` is ``(K, 2)``; ``cost_mm`` and ``length_mm`` are exact
-        (arcs counted as ``r * theta``); ``found`` is False only when no path exists.
+        ``points_mm`` is ``(K, 2)`` from start to goal; ``cost_mm`` and ``length_mm``
+        are those of the path itself (arcs counted as ``r * theta``, not as the
+        sampled polyline). ``found`` is False only when no path exists at all: the
+        goal is closed in, or start or goal is off the table (the goal's whole base
+        must be on it). ``blocked_by`` names the obstacles that the straight segment
+        from start to goal cuts into (costly regions never block).
+
+    Notes
+    -----
+    Obstacles that the mover's base overlaps at the start or at the goal block only
+    with their raw shape (ignored if the centre is inside it), so it is never
+    trapped; see the module documentation.
 
     Examples
     --------
@@ -2436,6 +2592,17 @@ def reachable_area(
 ) -> shapely.Geometry:
     """Centres reachable from the start with a path costing at most ``budget_mm``.
 
+    The cheapest costs from the start to the graph's nodes are found with Dijkstra
+    on the same graph as :func:`shortest_path` (obstacles the start overlaps block
+    only with their raw shape). Then rays are cast within each node's remaining
+    budget, cut at the first obstacle or table edge and where the cost through
+    costly regions runs out: fans from the start and from corners, sweeps of tangent
+    rays along the free arcs of circles, and refracted rays from points on the
+    edges of costly regions (with narrower fans where obstacles cut those). Where
+    an obstacle's or a region's edge falls between neighbouring rays, rays are added
+    halfway, up to six times. The union of the outlined polygons is intersected with
+    free space, whose obstacles are drawn slightly large (by at most 0.5 micrometre).
+
     Parameters
     ----------
     field:
@@ -2450,8 +2617,9 @@ def reachable_area(
     Returns
     -------
     shapely.Geometry
-        A Polygon or MultiPolygon (possibly empty) of centre positions, always in free
-        space; it errs very slightly on the generous side near its frontier.
+        A Polygon or MultiPolygon (possibly empty) of centre positions, in free space.
+        Its frontier follows the exact one to within a fraction of a mm (chords of
+        rays at most 2 degrees apart).
     """
     start = _as_point(start_mm, "start_mm")
     radius = _as_length(mover_radius_mm, "mover_radius_mm")
@@ -2470,7 +2638,7 @@ def reachable_area(
     free = _free_space(prep, radius, levels, scene.kept, rect, window, outer=True)
     if not shapes:
         return shapely.Polygon()
-    reach = shapely.union_all(shapes, grid_size=1e-6)
+    reach = shapely.union_all(shapes)
     area = reach.intersection(free)
     return _areal(area)
 
@@ -2503,11 +2671,12 @@ def _cast(
     ux: FloatArray,
     uy: FloatArray,
     budget: FloatArray,
-) -> tuple[FloatArray, BoolArray, IntArray, FloatArray]:
+) -> tuple[FloatArray, BoolArray, IntArray, FloatArray, IntArray]:
     """Length of rays until an obstacle, the table edge or the budget.
 
-    Also returns whether an obstacle cut each ray, which one (-1 none, -2 unknown)
-    and the obstacle's outward unit normal at the hit point, shape (R, 2).
+    Also returns whether an obstacle cut each ray, which one (-1 none, -2 unknown),
+    the obstacle's outward unit normal at the hit point, shape (R, 2), and the
+    convex piece hit (a disc, or the capsule around one edge; -1 none).
     """
     count = len(ox)
     reach = np.maximum(budget, 0.0)
@@ -2518,6 +2687,7 @@ def _cast(
     stop = np.minimum(reach, np.maximum(np.minimum(tx, ty), 0.0))
     hit_at = np.full(count, np.inf)
     hit_owner = np.full(count, -1, dtype=np.intp)
+    hit_piece = np.full(count, -1, dtype=np.intp)
     normal = np.zeros((count, 2))
     ex = ox + stop * ux
     ey = oy + stop * uy
@@ -2542,7 +2712,7 @@ def _cast(
         reached = np.where(np.isfinite(t), t, 0.0)
         hx = (wx + reached * ux[i]) / np.where(r[j] > 0, r[j], 1.0)
         hy = (wy + reached * uy[i]) / np.where(r[j] > 0, r[j], 1.0)
-        _closest(hit_at, hit_owner, normal, i, t, scene.disc_owner[j], hx, hy)
+        _closest(hit_at, hit_owner, hit_piece, normal, i, t, scene.disc_owner[j], j, hx, hy)
     if len(scene.edges):
         e = scene.edges
         grown = scene.radius - TOLERANCE_MM
@@ -2588,7 +2758,8 @@ def _cast(
                 finite = np.where(better, t, 0.0)
                 bnx = np.where(better, (wx + finite * ux[i]) / grown, bnx)
                 bny = np.where(better, (wy + finite * uy[i]) / grown, bny)
-            _closest(hit_at, hit_owner, normal, i, best, scene.edge_owner[j], bnx, bny)
+            _closest(hit_at, hit_owner, hit_piece, normal, i, best, scene.edge_owner[j],
+                     j + len(scene.disc_rho), bnx, bny)
     if len(scene.raw_edges) and len(scene.solids):
         e = scene.raw_edges
         dx = stop * ux
@@ -2598,36 +2769,45 @@ def _cast(
         inside = scene.inside_solids(ox[rows] + mid * dx[rows], oy[rows] + mid * dy[rows])
         inside &= (tb - ta) * stop[rows] > TOLERANCE_MM
         flat = np.zeros(int(inside.sum()))
-        _closest(hit_at, hit_owner, normal, rows[inside], ta[inside] * stop[rows[inside]],
-                 np.full(len(flat), -2, dtype=np.intp), flat, flat)
+        unknown = np.full(len(flat), -2, dtype=np.intp)
+        _closest(hit_at, hit_owner, hit_piece, normal, rows[inside],
+                 ta[inside] * stop[rows[inside]], unknown, unknown, flat, flat)
     obstacle = hit_at < stop
     stop = np.minimum(stop, hit_at)
     if scene.zones:
         stop = np.minimum(stop, _budget_cut(scene, ox, oy, ux, uy, stop, reach))
         obstacle &= hit_at <= stop
-    return stop, obstacle, np.where(obstacle, hit_owner, -1), normal
+    return (
+        stop, obstacle, np.where(obstacle, hit_owner, -1), normal,
+        np.where(obstacle, hit_piece, -1),
+    )
 
 
 def _closest(
     hit_at: FloatArray,
     hit_owner: IntArray,
+    hit_piece: IntArray,
     normal: FloatArray,
     rows: IntArray,
     t: FloatArray,
     owner: IntArray,
+    piece: IntArray,
     nx: FloatArray,
     ny: FloatArray,
 ) -> None:
-    """Keep, per ray, the nearest hit, the obstacle it belongs to and its normal."""
+    """Keep, per ray, the nearest hit, its obstacle, the piece hit and its normal."""
     if len(rows) == 0:
         return
     order = np.lexsort((t, rows))
-    rows, t, owner, nx, ny = rows[order], t[order], owner[order], nx[order], ny[order]
+    rows, t, owner, piece = rows[order], t[order], owner[order], piece[order]
+    nx, ny = nx[order], ny[order]
     first = np.concatenate([[True], rows[1:] != rows[:-1]])
-    rows, t, owner, nx, ny = rows[first], t[first], owner[first], nx[first], ny[first]
+    rows, t, owner, piece = rows[first], t[first], owner[first], piece[first]
+    nx, ny = nx[first], ny[first]
     better = t < hit_at[rows]
     hit_at[rows[better]] = t[better]
     hit_owner[rows[better]] = owner[better]
+    hit_piece[rows[better]] = piece[better]
     normal[rows[better], 0] = nx[better]
     normal[rows[better], 1] = ny[better]
 
@@ -2679,17 +2859,18 @@ def _budget_cut(
 
 def _fan_polygons(
     ox: FloatArray, oy: FloatArray, ux: FloatArray, uy: FloatArray, length: FloatArray,
-    owner: IntArray, normal: FloatArray, touch_owner: IntArray, touch: FloatArray,
-    closed: bool, convex: BoolArray,
+    owner: IntArray, piece: IntArray, normal: FloatArray, touch_owner: IntArray,
+    touch: FloatArray, closed: bool, convex: BoolArray, budget: FloatArray,
 ) -> FloatArray:
     """Ring of ray ends, stepping where an obstacle cuts a ray short.
 
-    Neighbours cut by the same convex obstacle are joined directly (the chord lies
-    inside it). Between a ray cut by an obstacle and a longer neighbour the ring goes
-    through the point where the neighbour touches that obstacle when it is tangent to
-    it, else to where the neighbour meets the obstacle's supporting line at the hit
-    (convex obstacles lie behind it), else it steps in at the shorter length. None of
-    these claims any of the obstacle's shadow.
+    Neighbours cut by the same convex obstacle, or by the same disc or edge capsule
+    of any obstacle, are joined directly: the chord lies inside it. Between a ray
+    cut by an obstacle and a longer neighbour, the ring goes through the point where
+    the neighbour touches that obstacle when it is tangent to it, else to where the
+    neighbour meets the supporting line of the obstacle at the hit point, else (for
+    an unknown hit) it steps in at the shorter length. Only an obstacle small enough
+    to hide between two neighbouring rays can make the ring claim part of a shadow.
     """
     length = np.maximum(length, 1e-4)
     ex = ox + length * ux
@@ -2697,16 +2878,31 @@ def _fan_polygons(
     nxt = np.roll(np.arange(len(ox)), -1)
     ln = length[nxt]
     hit = owner != -1
-    solid = (owner >= 0) & convex[np.maximum(owner, 0)]
-    same = (owner == owner[nxt]) & solid
+    known = owner >= 0
+    solid = known & convex[np.maximum(owner, 0)]
+    same = ((owner == owner[nxt]) & solid) | ((piece == piece[nxt]) & (piece >= 0))
     up = (ln > length) & hit & ~same
     down = (ln < length) & hit[nxt] & ~same
-    up_at = _step_at(ex, ey, normal, solid, ox[nxt], oy[nxt], ux[nxt], uy[nxt], length, ln)
-    down_at = _step_at(ex[nxt], ey[nxt], normal[nxt], solid[nxt], ox, oy, ux, uy, ln, length)
-    up_at = np.where((touch_owner[nxt] == owner) & (touch[nxt] <= ln), touch[nxt], up_at)
-    down_at = np.where((touch_owner == owner[nxt]) & (touch <= length), touch, down_at)
-    mx = np.where(up, ox[nxt] + up_at * ux[nxt], np.where(down, ox + down_at * ux, ex))
-    my = np.where(up, oy[nxt] + up_at * uy[nxt], np.where(down, oy + down_at * uy, ey))
+    up_x, up_y = _step_point(ex, ey, normal, known, ox[nxt], oy[nxt], ux[nxt], uy[nxt], length,
+                             ln, budget[nxt])
+    down_x, down_y = _step_point(ex[nxt], ey[nxt], normal[nxt], known[nxt], ox, oy, ux, uy, ln,
+                                 length, budget)
+    up_touch = (touch_owner[nxt] == owner) & (touch[nxt] <= ln)
+    down_touch = (touch_owner == owner[nxt]) & (touch <= length)
+    up_at = np.where(up_touch, touch[nxt], 0.0)
+    down_at = np.where(down_touch, touch, 0.0)
+    up_x = np.where(up_touch, ox[nxt] + up_at * ux[nxt], up_x)
+    up_y = np.where(up_touch, oy[nxt] + up_at * uy[nxt], up_y)
+    down_x = np.where(down_touch, ox + down_at * ux, down_x)
+    down_y = np.where(down_touch, oy + down_at * uy, down_y)
+    mx = np.where(up, up_x, np.where(down, down_x, ex))
+    my = np.where(up, up_y, np.where(down, down_y, ey))
+    # both cut by different pieces: go through the corner of their supporting lines
+    cx, cy, corner = _corner(ox, oy, ux, uy, ex, ey, normal, nxt)
+    corner &= known & known[nxt] & ~same
+    mx = np.where(corner, cx, mx)
+    my = np.where(corner, cy, my)
+    up |= corner
     pts = np.empty((2 * len(ox), 2))
     pts[0::2, 0], pts[0::2, 1] = ex, ey
     pts[1::2, 0], pts[1::2, 1] = mx, my
@@ -2717,77 +2913,242 @@ def _fan_polygons(
     return pts[keep]
 
 
-def _step_at(
-    hx: FloatArray, hy: FloatArray, normal: FloatArray, solid: BoolArray, ox: FloatArray,
+def _corner(
+    ox: FloatArray, oy: FloatArray, ux: FloatArray, uy: FloatArray, ex: FloatArray,
+    ey: FloatArray, normal: FloatArray, nxt: IntArray,
+) -> tuple[FloatArray, FloatArray, BoolArray]:
+    """Meeting point of the supporting lines at two neighbouring hits, if between them."""
+    a1, b1 = normal[:, 0], normal[:, 1]
+    a2, b2 = a1[nxt], b1[nxt]
+    c1 = a1 * ex + b1 * ey
+    c2 = a2 * ex[nxt] + b2 * ey[nxt]
+    det = a1 * b2 - a2 * b1
+    safe = np.where(np.abs(det) > 1e-9, det, 1.0)
+    cx = (c1 * b2 - c2 * b1) / safe
+    cy = (a1 * c2 - a2 * c1) / safe
+    turn = ux * uy[nxt] - uy * ux[nxt]
+    drift = ux * (oy[nxt] - oy) - uy * (ox[nxt] - ox)
+    orient = np.sign(np.where(np.abs(turn) > 1e-12, turn, drift))
+    left = orient * (ux * (cy - oy) - uy * (cx - ox))
+    right = orient * (ux[nxt] * (cy - oy[nxt]) - uy[nxt] * (cx - ox[nxt]))
+    gap = np.hypot(ex[nxt] - ex, ey[nxt] - ey)
+    reach = np.hypot(cx - ex, cy - ey) + np.hypot(cx - ex[nxt], cy - ey[nxt])
+    ahead = (ux * (cx - ox) + uy * (cy - oy) > 0.0) & (
+        ux[nxt] * (cx - ox[nxt]) + uy[nxt] * (cy - oy[nxt]) > 0.0
+    )
+    ok = (np.abs(det) > 1e-9) & (left >= -1e-9) & (right <= 1e-9) & ahead
+    ok &= (reach <= 3.0 * gap + 1e-6) & (orient != 0.0)
+    return cx, cy, ok
+
+
+def _step_point(
+    hx: FloatArray, hy: FloatArray, normal: FloatArray, known: BoolArray, ox: FloatArray,
     oy: FloatArray, ux: FloatArray, uy: FloatArray, short: FloatArray, long: FloatArray,
-) -> FloatArray:
-    """Distance along the longer ray to the supporting line at the shorter ray's hit."""
+    budget: FloatArray,
+) -> tuple[FloatArray, FloatArray]:
+    """Where the ring steps from a longer ray towards a neighbour's hit ``h``.
+
+    The obstacle hit lies behind its supporting line at ``h``. If the longer ray
+    meets that line, step there; if the longer ray ran out of budget first, go to
+    where the line meets the budget circle around the longer ray's origin; if it
+    was cut otherwise, its end is in front of the line already. Unknown hits step
+    in at the shorter length.
+    """
     ahead = normal[:, 0] * (ox - hx) + normal[:, 1] * (oy - hy)
     closing = normal[:, 0] * ux + normal[:, 1] * uy
     with np.errstate(divide="ignore", invalid="ignore"):
         meet = np.where(closing < 0.0, ahead / -closing, np.inf)
-    usable = solid & (ahead >= -1e-9)
-    return cast(FloatArray, np.where(usable, np.minimum(np.maximum(meet, 0.0), long), short))
+    usable = known & (ahead >= -1e-9)
+    at = np.where(usable, np.minimum(np.maximum(meet, 0.0), long), short)
+    px = ox + at * ux
+    py = oy + at * uy
+    # the line meets the budget circle rather than the ray
+    dx, dy = -normal[:, 1], normal[:, 0]
+    wx, wy = hx - ox, hy - oy
+    wd = wx * dx + wy * dy
+    disc = wd * wd - (wx * wx + wy * wy) + budget * budget
+    root = np.sqrt(np.maximum(disc, 0.0))
+    ex, ey = ox + long * ux, oy + long * uy
+    best_x, best_y = ex.copy(), ey.copy()
+    best = np.full(len(ox), np.inf)
+    for sign in (-1.0, 1.0):
+        s = -wd + sign * root
+        cx, cy = hx + s * dx, hy + s * dy
+        gap = np.hypot(cx - ex, cy - ey)
+        better = gap < best
+        best = np.where(better, gap, best)
+        best_x = np.where(better, cx, best_x)
+        best_y = np.where(better, cy, best_y)
+    circle = usable & (meet > long) & (long >= budget - 1e-9) & (disc >= 0.0)
+    return np.where(circle, best_x, px), np.where(circle, best_y, py)
+
+
+class _Group:
+    """Rays outlining one polygon: a fan (closed or half) or a strip from moving origins.
+
+    ``param`` orders the rays: the angle in a fan, the arc length along a circle in a
+    sweep, a running position along a boundary in a strip.
+    """
+
+    def __init__(
+        self,
+        kind: int,
+        base: FloatArray,
+        param: FloatArray,
+        origins: FloatArray,
+        directions: FloatArray,
+        budgets: FloatArray,
+        touch_owner: IntArray | None,
+        touch: FloatArray | None,
+        circle: tuple[float, float, float, int, float] | None,
+    ) -> None:
+        n = len(origins)
+        self.kind = kind  # 0 closed fan, 1 half fan, 2 sweep, 3 strip
+        self.base = base
+        self.param = param
+        self.origins = origins
+        self.directions = directions
+        self.budgets = budgets
+        self.touch_owner = touch_owner if touch_owner is not None else np.full(n, -1, np.intp)
+        self.touch = touch if touch is not None else np.full(n, np.inf)
+        self.circle = circle  # centre x, y, radius, winding, start angle of a sweep
+        self.original = np.ones(n, dtype=bool)
+        self.cast = np.zeros(n, dtype=bool)
+        self.length = np.zeros(n)
+        self.owner = np.full(n, -1, dtype=np.intp)
+        self.piece = np.full(n, -1, dtype=np.intp)
+        self.normal = np.zeros((n, 2))
+
+    def pairs(self) -> tuple[IntArray, IntArray]:
+        """Neighbouring rays (with the wrap-around pair of a closed fan)."""
+        n = len(self.param)
+        first = np.arange(n - 1 if self.kind != 0 else n, dtype=np.intp)
+        return first, (first + 1) % max(n, 1)
+
+    def unresolved(self) -> tuple[IntArray, IntArray]:
+        """Neighbours between which an obstacle's or a region's edge is not yet exact."""
+        k, j = self.pairs()
+        if len(k) == 0:
+            return k, j
+        hit = self.owner != -1
+        length = self.length
+        exact = (~hit[j] & hit[k] & (self.touch_owner[j] == self.owner[k])
+                 & (self.touch[j] <= length[j]))
+        exact |= (~hit[k] & hit[j] & (self.touch_owner[k] == self.owner[j])
+                  & (self.touch[k] <= length[k]))
+        one = (hit[k] != hit[j]) & ~exact
+        two = hit[k] & hit[j] & (self.owner[k] != self.owner[j])
+        jump = ~hit[k] & ~hit[j] & (np.abs(length[k] - length[j]) > 0.5)
+        far = np.maximum(length[k], length[j])
+        if self.kind in (0, 1):
+            gap = np.mod(self.param[j] - self.param[k], _TWO_PI) * far
+        else:
+            turn = np.arccos(np.clip(np.sum(self.directions[k] * self.directions[j], axis=1),
+                                     -1.0, 1.0))
+            gap = np.hypot(*(self.origins[j] - self.origins[k]).T) + turn * far
+        need = (one | two | jump) & (gap > 0.02)
+        return k[need], j[need]
+
+    def split(self, k: IntArray, j: IntArray) -> int:
+        """Add a ray halfway between each given pair; returns how many were added."""
+        if len(k) == 0:
+            return 0
+        if self.kind in (0, 1):
+            upper = np.where(self.param[j] < self.param[k], self.param[j] + _TWO_PI,
+                             self.param[j])
+            param = 0.5 * (self.param[k] + upper)
+            start = float(self.param[0])
+            param = np.where(param >= start + _TWO_PI, param - _TWO_PI, param)
+            origins = np.tile(self.base, (len(k), 1))
+            directions = np.column_stack([np.cos(param), np.sin(param)])
+            budgets = self.budgets[k]
+        elif self.kind == 2 and self.circle is not None:
+            cx, cy, rho, wind, phi0 = self.circle
+            param = 0.5 * (self.param[k] + self.param[j])
+            angle = phi0 + wind * param
+            origins = np.column_stack([cx + rho * np.cos(angle), cy + rho * np.sin(angle)])
+            directions = np.column_stack([-np.sin(angle) * wind, np.cos(angle) * wind])
+            budgets = 0.5 * (self.budgets[k] + self.budgets[j])
+        else:
+            param = 0.5 * (self.param[k] + self.param[j])
+            origins = 0.5 * (self.origins[k] + self.origins[j])
+            directions = self.directions[k] + self.directions[j]
+            directions /= np.maximum(np.hypot(*directions.T), 1e-12)[:, None]
+            budgets = 0.5 * (self.budgets[k] + self.budgets[j])
+        m = len(k)
+        order = np.argsort(np.concatenate([self.param, param]), kind="stable")
+        self.param = np.concatenate([self.param, param])[order]
+        self.origins = np.concatenate([self.origins, origins])[order]
+        self.directions = np.concatenate([self.directions, directions])[order]
+        self.budgets = np.concatenate([self.budgets, budgets])[order]
+        self.touch_owner = np.concatenate([self.touch_owner, np.full(m, -1, np.intp)])[order]
+        self.touch = np.concatenate([self.touch, np.full(m, np.inf)])[order]
+        self.original = np.concatenate([self.original, np.zeros(m, dtype=bool)])[order]
+        self.cast = np.concatenate([self.cast, np.zeros(m, dtype=bool)])[order]
+        self.length = np.concatenate([self.length, np.zeros(m)])[order]
+        self.owner = np.concatenate([self.owner, np.full(m, -1, np.intp)])[order]
+        self.piece = np.concatenate([self.piece, np.full(m, -1, np.intp)])[order]
+        self.normal = np.concatenate([self.normal, np.zeros((m, 2))])[order]
+        return m
+
+    def ring(self, convex: BoolArray) -> FloatArray:
+        """The polygon ring outlined by the cast rays."""
+        o, u = self.origins, self.directions
+        ends = _fan_polygons(o[:, 0], o[:, 1], u[:, 0], u[:, 1], self.length, self.owner,
+                             self.piece, self.normal, self.touch_owner, self.touch,
+                             self.kind == 0, convex, self.budgets)
+        if self.kind == 0:
+            return ends
+        if self.kind == 1:
+            return np.vstack([self.base[None, :], ends])
+        return np.vstack([self.origins, ends[::-1]])
 
 
 class _Rays:
-    """Rays to cast, grouped into the polygons they will outline."""
+    """Groups of rays to cast, refined where an edge falls between neighbours."""
 
     def __init__(self) -> None:
-        self.origins: list[FloatArray] = []
-        self.directions: list[FloatArray] = []
-        self.budgets: list[FloatArray] = []
-        self.touch_owner: list[IntArray] = []
-        self.touch: list[FloatArray] = []
-        self.groups: list[tuple[int, int, int, FloatArray]] = []
-        self.total = 0
+        self.groups: list[_Group] = []
 
-    def add(self, kind: int, origins: FloatArray, directions: FloatArray, budgets: FloatArray,
-            base: FloatArray, touch_owner: IntArray | None = None,
-            touch: FloatArray | None = None) -> None:
-        """Add a fan (kind 0 closed, 1 half) or a strip of rays from moving origins (2).
+    def add(
+        self, kind: int, base: FloatArray, param: FloatArray, origins: FloatArray,
+        directions: FloatArray, budgets: FloatArray, touch_owner: IntArray | None = None,
+        touch: FloatArray | None = None,
+        circle: tuple[float, float, float, int, float] | None = None,
+    ) -> _Group:
+        """Add a group of rays (see :class:`_Group`)."""
+        group = _Group(kind, base, param, origins, directions, budgets, touch_owner, touch,
+                       circle)
+        self.groups.append(group)
+        return group
 
-        ``touch_owner`` and ``touch`` tell, for rays tangent to an obstacle, which one
-        and at what distance.
-        """
-        n = len(origins)
-        self.touch_owner.append(
-            touch_owner if touch_owner is not None else np.full(n, -1, dtype=np.intp)
-        )
-        self.touch.append(touch if touch is not None else np.full(n, np.inf))
-        self.origins.append(origins)
-        self.directions.append(directions)
-        self.budgets.append(budgets)
-        self.groups.append((kind, self.total, n, base))
-        self.total += n
-
-    def polygons(self, scene: _Scene) -> list[FloatArray]:
-        """Cast all rays and return the rings they outline."""
-        if self.total == 0:
-            return []
-        o = np.concatenate(self.origins)
-        u = np.concatenate(self.directions)
-        b = np.concatenate(self.budgets)
-        self.length, self.hit, owner, normal = _cast(
-            scene, o[:, 0], o[:, 1], u[:, 0], u[:, 1], b
-        )
-        touch_owner = np.concatenate(self.touch_owner)
-        touch = np.concatenate(self.touch)
-        rings: list[FloatArray] = []
-        for kind, first, n, base in self.groups:
-            sl = slice(first, first + n)
-            ends = _fan_polygons(o[sl, 0], o[sl, 1], u[sl, 0], u[sl, 1], self.length[sl],
-                                 owner[sl], normal[sl], touch_owner[sl], touch[sl], kind == 0,
-                                 scene.convex)
-            if kind == 0:
-                ring = ends
-            elif kind == 1:
-                ring = np.vstack([base[None, :], ends])
-            else:
-                ring = np.vstack([base, ends[::-1]])
-            if len(ring) >= 3:
-                rings.append(ring)
-        return rings
+    def polygons(self, scene: _Scene, levels: int = 6) -> list[FloatArray]:
+        """Cast all rays, refining up to ``levels`` times, and return the rings."""
+        for level in range(levels + 1):
+            todo = [(g, np.nonzero(~g.cast)[0]) for g in self.groups]
+            todo = [(g, idx) for g, idx in todo if len(idx)]
+            if not todo:
+                break
+            o = np.concatenate([g.origins[idx] for g, idx in todo])
+            u = np.concatenate([g.directions[idx] for g, idx in todo])
+            b = np.concatenate([g.budgets[idx] for g, idx in todo])
+            length, _, owner, normal, piece = _cast(scene, o[:, 0], o[:, 1], u[:, 0], u[:, 1],
+                                                    b)
+            first = 0
+            for g, idx in todo:
+                sl = slice(first, first + len(idx))
+                g.length[idx] = length[sl]
+                g.owner[idx] = owner[sl]
+                g.normal[idx] = normal[sl]
+                g.piece[idx] = piece[sl]
+                g.cast[idx] = True
+                first += len(idx)
+            if level == levels:
+                break
+            for g in self.groups:
+                g.split(*g.unresolved())
+        rings = [g.ring(scene.convex) for g in self.groups if len(g.param) >= 2]
+        return [r for r in rings if len(r) >= 3]
 
 
 def _fan_angles(
@@ -2795,6 +3156,7 @@ def _fan_angles(
 ) -> tuple[FloatArray, IntArray, FloatArray]:
     """Ray directions of a fan: regular steps plus every tangent to a nearby obstacle.
 
+    A fan from a corner of a costly region also follows both edges at that corner.
     Returns the angles, the obstacle each tangent ray touches (-1 for regular rays)
     and the distance to the touching point.
     """
@@ -2804,6 +3166,19 @@ def _fan_angles(
         angles = start + np.arange(n) * (span / n)
     else:
         angles = start + np.linspace(0.0, span, max(3, int(n * span / _TWO_PI) + 1))
+    point = graph.point[node]
+    if scene.first_boundary <= point < scene.end_boundary and scene.point_corner[point]:
+        zone_index, ring, param, _ = scene.boundary_info[point - scene.first_boundary]
+        coords = scene.zone_ref[int(zone_index)].rings[int(ring)]
+        cum = scene.zone_ref[int(zone_index)].lengths[int(ring)]
+        k = min(max(int(np.searchsorted(cum, param + 1e-9, side="right")) - 1, 0),
+                len(coords) - 2)
+        here = coords[k]
+        ahead = coords[k + 1] - here
+        behind = coords[k - 1 if k > 0 else len(coords) - 2] - here
+        edge_angles = _angle(np.array([ahead[0], behind[0]]), np.array([ahead[1], behind[1]]))
+        edge_angles = np.mod(edge_angles - start, _TWO_PI)
+        angles = np.unique(np.concatenate([angles, edge_angles[edge_angles <= span] + start]))
     owners = np.full(len(angles), -1, dtype=np.intp)
     touch = np.full(len(angles), np.inf)
     nx0, ny0 = graph.x[node], graph.y[node]
@@ -2897,9 +3272,9 @@ def _boundary_frames(
 def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.Geometry]:
     """Polygons of the points reachable from settled nodes within the remaining budget.
 
-    The start and obstacle corners cast fans; circles cast sweeps of tangent rays
-    along their free arcs; samples on costly-region edges cast refracted rays that
-    outline strips, with half fans where a strip ends or an obstacle's shadow cuts it.
+    The start and point nodes cast fans; circles cast sweeps of tangent rays along
+    their free arcs; points on costly-region edges cast refracted rays that outline
+    strips, with narrow fans where a strip ends or an obstacle's shadow cuts it.
     """
     g = np.array(graph.g)
     done = np.array(graph.done, dtype=bool)
@@ -2922,13 +3297,12 @@ def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.G
         rem = float(budget - g[node])
         angles, owners, touch = _fan_angles(scene, graph, node, rem, 0.0, _TWO_PI)
         origin = np.array([graph.x[node], graph.y[node]])
-        rays.add(0, np.tile(origin, (len(angles), 1)),
+        rays.add(0, origin, angles, np.tile(origin, (len(angles), 1)),
                  np.column_stack([np.cos(angles), np.sin(angles)]), np.full(len(angles), rem),
-                 origin, owners, touch)
+                 owners, touch)
     # refracted strips along costly-region edges
     half_fans: set[int] = set()
-    strip_nodes: list[IntArray] = []
-    strip_first: list[int] = []
+    strips: list[tuple[IntArray, _Group]] = []
     frames: dict[int, tuple[FloatArray, float, FloatArray]] = {}
     if on_edge:
         node_of, params, tangent, side, refracted, key = _boundary_frames(scene, graph, on_edge)
@@ -2957,16 +3331,16 @@ def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.G
                 half_fans.add(int(run[0]))
                 continue
             origins = np.column_stack([[graph.x[n] for n in run], [graph.y[n] for n in run]])
-            strip_first.append(rays.total)
-            strip_nodes.append(run)
-            rays.add(2, origins, refracted[rows], budget - g[run], origins)
+            group = rays.add(3, origins, np.arange(len(run), dtype=np.float64), origins,
+                             refracted[rows], budget - g[run])
+            strips.append((run, group))
     # circles: sweeps along the arc with tangent rays, from non-dominated arrivals
     _circle_sweeps(scene, graph, settled, g, budget, rays)
     rings = rays.polygons(scene)
     # half fans where strips end or where a shadow edge crosses a strip
-    for run, first in zip(strip_nodes, strip_first, strict=True):
-        length = rays.length[first : first + len(run)]
-        hit = rays.hit[first : first + len(run)]
+    for run, group in strips:
+        length = group.length[group.original]
+        hit = group.owner[group.original] != -1
         jump = (hit[1:] != hit[:-1]) | (
             hit[1:] & hit[:-1] & (np.abs(np.diff(length)) > 2.0 * scene.spacing)
         )
@@ -2987,9 +3361,9 @@ def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.G
             rem = float(budget - g[node])
             angles, owners, touch = _fan_angles(scene, graph, node, rem, start, span)
             origin = np.array([graph.x[node], graph.y[node]])
-            extra_rays.add(1, np.tile(origin, (len(angles), 1)),
+            extra_rays.add(1, origin, angles, np.tile(origin, (len(angles), 1)),
                            np.column_stack([np.cos(angles), np.sin(angles)]),
-                           np.full(len(angles), rem), origin, owners, touch)
+                           np.full(len(angles), rem), owners, touch)
         rings += extra_rays.polygons(scene)
     if not rings:
         return []
@@ -3044,7 +3418,9 @@ def _circle_sweeps(
         for m in range(len(nodes)):
             if dominated[m]:
                 continue
-            span = float(min(stop_at[m], extent[m], _TWO_PI - 1e-6))
+            # stop just short of the end of the free arc: the last tangent ray then
+            # leaves the obstacle instead of grazing (and numerically cutting) it
+            span = float(min(stop_at[m], extent[m] - 5e-5, _TWO_PI - 1e-6))
             rem0 = budget - gs[m]
             if span <= 1e-9 or rem0 <= 0.0:
                 continue
@@ -3092,5 +3468,6 @@ def _circle_sweeps(
             px = cx + rho * np.cos(a)
             py = cy + rho * np.sin(a)
             origins = np.column_stack([px, py])
-            rays.add(2, origins, np.column_stack([-np.sin(a) * wind, np.cos(a) * wind]), rem,
-                     origins, owners, touch)
+            rays.add(2, origins, d, origins,
+                     np.column_stack([-np.sin(a) * wind, np.cos(a) * wind]), rem, owners, touch,
+                     (float(cx), float(cy), rho, int(wind), float(phis[m])))
