@@ -234,3 +234,16 @@ def test_an_unplugged_camera_keeps_the_table_stale_and_comes_back(
     state = client.get("/api/state").json()
     assert state["source"]["ok"] is True
     assert not any(f["stale"] for f in state["figures"])
+
+
+def test_mjpeg_stream_sends_jpeg_parts(demo: tuple[TestClient, LiveTable, DemoSource]) -> None:
+    client, _, _ = demo
+    with client.stream("GET", "/api/stream.mjpg") as reply:
+        assert reply.headers["content-type"] == "multipart/x-mixed-replace; boundary=frame"
+        head = b""
+        for chunk in reply.iter_bytes():
+            head += chunk
+            if len(head) > 2000:
+                break
+    assert head.startswith(b"--frame\r\nContent-Type: image/jpeg\r\n")
+    assert b"\r\n\r\n\xff\xd8" in head  # the JPEG's start-of-image marker after the headers

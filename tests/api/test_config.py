@@ -1,0 +1,84 @@
+"""arbitre.yaml: the live table from files a user writes, fed by a folder of frames."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import cv2
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from api.cli import app
+from api.settings import load_settings
+from calibration.errors import CalibrationError
+from calibration.simulated import write_setup
+from vision.simulate import Render, preset
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Render]:
+    """arbitre.yaml, camera/table/roster files and a folder with one frame of a table."""
+    folder = tmp_path_factory.mktemp("club")
+    scene = preset("overhead", scale=0.4, seed=5)
+    render = scene.render()
+    write_setup(scene, folder)
+    (folder / "frames").mkdir()
+    cv2.imwrite(str(folder / "frames" / "0001.png"), render.image)
+    settings = {
+        "camera": "camera.yaml",
+        "table": "table.yaml",
+        "roster": "roster.yaml",
+        "ruleset": "choc-base-6",
+        "options": {"unit_mm": 100},
+        "source": {"folder": "frames"},
+    }
+    (folder / "arbitre.yaml").write_text(yaml.safe_dump(settings), encoding="utf-8")
+    return folder / "arbitre.yaml", render
+
+
+def test_snapshot_from_the_configured_source(table: tuple[Path, Render], tmp_path: Path) -> None:
+    config, render = table
+    out = tmp_path / "scene.yaml"
+    result = runner.invoke(
+        app, ["snapshot", "--config", str(config), "--frames", "3", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.stderr
+    document = yaml.safe_load(out.read_text())
+    figures = {f["id"]: f for f in document["figures"]}
+    visible = {i for i in render.visible_ids() if i >= 10}
+    assert {f"figure {i}" for i in visible} == set(figures)
+    for marker in visible:
+        truth = render.truth[marker].centre_mm
+        placed = figures[f"figure {marker}"]
+        assert math.hypot(placed["x_mm"] - truth[0], placed["y_mm"] - truth[1]) < 0.5
+    # The saved scene is one `arbitre ask` reads.
+    answer = runner.invoke(app, ["ask", str(out), "groups"])
+    assert answer.exit_code == 0
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"camera": "missing.yaml"}, "missing.yaml"),
+        ({"colour": "red"}, "colour"),
+        ({"source": {"webcam": 0}}, "source.webcam"),
+    ],
+)
+def test_bad_settings_are_one_line(
+    table: tuple[Path, Render], tmp_path: Path, change: dict[str, object], message: str
+) -> None:
+    config, _ = table
+    settings = {**yaml.safe_load(config.read_text()), **change}
+    broken = config.parent / "broken.yaml"
+    broken.write_text(yaml.safe_dump(settings), encoding="utf-8")
+    with pytest.raises(CalibrationError, match=message):
+        load_settings(broken)
+    result = runner.invoke(
+        app, ["snapshot", "--config", str(broken), "--out", str(tmp_path / "s.yaml")]
+    )
+    assert result.exit_code == 2
+    assert len(result.stderr.strip().splitlines()) == 1
