@@ -147,6 +147,7 @@ def run_rules_bench(figures: int, terrain: int, repeat: int, seed: int) -> dict[
             }
         )
     return {
+        "rulesets": run_rulesets_bench(60, repeat, seed),
         "figures": len(scene.figures),
         "terrain": len(scene.terrain),
         "groups": len(groups),
@@ -196,4 +197,113 @@ def report_lines(report: dict[str, Any]) -> list[str]:
             f"{row['question']:>8}: median {row['median_ms']:8.3f} ms  "
             f"(x{row['ratio']:.1f} baseline; target {row['target_ms']:g} ms) {verdict}"
         )
+    for row in report.get("rulesets", []):
+        verdict = "ok" if row["median_ms"] <= row["target_ms"] else "SLOW"
+        lines.append(
+            f"{row['ruleset']:>17} {row['question']} ({row['figures']} figures): median "
+            f"{row['median_ms']:8.3f} ms  (target {row['target_ms']:g} ms) {verdict}"
+        )
     return lines
+
+
+RULESET_TARGETS_MS = {"fire": 2.0, "melees": 50.0}
+
+
+def ruleset_scene(ruleset: str, figures: int = 60, seed: int = 1) -> Scene:
+    """A 1200 x 900 table of ``figures`` figures for ``ruleset``, in clusters of 2-4.
+
+    Clusters stand on a coarse grid (no two closer than 100 mm). For Confrontation
+    the figures of a cluster alternate sides in base contact, so every cluster is a
+    melee; for the others a cluster is one side's unit or group.
+    """
+    rng = np.random.default_rng(seed)
+    spots = [(x, y) for x in range(120, 1100, 110) for y in range(120, 800, 110)]
+    rng.shuffle(spots)
+    placed: list[dict[str, Any]] = []
+    cluster = 0
+    while len(placed) < figures:
+        cx, cy = spots[cluster]
+        size = int(min(rng.integers(2, 5), figures - len(placed)))
+        side = ("blue", "red")[cluster % 2]
+        for k in range(size):
+            figure: dict[str, Any] = {
+                "id": f"c{cluster}f{k}",
+                "side": side,
+                "x_mm": cx + 25.0 * k,
+                "y_mm": float(cy),
+            }
+            figure.update(_ruleset_fields(ruleset, cluster, k, side))
+            placed.append(figure)
+        cluster += 1
+    data = {"ruleset": ruleset, "table": {"width_mm": 1200, "depth_mm": 900}, "figures": placed}
+    return parse_scene(data, source=f"<bench {ruleset}>")
+
+
+def _ruleset_fields(ruleset: str, cluster: int, k: int, side: str) -> dict[str, Any]:
+    """What each rule system needs of a figure to shoot (or, Confrontation, to fight)."""
+    facing = 90.0 if side == "blue" else 270.0
+    if ruleset == "smooth-and-rifled":
+        return {
+            "unit": f"u{cluster}",
+            "type": "infantry",
+            "facing_deg": facing,
+            "attrs": {"leader": k == 0, "weapon": {"medium_range_cm": 30, "reload": 2}},
+        }
+    if ruleset == "musg":
+        return {
+            "attrs": {
+                "rank": "chief" if k == 0 else "henchman",
+                "move_pas": 5,
+                "weapon": {"kind": "bow", "range_pas": 24},
+            }
+        }
+    if ruleset == "mbt":
+        return {
+            "type": "infantry",
+            "facing_deg": facing,
+            "base": {"shape": "rect", "width_mm": 20, "depth_mm": 10},
+            "attrs": {"archer": True},
+        }
+    if ruleset == "confrontation":
+        return {"side": ("blue", "red")[k % 2], "attrs": {"ini": 2, "mou_cm": 10}}
+    raise ValueError(f"no bench table for {ruleset!r}")
+
+
+def run_rulesets_bench(figures: int, repeat: int, seed: int) -> list[dict[str, Any]]:
+    """``fire`` for every shooting ruleset, ``melees`` for Confrontation, on 60 figures."""
+    rows = []
+    for ruleset, question in (
+        ("smooth-and-rifled", "fire"),
+        ("musg", "fire"),
+        ("mbt", "fire"),
+        ("confrontation", "melees"),
+    ):
+        scene = ruleset_scene(ruleset, figures, seed)
+        ids = [f.id for f in scene.figures]
+        rng = np.random.default_rng(seed)
+        pairs = [rng.choice(len(ids), 2, replace=False) for _ in range(repeat)]
+
+        def run(
+            i: int,
+            scene: Scene = scene,
+            question: str = question,
+            ids: list[str] = ids,
+            pairs: list[np.ndarray] = pairs,
+        ) -> object:
+            if question == "melees":
+                fresh = dataclasses.replace(scene, figures=tuple(_copy(f) for f in scene.figures))
+                return ask(fresh, "melees", [])
+            a, b = pairs[i]
+            return ask(scene, question, [ids[a], ids[b]])
+
+        median = _median_ms(run, repeat)
+        rows.append(
+            {
+                "ruleset": ruleset,
+                "question": question,
+                "figures": len(ids),
+                "median_ms": median,
+                "target_ms": RULESET_TARGETS_MS[question],
+            }
+        )
+    return rows
