@@ -3,6 +3,7 @@ clear line naming the file and the field; intrinsics follow a resized frame."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 from calibration.camera import CameraIntrinsics, load_camera, save_camera
 from calibration.errors import CalibrationError, CalibrationFileError
 
-REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "real"
+REAL = Path(os.environ.get("ARBITRE_REAL_DATA", "/nonexistent"))  # set by tests/conftest.py
 needs_real_data = pytest.mark.skipif(not REAL.is_dir(), reason="shared/data/real is not present")
 
 GOOD = """\

@@ -4,6 +4,7 @@ references; unusable images are rejected with their reason; too few views is a f
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from calibration.intrinsics import (
     find_board,
 )
 
-REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "real"
+REAL = Path(os.environ.get("ARBITRE_REAL_DATA", "/nonexistent"))  # set by tests/conftest.py
 CHESS = REAL / "opencv-chessboard-9x6"
 TUTORIAL = REAL / "opencv-aruco-charuco-tutorial"
 needs_real_data = pytest.mark.skipif(not REAL.is_dir(), reason="shared/data/real is not present")

@@ -5,6 +5,7 @@ and the real ChArUco photos measured on their board."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from calibration.locate import (
 from calibration.pose import PoseFailure, TablePose, estimate_table_pose
 from calibration.table import Anchor, Roster, RosterFigure, Table
 
-REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "real"
+REAL = Path(os.environ.get("ARBITRE_REAL_DATA", "/nonexistent"))  # set by tests/conftest.py
 TUTORIAL = REAL / "opencv-aruco-charuco-tutorial"
 needs_real_data = pytest.mark.skipif(not REAL.is_dir(), reason="shared/data/real is not present")
 

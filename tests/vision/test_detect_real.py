@@ -9,6 +9,7 @@ detector's own output.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from vision.detect import (
     read_image,
 )
 
-REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "real"
+REAL = Path(os.environ.get("ARBITRE_REAL_DATA", "/nonexistent"))  # set by tests/conftest.py
 TUTORIAL = REAL / "opencv-aruco-charuco-tutorial"
 APRILTAGS = REAL / "apriltag-swarmathon-small-tags"
 
