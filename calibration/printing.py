@@ -182,11 +182,13 @@ def board_sheet(board: Board) -> Page:
     if board.type == "charuco":
         layout = board.charuco_board()
         dictionary = layout.getDictionary()
-        for marker_id, corners in zip(layout.getIds().ravel(), layout.getObjPoints(), strict=True):
-            top_left = np.asarray(corners, dtype=np.float64).reshape(4, 3)[0]
-            centre = np.asarray(corners, dtype=np.float64).reshape(4, 3)[:, :2].mean(axis=0)
+        ids = np.asarray(layout.getIds()).ravel()
+        for marker_id, points in zip(ids, layout.getObjPoints(), strict=True):
+            corners = np.asarray(points, dtype=np.float64).reshape(4, 3)
+            top_left = corners[0]
+            centre = corners[:, :2].mean(axis=0)
             with_marker.add((int(centre[0] // board.square_mm), int(centre[1] // board.square_mm)))
-            side = float(np.linalg.norm(np.asarray(corners).reshape(4, 3)[1] - top_left))
+            side = float(np.linalg.norm(corners[1] - top_left))
             draw_marker(
                 page,
                 marker_modules(dictionary, int(marker_id)),
