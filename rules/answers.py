@@ -86,6 +86,19 @@ def deciding(margins: Iterable[Margin]) -> Margin | None:
     return min(margins, key=lambda m: abs(m.margin_mm) - 2.0 * m.sigma_mm, default=None)
 
 
+def with_certainty(text: str, *margins: Margin) -> str:
+    """Prefix "too close to call" when a margin lies within twice its uncertainty.
+
+    >>> with_certainty("in range", Margin("range", 0.5, 0.4))
+    'too close to call: in range (range within 0.5 mm (± 0.4))'
+    """
+    doubtful = [m for m in margins if not m.certain]
+    if not doubtful:
+        return text
+    what = ", ".join(f"{m.what} within {m.margin_mm:.1f} mm (± {m.sigma_mm:.1f})" for m in doubtful)
+    return f"too close to call: {text} ({what})"
+
+
 def combined_sigma(*sigmas_mm: float) -> float:
     """Uncertainty of a difference of independent measures (root sum of squares)."""
     return math.sqrt(sum(s * s for s in sigmas_mm))

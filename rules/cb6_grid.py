@@ -50,6 +50,7 @@ from rules.answers import (
     ReachAnswer,
     Reason,
     Unit,
+    with_certainty,
 )
 from rules.choc_base_6 import (
     BLOCKING_TERRAIN,
@@ -67,7 +68,7 @@ from rules.choc_base_6 import (
 )
 from rules.errors import QuestionError, SceneError
 from rules.model import Figure, Scene
-from rules.ruleset import Question, Ruleset
+from rules.ruleset import Question, Ruleset, coordinate_mm
 
 Cell = tuple[int, int]
 
@@ -503,7 +504,7 @@ class ChocBase6Grid(Ruleset):
         verdict = f"in contact ({side})" if touching else f"not in contact ({steps} cells apart)"
         return GridContactAnswer(
             question="contact",
-            message=_with_certainty(
+            message=with_certainty(
                 f"{first.name} ({_cell_text(first.cell)}) and {second.name} "
                 f"({_cell_text(second.cell)}) are {verdict}",
                 *margins,
@@ -593,7 +594,7 @@ class ChocBase6Grid(Ruleset):
             )
         return GridFireAnswer(
             question="fire",
-            message=_with_certainty(text, *margins),
+            message=with_certainty(text, *margins),
             margins=margins,
             shooter=shooter.name,
             target=target.name,
@@ -616,7 +617,7 @@ class ChocBase6Grid(Ruleset):
         grouping = cell_groups(scene)
         grid = grouping.grid
         unit = grid.unit
-        goal_x, goal_y = _coordinate(x, "X"), _coordinate(y, "Y")
+        goal_x, goal_y = coordinate_mm(x, "X"), coordinate_mm(y, "Y")
         goal = grid.cell_of(goal_x, goal_y)
         group, movers = _movers(scene, grouping, a)
         allowance = min(figure_pa(f) for f in movers)
@@ -666,7 +667,7 @@ class ChocBase6Grid(Ruleset):
             )
         return GridMoveAnswer(
             question="move",
-            message=_with_certainty(text, *margins),
+            message=with_certainty(text, *margins),
             margins=margins,
             mover=a,
             legal=legal,
@@ -982,27 +983,9 @@ def _movers(scene: Scene, grouping: CellGrouping, name: str) -> tuple[CellGroup,
     return group, [figure]
 
 
-def _coordinate(text: str, name: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise QuestionError(f"{name} must be a number of millimetres, got {text!r}") from None
-    if not math.isfinite(value):
-        raise QuestionError(f"{name} must be finite, got {text!r}")
-    return value
-
-
 def _cell_text(cell: Cell) -> str:
     return f"{cell[0]},{cell[1]}"
 
 
 def _cells_text(cells: Sequence[Cell]) -> str:
     return " -> ".join(_cell_text(c) for c in cells)
-
-
-def _with_certainty(text: str, *margins: Margin) -> str:
-    doubtful = [m for m in margins if not m.certain]
-    if not doubtful:
-        return text
-    what = ", ".join(f"{m.what} within {m.margin_mm:.1f} mm (± {m.sigma_mm:.1f})" for m in doubtful)
-    return f"too close to call: {text} ({what})"

@@ -48,11 +48,12 @@ from rules.answers import (
     Reason,
     Unit,
     combined_sigma,
+    with_certainty,
 )
 from rules.errors import QuestionError, SceneError
-from rules.geometry import centre_distance_mm, disc_hulls, line_penetration_mm
+from rules.geometry import centre_distance_mm, disc_hulls, line_penetration_mm, ring_points
 from rules.model import Figure, Scene, TerrainKind
-from rules.ruleset import Question, Ruleset
+from rules.ruleset import Question, Ruleset, coordinate_mm
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,7 +311,7 @@ class ChocBase6(Ruleset):
         verdict = "in contact" if touching else "not in contact"
         return ContactAnswer(
             question="contact",
-            message=_with_certainty(
+            message=with_certainty(
                 f"{first.name} and {second.name} are {verdict}: the reference figures are "
                 f"{gap_mm:.1f} mm apart (contact under {options.thickness_mm:g} mm)",
                 margin,
@@ -388,7 +389,7 @@ class ChocBase6(Ruleset):
         decisive = tuple(margins)
         return FireAnswer(
             question="fire",
-            message=_with_certainty(text, *decisive),
+            message=with_certainty(text, *decisive),
             margins=decisive,
             shooter=shooter.name,
             target=target.name,
@@ -408,7 +409,7 @@ class ChocBase6(Ruleset):
     def move(self, scene: Scene, a: str, x: str, y: str) -> MoveAnswer:
         options = _options(scene)
         unit = self.unit(scene)
-        goal = np.array([_coordinate(x, "X"), _coordinate(y, "Y")])
+        goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")])
         grouping = find_groups(scene)
         movers, mover = _movers(scene, grouping, a)
         radius_mm = _figure_radius(mover, options)
@@ -440,9 +441,7 @@ class ChocBase6(Ruleset):
         if reasons:  # no way to a place the figure may not stand on
             path = pathing.Path(False, math.inf, math.inf, np.empty((0, 2)), ())
         else:
-            path = pathing.shortest_path(
-                field, mover.xy, goal, radius_mm, max_cost_mm=allowance_mm
-            )
+            path = pathing.shortest_path(field, mover.xy, goal, radius_mm, max_cost_mm=allowance_mm)
             if not path.found:
                 reasons.append(Reason.PATH_BLOCKED)
             elif path.cost_mm > allowance_mm:
@@ -471,7 +470,7 @@ class ChocBase6(Ruleset):
         )
         return MoveAnswer(
             question="move",
-            message=_with_certainty(text, *margins),
+            message=with_certainty(text, *margins),
             margins=tuple(margins),
             mover=a,
             legal=legal,
@@ -502,8 +501,8 @@ class ChocBase6(Ruleset):
             f"{area.area / 1e4:.0f} cm² within {allowance_units} {unit.name}",
             mover=a,
             area_mm2=float(area.area),
-            polygons_mm=tuple(_ring(p.exterior.coords) for p in polygons),
-            holes_mm=tuple(tuple(_ring(h.coords) for h in p.interiors) for p in polygons),
+            polygons_mm=tuple(ring_points(p.exterior.coords) for p in polygons),
+            holes_mm=tuple(tuple(ring_points(h.coords) for h in p.interiors) for p in polygons),
             allowance_mm=allowance_mm,
             allowance_units=float(allowance_units),
             unit=unit.name,
@@ -796,8 +795,7 @@ def _line_blockers(
     p, q = shooter.reference.xy, target.reference.xy
     line_sigma = max(shooter.reference.sigma_mm, target.reference.sigma_mm)
     footprints = group_footprints(scene)
-    others = [i for i, g in enumerate(grouping.groups) if g.name not in (shooter.name,
-                                                                           target.name)]
+    others = [i for i, g in enumerate(grouping.groups) if g.name not in (shooter.name, target.name)]
     if not others:
         return [], None
     segment = shapely.LineString([p, q])
@@ -805,8 +803,7 @@ def _line_blockers(
     crossing = shapely.intersects(segment, hulls)
     blockers: list[tuple[str, float, float]] = []
     nearest: tuple[float, float] | None = None
-    for index, crosses, gap in zip(others, crossing, shapely.distance(segment, hulls),
-                                   strict=True):
+    for index, crosses, gap in zip(others, crossing, shapely.distance(segment, hulls), strict=True):
         group = grouping.groups[index]
         sigma = combined_sigma(line_sigma, max(f.sigma_mm for f in group.figures))
         if crosses:
@@ -885,29 +882,7 @@ def _straight_cost(field: pathing.Field, start: np.ndarray, goal: np.ndarray) ->
     return float(segment.length + extra)
 
 
-def _coordinate(text: str, name: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise QuestionError(f"{name} must be a number of millimetres, got {text!r}") from None
-    if not math.isfinite(value):
-        raise QuestionError(f"{name} must be finite, got {text!r}")
-    return value
-
-
-def _ring(coords: Any) -> tuple[tuple[float, float], ...]:
-    return tuple((float(x), float(y)) for x, y in coords)
-
-
 # --- human sentences -------------------------------------------------------------------
-
-
-def _with_certainty(text: str, *margins: Margin) -> str:
-    doubtful = [m for m in margins if not m.certain]
-    if not doubtful:
-        return text
-    what = ", ".join(f"{m.what} within {m.margin_mm:.1f} mm (± {m.sigma_mm:.1f})" for m in doubtful)
-    return f"too close to call: {text} ({what})"
 
 
 _REASON_TEXT = {

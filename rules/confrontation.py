@@ -43,8 +43,10 @@ from rules.answers import (
     Reason,
     Unit,
     combined_sigma,
+    with_certainty,
 )
 from rules.errors import QuestionError, SceneError
+from rules.geometry import ring_points
 from rules.model import Base, BaseShape, Figure, Scene, TerrainKind
 from rules.ruleset import Question, Ruleset
 
@@ -545,7 +547,7 @@ class Confrontation(Ruleset):
         )
         return ContactAnswer(
             question="contact",
-            message=_with_certainty(text, margin),
+            message=with_certainty(text, margin),
             margins=(margin,),
             a=a,
             b=b,
@@ -718,8 +720,8 @@ class Confrontation(Ruleset):
             f"{area.area / 100:.0f} cm² within reach",
             mover=a,
             area_mm2=float(area.area),
-            polygons_mm=tuple(_ring(p.exterior.coords) for p in pieces),
-            holes_mm=tuple(tuple(_ring(h.coords) for h in p.interiors) for p in pieces),
+            polygons_mm=tuple(ring_points(p.exterior.coords) for p in pieces),
+            holes_mm=tuple(tuple(ring_points(h.coords) for h in p.interiors) for p in pieces),
             allowance_mm=pursuit_mm,
             allowance_units=float(pursuit_cm),
             unit="cm",
@@ -835,15 +837,3 @@ def _opponents(combat: Sequence[str], figure_id: str) -> tuple[str, ...]:
 def _combat_words(combat: Sequence[str]) -> str:
     centre, *others = combat
     return f"{centre} vs {' + '.join(others)}"
-
-
-def _ring(coords: Any) -> tuple[tuple[float, float], ...]:
-    return tuple((float(x), float(y)) for x, y in coords)
-
-
-def _with_certainty(text: str, *margins: Margin) -> str:
-    doubtful = [m for m in margins if not m.certain]
-    if not doubtful:
-        return text
-    what = ", ".join(f"{m.what} within {m.margin_mm:.1f} mm (± {m.sigma_mm:.1f})" for m in doubtful)
-    return f"too close to call: {text} ({what})"

@@ -7,6 +7,8 @@ shapely (GEOS); only what shapely does not offer is written here.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import shapely
 
@@ -61,8 +63,10 @@ def point_segment_distance_mm(points: np.ndarray, p: np.ndarray, q: np.ndarray) 
 
 CIRCLE_POINTS = 4 * DISC_QUAD_SEGMENTS
 _UNIT_CIRCLE = np.column_stack(
-    [np.cos(np.linspace(0, 2 * np.pi, CIRCLE_POINTS, endpoint=False)),
-     np.sin(np.linspace(0, 2 * np.pi, CIRCLE_POINTS, endpoint=False))]
+    [
+        np.cos(np.linspace(0, 2 * np.pi, CIRCLE_POINTS, endpoint=False)),
+        np.sin(np.linspace(0, 2 * np.pi, CIRCLE_POINTS, endpoint=False)),
+    ]
 )
 
 
@@ -132,3 +136,12 @@ def line_penetration_mm(p: np.ndarray, q: np.ndarray, discs: np.ndarray) -> floa
     left = float(np.max(side + discs[:, 2]))
     right = float(np.max(discs[:, 2] - side))
     return min(left, right)
+
+
+def ring_points(coords: Any) -> tuple[tuple[float, float], ...]:
+    """A shapely ring's coordinates as plain (x, y) float pairs, for JSON answers.
+
+    >>> ring_points(shapely.box(0, 0, 1, 2).exterior.coords)[:2]
+    ((1.0, 0.0), (1.0, 2.0))
+    """
+    return tuple((float(x), float(y)) for x, y in coords)

@@ -43,10 +43,11 @@ from rules.answers import (
     Reason,
     Unit,
     combined_sigma,
+    with_certainty,
 )
 from rules.errors import QuestionError, SceneError
 from rules.model import BaseShape, Figure, Scene, TerrainKind
-from rules.ruleset import Question, Ruleset
+from rules.ruleset import Question, Ruleset, coordinate_mm
 
 # --- the book's numbers ----------------------------------------------------------------
 
@@ -376,7 +377,7 @@ class Mbt(Ruleset):
         )
         return MbtContactAnswer(
             question="contact",
-            message=_with_certainty(text, margin),
+            message=with_certainty(text, margin),
             margins=(margin,),
             a=a,
             b=b,
@@ -423,7 +424,7 @@ class Mbt(Ruleset):
                 )
         return FacingAnswer(
             question="facing",
-            message=_with_certainty(text, margin),
+            message=with_certainty(text, margin),
             margins=(margin,),
             a=a,
             b=b,
@@ -467,7 +468,7 @@ class Mbt(Ruleset):
         text = _combat_text(a, b, allowed, reasons, side_a, side_b, result)
         return CombatAnswer(
             question="combat",
-            message=_with_certainty(text, margin),
+            message=with_certainty(text, margin),
             margins=(margin,),
             a=a,
             b=b,
@@ -527,7 +528,7 @@ class Mbt(Ruleset):
             text = f"{a} may not shoot at {b} ({at}): " + ", ".join(reasons)
         return MbtFireAnswer(
             question="fire",
-            message=_with_certainty(text, *margins),
+            message=with_certainty(text, *margins),
             margins=tuple(margins),
             shooter=a,
             target=b,
@@ -551,7 +552,7 @@ class Mbt(Ruleset):
         options = _options(scene)
         unit = self.unit(scene)
         mover = _plate(scene, a)
-        goal = np.array([_coordinate(x, "X"), _coordinate(y, "Y")])
+        goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")])
         group = _group_of(scene, mover, options)
         allowance_units = float(min(move_allowance(p.figure) for p in group))
         allowance_mm = unit.to_mm(allowance_units)
@@ -614,7 +615,7 @@ class Mbt(Ruleset):
             )
         return MbtMoveAnswer(
             question="move",
-            message=_with_certainty(text, margin),
+            message=with_certainty(text, margin),
             margins=(margin,),
             mover=a,
             legal=legal,
@@ -956,16 +957,6 @@ def _blocking_terrain(scene: Scene, figure: Figure) -> list[tuple[str, shapely.G
     return [(f.id, f.geometry) for f in scene.terrain if f.kind in kinds]
 
 
-def _coordinate(text: str, name: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise QuestionError(f"{name} must be a number of millimetres, got {text!r}") from None
-    if not math.isfinite(value):
-        raise QuestionError(f"{name} must be finite, got {text!r}")
-    return value
-
-
 def _die(value: Any, name: str) -> int:
     try:
         number = int(str(value).strip())
@@ -974,14 +965,6 @@ def _die(value: Any, name: str) -> int:
     if isinstance(value, bool) or not 1 <= number <= NUMBERS.die_faces:
         raise QuestionError(f"{name} must be a die roll 1-6, got {value!r}")
     return number
-
-
-def _with_certainty(text: str, *margins: Margin) -> str:
-    doubtful = [m for m in margins if not m.certain]
-    if not doubtful:
-        return text
-    what = ", ".join(f"{m.what} within {m.margin_mm:.1f} mm (± {m.sigma_mm:.1f})" for m in doubtful)
-    return f"too close to call: {text} ({what})"
 
 
 def _combat_text(

@@ -45,10 +45,12 @@ from rules.answers import (
     Reason,
     Unit,
     combined_sigma,
+    with_certainty,
 )
 from rules.errors import QuestionError, SceneError
+from rules.geometry import ring_points
 from rules.model import DISC_QUAD_SEGMENTS, Base, BaseShape, Figure, Scene, TerrainKind, disc
-from rules.ruleset import Question, Ruleset
+from rules.ruleset import Question, Ruleset, coordinate_mm
 
 # --- the book's numbers ----------------------------------------------------------------
 
@@ -432,7 +434,7 @@ class Musg(Ruleset):
         verdict = "in contact" if touching else "not in contact"
         return ContactAnswer(
             question="contact",
-            message=_with_certainty(f"{a} and {b} are {verdict} (gap {gap_mm:.1f} mm)", margin),
+            message=with_certainty(f"{a} and {b} are {verdict} (gap {gap_mm:.1f} mm)", margin),
             margins=(margin,),
             a=a,
             b=b,
@@ -522,7 +524,7 @@ class Musg(Ruleset):
         decisive = tuple(margins)
         return MusgFireAnswer(
             question="fire",
-            message=_with_certainty(text, *decisive),
+            message=with_certainty(text, *decisive),
             margins=decisive,
             shooter=a,
             target=b,
@@ -552,7 +554,7 @@ class Musg(Ruleset):
         options = _options(scene)
         unit = self.unit(scene)
         mover = _figure(scene, a)
-        goal = np.array([_coordinate(x, "X"), _coordinate(y, "Y")])
+        goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")])
         allowance_units = _move_pas(mover) * NUMBERS.move_factor[mode]
         allowance_mm = unit.to_mm(allowance_units)
         radius_mm = _radius(mover, options)
@@ -639,7 +641,7 @@ class Musg(Ruleset):
         )
         return MusgMoveAnswer(
             question="move",
-            message=_with_certainty(text, *margins),
+            message=with_certainty(text, *margins),
             margins=tuple(margins),
             mover=a,
             legal=legal,
@@ -680,8 +682,8 @@ class Musg(Ruleset):
             f"{area.area / 100:.0f} cm² within {allowance_units:g} pas",
             mover=a,
             area_mm2=float(area.area),
-            polygons_mm=tuple(_ring(p.exterior.coords) for p in polygons),
-            holes_mm=tuple(tuple(_ring(h.coords) for h in p.interiors) for p in polygons),
+            polygons_mm=tuple(ring_points(p.exterior.coords) for p in polygons),
+            holes_mm=tuple(tuple(ring_points(h.coords) for h in p.interiors) for p in polygons),
             allowance_mm=allowance_mm,
             allowance_units=allowance_units,
             unit=unit.name,
@@ -727,7 +729,7 @@ class Musg(Ruleset):
         kept = tuple(sorted(margins, key=lambda m: m.margin_mm)[:3])
         return LeaveAnswer(
             question="leave",
-            message=_with_certainty(text, *kept),
+            message=with_certainty(text, *kept),
             margins=kept,
             figure=a,
             allowed=bool(engaged),
@@ -782,7 +784,7 @@ class Musg(Ruleset):
         )
         return SupportAnswer(
             question="support",
-            message=_with_certainty(text, *kept),
+            message=with_certainty(text, *kept),
             margins=kept,
             figure=a,
             allies=tuple(x[1] for x in allies),
@@ -1190,16 +1192,6 @@ def _straight_cost(terrain: pathing.Field, start: np.ndarray, goal: np.ndarray) 
     return float(segment.length + extra)
 
 
-def _coordinate(text: str, name: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise QuestionError(f"{name} must be a number of millimetres, got {text!r}") from None
-    if not math.isfinite(value):
-        raise QuestionError(f"{name} must be finite, got {text!r}")
-    return value
-
-
 def _int_arg(value: Any, name: str) -> int:
     if isinstance(value, bool):
         raise QuestionError(f"{name} must be a whole number, got {value!r}")
@@ -1224,19 +1216,7 @@ def _count(value: Any, name: str) -> int:
     return number
 
 
-def _ring(coords: Any) -> tuple[tuple[float, float], ...]:
-    return tuple((float(x), float(y)) for x, y in coords)
-
-
 # --- human sentences -------------------------------------------------------------------
-
-
-def _with_certainty(text: str, *margins: Margin) -> str:
-    doubtful = [m for m in margins if not m.certain]
-    if not doubtful:
-        return text
-    what = ", ".join(f"{m.what} within {m.margin_mm:.1f} mm (± {m.sigma_mm:.1f})" for m in doubtful)
-    return f"too close to call: {text} ({what})"
 
 
 _REASON_TEXT = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -74,3 +75,18 @@ class Ruleset:
                 + (f" (it takes: {', '.join(taken)})" if taken else " (it takes no options)")
             ) from None
         return spec.handler(scene, *args, **options)
+
+
+def coordinate_mm(text: str, name: str) -> float:
+    """A question's coordinate argument, in mm.
+
+    >>> coordinate_mm("12.5", "X")
+    12.5
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise QuestionError(f"{name} must be a number of millimetres, got {text!r}") from None
+    if not math.isfinite(value):
+        raise QuestionError(f"{name} must be finite, got {text!r}")
+    return value

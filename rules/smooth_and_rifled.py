@@ -37,11 +37,12 @@ from rules.answers import (
     Reason,
     Unit,
     combined_sigma,
+    with_certainty,
 )
 from rules.errors import QuestionError, SceneError
 from rules.model import Figure, Scene
 from rules.ruleset import Question, Ruleset
-from rules.sr_answers import SRChargeAnswer, SRFireAnswer, SRMoveAnswer, with_certainty
+from rules.sr_answers import SRChargeAnswer, SRFireAnswer, SRMoveAnswer
 from rules.sr_dice import (
     BANDS,
     TO_HIT,
@@ -177,7 +178,7 @@ class SmoothAndRifled(Ruleset):
             question="contact",
             message=with_certainty(
                 f"{a} and {b} are {verdict}: gap {gap:.1f} mm (contact up to {tolerance:g} mm)",
-                (margin,),
+                margin,
             ),
             margins=(margin,),
             a=a,
@@ -285,7 +286,7 @@ class SmoothAndRifled(Ruleset):
             )
         return SRFireAnswer(
             question="fire",
-            message=with_certainty(text, margins) + "".join(f"\nwarning: {w}" for w in warnings),
+            message=with_certainty(text, *margins) + "".join(f"\nwarning: {w}" for w in warnings),
             margins=margins,
             shooter=shooter_name,
             target=target.id,
@@ -397,8 +398,7 @@ class SmoothAndRifled(Ruleset):
             )
         return SRMoveAnswer(
             question="move",
-            message=with_certainty(text, tuple(margins))
-            + "".join(f"\nwarning: {w}" for w in warnings),
+            message=with_certainty(text, *margins) + "".join(f"\nwarning: {w}" for w in warnings),
             margins=tuple(margins),
             mover=a,
             legal=legal,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.answers import Answer, Checked, Margin, MoveAnswer, Reason
+from rules.answers import Answer, Checked, MoveAnswer, Reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,15 +144,6 @@ class SRMeleeAnswer(Answer):
     defender_hits: int | None = None
     outcome: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
-
-
-def with_certainty(text: str, margins: tuple[Margin, ...]) -> str:
-    """Prefix "too close to call" when a margin is within twice its uncertainty."""
-    doubtful = [m for m in margins if not m.certain]
-    if not doubtful:
-        return text
-    what = ", ".join(f"{m.what} within {m.margin_mm:.1f} mm (± {m.sigma_mm:.1f})" for m in doubtful)
-    return f"too close to call: {text} ({what})"
 
 
 def probability(value: Any) -> float:

@@ -13,10 +13,10 @@ import shapely
 from scipy.optimize import linear_sum_assignment
 
 from rules import pathing
-from rules.answers import Margin, Reason, Unit, combined_sigma
+from rules.answers import Margin, Reason, Unit, combined_sigma, with_certainty
 from rules.errors import QuestionError
 from rules.model import Figure, Scene, TerrainFeature, TerrainKind
-from rules.sr_answers import SRChargeAnswer, with_certainty
+from rules.sr_answers import SRChargeAnswer
 from rules.sr_geometry import in_arc
 from rules.sr_model import (
     MM_PER_CM,
@@ -243,7 +243,7 @@ def single_charge(
         text += ": " + ", ".join(r.value for r in reasons)
     return SRChargeAnswer(
         question="charge",
-        message=with_certainty(text, margins) + "".join(f"\nwarning: {w}" for w in warnings),
+        message=with_certainty(text, *margins) + "".join(f"\nwarning: {w}" for w in warnings),
         margins=margins,
         charger=a,
         target=b,
@@ -302,7 +302,7 @@ def group_charge(
         )
     return SRChargeAnswer(
         question="charge",
-        message=with_certainty(text, margins) + "".join(f"\nwarning: {w}" for w in warnings),
+        message=with_certainty(text, *margins) + "".join(f"\nwarning: {w}" for w in warnings),
         margins=margins,
         charger=a,
         target=b,

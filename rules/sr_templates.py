@@ -13,10 +13,10 @@ from fractions import Fraction
 import numpy as np
 import shapely
 
-from rules.answers import Margin, Reason, deciding
+from rules.answers import Margin, Reason, deciding, with_certainty
 from rules.errors import QuestionError
 from rules.model import Figure, Scene
-from rules.sr_answers import SRTemplateAnswer, with_certainty
+from rules.sr_answers import SRTemplateAnswer
 from rules.sr_dice import TO_HIT, at_least, band_of, sum_pmf
 from rules.sr_geometry import hits_in, muzzle, sector, strip_lengths_mm
 from rules.sr_model import (
@@ -120,7 +120,7 @@ def roundshot_question(scene: Scene, a: str, b: str, length_cm: object = None) -
         text += f"; the line is blocked by {', '.join(blockers)}"
     return SRTemplateAnswer(
         question="roundshot",
-        message=with_certainty(text, tuple(margins)),
+        message=with_certainty(text, *margins),
         margins=tuple(margins),
         template="roundshot",
         gun=gun.id,
@@ -195,7 +195,7 @@ def canister_question(scene: Scene, a: str, facing_deg: object = None) -> SRTemp
     )
     return SRTemplateAnswer(
         question="canister",
-        message=with_certainty(text, margins) + "".join(f"\nwarning: {w}" for w in warnings),
+        message=with_certainty(text, *margins) + "".join(f"\nwarning: {w}" for w in warnings),
         margins=margins,
         template="canister",
         gun=gun.id,
@@ -228,7 +228,7 @@ def explosion_question(scene: Scene, x: str, y: str, calibre: object = "light") 
     )
     return SRTemplateAnswer(
         question="explosion",
-        message=with_certainty(text, margins),
+        message=with_certainty(text, *margins),
         margins=margins,
         template="explosion",
         origin_mm=(float(point[0]), float(point[1])),
