@@ -54,6 +54,7 @@ from rules.errors import QuestionError, SceneError
 from rules.geometry import centre_distance_mm, disc_hulls, line_penetration_mm, ring_points
 from rules.model import Figure, Scene, TerrainKind
 from rules.ruleset import Question, Ruleset, coordinate_mm
+from rules.terrain import straight_cost_mm, terrain_regions
 
 
 @dataclass(frozen=True, slots=True)
@@ -445,7 +446,7 @@ class ChocBase6(Ruleset):
             if not path.found:
                 reasons.append(Reason.PATH_BLOCKED)
             elif path.cost_mm > allowance_mm:
-                straight_cost = _straight_cost(field, mover.xy, goal)
+                straight_cost = straight_cost_mm(field, mover.xy, goal)
                 reasons.append(
                     Reason.PATH_BLOCKED
                     if path.blocked_by and straight_cost <= allowance_mm
@@ -853,33 +854,14 @@ def _field(
         else:
             discs = footprint_discs(group, options)
         hulls.append(pathing.DiscHull(discs, group.name))
-    polygons = [
-        pathing.BlockingPolygon(feature.geometry, feature.id)
-        for feature in scene.terrain_of(BLOCKING_TERRAIN)
-        if isinstance(feature.geometry, shapely.Polygon)
-    ]
-    costly = [
-        pathing.CostlyRegion(feature.geometry, COSTLY_TERRAIN[feature.kind], feature.id)
-        for feature in scene.terrain_of(COSTLY_TERRAIN)
-        if isinstance(feature.geometry, shapely.Polygon)
-    ]
+    polygons, costly = terrain_regions(scene, BLOCKING_TERRAIN, COSTLY_TERRAIN)
     return pathing.Field(
         width_mm=scene.table.width_mm,
         depth_mm=scene.table.depth_mm,
         hulls=tuple(hulls),
-        polygons=tuple(polygons),
-        costly=tuple(costly),
+        polygons=polygons,
+        costly=costly,
     )
-
-
-def _straight_cost(field: pathing.Field, start: np.ndarray, goal: np.ndarray) -> float:
-    """Cost of the straight segment, ignoring what blocks it (costly ground counted)."""
-    segment = shapely.LineString([start, goal])
-    extra = sum(
-        (region.factor - 1.0) * segment.intersection(region.polygon).length
-        for region in field.costly
-    )
-    return float(segment.length + extra)
 
 
 # --- human sentences -------------------------------------------------------------------

@@ -49,6 +49,7 @@ from rules.errors import QuestionError, SceneError
 from rules.geometry import ring_points
 from rules.model import Base, BaseShape, Figure, Scene, TerrainKind
 from rules.ruleset import Question, Ruleset
+from rules.terrain import terrain_regions
 
 
 @dataclass(frozen=True, slots=True)
@@ -693,16 +694,7 @@ class Confrontation(Ruleset):
             for f in scene.figures
             if f.id != figure.id
         )
-        polygons = tuple(
-            pathing.BlockingPolygon(t.geometry, t.id)
-            for t in scene.terrain_of(BLOCKING_TERRAIN)
-            if isinstance(t.geometry, shapely.Polygon)
-        )
-        costly = tuple(
-            pathing.CostlyRegion(t.geometry, COSTLY_TERRAIN[t.kind], t.id)
-            for t in scene.terrain_of(COSTLY_TERRAIN)
-            if isinstance(t.geometry, shapely.Polygon)
-        )
+        polygons, costly = terrain_regions(scene, BLOCKING_TERRAIN, COSTLY_TERRAIN)
         ground = pathing.Field(scene.table.width_mm, scene.table.depth_mm, hulls, polygons, costly)
         area = pathing.reachable_area(ground, figure.xy, radius_mm, pursuit_mm)
         pieces = list(getattr(area, "geoms", [area])) if not area.is_empty else []

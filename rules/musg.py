@@ -51,6 +51,7 @@ from rules.errors import QuestionError, SceneError
 from rules.geometry import ring_points
 from rules.model import DISC_QUAD_SEGMENTS, Base, BaseShape, Figure, Scene, TerrainKind, disc
 from rules.ruleset import Question, Ruleset, coordinate_mm
+from rules.terrain import straight_cost_mm, terrain_regions
 
 # --- the book's numbers ----------------------------------------------------------------
 
@@ -611,7 +612,7 @@ class Musg(Ruleset):
             if not path.found:
                 reasons.append(Reason.PATH_BLOCKED)
             elif path.cost_mm > allowance_mm + TOUCH_MM:
-                straight = _straight_cost(terrain, mover.xy, goal)
+                straight = straight_cost_mm(terrain, mover.xy, goal)
                 reasons.append(
                     Reason.PATH_BLOCKED
                     if path.blocked_by and straight <= allowance_mm
@@ -1170,26 +1171,8 @@ def _field(scene: Scene, mover: Figure, options: MusgOptions) -> pathing.Field:
         for f in scene.figures
         if f.id != mover.id
     )
-    polygons = tuple(
-        pathing.BlockingPolygon(feature.geometry, feature.id)
-        for feature in scene.terrain_of(BLOCKING_TERRAIN)
-        if isinstance(feature.geometry, shapely.Polygon)
-    )
-    costly = tuple(
-        pathing.CostlyRegion(feature.geometry, COSTLY_TERRAIN[feature.kind], feature.id)
-        for feature in scene.terrain_of(COSTLY_TERRAIN)
-        if isinstance(feature.geometry, shapely.Polygon)
-    )
+    polygons, costly = terrain_regions(scene, BLOCKING_TERRAIN, COSTLY_TERRAIN)
     return pathing.Field(scene.table.width_mm, scene.table.depth_mm, hulls, polygons, costly)
-
-
-def _straight_cost(terrain: pathing.Field, start: np.ndarray, goal: np.ndarray) -> float:
-    segment = shapely.LineString([start, goal])
-    extra = sum(
-        (region.factor - 1.0) * segment.intersection(region.polygon).length
-        for region in terrain.costly
-    )
-    return float(segment.length + extra)
 
 
 def _int_arg(value: Any, name: str) -> int:

@@ -1,0 +1,46 @@
+"""Terrain as the path finder sees it: what blocks a move and what costs more to cross."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+import shapely
+
+from rules import pathing
+from rules.model import Scene, TerrainKind
+
+
+def terrain_regions(
+    scene: Scene,
+    blocking: Iterable[TerrainKind],
+    costly: Mapping[TerrainKind, float],
+) -> tuple[tuple[pathing.BlockingPolygon, ...], tuple[pathing.CostlyRegion, ...]]:
+    """The scene's area terrain of the ``blocking`` kinds, and of the ``costly`` kinds with
+    their cost factors (linear obstacles are left to the rule systems that use them)."""
+    polygons = tuple(
+        pathing.BlockingPolygon(feature.geometry, feature.id)
+        for feature in scene.terrain_of(blocking)
+        if isinstance(feature.geometry, shapely.Polygon)
+    )
+    regions = tuple(
+        pathing.CostlyRegion(feature.geometry, costly[feature.kind], feature.id)
+        for feature in scene.terrain_of(costly)
+        if isinstance(feature.geometry, shapely.Polygon)
+    )
+    return polygons, regions
+
+
+def straight_cost_mm(field: pathing.Field, start: np.ndarray, goal: np.ndarray) -> float:
+    """Cost of the straight segment start-goal, ignoring what blocks it (costly ground counted).
+
+    >>> wood = pathing.CostlyRegion(shapely.box(10, -5, 20, 5), 2.0, "wood")
+    >>> straight_cost_mm(pathing.Field(100, 100, costly=(wood,)), np.zeros(2), np.array([30, 0]))
+    40.0
+    """
+    segment = shapely.LineString([start, goal])
+    extra = sum(
+        (region.factor - 1.0) * segment.intersection(region.polygon).length
+        for region in field.costly
+    )
+    return float(segment.length + extra)
