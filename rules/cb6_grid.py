@@ -54,17 +54,15 @@ from rules.answers import (
 )
 from rules.choc_base_6 import (
     BLOCKING_TERRAIN,
-    CLOSE_COMBAT_TYPE,
     COSTLY_TERRAIN,
     NUMBERS,
     SHOOTER_TYPE,
     ChocBase6Options,
     figure_pa,
     figure_pi,
-    figure_pj,
-    impact,
-    impact_distribution,
+    impact_answer,
     is_sniper,
+    potentials_answer,
 )
 from rules.errors import QuestionError, SceneError
 from rules.model import Figure, Scene
@@ -744,68 +742,20 @@ class ChocBase6Grid(Ruleset):
     ) -> ImpactAnswer:
         grouping = cell_groups(scene)
         attacker, target = _group(scene, grouping, a), _group(scene, grouping, b)
-        warnings: list[str] = []
-        if action == "fire":
-            verdict = self.fire(scene, a, b)
-            counted = [f for f in attacker.figures if f.id in verdict.shooters]
-            if not verdict.allowed:
-                codes = ", ".join(verdict.reasons)
-                warnings.append(f"{attacker.name} may not shoot at {target.name} ({codes})")
-        elif action == "close":
-            counted = [f for f in attacker.figures if f.type == CLOSE_COMBAT_TYPE]
-            if not self.contact(scene, a, b).contact:
-                warnings.append(f"{attacker.name} is not in contact with {target.name}")
-        else:
-            raise QuestionError(f"action must be 'fire' or 'close', got {action!r}")
-        pi_total = sum(figure_pi(f) for f in counted) + bonus
-        what = "shot" if action == "fire" else "close combat"
-        spread: dict[int, int] | None = None
-        result: int | None = None
-        if die is None:
-            spread = impact_distribution(pi_total)
-            listing = ", ".join(f"{value}: {faces}/6" for value, faces in spread.items())
-            text = f"{what} of {attacker.name} on {target.name}: PI {pi_total}; impact {listing}"
-        else:
-            result = impact(pi_total, die)
-            text = (
-                f"{what} of {attacker.name} on {target.name}: PI {pi_total}, die {die}"
-                f" -> impact {result}"
-            )
-        return ImpactAnswer(
-            question="impact",
-            message=text + "".join(f"\nwarning: {w}" for w in warnings),
-            attacker=attacker.name,
-            target=target.name,
-            action=action,
-            pi=pi_total,
-            counted=tuple(f.id for f in counted),
-            die=die,
-            impact=result,
-            distribution=spread,
-            warnings=tuple(warnings),
+        return impact_answer(
+            attacker,
+            target,
+            action,
+            die,
+            bonus,
+            fire=lambda: self.fire(scene, a, b),
+            in_contact=lambda: self.contact(scene, a, b).contact,
         )
 
     def potentials(self, scene: Scene, a: str) -> PotentialsAnswer:
         grouping = cell_groups(scene)
-        unit = grouping.grid.unit
         group = _group(scene, grouping, a)
-        pa = min(figure_pa(f) for f in group.figures)
-        pi_fire = sum(figure_pi(f) for f in group.figures if f.type == SHOOTER_TYPE)
-        pi_close = sum(figure_pi(f) for f in group.figures if f.type == CLOSE_COMBAT_TYPE)
-        pj = sum(figure_pj(f) for f in group.figures)
-        return PotentialsAnswer(
-            question="potentials",
-            message=f"{group.name} ({_cell_text(group.cell)}): {pj} PJ, PA {pa}, "
-            f"PI {pi_fire} shooting, PI {pi_close} close combat",
-            group=group.name,
-            figures=group.ids,
-            pj=pj,
-            pa=pa,
-            pa_mm=unit.to_mm(pa),
-            pi_fire=pi_fire,
-            pi_close=pi_close,
-            unit=unit.name,
-        )
+        return potentials_answer(group, grouping.grid.unit, f" ({_cell_text(group.cell)})")
 
 
 GRID = ChocBase6Grid()

@@ -24,9 +24,9 @@ from __future__ import annotations
 import functools
 import math
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Protocol
 
 import numpy as np
 import shapely
@@ -533,67 +533,105 @@ class ChocBase6(Ruleset):
     ) -> ImpactAnswer:
         grouping = find_groups(scene)
         attacker, target = _group(scene, grouping, a), _group(scene, grouping, b)
-        warnings: list[str] = []
-        if action == "fire":
-            verdict = self.fire(scene, a, b)
-            counted = [f for f in attacker.figures if f.id in verdict.shooters]
-            if not verdict.allowed:
-                codes = ", ".join(verdict.reasons)
-                warnings.append(f"{attacker.name} may not shoot at {target.name} ({codes})")
-        elif action == "close":
-            counted = [f for f in attacker.figures if f.type == CLOSE_COMBAT_TYPE]
-            if not self.contact(scene, a, b).contact:
-                warnings.append(f"{attacker.name} is not in contact with {target.name}")
-        else:
-            raise QuestionError(f"action must be 'fire' or 'close', got {action!r}")
-        pi_total = sum(figure_pi(f) for f in counted) + bonus
-        what = "shot" if action == "fire" else "close combat"
-        if die is None:
-            spread = impact_distribution(pi_total)
-            listing = ", ".join(f"{value}: {faces}/6" for value, faces in spread.items())
-            text = f"{what} of {attacker.name} on {target.name}: PI {pi_total}; impact {listing}"
-            result = None
-        else:
-            result = impact(pi_total, die)
-            spread = None
-            text = (
-                f"{what} of {attacker.name} on {target.name}: PI {pi_total}, die {die}"
-                f" -> impact {result}"
-            )
-        return ImpactAnswer(
-            question="impact",
-            message=text + "".join(f"\nwarning: {w}" for w in warnings),
-            attacker=attacker.name,
-            target=target.name,
-            action=action,
-            pi=pi_total,
-            counted=tuple(f.id for f in counted),
-            die=die,
-            impact=result,
-            distribution=spread,
-            warnings=tuple(warnings),
+        return impact_answer(
+            attacker,
+            target,
+            action,
+            die,
+            bonus,
+            fire=lambda: self.fire(scene, a, b),
+            in_contact=lambda: self.contact(scene, a, b).contact,
         )
 
     def potentials(self, scene: Scene, a: str) -> PotentialsAnswer:
-        unit = self.unit(scene)
-        group = _group(scene, find_groups(scene), a)
-        pj = sum(figure_pj(f) for f in group.figures)
-        pa = min(figure_pa(f) for f in group.figures)
-        pi_fire = sum(figure_pi(f) for f in group.figures if f.type == SHOOTER_TYPE)
-        pi_close = sum(figure_pi(f) for f in group.figures if f.type == CLOSE_COMBAT_TYPE)
-        return PotentialsAnswer(
-            question="potentials",
-            message=f"{group.name}: {pj} PJ, PA {pa}, PI {pi_fire} shooting, "
-            f"PI {pi_close} close combat",
-            group=group.name,
-            figures=group.ids,
-            pj=pj,
-            pa=pa,
-            pa_mm=unit.to_mm(pa),
-            pi_fire=pi_fire,
-            pi_close=pi_close,
-            unit=unit.name,
+        return potentials_answer(_group(scene, find_groups(scene), a), self.unit(scene))
+
+
+def impact_answer(
+    attacker: GroupLike,
+    target: GroupLike,
+    action: str,
+    die: int | None,
+    bonus: int,
+    fire: Callable[[], FireAnswer],
+    in_contact: Callable[[], bool],
+) -> ImpactAnswer:
+    """The impact of a shot or a close combat, on any CB6 surface.
+
+    ``fire`` and ``in_contact`` ask the surface's own rules whether the action is
+    allowed; the arithmetic is the same everywhere.
+    """
+    warnings: list[str] = []
+    if action == "fire":
+        verdict = fire()
+        counted = [f for f in attacker.figures if f.id in verdict.shooters]
+        if not verdict.allowed:
+            codes = ", ".join(verdict.reasons)
+            warnings.append(f"{attacker.name} may not shoot at {target.name} ({codes})")
+    elif action == "close":
+        counted = [f for f in attacker.figures if f.type == CLOSE_COMBAT_TYPE]
+        if not in_contact():
+            warnings.append(f"{attacker.name} is not in contact with {target.name}")
+    else:
+        raise QuestionError(f"action must be 'fire' or 'close', got {action!r}")
+    pi_total = sum(figure_pi(f) for f in counted) + bonus
+    what = "shot" if action == "fire" else "close combat"
+    spread: dict[int, int] | None = None
+    result: int | None = None
+    if die is None:
+        spread = impact_distribution(pi_total)
+        listing = ", ".join(f"{value}: {faces}/6" for value, faces in spread.items())
+        text = f"{what} of {attacker.name} on {target.name}: PI {pi_total}; impact {listing}"
+    else:
+        result = impact(pi_total, die)
+        text = (
+            f"{what} of {attacker.name} on {target.name}: PI {pi_total}, die {die}"
+            f" -> impact {result}"
         )
+    return ImpactAnswer(
+        question="impact",
+        message=text + "".join(f"\nwarning: {w}" for w in warnings),
+        attacker=attacker.name,
+        target=target.name,
+        action=action,
+        pi=pi_total,
+        counted=tuple(f.id for f in counted),
+        die=die,
+        impact=result,
+        distribution=spread,
+        warnings=tuple(warnings),
+    )
+
+
+def potentials_answer(group: GroupLike, unit: Unit, where: str = "") -> PotentialsAnswer:
+    """PJ, PA and PI of a group (rule book §2.3.2), on any CB6 surface."""
+    pj = sum(figure_pj(f) for f in group.figures)
+    pa = min(figure_pa(f) for f in group.figures)
+    pi_fire = sum(figure_pi(f) for f in group.figures if f.type == SHOOTER_TYPE)
+    pi_close = sum(figure_pi(f) for f in group.figures if f.type == CLOSE_COMBAT_TYPE)
+    return PotentialsAnswer(
+        question="potentials",
+        message=f"{group.name}{where}: {pj} PJ, PA {pa}, PI {pi_fire} shooting, "
+        f"PI {pi_close} close combat",
+        group=group.name,
+        figures=tuple(f.id for f in group.figures),
+        pj=pj,
+        pa=pa,
+        pa_mm=unit.to_mm(pa),
+        pi_fire=pi_fire,
+        pi_close=pi_close,
+        unit=unit.name,
+    )
+
+
+class GroupLike(Protocol):
+    """What the impact arithmetic needs of a group: its name and figures."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def figures(self) -> tuple[Figure, ...]: ...
 
 
 # --- groups ----------------------------------------------------------------------------
