@@ -57,7 +57,7 @@ from rules.choc_base_6 import (
     COSTLY_TERRAIN,
     NUMBERS,
     SHOOTER_TYPE,
-    ChocBase6Options,
+    _options,
     figure_pa,
     figure_pi,
     impact_answer,
@@ -900,13 +900,6 @@ def _names(grouping: CellGrouping, cells: Sequence[Cell]) -> list[str]:
 
 
 # --- helpers ---------------------------------------------------------------------------
-
-
-def _options(scene: Scene) -> ChocBase6Options:
-    options = scene.options
-    if not isinstance(options, ChocBase6Options):
-        raise TypeError(f"not a CB6 scene: options are {type(options).__name__}")
-    return options
 
 
 def _group(scene: Scene, grouping: CellGrouping, name: str) -> CellGroup:

@@ -53,7 +53,7 @@ from rules.answers import (
 from rules.errors import QuestionError, SceneError
 from rules.geometry import centre_distance_mm, disc_hulls, line_penetration_mm, ring_points
 from rules.model import Figure, Scene, TerrainKind
-from rules.ruleset import Question, Ruleset, coordinate_mm
+from rules.ruleset import Question, Ruleset, coordinate_mm, scene_options
 from rules.terrain import straight_cost_mm, terrain_regions
 
 
@@ -638,10 +638,7 @@ class GroupLike(Protocol):
 
 
 def _options(scene: Scene) -> ChocBase6Options:
-    options = scene.options
-    if not isinstance(options, ChocBase6Options):
-        raise TypeError(f"not a CB6 scene: options are {type(options).__name__}")
-    return options
+    return scene_options(scene, ChocBase6Options)
 
 
 @functools.lru_cache(maxsize=16)

@@ -48,7 +48,7 @@ from rules.answers import (
 from rules.errors import QuestionError, SceneError
 from rules.geometry import ring_points
 from rules.model import Base, BaseShape, Figure, Scene, TerrainKind
-from rules.ruleset import Question, Ruleset
+from rules.ruleset import Question, Ruleset, figure_named, scene_options
 from rules.terrain import terrain_regions
 
 
@@ -512,7 +512,7 @@ class Confrontation(Ruleset):
     # --- questions ---------------------------------------------------------------------
 
     def distance(self, scene: Scene, a: str, b: str) -> DistanceAnswer:
-        first, second = _figure(scene, a), _figure(scene, b)
+        first, second = figure_named(scene, a), figure_named(scene, b)
         gap_mm = max(0.0, edge_gap_mm(first, second, _options(scene)))
         sigma = combined_sigma(first.sigma_mm, second.sigma_mm)
         unit = self.unit(scene)
@@ -532,7 +532,7 @@ class Confrontation(Ruleset):
 
     def contact(self, scene: Scene, a: str, b: str) -> ContactAnswer:
         options = _options(scene)
-        first, second = _figure(scene, a), _figure(scene, b)
+        first, second = figure_named(scene, a), figure_named(scene, b)
         if first.id == second.id:
             raise QuestionError(f"{a!r} and {b!r} are the same figure")
         gap_mm = edge_gap_mm(first, second, options)
@@ -579,7 +579,7 @@ class Confrontation(Ruleset):
         )
 
     def dice(self, scene: Scene, a: str, partition: int | None = None) -> DiceAnswer:
-        figure = _figure(scene, a)
+        figure = figure_named(scene, a)
         found = _combat_of(scene, figure.id, partition)
         if found is None:
             engaged = _in_melee(scene, figure.id)
@@ -616,7 +616,7 @@ class Confrontation(Ruleset):
         die: int | None = None,
         opponent_die: int | None = None,
     ) -> InitiativeAnswer:
-        figure = _figure(scene, a)
+        figure = figure_named(scene, a)
         found = _combat_of(scene, figure.id, partition)
         if found is None:
             engaged = _in_melee(scene, figure.id)
@@ -629,7 +629,7 @@ class Confrontation(Ruleset):
                 reasons=() if engaged else (Reason.NOT_IN_CONTACT,),
             )
         combat, index, _ = found
-        members = [_figure(scene, ident) for ident in combat]
+        members = [figure_named(scene, ident) for ident in combat]
         own = [f for f in members if not scene.are_enemies(figure.side, f.side)]
         other = [f for f in members if scene.are_enemies(figure.side, f.side)]
         camps: dict[str, dict[str, Any]] = {}
@@ -682,7 +682,7 @@ class Confrontation(Ruleset):
 
     def pursuit(self, scene: Scene, a: str) -> PursuitAnswer:
         options = _options(scene)
-        figure = _figure(scene, a)
+        figure = figure_named(scene, a)
         mou = figure.attrs.get("mou_cm")
         if mou is None:
             raise QuestionError(f"figure {a!r}: attrs.mou_cm is needed for a pursuit")
@@ -765,17 +765,7 @@ def initiative_odds(score: int, other_score: int) -> dict[str, int]:
 
 
 def _options(scene: Scene) -> ConfrontationOptions:
-    options = scene.options
-    if not isinstance(options, ConfrontationOptions):
-        raise TypeError(f"not a Confrontation scene: options are {type(options).__name__}")
-    return options
-
-
-def _figure(scene: Scene, name: str) -> Figure:
-    figure = scene.figure(name)
-    if figure is None:
-        raise QuestionError(f"unknown figure {name!r}")
-    return figure
+    return scene_options(scene, ConfrontationOptions)
 
 
 def _ini(figure: Figure) -> int:

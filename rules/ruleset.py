@@ -6,11 +6,13 @@ import inspect
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from rules.answers import Answer, Unit
 from rules.errors import QuestionError
-from rules.model import Scene
+from rules.model import Figure, Scene
+
+OptionsT = TypeVar("OptionsT")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,3 +92,19 @@ def coordinate_mm(text: str, name: str) -> float:
     if not math.isfinite(value):
         raise QuestionError(f"{name} must be finite, got {text!r}")
     return value
+
+
+def scene_options(scene: Scene, kind: type[OptionsT]) -> OptionsT:
+    """The scene's options, which must be of the ruleset's own type ``kind``."""
+    options = scene.options
+    if not isinstance(options, kind):
+        raise TypeError(f"expected {kind.__name__} options, got {type(options).__name__}")
+    return options
+
+
+def figure_named(scene: Scene, name: str) -> Figure:
+    """The figure called ``name``; `QuestionError` when there is none."""
+    figure = scene.figure(name)
+    if figure is None:
+        raise QuestionError(f"unknown figure {name!r}")
+    return figure

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rules.errors import QuestionError
 from rules.model import Base, Figure, Scene
+from rules.ruleset import scene_options
 
 MM_PER_CM = 10.0
 
@@ -119,10 +120,7 @@ FIGURE_TYPES = ("infantry", "cavalry", "artillery")
 
 
 def options_of(scene: Scene) -> SmoothAndRifledOptions:
-    options = scene.options
-    if not isinstance(options, SmoothAndRifledOptions):
-        raise TypeError(f"not a Smooth & Rifled scene: options are {type(options).__name__}")
-    return options
+    return scene_options(scene, SmoothAndRifledOptions)
 
 
 def base_of(figure: Figure) -> Base:
