@@ -640,9 +640,12 @@ class ChocBase6Grid(Ruleset):
             if cost > allowance:
                 free_costs, free_previous = ground.search(group.cell, with_groups=False)
                 if free_costs.get(goal, math.inf) <= allowance:
+                    # Groups in the way make the only way round too long.
                     reasons.append(Reason.PATH_BLOCKED)
                     free_path = _walk_back(free_previous, goal)
                     blocked_by = _names(grouping, [c for c in free_path if c in ground.groups])
+                elif math.isinf(cost):  # no way there at all, as on the neutral surface
+                    reasons.append(Reason.PATH_BLOCKED)
                 else:
                     reasons.append(Reason.OVER_ALLOWANCE)
         legal = not reasons
