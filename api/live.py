@@ -73,10 +73,12 @@ class LiveTable:
         *,
         clock: Callable[[], float] = time.monotonic,
         max_fps: float | None = 30.0,
+        retry_s: float = RETRY_S,
     ) -> None:
         find_ruleset(config.ruleset)  # fail early on a bad ruleset name
         self.config = config
         self.max_fps = max_fps
+        self.retry_s = retry_s
         self.source = source
         self._clock = clock
         self._started = clock()
@@ -127,7 +129,7 @@ class LiveTable:
         while not self._stop.is_set():
             started = self._clock()
             if not self.step():
-                self._stop.wait(RETRY_S)
+                self._stop.wait(self.retry_s)
                 self.source.reopen()
                 continue
             spent = self._clock() - started

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -247,3 +248,48 @@ def test_mjpeg_stream_sends_jpeg_parts(demo: tuple[TestClient, LiveTable, DemoSo
                 break
     assert head.startswith(b"--frame\r\nContent-Type: image/jpeg\r\n")
     assert b"\r\n\r\n\xff\xd8" in head  # the JPEG's start-of-image marker after the headers
+
+
+class Flaky(FrameSource):
+    """A stream that drops after a few frames and comes back after two retries."""
+
+    description = "flaky stream"
+
+    def __init__(self, inner: FrameSource) -> None:
+        self.inner = inner
+        self.reads = 0
+        self.reopens = 0
+
+    def read(self) -> NDArray[np.uint8] | None:
+        self.reads += 1
+        lost = 3 <= self.reads and self.reopens < 2
+        return None if lost else self.inner.read()
+
+    def reopen(self) -> bool:
+        self.reopens += 1
+        return self.reopens >= 2
+
+
+def test_the_loop_retries_a_lost_source_and_carries_on() -> None:
+    setup = demo_setup()
+    source = Flaky(DemoSource(move_every_s=1e9))
+    live = LiveTable(
+        TableConfig(
+            setup.camera, setup.table, setup.roster, options={"unit_mm": 100}, terrain=setup.terrain
+        ),
+        source,
+        max_fps=None,
+        retry_s=0.05,
+    )
+    live.start()
+    try:
+        deadline = time.monotonic() + 20
+        while live.frames_processed < 6 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        live.stop()
+    assert source.reopens == 2  # lost twice, back at the second retry
+    assert live.frames_processed >= 6
+    state = live.state()
+    assert state["source"]["ok"] is True
+    assert len(state["figures"]) == 7
