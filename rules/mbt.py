@@ -22,6 +22,7 @@ where the book is silent (see ``docs/rules/mbt.md``):
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -89,6 +90,7 @@ ELEPHANT_FIGURES = 1  # "cinq points pour un éléphant": 1 + 4
 PANIC_TURN_DEG: Mapping[str, float] = {"ahead": 0.0, "left": 90.0, "right": -90.0, "back": 180.0}
 BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
 TOUCH_MM2 = 1e-3  # overlaps smaller than this area are touches
+NEAR_SLACK_MM = 1.0  # bases farther apart than a tolerance plus this never touch
 
 
 class MbtOptions(BaseModel):
@@ -498,19 +500,19 @@ class Mbt(Ruleset):
         chariot = bool(shooter.figure.attrs.get("chariot", False))
         if not (shooter.figure.attrs.get("archer", False) or chariot):
             reasons.append(Reason.NO_SHOOTERS)
-        gap = float(shapely.distance(shooter.polygon(), target.polygon()))
+        layout = _layout(scene)
+        target_shape = layout.polygon(target)
+        gap = float(shapely.distance(layout.polygon(shooter), target_shape))
         range_mm = unit.to_mm(NUMBERS.shot_range_units)
         if gap > range_mm:
             reasons.append(Reason.OUT_OF_RANGE)
         margins.append(Margin("range", abs(range_mm - gap), sigma))
         if not chariot:
             zone = _shooting_zone(shooter, options.arc, range_mm + shooter.width_mm)
-            inside = penetration_mm(zone, target.polygon())
+            inside = penetration_mm(zone, target_shape)
             if inside <= 0.0:
                 reasons.append(Reason.NOT_IN_ARC)
-                margins.append(
-                    Margin("arc", float(shapely.distance(zone, target.polygon())), sigma)
-                )
+                margins.append(Margin("arc", float(shapely.distance(zone, target_shape)), sigma))
             else:
                 margins.append(Margin("arc", inside, sigma))
         side_a = _side(scene, shooter, target, options, die_a, "die_a")
@@ -735,11 +737,42 @@ def _options(scene: Scene) -> MbtOptions:
     return options
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Layout:
+    """A scene's bases, built once: plates, their rectangles and an index by id."""
+
+    plates: tuple[Plate, ...]
+    polygons: np.ndarray  # (N,) shapely.Polygon, in the order of ``plates``
+    index: Mapping[str, int]
+
+    def polygon(self, plate: Plate) -> shapely.Polygon:
+        """A base's rectangle: the scene's own, built afresh for a base not in it."""
+        k = self.index.get(plate.figure.id)
+        if k is not None and self.plates[k].figure is plate.figure:
+            return self.polygons[k]
+        return plate.polygon()
+
+    def gaps_mm(self, plate: Plate) -> np.ndarray:
+        """Gaps (N,) from every base to ``plate``, mm."""
+        return np.asarray(shapely.distance(self.polygons, self.polygon(plate)), dtype=np.float64)
+
+
+@functools.lru_cache(maxsize=16)
+def _layout(scene: Scene) -> Layout:
+    plates = tuple(Plate.of(f) for f in scene.figures)
+    polygons = np.empty(len(plates), dtype=object)
+    polygons[:] = [p.polygon() for p in plates]
+    index: dict[str, int] = {}
+    for k, p in enumerate(plates):
+        index.setdefault(p.figure.id, k)
+    return Layout(plates, polygons, index)
+
+
 def _plate(scene: Scene, name: str) -> Plate:
-    figure = scene.figure(name)
-    if figure is None:
+    layout = _layout(scene)
+    if name not in layout.index:
         raise QuestionError(f"unknown base {name!r}")
-    return Plate.of(figure)
+    return layout.plates[layout.index[name]]
 
 
 def _pair(scene: Scene, a: str, b: str) -> tuple[Plate, Plate]:
@@ -748,8 +781,8 @@ def _pair(scene: Scene, a: str, b: str) -> tuple[Plate, Plate]:
     return _plate(scene, a), _plate(scene, b)
 
 
-def _plates(scene: Scene) -> list[Plate]:
-    return [Plate.of(f) for f in scene.figures]
+def _plates(scene: Scene) -> tuple[Plate, ...]:
+    return _layout(scene).plates
 
 
 def _contact(
@@ -821,8 +854,10 @@ def _rear_support(scene: Scene, plate: Plate, options: MbtOptions) -> str | None
     """A second infantry base aligned behind an infantry base: its id."""
     if plate.figure.type != "infantry":
         return None
-    for other in _plates(scene):
-        if other.figure.id == plate.figure.id or other.figure.type != "infantry":
+    layout = _layout(scene)
+    near = layout.gaps_mm(plate) <= options.contact_tolerance_mm + NEAR_SLACK_MM
+    for other, close in zip(layout.plates, near, strict=True):
+        if not close or other.figure.id == plate.figure.id or other.figure.type != "infantry":
             continue
         if other.figure.side != plate.figure.side:
             continue
@@ -833,12 +868,14 @@ def _rear_support(scene: Scene, plate: Plate, options: MbtOptions) -> str | None
 
 
 def _side(scene: Scene, own: Plate, enemy: Plate, options: MbtOptions, die: Any, name: str) -> Side:
+    layout = _layout(scene)
+    touching = layout.gaps_mm(enemy) <= options.contact_tolerance_mm
     supports = tuple(
         other.figure.id
-        for other in _plates(scene)
-        if other.figure.id not in (own.figure.id, enemy.figure.id)
+        for other, touches in zip(layout.plates, touching, strict=True)
+        if touches
+        and other.figure.id not in (own.figure.id, enemy.figure.id)
         and not scene.are_enemies(own.figure.side, other.figure.side)
-        and _contact(other, enemy, options)[1]
     )
     rear = _rear_support(scene, own, options)
     points = combat_points(own.figure, len(supports), rear is not None)
@@ -897,6 +934,7 @@ def recoil_blockers(
 ) -> tuple[str, ...]:
     """What stops a base recoiling by its depth: the table edge, impassable terrain, a base
     in the way, or an enemy front it would come to touch (one it touched already does not)."""
+    layout = _layout(scene)
     shift = -loser.depth_mm * loser.u
     moved = loser.polygon(shift)
     swept = shapely.convex_hull(shapely.union(loser.polygon(), moved))
@@ -909,10 +947,11 @@ def recoil_blockers(
         for ident, g in _blocking_terrain(scene, loser.figure)
         if swept.intersection(g).area > TOUCH_MM2
     )
-    for other in _plates(scene):
-        if other.figure.id in (loser.figure.id, winner.figure.id):
+    near = shapely.distance(swept, layout.polygons) <= options.contact_tolerance_mm + NEAR_SLACK_MM
+    for other, shape, close in zip(layout.plates, layout.polygons, near, strict=True):
+        if not close or other.figure.id in (loser.figure.id, winner.figure.id):
             continue
-        if penetration_mm(swept, other.polygon()) > options.contact_tolerance_mm:
+        if penetration_mm(swept, shape) > options.contact_tolerance_mm:
             found.append(other.figure.id)
         elif scene.are_enemies(loser.figure.side, other.figure.side):
             # an enemy front it did not touch before the recoil

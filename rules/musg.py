@@ -23,6 +23,7 @@ inch, 25.4 mm). Readings chosen where the book is silent (see ``docs/rules/musg.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -113,6 +114,7 @@ COSTLY_TERRAIN = {TerrainKind.DIFFICULT: 2.0, TerrainKind.WOOD: 2.0}
 BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
 COVER_TERRAIN = (TerrainKind.OBSTACLE, TerrainKind.WOOD, TerrainKind.BUILDING)
 TOUCH_MM = 1e-6
+BOUNDS_SLACK_MM = 1.0  # shapes whose boxes are this far apart cannot meet
 _INSCRIBED = math.cos(math.pi / (4 * DISC_QUAD_SEGMENTS))  # apothem / radius of a disc polygon
 
 
@@ -461,10 +463,15 @@ class Musg(Ruleset):
         if weapon is None:
             reasons.append(Reason.NO_SHOOTERS)
 
+        shapes = _footprints(scene, options)
+        reach = options.contact_tolerance_mm
+        low_x, low_y, high_x, high_y = shapes.of(target, options).bounds
+        near = shapes.near((low_x - reach, low_y - reach, high_x + reach, high_y + reach))
         engaged = [
             f.id
-            for f in scene.figures
-            if f.id not in (shooter.id, target.id)
+            for f, close in zip(shapes.figures, near, strict=True)
+            if close
+            and f.id not in (shooter.id, target.id)
             and not scene.are_enemies(shooter.side, f.side)
             and scene.are_enemies(target.side, f.side)
             and _gap(f, target, options) <= options.contact_tolerance_mm
@@ -952,8 +959,9 @@ def _merged(intervals: Sequence[tuple[float, float]]) -> list[tuple[float, float
 def line_of_sight(scene: Scene, shooter: Figure, target: Figure, options: MusgOptions) -> Sight:
     """Shadows cast on the target from the shooter's eye (its centre)."""
     eye = shooter.xy
-    target_shape = _footprint(target, options)
-    shooter_shape = _footprint(shooter, options)
+    shapes = _footprints(scene, options)
+    target_shape = shapes.of(target, options)
+    shooter_shape = shapes.of(shooter, options)
     offset = target.xy - eye
     length = float(np.hypot(*offset))
     empty = Sight(0.0, {}, {}, False, (), 0.0, 0.0)
@@ -983,10 +991,12 @@ def line_of_sight(scene: Scene, shooter: Figure, target: Figure, options: MusgOp
             continue  # a shooter looks over what it stands at
         occluders.append((feature.id, feature.geometry, feature.kind in options.sight_blockers))
     if options.figures_give_cover:
+        near = shapes.near(cone.bounds)  # only figures the cone reaches cast a shadow
+        near[near] = shapely.intersects(cone, shapes.polygons[near])
         occluders.extend(
-            (f.id, _footprint(f, options), False)
-            for f in scene.figures
-            if f.id not in (shooter.id, target.id)
+            (f.id, shape, False)
+            for f, shape, close in zip(shapes.figures, shapes.polygons, near, strict=True)
+            if close and f.id not in (shooter.id, target.id)
         )
     shadows: dict[str, tuple[float, float]] = {}
     distances: dict[str, float] = {}
@@ -1046,13 +1056,13 @@ def figures_on_line(
 ) -> tuple[str, ...]:
     """Figures whose base the line shooter -> target crosses before the target, nearest first."""
     line = shapely.LineString([shooter.xy, target.xy])
+    shapes = _footprints(scene, options)
+    hits = shapely.intersects(line, shapes.polygons)
     crossed: list[tuple[float, str]] = []
-    for figure in scene.figures:
-        if figure.id in (shooter.id, target.id):
+    for figure, shape, hit in zip(shapes.figures, shapes.polygons, hits, strict=True):
+        if not hit or figure.id in (shooter.id, target.id):
             continue
-        shape = _footprint(figure, options)
-        if line.intersects(shape):
-            crossed.append((float(line.project(shape.centroid)), figure.id))
+        crossed.append((float(line.project(shape.centroid)), figure.id))
     return tuple(ident for _, ident in sorted(crossed))
 
 
@@ -1079,6 +1089,47 @@ def _base(figure: Figure, options: MusgOptions) -> Base:
 
 def _footprint(figure: Figure, options: MusgOptions) -> shapely.Polygon:
     return _base(figure, options).footprint(figure.x_mm, figure.y_mm, figure.facing_deg)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Footprints:
+    """A scene's bases as polygons, built once, with their bounding boxes (table mm)."""
+
+    figures: tuple[Figure, ...]
+    polygons: np.ndarray  # (N,) shapely.Polygon, in the order of ``figures``
+    bounds: np.ndarray  # (N, 4) min x, min y, max x, max y
+    index: Mapping[str, int]
+
+    def of(self, figure: Figure, options: MusgOptions) -> shapely.Polygon:
+        """A figure's footprint: the scene's own, built afresh for a figure not in it."""
+        k = self.index.get(figure.id)
+        if k is not None and self.figures[k] is figure:
+            return self.polygons[k]
+        return _footprint(figure, options)
+
+    def near(self, box: tuple[float, float, float, float]) -> np.ndarray:
+        """Which footprints (N,) have a bounding box within reach of ``box`` (min x, min y,
+        max x, max y)."""
+        low_x, low_y, high_x, high_y = box
+        b = self.bounds
+        return np.asarray(
+            (b[:, 0] <= high_x + BOUNDS_SLACK_MM)
+            & (b[:, 2] >= low_x - BOUNDS_SLACK_MM)
+            & (b[:, 1] <= high_y + BOUNDS_SLACK_MM)
+            & (b[:, 3] >= low_y - BOUNDS_SLACK_MM)
+        )
+
+
+@functools.lru_cache(maxsize=16)
+def _footprints(scene: Scene, options: MusgOptions) -> Footprints:
+    figures = scene.figures
+    polygons = np.empty(len(figures), dtype=object)
+    polygons[:] = [_footprint(f, options) for f in figures]
+    bounds = np.asarray(shapely.bounds(polygons), dtype=np.float64).reshape(-1, 4)
+    index: dict[str, int] = {}
+    for k, f in enumerate(figures):
+        index.setdefault(f.id, k)
+    return Footprints(figures, polygons, bounds, index)
 
 
 def _footprint_at(figure: Figure, xy: np.ndarray, options: MusgOptions) -> shapely.Polygon:
