@@ -48,7 +48,7 @@ from rules.answers import (
 )
 from rules.errors import QuestionError, SceneError
 from rules.model import BaseShape, Figure, Scene, TerrainKind
-from rules.ruleset import Question, Ruleset, coordinate_mm
+from rules.ruleset import Question, Ruleset, coordinate_mm, scene_options
 
 # --- the book's numbers ----------------------------------------------------------------
 
@@ -731,10 +731,7 @@ def outcome(total_a: int, total_b: int) -> tuple[str, int]:
 
 
 def _options(scene: Scene) -> MbtOptions:
-    options = scene.options
-    if not isinstance(options, MbtOptions):
-        raise TypeError(f"not a MBT scene: options are {type(options).__name__}")
-    return options
+    return scene_options(scene, MbtOptions)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

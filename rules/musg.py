@@ -51,7 +51,7 @@ from rules.answers import (
 from rules.errors import QuestionError, SceneError
 from rules.geometry import ring_points
 from rules.model import DISC_QUAD_SEGMENTS, Base, BaseShape, Figure, Scene, TerrainKind, disc
-from rules.ruleset import Question, Ruleset, coordinate_mm
+from rules.ruleset import Question, Ruleset, coordinate_mm, figure_named, scene_options
 from rules.terrain import straight_cost_mm, terrain_regions
 
 # --- the book's numbers ----------------------------------------------------------------
@@ -403,7 +403,7 @@ class Musg(Ruleset):
     # --- measures ----------------------------------------------------------------------
 
     def distance(self, scene: Scene, a: str, b: str) -> DistanceAnswer:
-        first, second = _figure(scene, a), _figure(scene, b)
+        first, second = figure_named(scene, a), figure_named(scene, b)
         options = _options(scene)
         distance_mm = _measure(first, second, options)
         unit = self.unit(scene)
@@ -423,7 +423,7 @@ class Musg(Ruleset):
         )
 
     def contact(self, scene: Scene, a: str, b: str) -> ContactAnswer:
-        first, second = _figure(scene, a), _figure(scene, b)
+        first, second = figure_named(scene, a), figure_named(scene, b)
         if first.id == second.id:
             raise QuestionError(f"{a!r} and {b!r} are the same figure")
         options = _options(scene)
@@ -451,7 +451,7 @@ class Musg(Ruleset):
     def fire(self, scene: Scene, a: str, b: str) -> MusgFireAnswer:
         options = _options(scene)
         unit = self.unit(scene)
-        shooter, target = _figure(scene, a), _figure(scene, b)
+        shooter, target = figure_named(scene, a), figure_named(scene, b)
         if shooter.id == target.id:
             raise QuestionError(f"{a!r} and {b!r} are the same figure")
         reasons: list[Reason] = []
@@ -561,7 +561,7 @@ class Musg(Ruleset):
             raise QuestionError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
         options = _options(scene)
         unit = self.unit(scene)
-        mover = _figure(scene, a)
+        mover = figure_named(scene, a)
         goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")])
         allowance_units = _move_pas(mover) * NUMBERS.move_factor[mode]
         allowance_mm = unit.to_mm(allowance_units)
@@ -677,7 +677,7 @@ class Musg(Ruleset):
             raise QuestionError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
         options = _options(scene)
         unit = self.unit(scene)
-        mover = _figure(scene, a)
+        mover = figure_named(scene, a)
         allowance_units = _move_pas(mover) * NUMBERS.move_factor[mode]
         allowance_mm = unit.to_mm(allowance_units)
         area = pathing.reachable_area(
@@ -701,7 +701,7 @@ class Musg(Ruleset):
     def leave(self, scene: Scene, a: str) -> LeaveAnswer:
         options = _options(scene)
         unit = self.unit(scene)
-        figure = _figure(scene, a)
+        figure = figure_named(scene, a)
         margins: list[Margin] = []
         engaged: list[str] = []
         friends: list[str] = []
@@ -753,7 +753,7 @@ class Musg(Ruleset):
     def support(self, scene: Scene, a: str) -> SupportAnswer:
         options = _options(scene)
         unit = self.unit(scene)
-        figure = _figure(scene, a)
+        figure = figure_named(scene, a)
         support_mm = unit.to_mm(NUMBERS.support_pas)
         leader_mm = unit.to_mm(NUMBERS.leader_pas)
         own_rank = _rank_index(figure)
@@ -1070,17 +1070,7 @@ def figures_on_line(
 
 
 def _options(scene: Scene) -> MusgOptions:
-    options = scene.options
-    if not isinstance(options, MusgOptions):
-        raise TypeError(f"not a M.U.S.G. scene: options are {type(options).__name__}")
-    return options
-
-
-def _figure(scene: Scene, name: str) -> Figure:
-    figure = scene.figure(name)
-    if figure is None:
-        raise QuestionError(f"unknown figure {name!r}")
-    return figure
+    return scene_options(scene, MusgOptions)
 
 
 def _base(figure: Figure, options: MusgOptions) -> Base:
