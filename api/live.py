@@ -99,7 +99,6 @@ class LiveTable:
         self._fps = 0.0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._listeners: list[Callable[[], None]] = []
 
     # --- the loop ----------------------------------------------------------------------
 
@@ -120,10 +119,6 @@ class LiveTable:
     def frames_processed(self) -> int:
         """Frames the loop has processed since it started."""
         return self._processed
-
-    def on_change(self, listener: Callable[[], None]) -> None:
-        """Call ``listener`` (from the loop's thread) after every processed frame."""
-        self._listeners.append(listener)
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -152,7 +147,6 @@ class LiveTable:
                 if self._source_message in ("starting", "ok"):
                     self._source_message = f"{self.source.description}: no frame"
                 self._figures.lost(now)
-            self._notify()
             return False
         frame = locate_frame(
             image, self.config.camera, self.config.table, self.config.roster, tracker=self._markers
@@ -194,11 +188,6 @@ class LiveTable:
                     for m in frame.detections.markers
                 },
             )
-        self._notify()
-
-    def _notify(self) -> None:
-        for listener in list(self._listeners):
-            listener()
 
     # --- what the API shows ------------------------------------------------------------
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -17,36 +19,54 @@ from api.routes import ask, camera, page, state
 
 STATIC = Path(__file__).parent / "static"
 PUSH_EVERY_S = 0.1
+HEARTBEAT_S = 1.0
 
 
 class Broadcaster:
-    """Sends the state to every WebSocket client: computed once per change, at most 10 Hz."""
+    """Sends the state to every WebSocket client when what players see has changed.
+
+    The state is looked at 10 times a second and computed once for all clients; it is
+    sent when a figure moved, hid, settled or reappeared, a group or the source
+    changed — and at least once a second, so ages and the frame rate stay current.
+    """
 
     def __init__(self, live: LiveTable) -> None:
         self.live = live
         self.clients: set[asyncio.Queue[str]] = set()
-        self._changed = asyncio.Event()
-        self._loop: asyncio.AbstractEventLoop | None = None
-
-    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop = loop
-        self.live.on_change(self._signal)
-
-    def _signal(self) -> None:
-        if self._loop is not None and self.clients:
-            self._loop.call_soon_threadsafe(self._changed.set)
 
     async def run(self) -> None:
+        last_seen: object = None
+        last_sent = 0.0
         while True:
-            await self._changed.wait()
-            self._changed.clear()
-            if self.clients:
-                text = json.dumps(self.live.state())
-                for queue in list(self.clients):
-                    if queue.full():
-                        queue.get_nowait()  # a slow client gets the newest state only
-                    queue.put_nowait(text)
             await asyncio.sleep(PUSH_EVERY_S)
+            if not self.clients:
+                last_seen = None
+                continue
+            state = self.live.state()
+            seen = _what_players_see(state)
+            now = time.monotonic()
+            if seen == last_seen and now - last_sent < HEARTBEAT_S:
+                continue
+            last_seen, last_sent = seen, now
+            text = json.dumps(state)
+            for queue in list(self.clients):
+                if queue.full():
+                    queue.get_nowait()  # a slow client gets the newest state only
+                queue.put_nowait(text)
+
+
+def _what_players_see(state: dict[str, Any]) -> object:
+    """The parts of a state that change the picture (positions to the tenth of a mm)."""
+    figures = tuple(
+        (f["id"], round(f["x_mm"], 1), round(f["y_mm"], 1), f["stale"], f["settled"])
+        for f in state["figures"]
+    )
+    return (
+        figures,
+        json.dumps(state["groups"], sort_keys=True),
+        state["source"]["ok"],
+        state["unit_mm"],
+    )
 
 
 def create_app(live: LiveTable, *, token: str | None = None, run_loop: bool = True) -> FastAPI:
@@ -55,7 +75,6 @@ def create_app(live: LiveTable, *, token: str | None = None, run_loop: bool = Tr
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        broadcaster.attach(asyncio.get_running_loop())
         task = asyncio.create_task(broadcaster.run())
         if run_loop:
             live.start()
