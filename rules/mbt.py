@@ -8,10 +8,12 @@ where the book is silent (see ``docs/rules/mbt.md``):
   an *edge* contact has two edges parallel (within ``align_tolerance_deg``), on
   one line and overlapping; any other contact is a *corner* contact;
 * face to face: the two front edges in edge contact, facings opposite;
-* a move is a straight slide of the base (its facing kept): the swept rectangle
-  may cross no other base and no impassable ground; the centre's path inside
-  difficult ground counts double (``difficult_factor``); woods are impassable
-  for cavalry and difficult for infantry;
+* a move takes the cheapest way of the base's centre round the other bases (their
+  rectangles) and impassable ground, the base kept at its facing and seen, against
+  obstacles, as the disc circumscribing its rectangle (radius half its diagonal) so
+  that the way suits any facing; against the table edge its own rectangle counts;
+  the centre's path inside difficult ground counts double (``difficult_factor``);
+  woods are impassable for cavalry and difficult for infantry;
 * a recoil moves the loser straight back by its depth; it is blocked by the
   table edge, impassable ground, any other base in the way, or by ending in
   contact with an enemy's front edge;
@@ -33,6 +35,7 @@ import shapely
 from pydantic import BaseModel, ConfigDict, Field
 from scipy.cluster.hierarchy import DisjointSet
 
+from rules import pathing
 from rules.answers import (
     Checked,
     ContactAnswer,
@@ -41,14 +44,17 @@ from rules.answers import (
     GroupsAnswer,
     Margin,
     MoveAnswer,
+    ReachAnswer,
     Reason,
     Unit,
     combined_sigma,
     with_certainty,
 )
 from rules.errors import QuestionError, SceneError
+from rules.geometry import ring_points
 from rules.model import BaseShape, Figure, Scene, TerrainKind
 from rules.ruleset import Question, Ruleset, coordinate_mm, scene_options
+from rules.terrain import straight_cost_mm, terrain_regions
 
 # --- the book's numbers ----------------------------------------------------------------
 
@@ -90,6 +96,7 @@ ELEPHANT_FIGURES = 1  # "cinq points pour un éléphant": 1 + 4
 PANIC_TURN_DEG: Mapping[str, float] = {"ahead": 0.0, "left": 90.0, "right": -90.0, "back": 180.0}
 BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
 TOUCH_MM2 = 1e-3  # overlaps smaller than this area are touches
+COST_SLACK_MM = 1e-6  # a way costing the allowance plus this is within it
 NEAR_SLACK_MM = 1.0  # bases farther apart than a tolerance plus this never touch
 
 
@@ -175,6 +182,13 @@ class MbtFireAnswer(FireAnswer):
 
 @dataclass(frozen=True, slots=True)
 class MbtMoveAnswer(MoveAnswer):
+    group: tuple[str, ...] = ()
+    detour_cost_mm: float | None = None
+    detour_cost_units: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MbtReachAnswer(ReachAnswer):
     group: tuple[str, ...] = ()
 
 
@@ -344,7 +358,8 @@ class Mbt(Ruleset):
             "facing": Question("facing", ("A", "B"), "face to face, or how B turns", self.facing),
             "combat": Question("combat", ("A", "B"), "the combat of A against B", self.combat),
             "fire": Question("fire", ("A", "B"), "may archers A shoot at B", self.fire),
-            "move": Question("move", ("A", "X", "Y"), "may A slide to (X, Y) mm", self.move),
+            "move": Question("move", ("A", "X", "Y"), "may A move to (X, Y) mm", self.move),
+            "reach": Question("reach", ("A",), "where may A move", self.reach),
             "groups": Question("groups", (), "bases in contact and aligned", self.groups),
         }
 
@@ -556,59 +571,68 @@ class Mbt(Ruleset):
         mover = _plate(scene, a)
         goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")])
         group = _group_of(scene, mover, options)
+        members = {p.figure.id for p in group}
         allowance_units = float(min(move_allowance(p.figure) for p in group))
         allowance_mm = unit.to_mm(allowance_units)
-        shift = goal - mover.centre
-        moved = mover.polygon(shift)
-        swept = shapely.convex_hull(shapely.union(mover.polygon(), moved))
+        ground = _ground(scene, mover, members, options)
+        moved = mover.polygon(goal - mover.centre)
         reasons: list[Reason] = []
         minx, miny, maxx, maxy = moved.bounds
         if minx < 0 or miny < 0 or maxx > scene.table.width_mm or maxy > scene.table.depth_mm:
             reasons.append(Reason.OFF_TABLE)
-        blocking = _blocking_terrain(scene, mover.figure)
-        if any(moved.intersection(g).area > TOUCH_MM2 for _, g in blocking):
+        if any(moved.intersection(g).area > TOUCH_MM2 for _, g in ground.blocking):
             reasons.append(Reason.IMPASSABLE)
-        members = {p.figure.id for p in group}
-        others = [p for p in _plates(scene) if p.figure.id != mover.figure.id]
         occupied = [
             p.figure.id
-            for p in others
-            if penetration_mm(moved, p.polygon()) > options.contact_tolerance_mm
+            for p in _plates(scene)
+            if p.figure.id != mover.figure.id
+            and penetration_mm(moved, p.polygon()) > options.contact_tolerance_mm
         ]
         if occupied:
             reasons.append(Reason.DESTINATION_OCCUPIED)
-        crossed = [
-            p.figure.id
-            for p in others
-            if p.figure.id not in occupied
-            and p.figure.id not in members
-            and penetration_mm(swept, p.polygon()) > options.contact_tolerance_mm
-        ] + [
-            ident
-            for ident, g in blocking
-            if Reason.IMPASSABLE not in reasons and swept.intersection(g).area > TOUCH_MM2
-        ]
-        segment = shapely.LineString([mover.centre, goal])
-        cost_mm = float(segment.length) + sum(
-            (_difficulty(feature.kind, mover.figure, options) - 1.0)
-            * float(segment.intersection(feature.geometry).length)
-            for feature in scene.terrain
-            if isinstance(feature.geometry, shapely.Polygon)
-            and _difficulty(feature.kind, mover.figure, options) > 1.0
+        straight_mm = straight_cost_mm(
+            ground.field, ground.inside(mover.centre), ground.inside(goal)
         )
-        if crossed:
-            reasons.append(Reason.PATH_BLOCKED)
-        if cost_mm > allowance_mm:
+        straight = np.array([mover.centre, goal])
+        cost_mm, points, crossed = straight_mm, straight, list(occupied)
+        detour_mm: float | None = None
+        if not reasons:
+            way = pathing.shortest_path(
+                ground.field,
+                ground.inside(mover.centre),
+                ground.inside(goal),
+                ground.radius_mm,
+                max_cost_mm=allowance_mm,
+            )
+            way_points = way.points_mm - ground.shift_mm if way.found else straight
+            swept = _swept_through(scene, mover, way_points, ground, options) if way.found else ()
+            crossed = list(dict.fromkeys((*way.blocked_by, *swept)))
+            usable = way.found and not swept
+            if usable and (way.cost_mm <= allowance_mm + COST_SLACK_MM or not crossed):
+                cost_mm, points = way.cost_mm, way_points
+                if way.cost_mm > allowance_mm + COST_SLACK_MM:
+                    reasons.append(Reason.OVER_ALLOWANCE)
+            else:
+                detour_mm = way.cost_mm if usable else None
+                reasons.append(Reason.PATH_BLOCKED)
+                if straight_mm > allowance_mm + COST_SLACK_MM:
+                    reasons.append(Reason.OVER_ALLOWANCE)
+        elif straight_mm > allowance_mm + COST_SLACK_MM:
             reasons.append(Reason.OVER_ALLOWANCE)
-        margin = Margin("allowance", abs(allowance_mm - cost_mm), mover.figure.sigma_mm)
+        measured_mm = cost_mm if detour_mm is None else detour_mm
+        margin = Margin("allowance", abs(allowance_mm - measured_mm), mover.figure.sigma_mm)
         legal = not reasons
         cost = f"{unit.from_mm(cost_mm):.2f} of {allowance_units:g} graduations"
         if legal:
             text = f"{a} may move there: {cost}"
+            if crossed:
+                text += f", going round {', '.join(crossed)}"
         else:
             text = f"{a} may not move there ({cost}): " + ", ".join(reasons)
-            if crossed or occupied:
-                text += f" ({', '.join(occupied + crossed)})"
+            if crossed:
+                text += f" ({', '.join(crossed)})"
+            if detour_mm is not None:
+                text += f"; the way round costs {unit.from_mm(detour_mm):.2f} graduations"
         warnings = []
         if len(group) > 1:
             warnings.append(
@@ -627,12 +651,44 @@ class Mbt(Ruleset):
             allowance_mm=allowance_mm,
             allowance_units=allowance_units,
             unit=unit.name,
-            path_mm=(
-                (float(mover.centre[0]), float(mover.centre[1])),
-                (float(goal[0]), float(goal[1])),
-            ),
-            blocked_by=tuple(occupied + crossed),
+            path_mm=tuple((float(px), float(py)) for px, py in points),
+            blocked_by=tuple(crossed),
             warnings=tuple(warnings),
+            group=tuple(sorted(members)),
+            detour_cost_mm=detour_mm,
+            detour_cost_units=None if detour_mm is None else unit.from_mm(detour_mm),
+        )
+
+    def reach(self, scene: Scene, a: str) -> MbtReachAnswer:
+        options = _options(scene)
+        unit = self.unit(scene)
+        mover = _plate(scene, a)
+        group = _group_of(scene, mover, options)
+        members = {p.figure.id for p in group}
+        allowance_units = float(min(move_allowance(p.figure) for p in group))
+        allowance_mm = unit.to_mm(allowance_units)
+        ground = _ground(scene, mover, members, options)
+        area = pathing.reachable_area(
+            ground.field, ground.inside(mover.centre), ground.radius_mm, allowance_mm
+        )
+        back = -ground.shift_mm
+        polygons = [
+            shapely.transform(p, lambda xy: xy + back)
+            for p in shapely.get_parts(area)
+            if isinstance(p, shapely.Polygon) and not p.is_empty
+        ]
+        total = float(sum(p.area for p in polygons))
+        return MbtReachAnswer(
+            question="reach",
+            message=f"{a} may move its centre anywhere in {len(polygons)} area(s) of "
+            f"{total / 100:.0f} cm² within {allowance_units:g} graduations",
+            mover=a,
+            area_mm2=total,
+            polygons_mm=tuple(ring_points(p.exterior.coords) for p in polygons),
+            holes_mm=tuple(tuple(ring_points(h.coords) for h in p.interiors) for p in polygons),
+            allowance_mm=allowance_mm,
+            allowance_units=allowance_units,
+            unit=unit.name,
             group=tuple(sorted(members)),
         )
 
@@ -986,10 +1042,103 @@ def _difficulty(kind: TerrainKind, figure: Figure, options: MbtOptions) -> float
     return 1.0
 
 
-def _blocking_terrain(scene: Scene, figure: Figure) -> list[tuple[str, shapely.Geometry]]:
+@dataclass(frozen=True, slots=True, eq=False)
+class Ground:
+    """What a base's move meets, as the path finder sees it.
+
+    The mover is the disc circumscribing its rectangle (``radius_mm``, half its
+    diagonal). The path finder keeps that disc on its table; the table it is given is
+    the real one grown by ``shift_mm`` = radius less the half extents of the
+    rectangle's bounding box, on each side, so that there the rectangle itself stays on
+    the real table. ``field`` is in the grown table's frame: real (x, y) + ``shift_mm``.
+    """
+
+    field: pathing.Field
+    shift_mm: np.ndarray  # (2,)
+    radius_mm: float
+    blocking: tuple[tuple[str, shapely.Geometry], ...]
+    others: tuple[Plate, ...]
+
+    def inside(self, point: np.ndarray) -> np.ndarray:
+        """A real table point (2,) in the field's frame."""
+        return np.asarray(np.asarray(point, dtype=np.float64) + self.shift_mm, dtype=np.float64)
+
+
+def _ground(scene: Scene, mover: Plate, members: set[str], options: MbtOptions) -> Ground:
+    """Other bases (not of the mover's group), impassable and difficult ground, for a move."""
+    radius = math.hypot(mover.width_mm, mover.depth_mm) / 2.0
+    half = np.abs(mover.u) * mover.depth_mm / 2.0 + np.abs(mover.n) * mover.width_mm / 2.0
+    shift = np.maximum(radius - half, 0.0)
+    others = tuple(p for p in _plates(scene) if p.figure.id not in members)
+    blocking_kinds = _blocking_kinds(mover.figure)
+    factors = {kind: _difficulty(kind, mover.figure, options) for kind in TerrainKind}
+    costly = {
+        kind: factor
+        for kind, factor in factors.items()
+        if factor > 1.0 and kind not in blocking_kinds
+    }
+    blocking = _blocking_terrain(scene, mover.figure)
+    terrain, regions = terrain_regions(scene, blocking_kinds, costly)
+
+    def moved(polygon: shapely.Polygon) -> shapely.Polygon:
+        return shapely.transform(polygon, lambda xy: xy + shift)
+
+    field = pathing.Field(
+        scene.table.width_mm + 2.0 * float(shift[0]),
+        scene.table.depth_mm + 2.0 * float(shift[1]),
+        polygons=tuple(pathing.BlockingPolygon(moved(p.polygon()), p.figure.id) for p in others)
+        + tuple(pathing.BlockingPolygon(moved(t.polygon), t.ident) for t in terrain),
+        costly=tuple(pathing.CostlyRegion(moved(r.polygon), r.factor, r.ident) for r in regions),
+    )
+    return Ground(field, shift, radius, tuple(blocking), others)
+
+
+def _swept_through(
+    scene: Scene, mover: Plate, points: np.ndarray, ground: Ground, options: MbtOptions
+) -> tuple[str, ...]:
+    """Bases and impassable ground that the mover's rectangle, slid along the polyline
+    ``points`` (K, 2) table mm, runs into (beyond the contact tolerance for bases)."""
+    if len(points) < 2:
+        return ()
+    corners = np.array(
+        [mover.corner(a, b) - mover.centre for a, b in ((1, -1), (1, 1), (-1, 1), (-1, -1))]
+    )
+    steps = len(points) - 1
+    clouds = np.concatenate(
+        [points[:-1, None, :] + corners[None], points[1:, None, :] + corners[None]], axis=1
+    ).reshape(-1, 2)
+    owner = np.repeat(np.arange(steps), 8)
+    hulls = np.asarray(shapely.convex_hull(shapely.multipoints(clouds, indices=owner)))
+    line = shapely.LineString(points)
+    reach_mm = ground.radius_mm + options.contact_tolerance_mm
+    found: list[str] = []
+    for other in ground.others:
+        shape = other.polygon()
+        if float(shapely.distance(line, shape)) > reach_mm:
+            continue
+        touching = np.asarray(shapely.intersects(hulls, shape))
+        if any(
+            penetration_mm(hull, shape) > options.contact_tolerance_mm for hull in hulls[touching]
+        ):
+            found.append(other.figure.id)
+    for ident, geometry in ground.blocking:
+        if float(shapely.distance(line, geometry)) > reach_mm:
+            continue
+        if any(hull.intersection(geometry).area > TOUCH_MM2 for hull in hulls):
+            found.append(ident)
+    return tuple(found)
+
+
+def _blocking_kinds(figure: Figure) -> set[TerrainKind]:
+    """Ground a base may not enter: impassable ground, buildings, and woods for cavalry."""
     kinds = set(BLOCKING_TERRAIN)
     if figure.type == "cavalry":
         kinds.add(TerrainKind.WOOD)
+    return kinds
+
+
+def _blocking_terrain(scene: Scene, figure: Figure) -> list[tuple[str, shapely.Geometry]]:
+    kinds = _blocking_kinds(figure)
     return [(f.id, f.geometry) for f in scene.terrain if f.kind in kinds]
 
 

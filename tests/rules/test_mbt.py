@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
+import shapely
 
 from rules.errors import SceneError
 from rules.mbt import NUMBERS, base_figures, combat_points, move_allowance, outcome
@@ -30,13 +32,18 @@ def _base(
     }
 
 
-def _scene(*figures: dict[str, Any], options: dict[str, Any] | None = None) -> Any:
+def _scene(
+    *figures: dict[str, Any],
+    options: dict[str, Any] | None = None,
+    terrain: list[dict[str, Any]] | None = None,
+) -> Any:
     return parse_scene(
         {
             "ruleset": "mbt",
             "options": options or {},
             "table": {"width_mm": 1000, "depth_mm": 800},
             "figures": list(figures),
+            "terrain": terrain or [],
         }
     )
 
@@ -165,3 +172,58 @@ def test_bases_must_be_rectangles_with_a_type() -> None:
     with pytest.raises(SceneError, match=r"figures\[0\]\.attrs\.heavy"):
         _base_bad = _base("x", "a", 100, 100, 90, "infantry", heavy="yes")
         _scene(_base_bad)
+
+
+@pytest.mark.parametrize(("mover", "kind"), [("I", "infantry"), ("C", "cavalry")])
+def test_reach_holds_every_legal_destination(mover: str, kind: str) -> None:
+    # Bases round the mover, woods (difficult for infantry, impassable for cavalry) and
+    # impassable rocks; random goals within the allowance's square round the mover. Every
+    # goal that `move` accepts with the base's disc (radius hypot(40, 20) / 2) clear of
+    # other bases and impassable ground lies in the `reach` area, whose outline follows
+    # the true one to a fraction of a mm. (A goal closer to another base than the disc,
+    # such as one in contact, is one `move` checks with the rectangle itself; `reach`
+    # leaves it out: see docs/rules/mbt.md.)
+    scene = _scene(
+        _base("I", "blue", 300, 300, 90, "infantry"),
+        _base("C", "blue", 700, 300, 0, "cavalry"),
+        _base("E1", "red", 300, 345, 270, "infantry"),
+        _base("E2", "red", 255, 280, 0, "infantry"),
+        _base("E3", "red", 720, 380, 45, "cavalry"),
+        terrain=[
+            {"id": "wood", "kind": "wood", "polygon_mm": [[320, 230], [400, 230], [400, 290]]},
+            {
+                "id": "rocks",
+                "kind": "impassable",
+                "polygon_mm": [[740, 240], [800, 240], [800, 330], [740, 330]],
+            },
+            {
+                "id": "wood2",
+                "kind": "wood",
+                "polygon_mm": [[600, 330], [660, 330], [660, 400], [600, 400]],
+            },
+        ],
+    )
+    reach = ask(scene, "reach", [mover]).to_json()
+    area = shapely.union_all(
+        [
+            shapely.Polygon(shell, holes)
+            for shell, holes in zip(reach["polygons_mm"], reach["holes_mm"], strict=True)
+        ]
+    )
+    assert 0 < area.area <= np.pi * reach["allowance_mm"] ** 2
+    radius_mm = float(np.hypot(40, 20) / 2)
+    blocking = {"impassable", "wood"} if kind == "cavalry" else {"impassable"}
+    obstacles = [
+        f.base.footprint(f.x_mm, f.y_mm, f.facing_deg) for f in scene.figures if f.id != mover
+    ] + [t.geometry for t in scene.terrain if t.kind.value in blocking]
+    start = scene.figure(mover).xy
+    rng = np.random.default_rng(7 if kind == "infantry" else 11)
+    checked = 0
+    for goal in start + rng.uniform(-1, 1, (60, 2)) * reach["allowance_mm"]:
+        answer = ask(scene, "move", [mover, str(goal[0]), str(goal[1])]).to_json()
+        point = shapely.Point(goal)
+        if answer["legal"] and min(o.distance(point) for o in obstacles) >= radius_mm:
+            checked += 1
+            assert answer["cost_mm"] <= reach["allowance_mm"] + 1e-6
+            assert area.distance(point) <= 0.5, (goal, answer["path_mm"])
+    assert checked >= 5
