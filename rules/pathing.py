@@ -34,8 +34,9 @@ boundary meets a grown obstacle. Every bend of the path found on a boundary, and
 every point where one of its straight pieces crosses a boundary, is then moved
 along the boundary by bounded 1-D minimisations until the cost changes by less
 than 1e-4 mm, which recovers the refraction of the optimum. When costly regions
-shape the path, the search is repeated in a corridor around it with boundary
-points every 2 mm, and the cheaper answer is kept.
+shape the path and its cost is within 5 % of the allowance (or there is no
+allowance), the search is repeated in a corridor around it with boundary points
+every 2 mm, and the cheaper answer is kept.
 
 Obstacles overlapped at the start or at the goal
 ------------------------------------------------
@@ -432,8 +433,14 @@ def _crossing_intervals(
     ey0 = np.minimum(edges[:, 1], edges[:, 3])
     ey1 = np.maximum(edges[:, 1], edges[:, 3])
     i, j = _bbox_pairs(
-        np.minimum(x0, x1), np.minimum(y0, y1), np.maximum(x0, x1), np.maximum(y0, y1),
-        ex0, ey0, ex1, ey1,
+        np.minimum(x0, x1),
+        np.minimum(y0, y1),
+        np.maximum(x0, x1),
+        np.maximum(y0, y1),
+        ex0,
+        ey0,
+        ex1,
+        ey1,
     )
     if len(i) == 0:
         return rows, np.zeros(count), np.ones(count)
@@ -539,8 +546,17 @@ def _prepare_hull(hull: DiscHull) -> _Obstacle:
     count = len(radii)
     if count == 1:
         result = _Obstacle(
-            hull.ident, xy, radii, (np.zeros(0),), np.zeros((0, 4)), None, _empty2(),
-            _empty2(), centre, bound, True,
+            hull.ident,
+            xy,
+            radii,
+            (np.zeros(0),),
+            np.zeros((0, 4)),
+            None,
+            _empty2(),
+            _empty2(),
+            centre,
+            bound,
+            True,
         )
         _remember(_HULLS, key, result, 8192)
         return result
@@ -583,8 +599,17 @@ def _prepare_hull(hull: DiscHull) -> _Obstacle:
             shapely.prepare(polygon)
             solid = polygon
     result = _Obstacle(
-        hull.ident, xy[on_hull], radii[on_hull], normals, edges, solid, _empty2(), _empty2(),
-        centre, bound, True,
+        hull.ident,
+        xy[on_hull],
+        radii[on_hull],
+        normals,
+        edges,
+        solid,
+        _empty2(),
+        _empty2(),
+        centre,
+        bound,
+        True,
     )
     _remember(_HULLS, key, result, 8192)
     return result
@@ -621,8 +646,16 @@ def _prepare_polygon(blocking: BlockingPolygon) -> _Obstacle:
     all_edges = np.concatenate(edges)
     all_corners = np.concatenate(corners)
     result = _Obstacle(
-        blocking.ident, _empty2(), np.zeros(0), (), all_edges, polygon, all_corners,
-        np.concatenate(normals), centre, bound,
+        blocking.ident,
+        _empty2(),
+        np.zeros(0),
+        (),
+        all_edges,
+        polygon,
+        all_corners,
+        np.concatenate(normals),
+        centre,
+        bound,
         len(rings) == 1 and len(all_corners) == len(all_edges),
     )
     _remember(_POLYGONS, blocking, result, 4096)
@@ -744,7 +777,14 @@ class _Prepared:
     """A field with bounding circles of all obstacles; details are prepared on demand."""
 
     __slots__ = (
-        "width", "depth", "sources", "items", "centres", "bounds", "costly", "costly_boxes"
+        "width",
+        "depth",
+        "sources",
+        "items",
+        "centres",
+        "bounds",
+        "costly",
+        "costly_boxes",
     )
 
     def __init__(self, field: Field) -> None:
@@ -858,8 +898,9 @@ class _Region:
             shape = np.shape(x)
             px = np.reshape(x, (-1, 1))
             py = np.reshape(y, (-1, 1))
-            d2 = _point_segment_dist2(px, py, v[None, :-1, 0], v[None, :-1, 1], v[None, 1:, 0],
-                                      v[None, 1:, 1]).min(axis=1)
+            d2 = _point_segment_dist2(
+                px, py, v[None, :-1, 0], v[None, :-1, 1], v[None, 1:, 0], v[None, 1:, 1]
+            ).min(axis=1)
             limit = self.size + np.reshape(np.broadcast_to(pad, shape), -1) + 1e-6
             return np.reshape(d2 <= limit * limit, shape)
         return np.hypot(x - self.ax, y - self.ay) <= self.size + pad + 1e-6
@@ -970,9 +1011,7 @@ class _Scene:
 
         self.disc_xy = np.concatenate(disc_xy) if disc_xy else _empty2()
         self.disc_rho = np.concatenate(disc_rho) if disc_rho else np.zeros(0)
-        self.disc_owner = (
-            np.concatenate(disc_owner) if disc_owner else np.zeros(0, dtype=np.intp)
-        )
+        self.disc_owner = np.concatenate(disc_owner) if disc_owner else np.zeros(0, dtype=np.intp)
         self.edges = np.concatenate(edge_full) if edge_full else np.zeros((0, 4))
         self.edge_owner = (
             np.concatenate(edge_full_owner) if edge_full_owner else np.zeros(0, dtype=np.intp)
@@ -1002,8 +1041,12 @@ class _Scene:
             self.zone_edges.append((zone.edge_ring[near], zone.edge_start[near]))
             edges = edges[near]
             bbox = np.array(
-                [edges[:, [0, 2]].min(), edges[:, [1, 3]].min(), edges[:, [0, 2]].max(),
-                 edges[:, [1, 3]].max()]
+                [
+                    edges[:, [0, 2]].min(),
+                    edges[:, [1, 3]].min(),
+                    edges[:, [0, 2]].max(),
+                    edges[:, [1, 3]].max(),
+                ]
             )
             self.zones.append((zone.extra, zone.inner, edges, bbox))
             self.zone_ref.append(zone)
@@ -1044,9 +1087,7 @@ class _Scene:
             [np.full(self.end_boundary, -1, dtype=np.intp), obstacle_point_owner]
         )
         self.point_corner = np.zeros(len(self.points), dtype=bool)
-        self.point_corner[self.first_boundary : self.end_boundary] = (
-            self.boundary_info[:, 3] != 0.0
-        )
+        self.point_corner[self.first_boundary : self.end_boundary] = self.boundary_info[:, 3] != 0.0
         self.point_free = self.points_free(self.points)
         self.point_free[0] = True
         if not np.all(self.point_free[self.first_boundary : self.end_boundary]):
@@ -1088,8 +1129,9 @@ class _Scene:
             self.run_count = self.run_count[alive]
             self.run_full = self.run_full[alive]
             self.weight_const = self.weight_const[alive]
-            self.weight_angles = [w for w, keep in zip(self.weight_angles, alive, strict=True)
-                                  if keep]
+            self.weight_angles = [
+                w for w, keep in zip(self.weight_angles, alive, strict=True) if keep
+            ]
             self.weight_cum = [w for w, keep in zip(self.weight_cum, alive, strict=True) if keep]
         self.ang_tol = np.maximum(1e-9, 10.0 * TOLERANCE_MM / np.maximum(self.circ_rho, 1e-9))
 
@@ -1103,9 +1145,7 @@ class _Scene:
         self.target_circle = np.concatenate(
             [np.arange(nc), np.arange(nc), np.full(npnt, -1)]
         ).astype(np.intp)
-        self.target_point = np.concatenate(
-            [np.full(2 * nc, -1), np.arange(npnt)]
-        ).astype(np.intp)
+        self.target_point = np.concatenate([np.full(2 * nc, -1), np.arange(npnt)]).astype(np.intp)
         self.departures: dict[tuple[int, int], _Edges] = {}
 
     def _cliffs(
@@ -1130,10 +1170,12 @@ class _Scene:
             norm = np.maximum(np.hypot(ex, ey), 1e-12)
             nx = ey / norm * self.radius
             ny = -ex / norm * self.radius
-            offsets = np.concatenate([
-                np.column_stack([e[:, 0] + nx, e[:, 1] + ny, e[:, 2] + nx, e[:, 3] + ny]),
-                np.column_stack([e[:, 0] - nx, e[:, 1] - ny, e[:, 2] - nx, e[:, 3] - ny]),
-            ])
+            offsets = np.concatenate(
+                [
+                    np.column_stack([e[:, 0] + nx, e[:, 1] + ny, e[:, 2] + nx, e[:, 3] + ny]),
+                    np.column_stack([e[:, 0] - nx, e[:, 1] - ny, e[:, 2] - nx, e[:, 3] - ny]),
+                ]
+            )
         for index, ((_, _, edges, _), (ring, start)) in enumerate(
             zip(self.zones, self.zone_edges, strict=True)
         ):
@@ -1144,8 +1186,16 @@ class _Scene:
             span = np.hypot(edges[:, 2] - edges[:, 0], edges[:, 3] - edges[:, 1])
             hits: list[tuple[IntArray, FloatArray]] = []
             if len(crho):
-                i, j = _bbox_pairs(lo_x, lo_y, hi_x, hi_y, cxy[:, 0] - crho, cxy[:, 1] - crho,
-                                   cxy[:, 0] + crho, cxy[:, 1] + crho)
+                i, j = _bbox_pairs(
+                    lo_x,
+                    lo_y,
+                    hi_x,
+                    hi_y,
+                    cxy[:, 0] - crho,
+                    cxy[:, 1] - crho,
+                    cxy[:, 0] + crho,
+                    cxy[:, 1] + crho,
+                )
                 fx = edges[i, 2] - edges[i, 0]
                 fy = edges[i, 3] - edges[i, 1]
                 gx = edges[i, 0] - cxy[j, 0]
@@ -1161,9 +1211,16 @@ class _Scene:
                     hits.append((i[good], u[good]))
             if len(offsets):
                 o = offsets
-                i, j = _bbox_pairs(lo_x, lo_y, hi_x, hi_y, np.minimum(o[:, 0], o[:, 2]),
-                                   np.minimum(o[:, 1], o[:, 3]), np.maximum(o[:, 0], o[:, 2]),
-                                   np.maximum(o[:, 1], o[:, 3]))
+                i, j = _bbox_pairs(
+                    lo_x,
+                    lo_y,
+                    hi_x,
+                    hi_y,
+                    np.minimum(o[:, 0], o[:, 2]),
+                    np.minimum(o[:, 1], o[:, 3]),
+                    np.maximum(o[:, 0], o[:, 2]),
+                    np.maximum(o[:, 1], o[:, 3]),
+                )
                 fx = edges[i, 2] - edges[i, 0]
                 fy = edges[i, 3] - edges[i, 1]
                 hx = o[j, 2] - o[j, 0]
@@ -1185,12 +1242,16 @@ class _Scene:
                 if not np.any(keep):
                     continue
                 points.append(np.column_stack([px[keep], py[keep]]))
-                infos.append(np.column_stack([
-                    np.full(int(keep.sum()), float(index)),
-                    ring[k[keep]].astype(np.float64),
-                    start[k[keep]] + u[keep] * span[k[keep]],
-                    np.zeros(int(keep.sum())),
-                ]))
+                infos.append(
+                    np.column_stack(
+                        [
+                            np.full(int(keep.sum()), float(index)),
+                            ring[k[keep]].astype(np.float64),
+                            start[k[keep]] + u[keep] * span[k[keep]],
+                            np.zeros(int(keep.sum())),
+                        ]
+                    )
+                )
         if not points:
             return _empty2(), np.zeros((0, 4))
         return np.concatenate(points), np.concatenate(infos)
@@ -1255,8 +1316,9 @@ class _Scene:
         if len(self.disc_rho):
             c = self.disc_xy
             r = self.disc_rho
-            i, j = _bbox_pairs(lo_x, lo_y, hi_x, hi_y, c[:, 0] - r, c[:, 1] - r,
-                               c[:, 0] + r, c[:, 1] + r)
+            i, j = _bbox_pairs(
+                lo_x, lo_y, hi_x, hi_y, c[:, 0] - r, c[:, 1] - r, c[:, 0] + r, c[:, 1] + r
+            )
             if len(i):
                 d2 = _point_segment_dist2(c[j, 0], c[j, 1], x0[i], y0[i], x1[i], y1[i])
                 limit = r[j] - TOLERANCE_MM
@@ -1266,22 +1328,33 @@ class _Scene:
             e = self.edges
             pad = self.radius
             i, j = _bbox_pairs(
-                lo_x, lo_y, hi_x, hi_y,
-                np.minimum(e[:, 0], e[:, 2]) - pad, np.minimum(e[:, 1], e[:, 3]) - pad,
-                np.maximum(e[:, 0], e[:, 2]) + pad, np.maximum(e[:, 1], e[:, 3]) + pad,
+                lo_x,
+                lo_y,
+                hi_x,
+                hi_y,
+                np.minimum(e[:, 0], e[:, 2]) - pad,
+                np.minimum(e[:, 1], e[:, 3]) - pad,
+                np.maximum(e[:, 0], e[:, 2]) + pad,
+                np.maximum(e[:, 1], e[:, 3]) + pad,
             )
             if len(i):
                 keep = ~blocked[i]
                 i, j = i[keep], j[keep]
-                d = _segment_segment_dist(x0[i], y0[i], x1[i], y1[i], e[j, 0], e[j, 1],
-                                          e[j, 2], e[j, 3])
+                d = _segment_segment_dist(
+                    x0[i], y0[i], x1[i], y1[i], e[j, 0], e[j, 1], e[j, 2], e[j, 3]
+                )
                 blocked[i[d < self.radius - TOLERANCE_MM]] = True
         if len(self.raw_edges) and len(self.solids):
             e = self.raw_edges
             i, _ = _bbox_pairs(
-                lo_x, lo_y, hi_x, hi_y,
-                np.array([e[:, [0, 2]].min()]), np.array([e[:, [1, 3]].min()]),
-                np.array([e[:, [0, 2]].max()]), np.array([e[:, [1, 3]].max()]),
+                lo_x,
+                lo_y,
+                hi_x,
+                hi_y,
+                np.array([e[:, [0, 2]].min()]),
+                np.array([e[:, [1, 3]].min()]),
+                np.array([e[:, [0, 2]].max()]),
+                np.array([e[:, [1, 3]].max()]),
             )
             cand = i[~blocked[i]]
             if len(cand):
@@ -1321,9 +1394,7 @@ class _Scene:
             inside = shapely.contains_xy(
                 inner, x0[cand][rows] + mid * dx[rows], y0[cand][rows] + mid * dy[rows]
             )
-            fraction = np.bincount(
-                rows[inside], weights=(tb - ta)[inside], minlength=len(cand)
-            )
+            fraction = np.bincount(rows[inside], weights=(tb - ta)[inside], minlength=len(cand))
             cost[cand] += extra * fraction * length[cand]
         return cost
 
@@ -1347,8 +1418,16 @@ class _Scene:
         if count and len(self.disc_rho):
             c = self.disc_xy
             r = self.disc_rho
-            i, j = _bbox_pairs(ox - rho, oy - rho, ox + rho, oy + rho, c[:, 0] - r,
-                               c[:, 1] - r, c[:, 0] + r, c[:, 1] + r)
+            i, j = _bbox_pairs(
+                ox - rho,
+                oy - rho,
+                ox + rho,
+                oy + rho,
+                c[:, 0] - r,
+                c[:, 1] - r,
+                c[:, 0] + r,
+                c[:, 1] + r,
+            )
             dx = c[j, 0] - ox[i]
             dy = c[j, 1] - oy[i]
             dist = np.hypot(dx, dy)
@@ -1368,29 +1447,45 @@ class _Scene:
             norm = np.hypot(ex, ey)
             nx = ey / np.where(norm > 0, norm, 1.0) * self.radius
             ny = -ex / np.where(norm > 0, norm, 1.0) * self.radius
-            segments.append(np.column_stack([e[:, 0] + nx, e[:, 1] + ny, e[:, 2] + nx,
-                                             e[:, 3] + ny]))
-            segments.append(np.column_stack([e[:, 0] - nx, e[:, 1] - ny, e[:, 2] - nx,
-                                             e[:, 3] - ny]))
+            segments.append(
+                np.column_stack([e[:, 0] + nx, e[:, 1] + ny, e[:, 2] + nx, e[:, 3] + ny])
+            )
+            segments.append(
+                np.column_stack([e[:, 0] - nx, e[:, 1] - ny, e[:, 2] - nx, e[:, 3] - ny])
+            )
             ends.append(e[:, :2])
         if len(self.raw_edges):
             segments.append(self.raw_edges)
         if count and segments:
             s = np.concatenate(segments)
             i, j = _bbox_pairs(
-                ox - rho, oy - rho, ox + rho, oy + rho,
-                np.minimum(s[:, 0], s[:, 2]), np.minimum(s[:, 1], s[:, 3]),
-                np.maximum(s[:, 0], s[:, 2]), np.maximum(s[:, 1], s[:, 3]),
+                ox - rho,
+                oy - rho,
+                ox + rho,
+                oy + rho,
+                np.minimum(s[:, 0], s[:, 2]),
+                np.minimum(s[:, 1], s[:, 3]),
+                np.maximum(s[:, 0], s[:, 2]),
+                np.maximum(s[:, 1], s[:, 3]),
             )
-            pair, ang = _circle_segment_angles(ox[i], oy[i], rho[i], s[j, 0], s[j, 1], s[j, 2],
-                                               s[j, 3])
+            pair, ang = _circle_segment_angles(
+                ox[i], oy[i], rho[i], s[j, 0], s[j, 1], s[j, 2], s[j, 3]
+            )
             index.append(i[pair])
             angles.append(ang)
         if count and ends:
             v = np.concatenate(ends)
             rv = self.radius
-            i, j = _bbox_pairs(ox - rho, oy - rho, ox + rho, oy + rho, v[:, 0] - rv,
-                               v[:, 1] - rv, v[:, 0] + rv, v[:, 1] + rv)
+            i, j = _bbox_pairs(
+                ox - rho,
+                oy - rho,
+                ox + rho,
+                oy + rho,
+                v[:, 0] - rv,
+                v[:, 1] - rv,
+                v[:, 0] + rv,
+                v[:, 1] + rv,
+            )
             dx = v[j, 0] - ox[i]
             dy = v[j, 1] - oy[i]
             dist = np.hypot(dx, dy)
@@ -1403,8 +1498,12 @@ class _Scene:
             angles += [np.mod(base - half, _TWO_PI), np.mod(base + half, _TWO_PI)]
         if count:
             xmin, ymin, xmax, ymax = self.rect
-            for value, coord, is_x in ((xmin, ox, True), (xmax, ox, True), (ymin, oy, False),
-                                       (ymax, oy, False)):
+            for value, coord, is_x in (
+                (xmin, ox, True),
+                (xmax, ox, True),
+                (ymin, oy, False),
+                (ymax, oy, False),
+            ):
                 c = (value - coord) / rho
                 hit = np.abs(c) <= 1.0
                 i = np.nonzero(hit)[0]
@@ -1445,18 +1544,25 @@ class _Scene:
         angles: list[FloatArray] = []
         for _, _, e, _ in self.zones:
             i, j = _bbox_pairs(
-                ox - rho, oy - rho, ox + rho, oy + rho,
-                np.minimum(e[:, 0], e[:, 2]), np.minimum(e[:, 1], e[:, 3]),
-                np.maximum(e[:, 0], e[:, 2]), np.maximum(e[:, 1], e[:, 3]),
+                ox - rho,
+                oy - rho,
+                ox + rho,
+                oy + rho,
+                np.minimum(e[:, 0], e[:, 2]),
+                np.minimum(e[:, 1], e[:, 3]),
+                np.maximum(e[:, 0], e[:, 2]),
+                np.maximum(e[:, 1], e[:, 3]),
             )
-            pair, ang = _circle_segment_angles(ox[i], oy[i], rho[i], e[j, 0], e[j, 1], e[j, 2],
-                                               e[j, 3])
+            pair, ang = _circle_segment_angles(
+                ox[i], oy[i], rho[i], e[j, 0], e[j, 1], e[j, 2], e[j, 3]
+            )
             index.append(i[pair])
             angles.append(ang)
         owner, start, stop = _pieces(count, index, angles)
         mid = (start + stop) / 2.0
-        weight = self.weight_at(ox[owner] + rho[owner] * np.cos(mid),
-                                oy[owner] + rho[owner] * np.sin(mid))
+        weight = self.weight_at(
+            ox[owner] + rho[owner] * np.cos(mid), oy[owner] + rho[owner] * np.sin(mid)
+        )
         splits = np.searchsorted(owner, np.arange(count + 1))
         for k in range(count):
             lo, hi = splits[k], splits[k + 1]
@@ -1609,7 +1715,13 @@ class _Edges:
 
 
 def _fan_out(
-    scene: _Scene, ox: float, oy: float, rho: float, wind: int, circle: int, point: int,
+    scene: _Scene,
+    ox: float,
+    oy: float,
+    rho: float,
+    wind: int,
+    circle: int,
+    point: int,
     reach: float,
 ) -> _Edges:
     """All free tangent segments from a circle (with a winding) or a point.
@@ -1656,8 +1768,19 @@ def _fan_out(
     length = np.hypot(t2x - t1x, t2y - t1y)
     cost = scene.segments_cost(t1x, t1y, t2x, t2y, length)
     return _Edges(
-        sel[keep], t1x, t1y, t2x, t2y, phi1[keep], run1[keep], off1[keep], phi2[keep],
-        run2[keep], off2[keep], length, cost,
+        sel[keep],
+        t1x,
+        t1y,
+        t2x,
+        t2y,
+        phi1[keep],
+        run1[keep],
+        off1[keep],
+        phi2[keep],
+        run2[keep],
+        off2[keep],
+        length,
+        cost,
     )
 
 
@@ -1681,8 +1804,16 @@ class _Graph:
         self.done: list[bool] = []
 
     def node(
-        self, key: object, x: float, y: float, circle: int, wind: int, phi: float, run: int,
-        off: float, point: int,
+        self,
+        key: object,
+        x: float,
+        y: float,
+        circle: int,
+        wind: int,
+        phi: float,
+        run: int,
+        off: float,
+        point: int,
     ) -> int:
         """Id of the node with ``key``, created if new."""
         found = self.ids.get(key)
@@ -1728,8 +1859,9 @@ def _successors(
     edges = scene.departures.get(key)
     if edges is None:
         ox, oy = scene.circ_xy[circle]
-        edges = _fan_out(scene, float(ox), float(oy), float(scene.circ_rho[circle]), wind,
-                         circle, -1, reach)
+        edges = _fan_out(
+            scene, float(ox), float(oy), float(scene.circ_rho[circle]), wind, circle, -1, reach
+        )
         scene.departures[key] = edges
     tol = float(scene.ang_tol[circle])
     if scene.run_full[circle]:
@@ -1746,9 +1878,7 @@ def _successors(
     return edges, delta, arc, usable.astype(np.float64)
 
 
-def _search(
-    scene: _Scene, goal: tuple[float, float] | None, bound: float
-) -> _Graph:
+def _search(scene: _Scene, goal: tuple[float, float] | None, bound: float) -> _Graph:
     """A* towards the goal (or Dijkstra when ``goal`` is None) up to ``bound``."""
     graph = _Graph(scene)
     sx, sy = scene.points[0]
@@ -1784,21 +1914,39 @@ def _search(
                 phi2 = float(edges.phi2[k])
                 key: object = (circle, wind, round(phi2 * 1e8))
                 ident = graph.node(
-                    key, float(edges.t2x[k]), float(edges.t2y[k]), circle, wind, phi2,
-                    int(edges.run2[k]), float(edges.off2[k]), -1,
+                    key,
+                    float(edges.t2x[k]),
+                    float(edges.t2y[k]),
+                    circle,
+                    wind,
+                    phi2,
+                    int(edges.run2[k]),
+                    float(edges.off2[k]),
+                    -1,
                 )
             else:
                 point = int(scene.target_point[target])
                 ident = graph.node(
-                    ("p", point), float(edges.t2x[k]), float(edges.t2y[k]), -1, 0, 0.0, 0,
-                    0.0, point,
+                    ("p", point),
+                    float(edges.t2x[k]),
+                    float(edges.t2y[k]),
+                    -1,
+                    0,
+                    0.0,
+                    0,
+                    0.0,
+                    point,
                 )
             if new_g < graph.g[ident] - 1e-12 and not graph.done[ident]:
                 graph.g[ident] = new_g
                 graph.parent[ident] = node
                 graph.via[ident] = (
-                    float(delta[k]), float(edges.t1x[k]), float(edges.t1y[k]),
-                    float(edges.t2x[k]), float(edges.t2y[k]), float(edges.phi1[k]),
+                    float(delta[k]),
+                    float(edges.t1x[k]),
+                    float(edges.t1y[k]),
+                    float(edges.t2x[k]),
+                    float(edges.t2y[k]),
+                    float(edges.phi1[k]),
                 )
                 h = math.hypot(edges.t2x[k] - gx, edges.t2y[k] - gy) if use_h else 0.0
                 heapq.heappush(heap, (new_g + h, new_g, ident))
@@ -1844,8 +1992,9 @@ def _route(graph: _Graph, node: int) -> list[_Stop]:
         point = graph.point[n]
         if graph.circle[n] < 0 and scene.first_boundary <= point < scene.end_boundary:
             zone, ring, param, _ = scene.boundary_info[point - scene.first_boundary]
-            stops.append(_Stop(-1, 0, graph.x[n], graph.y[n], point, int(zone), int(ring),
-                               float(param)))
+            stops.append(
+                _Stop(-1, 0, graph.x[n], graph.y[n], point, int(zone), int(ring), float(param))
+            )
         else:
             stops.append(_Stop(graph.circle[n], graph.wind[n], graph.x[n], graph.y[n], point))
     return stops
@@ -1869,13 +2018,23 @@ def _eval_leg(
         ox, oy, rho, wind = discs[k]
         tx, ty, trho, twind = discs[k + 1]
         t1x, t1y, t2x, t2y, ok = _tangents(
-            ox, oy, rho, float(wind), np.array([tx]), np.array([ty]), np.array([trho]),
+            ox,
+            oy,
+            rho,
+            float(wind),
+            np.array([tx]),
+            np.array([ty]),
+            np.array([trho]),
             np.array([float(twind)]),
         )
         if not ok[0]:
             if rho == 0.0 and trho == 0.0 and math.hypot(tx - ox, ty - oy) <= 1e-9:
-                t1x, t1y, t2x, t2y = (np.array([ox]), np.array([oy]), np.array([tx]),
-                                      np.array([ty]))
+                t1x, t1y, t2x, t2y = (
+                    np.array([ox]),
+                    np.array([oy]),
+                    np.array([tx]),
+                    np.array([ty]),
+                )
             else:
                 return None
         x0[k], y0[k], x1[k], y1[k] = t1x[0], t1y[0], t2x[0], t2y[0]
@@ -1887,8 +2046,9 @@ def _eval_leg(
         ox, oy = scene.circ_xy[c]
         arrive = _angle(np.array([x1[m] - ox]), np.array([y1[m] - oy]))
         leave = _angle(np.array([x0[m + 1] - ox]), np.array([y0[m + 1] - oy]))
-        run, off = scene.run_lookup(np.array([c, c], dtype=np.intp), np.concatenate([arrive,
-                                                                                     leave]))
+        run, off = scene.run_lookup(
+            np.array([c, c], dtype=np.intp), np.concatenate([arrive, leave])
+        )
         tol = float(scene.ang_tol[c])
         if run[0] < 0 or run[1] < 0:
             return None
@@ -1950,8 +2110,9 @@ class _Side:
     offset: float
 
 
-def _side(scene: _Scene, leg: _Leg, wraps: Sequence[_Stop], end: tuple[float, float],
-          before: bool) -> _Side:
+def _side(
+    scene: _Scene, leg: _Leg, wraps: Sequence[_Stop], end: tuple[float, float], before: bool
+) -> _Side:
     """The fixed context of a bend from an evaluated leg."""
     if not wraps:
         return _Side(end[0], end[1], -1, 0, 0.0, 0, 0.0)
@@ -1983,8 +2144,9 @@ def _tangent_point(
     return ox - wind * rho * nx, oy - wind * rho * ny
 
 
-def _side_cost(scene: _Scene, side: _Side, px: float, py: float, before: bool
-               ) -> tuple[float, float, float, float, float] | None:
+def _side_cost(
+    scene: _Scene, side: _Side, px: float, py: float, before: bool
+) -> tuple[float, float, float, float, float] | None:
     """Arc cost on the side's circle and the segment between it and the bend point."""
     if side.circle < 0:
         if before:
@@ -1998,7 +2160,7 @@ def _side_cost(scene: _Scene, side: _Side, px: float, py: float, before: bool
     phi = math.atan2(touch[1] - side.y, touch[0] - side.x) % _TWO_PI
     tol = float(scene.ang_tol[c])
     if scene.run_full[c]:
-        delta = (side.wind * (phi - side.phi) if before else side.wind * (side.phi - phi))
+        delta = side.wind * (phi - side.phi) if before else side.wind * (side.phi - phi)
         delta %= _TWO_PI
         if delta > _TWO_PI - tol:
             delta = 0.0
@@ -2040,7 +2202,9 @@ def _bend_cost(scene: _Scene, first: _Side, second: _Side, px: float, py: float)
 
 
 def _with_crossings(
-    scene: _Scene, stops: list[_Stop], legs: list[tuple[int, list[_Stop], int]],
+    scene: _Scene,
+    stops: list[_Stop],
+    legs: list[tuple[int, list[_Stop], int]],
     evaluated: list[_Leg],
 ) -> list[_Stop]:
     """Insert a bend wherever a straight piece crosses a costly-region boundary."""
@@ -2050,8 +2214,9 @@ def _with_crossings(
         for k, piece in enumerate(segments):
             _, x0, y0, x1, y1 = piece
             for t, zone, ring, param in _boundary_crossings(scene, x0, y0, x1, y1):
-                out.append(_Stop(-1, 0, x0 + t * (x1 - x0), y0 + t * (y1 - y0), -1, zone, ring,
-                                 param))
+                out.append(
+                    _Stop(-1, 0, x0 + t * (x1 - x0), y0 + t * (y1 - y0), -1, zone, ring, param)
+                )
             if k < len(wraps):
                 out.append(wraps[k])
         out.append(stops[b])
@@ -2188,7 +2353,9 @@ def _refine(scene: _Scene, stops: list[_Stop]) -> tuple[list[_Stop], list[_Leg]]
             local = _BendObjective(scene, first, second, zone, ring, s0)
 
             result = minimize_scalar(
-                local, bounds=(s0 - reach, s0 + reach), method="bounded",
+                local,
+                bounds=(s0 - reach, s0 + reach),
+                method="bounded",
                 options={"xatol": 1e-3},
             )
             s1 = float(result.x)
@@ -2243,9 +2410,7 @@ def _polyline(scene: _Scene, legs: list[_Leg]) -> FloatArray:
 # ---------------------------------------------------------------------- set-up
 
 
-def _levels(
-    prep: _Prepared, radius: float, points: list[tuple[float, float]]
-) -> IntArray:
+def _levels(prep: _Prepared, radius: float, points: list[tuple[float, float]]) -> IntArray:
     """Per obstacle: grown (2), raw (1) or ignored (0) for a query touching ``points``."""
     count = len(prep.sources)
     levels = np.full(count, _FULL, dtype=np.intp)
@@ -2294,7 +2459,10 @@ def _table_rect(
 
 
 def _blocked_by(
-    prep: _Prepared, radius: float, levels: IntArray, start: tuple[float, float],
+    prep: _Prepared,
+    radius: float,
+    levels: IntArray,
+    start: tuple[float, float],
     goal: tuple[float, float],
 ) -> tuple[str, ...]:
     """Idents of obstacles that the straight segment from start to goal cuts into."""
@@ -2372,7 +2540,7 @@ def _free_space(
             grow = 1.0 / math.cos(math.pi / sides) if outer else 1.0
             angles = np.linspace(0.0, _TWO_PI, sides, endpoint=False)
             ring = np.column_stack([np.cos(angles), np.sin(angles)])
-            pts = (obstacle.disc_xy[:, None, :] + (rho * grow)[:, None, None] * ring[None])
+            pts = obstacle.disc_xy[:, None, :] + (rho * grow)[:, None, None] * ring[None]
             pts = pts.reshape(-1, 2)
             if obstacle.solid is not None:
                 pts = np.vstack([pts, shapely.get_coordinates(obstacle.solid)])
@@ -2458,8 +2626,16 @@ def shortest_path(
         return nothing
     straight = math.hypot(gx - start[0], gy - start[1])
     if straight <= 1e-9:
-        scene = _Scene(prep, radius, start, goal, levels, rect, _Region(2, *start, *goal, 0.0),
-                       _SEARCH_SPACING_MM)
+        scene = _Scene(
+            prep,
+            radius,
+            start,
+            goal,
+            levels,
+            rect,
+            _Region(2, *start, *goal, 0.0),
+            _SEARCH_SPACING_MM,
+        )
         if not scene.point_free[1]:
             return nothing
         return Path(True, 0.0, 0.0, np.array([start, goal], dtype=np.float64), blocked_by)
@@ -2484,7 +2660,8 @@ def shortest_path(
         target = graph.ids.get(("p", 1))
         if target is not None and graph.done[target]:
             path, costly = _finish(scene, graph, target, blocked_by)
-            if not costly:
+            close = limit is None or abs(path.cost_mm - limit) <= 0.05 * limit + 1.0
+            if not (costly and close):
                 return path
             return _polish(scene, path, start, goal, region, blocked_by)
         if unbounded:
@@ -2554,8 +2731,17 @@ def _polish(
     wherever the finer samples allow; the cheaper of both answers is returned.
     """
     corridor = _Region(3, 0.0, 0.0, 0.0, 0.0, _CORRIDOR_MM, path.points_mm)
-    fine = _Scene(scene.prep, scene.radius, start, goal, scene.levels, scene.rect, region,
-                  _POLISH_SPACING_MM, corridor)
+    fine = _Scene(
+        scene.prep,
+        scene.radius,
+        start,
+        goal,
+        scene.levels,
+        scene.rect,
+        region,
+        _POLISH_SPACING_MM,
+        corridor,
+    )
     graph = _search(fine, goal, path.cost_mm * 1.001 + 0.5)
     target = graph.ids.get(("p", 1))
     if target is None or not graph.done[target]:
@@ -2633,8 +2819,12 @@ def reachable_area(
     scene = _Scene(prep, radius, start, None, levels, rect, region, _AREA_SPACING_MM)
     graph = _search(scene, None, budget)
     shapes = _sweep_shapes(scene, graph, budget)
-    window = (start[0] - budget - 1.0, start[1] - budget - 1.0, start[0] + budget + 1.0,
-              start[1] + budget + 1.0)
+    window = (
+        start[0] - budget - 1.0,
+        start[1] - budget - 1.0,
+        start[0] + budget + 1.0,
+        start[1] + budget + 1.0,
+    )
     free = _free_space(prep, radius, levels, scene.kept, rect, window, outer=True)
     if not shapes:
         return shapely.Polygon()
@@ -2646,7 +2836,8 @@ def reachable_area(
 def _areal(geometry: shapely.Geometry) -> shapely.Geometry:
     """Polygonal part of a geometry as a Polygon or MultiPolygon."""
     parts = [
-        p for p in shapely.get_parts(geometry)
+        p
+        for p in shapely.get_parts(geometry)
         if isinstance(p, shapely.Polygon) and not p.is_empty and p.area > 0.0
     ]
     for p in shapely.get_parts(geometry):
@@ -2696,8 +2887,9 @@ def _cast(
     if len(scene.disc_rho):
         c = scene.disc_xy
         r = scene.disc_rho - TOLERANCE_MM
-        i, j = _bbox_pairs(lo_x, lo_y, hi_x, hi_y, c[:, 0] - r, c[:, 1] - r, c[:, 0] + r,
-                           c[:, 1] + r)
+        i, j = _bbox_pairs(
+            lo_x, lo_y, hi_x, hi_y, c[:, 0] - r, c[:, 1] - r, c[:, 0] + r, c[:, 1] + r
+        )
         wx = ox[i] - c[j, 0]
         wy = oy[i] - c[j, 1]
         b = ux[i] * wx + uy[i] * wy
@@ -2717,9 +2909,14 @@ def _cast(
         e = scene.edges
         grown = scene.radius - TOLERANCE_MM
         i, j = _bbox_pairs(
-            lo_x, lo_y, hi_x, hi_y,
-            np.minimum(e[:, 0], e[:, 2]) - grown, np.minimum(e[:, 1], e[:, 3]) - grown,
-            np.maximum(e[:, 0], e[:, 2]) + grown, np.maximum(e[:, 1], e[:, 3]) + grown,
+            lo_x,
+            lo_y,
+            hi_x,
+            hi_y,
+            np.minimum(e[:, 0], e[:, 2]) - grown,
+            np.minimum(e[:, 1], e[:, 3]) - grown,
+            np.maximum(e[:, 0], e[:, 2]) + grown,
+            np.maximum(e[:, 1], e[:, 3]) + grown,
         )
         if len(i):
             ax, ay, bx, by = e[j, 0], e[j, 1], e[j, 2], e[j, 3]
@@ -2758,8 +2955,18 @@ def _cast(
                 finite = np.where(better, t, 0.0)
                 bnx = np.where(better, (wx + finite * ux[i]) / grown, bnx)
                 bny = np.where(better, (wy + finite * uy[i]) / grown, bny)
-            _closest(hit_at, hit_owner, hit_piece, normal, i, best, scene.edge_owner[j],
-                     j + len(scene.disc_rho), bnx, bny)
+            _closest(
+                hit_at,
+                hit_owner,
+                hit_piece,
+                normal,
+                i,
+                best,
+                scene.edge_owner[j],
+                j + len(scene.disc_rho),
+                bnx,
+                bny,
+            )
     if len(scene.raw_edges) and len(scene.solids):
         e = scene.raw_edges
         dx = stop * ux
@@ -2770,15 +2977,28 @@ def _cast(
         inside &= (tb - ta) * stop[rows] > TOLERANCE_MM
         flat = np.zeros(int(inside.sum()))
         unknown = np.full(len(flat), -2, dtype=np.intp)
-        _closest(hit_at, hit_owner, hit_piece, normal, rows[inside],
-                 ta[inside] * stop[rows[inside]], unknown, unknown, flat, flat)
+        _closest(
+            hit_at,
+            hit_owner,
+            hit_piece,
+            normal,
+            rows[inside],
+            ta[inside] * stop[rows[inside]],
+            unknown,
+            unknown,
+            flat,
+            flat,
+        )
     obstacle = hit_at < stop
     stop = np.minimum(stop, hit_at)
     if scene.zones:
         stop = np.minimum(stop, _budget_cut(scene, ox, oy, ux, uy, stop, reach))
         obstacle &= hit_at <= stop
     return (
-        stop, obstacle, np.where(obstacle, hit_owner, -1), normal,
+        stop,
+        obstacle,
+        np.where(obstacle, hit_owner, -1),
+        normal,
         np.where(obstacle, hit_piece, -1),
     )
 
@@ -2845,7 +3065,12 @@ def _budget_cut(
     # cumulative cost within each row (rows are grouped and ordered by ta)
     order = np.lexsort((ta, rows))
     rows, ta, weight, piece, cost, seg_len = (
-        rows[order], ta[order], weight[order], piece[order], cost[order], seg_len[order]
+        rows[order],
+        ta[order],
+        weight[order],
+        piece[order],
+        cost[order],
+        seg_len[order],
     )
     cum = np.cumsum(cost)
     first = np.searchsorted(rows, rows)
@@ -2857,25 +3082,37 @@ def _budget_cut(
     return out
 
 
-def _fan_polygons(
-    ox: FloatArray, oy: FloatArray, ux: FloatArray, uy: FloatArray, length: FloatArray,
-    owner: IntArray, piece: IntArray, normal: FloatArray, touch_owner: IntArray,
-    touch: FloatArray, closed: bool, convex: BoolArray, budget: FloatArray,
-) -> FloatArray:
-    """Ring of ray ends, stepping where an obstacle cuts a ray short.
+def _ring_steps(
+    ox: FloatArray,
+    oy: FloatArray,
+    ux: FloatArray,
+    uy: FloatArray,
+    length: FloatArray,
+    owner: IntArray,
+    piece: IntArray,
+    normal: FloatArray,
+    touch_owner: IntArray,
+    touch: FloatArray,
+    nxt: IntArray,
+    convex: BoolArray,
+    budget: FloatArray,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, BoolArray]:
+    """Ends of rays and the extra ring vertex between each ray and the next one.
 
     Neighbours cut by the same convex obstacle, or by the same disc or edge capsule
     of any obstacle, are joined directly: the chord lies inside it. Between a ray
     cut by an obstacle and a longer neighbour, the ring goes through the point where
     the neighbour touches that obstacle when it is tangent to it, else to where the
-    neighbour meets the supporting line of the obstacle at the hit point, else (for
-    an unknown hit) it steps in at the shorter length. Only an obstacle small enough
-    to hide between two neighbouring rays can make the ring claim part of a shadow.
+    neighbour meets the supporting line of the obstacle at the hit point (or where
+    that line meets the budget circle), else (for an unknown hit) it steps in at the
+    shorter length. Two neighbours cut by different pieces are joined through the
+    corner of their supporting lines when it lies between them. Only an obstacle
+    small enough to hide between two neighbouring rays can make the ring claim part
+    of a shadow. Returns ends (x, y), extra vertices (x, y) and where one is needed.
     """
     length = np.maximum(length, 1e-4)
     ex = ox + length * ux
     ey = oy + length * uy
-    nxt = np.roll(np.arange(len(ox)), -1)
     ln = length[nxt]
     hit = owner != -1
     known = owner >= 0
@@ -2883,10 +3120,12 @@ def _fan_polygons(
     same = ((owner == owner[nxt]) & solid) | ((piece == piece[nxt]) & (piece >= 0))
     up = (ln > length) & hit & ~same
     down = (ln < length) & hit[nxt] & ~same
-    up_x, up_y = _step_point(ex, ey, normal, known, ox[nxt], oy[nxt], ux[nxt], uy[nxt], length,
-                             ln, budget[nxt])
-    down_x, down_y = _step_point(ex[nxt], ey[nxt], normal[nxt], known[nxt], ox, oy, ux, uy, ln,
-                                 length, budget)
+    up_x, up_y = _step_point(
+        ex, ey, normal, known, ox[nxt], oy[nxt], ux[nxt], uy[nxt], length, ln, budget[nxt]
+    )
+    down_x, down_y = _step_point(
+        ex[nxt], ey[nxt], normal[nxt], known[nxt], ox, oy, ux, uy, ln, length, budget
+    )
     up_touch = (touch_owner[nxt] == owner) & (touch[nxt] <= ln)
     down_touch = (touch_owner == owner[nxt]) & (touch <= length)
     up_at = np.where(up_touch, touch[nxt], 0.0)
@@ -2897,25 +3136,22 @@ def _fan_polygons(
     down_y = np.where(down_touch, oy + down_at * uy, down_y)
     mx = np.where(up, up_x, np.where(down, down_x, ex))
     my = np.where(up, up_y, np.where(down, down_y, ey))
-    # both cut by different pieces: go through the corner of their supporting lines
     cx, cy, corner = _corner(ox, oy, ux, uy, ex, ey, normal, nxt)
     corner &= known & known[nxt] & ~same
     mx = np.where(corner, cx, mx)
     my = np.where(corner, cy, my)
-    up |= corner
-    pts = np.empty((2 * len(ox), 2))
-    pts[0::2, 0], pts[0::2, 1] = ex, ey
-    pts[1::2, 0], pts[1::2, 1] = mx, my
-    keep = np.ones(2 * len(ox), dtype=bool)
-    keep[1::2] = up | down
-    if not closed:
-        keep[-1] = False
-    return pts[keep]
+    return ex, ey, mx, my, up | down | corner
 
 
 def _corner(
-    ox: FloatArray, oy: FloatArray, ux: FloatArray, uy: FloatArray, ex: FloatArray,
-    ey: FloatArray, normal: FloatArray, nxt: IntArray,
+    ox: FloatArray,
+    oy: FloatArray,
+    ux: FloatArray,
+    uy: FloatArray,
+    ex: FloatArray,
+    ey: FloatArray,
+    normal: FloatArray,
+    nxt: IntArray,
 ) -> tuple[FloatArray, FloatArray, BoolArray]:
     """Meeting point of the supporting lines at two neighbouring hits, if between them."""
     a1, b1 = normal[:, 0], normal[:, 1]
@@ -2942,8 +3178,16 @@ def _corner(
 
 
 def _step_point(
-    hx: FloatArray, hy: FloatArray, normal: FloatArray, known: BoolArray, ox: FloatArray,
-    oy: FloatArray, ux: FloatArray, uy: FloatArray, short: FloatArray, long: FloatArray,
+    hx: FloatArray,
+    hy: FloatArray,
+    normal: FloatArray,
+    known: BoolArray,
+    ox: FloatArray,
+    oy: FloatArray,
+    ux: FloatArray,
+    uy: FloatArray,
+    short: FloatArray,
+    long: FloatArray,
     budget: FloatArray,
 ) -> tuple[FloatArray, FloatArray]:
     """Where the ring steps from a longer ray towards a neighbour's hit ``h``.
@@ -2983,14 +3227,41 @@ def _step_point(
     return np.where(circle, best_x, px), np.where(circle, best_y, py)
 
 
-class _Group:
-    """Rays outlining one polygon: a fan (closed or half) or a strip from moving origins.
+class _Rays:
+    """Rays to cast, in groups that each outline one polygon.
 
-    ``param`` orders the rays: the angle in a fan, the arc length along a circle in a
-    sweep, a running position along a boundary in a strip.
+    A group is a closed fan (kind 0), a half fan (1), a sweep of tangent rays along
+    a circle (2) or a strip of refracted rays from a boundary (3). Rays are kept in
+    flat arrays sorted by group and by ``param``: the angle in a fan, the arc length
+    along the circle in a sweep, a running position in a strip. Where an edge falls
+    between neighbouring rays, rays are added halfway.
     """
 
-    def __init__(
+    def __init__(self) -> None:
+        self.parts: list[
+            tuple[int, FloatArray, FloatArray, FloatArray, FloatArray, IntArray, FloatArray]
+        ] = []
+        self.kinds: list[int] = []
+        self.bases: list[FloatArray] = []
+        self.circles: list[tuple[float, float, float, int, float]] = []
+        self.kind = np.zeros(0, dtype=np.intp)
+        self.base = _empty2()
+        self.circle = np.zeros((0, 5))
+        self.gid = np.zeros(0, dtype=np.intp)
+        self.param = np.zeros(0)
+        self.o = _empty2()
+        self.u = _empty2()
+        self.b = np.zeros(0)
+        self.touch_owner = np.zeros(0, dtype=np.intp)
+        self.touch = np.zeros(0)
+        self.original = np.zeros(0, dtype=bool)
+        self.done = np.zeros(0, dtype=bool)
+        self.length = np.zeros(0)
+        self.owner = np.zeros(0, dtype=np.intp)
+        self.piece = np.zeros(0, dtype=np.intp)
+        self.normal = _empty2()
+
+    def add(
         self,
         kind: int,
         base: FloatArray,
@@ -2998,157 +3269,206 @@ class _Group:
         origins: FloatArray,
         directions: FloatArray,
         budgets: FloatArray,
-        touch_owner: IntArray | None,
-        touch: FloatArray | None,
-        circle: tuple[float, float, float, int, float] | None,
-    ) -> None:
-        n = len(origins)
-        self.kind = kind  # 0 closed fan, 1 half fan, 2 sweep, 3 strip
-        self.base = base
-        self.param = param
-        self.origins = origins
-        self.directions = directions
-        self.budgets = budgets
-        self.touch_owner = touch_owner if touch_owner is not None else np.full(n, -1, np.intp)
-        self.touch = touch if touch is not None else np.full(n, np.inf)
-        self.circle = circle  # centre x, y, radius, winding, start angle of a sweep
-        self.original = np.ones(n, dtype=bool)
-        self.cast = np.zeros(n, dtype=bool)
-        self.length = np.zeros(n)
-        self.owner = np.full(n, -1, dtype=np.intp)
-        self.piece = np.full(n, -1, dtype=np.intp)
-        self.normal = np.zeros((n, 2))
+        touch_owner: IntArray | None = None,
+        touch: FloatArray | None = None,
+        circle: tuple[float, float, float, int, float] | None = None,
+    ) -> int:
+        """Add a group; returns its number."""
+        n = len(param)
+        group = len(self.kinds)
+        self.parts.append(
+            (
+                group,
+                param,
+                origins,
+                directions,
+                budgets,
+                touch_owner if touch_owner is not None else np.full(n, -1, dtype=np.intp),
+                touch if touch is not None else np.full(n, np.inf),
+            )
+        )
+        self.kinds.append(kind)
+        self.bases.append(np.asarray(base, dtype=np.float64).reshape(-1, 2)[0])
+        self.circles.append(circle if circle is not None else (0.0, 0.0, 0.0, 0, 0.0))
+        return group
 
-    def pairs(self) -> tuple[IntArray, IntArray]:
-        """Neighbouring rays (with the wrap-around pair of a closed fan)."""
-        n = len(self.param)
-        first = np.arange(n - 1 if self.kind != 0 else n, dtype=np.intp)
-        return first, (first + 1) % max(n, 1)
+    def _neighbours(self) -> IntArray:
+        """Index of the next ray in the same group (the first for a closed fan's last
+        ray, itself for the last ray of other groups)."""
+        gid = self.gid
+        n = len(gid)
+        nxt = np.arange(1, n + 1, dtype=np.intp)
+        if n == 0:
+            return nxt
+        last = np.concatenate([gid[1:] != gid[:-1], [True]])
+        first = np.searchsorted(gid, gid)
+        closed = self.kind[gid] == 0
+        nxt[last] = np.where(closed[last], first[last], np.nonzero(last)[0])
+        return nxt
 
-    def unresolved(self) -> tuple[IntArray, IntArray]:
-        """Neighbours between which an obstacle's or a region's edge is not yet exact."""
-        k, j = self.pairs()
-        if len(k) == 0:
-            return k, j
+    def _split(self) -> int:
+        """Add rays halfway where an edge falls between neighbours; returns how many."""
+        nxt = self._neighbours()
+        k = np.nonzero(nxt != np.arange(len(nxt)))[0]
+        j = nxt[k]
         hit = self.owner != -1
         length = self.length
-        exact = (~hit[j] & hit[k] & (self.touch_owner[j] == self.owner[k])
-                 & (self.touch[j] <= length[j]))
-        exact |= (~hit[k] & hit[j] & (self.touch_owner[k] == self.owner[j])
-                  & (self.touch[k] <= length[k]))
+        exact = (
+            ~hit[j] & hit[k] & (self.touch_owner[j] == self.owner[k]) & (self.touch[j] <= length[j])
+        )
+        exact |= (
+            ~hit[k] & hit[j] & (self.touch_owner[k] == self.owner[j]) & (self.touch[k] <= length[k])
+        )
         one = (hit[k] != hit[j]) & ~exact
         two = hit[k] & hit[j] & (self.owner[k] != self.owner[j])
         jump = ~hit[k] & ~hit[j] & (np.abs(length[k] - length[j]) > 0.5)
         far = np.maximum(length[k], length[j])
-        if self.kind in (0, 1):
-            gap = np.mod(self.param[j] - self.param[k], _TWO_PI) * far
-        else:
-            turn = np.arccos(np.clip(np.sum(self.directions[k] * self.directions[j], axis=1),
-                                     -1.0, 1.0))
-            gap = np.hypot(*(self.origins[j] - self.origins[k]).T) + turn * far
+        kind = self.kind[self.gid[k]]
+        fan = kind <= 1
+        turn = np.arccos(np.clip(np.sum(self.u[k] * self.u[j], axis=1), -1.0, 1.0))
+        gap = np.where(
+            fan,
+            np.mod(self.param[j] - self.param[k], _TWO_PI) * far,
+            np.hypot(*(self.o[j] - self.o[k]).T) + turn * far,
+        )
         need = (one | two | jump) & (gap > 0.02)
-        return k[need], j[need]
-
-    def split(self, k: IntArray, j: IntArray) -> int:
-        """Add a ray halfway between each given pair; returns how many were added."""
-        if len(k) == 0:
-            return 0
-        if self.kind in (0, 1):
-            upper = np.where(self.param[j] < self.param[k], self.param[j] + _TWO_PI,
-                             self.param[j])
-            param = 0.5 * (self.param[k] + upper)
-            start = float(self.param[0])
-            param = np.where(param >= start + _TWO_PI, param - _TWO_PI, param)
-            origins = np.tile(self.base, (len(k), 1))
-            directions = np.column_stack([np.cos(param), np.sin(param)])
-            budgets = self.budgets[k]
-        elif self.kind == 2 and self.circle is not None:
-            cx, cy, rho, wind, phi0 = self.circle
-            param = 0.5 * (self.param[k] + self.param[j])
-            angle = phi0 + wind * param
-            origins = np.column_stack([cx + rho * np.cos(angle), cy + rho * np.sin(angle)])
-            directions = np.column_stack([-np.sin(angle) * wind, np.cos(angle) * wind])
-            budgets = 0.5 * (self.budgets[k] + self.budgets[j])
-        else:
-            param = 0.5 * (self.param[k] + self.param[j])
-            origins = 0.5 * (self.origins[k] + self.origins[j])
-            directions = self.directions[k] + self.directions[j]
-            directions /= np.maximum(np.hypot(*directions.T), 1e-12)[:, None]
-            budgets = 0.5 * (self.budgets[k] + self.budgets[j])
+        k, j, kind, fan = k[need], j[need], kind[need], fan[need]
         m = len(k)
-        order = np.argsort(np.concatenate([self.param, param]), kind="stable")
-        self.param = np.concatenate([self.param, param])[order]
-        self.origins = np.concatenate([self.origins, origins])[order]
-        self.directions = np.concatenate([self.directions, directions])[order]
-        self.budgets = np.concatenate([self.budgets, budgets])[order]
-        self.touch_owner = np.concatenate([self.touch_owner, np.full(m, -1, np.intp)])[order]
-        self.touch = np.concatenate([self.touch, np.full(m, np.inf)])[order]
-        self.original = np.concatenate([self.original, np.zeros(m, dtype=bool)])[order]
-        self.cast = np.concatenate([self.cast, np.zeros(m, dtype=bool)])[order]
-        self.length = np.concatenate([self.length, np.zeros(m)])[order]
-        self.owner = np.concatenate([self.owner, np.full(m, -1, np.intp)])[order]
-        self.piece = np.concatenate([self.piece, np.full(m, -1, np.intp)])[order]
-        self.normal = np.concatenate([self.normal, np.zeros((m, 2))])[order]
+        if m == 0:
+            return 0
+        group = self.gid[k]
+        upper = np.where(
+            fan & (self.param[j] < self.param[k]), self.param[j] + _TWO_PI, self.param[j]
+        )
+        param = 0.5 * (self.param[k] + upper)
+        start = self.param[np.searchsorted(self.gid, group)]
+        param = np.where(fan & (param >= start + _TWO_PI), param - _TWO_PI, param)
+        budgets = np.where(fan, self.b[k], 0.5 * (self.b[k] + self.b[j]))
+        origins = 0.5 * (self.o[k] + self.o[j])
+        directions = self.u[k] + self.u[j]
+        directions /= np.maximum(np.hypot(*directions.T), 1e-12)[:, None]
+        origins[fan] = self.base[group[fan]]
+        directions[fan] = np.column_stack([np.cos(param[fan]), np.sin(param[fan])])
+        sweep = kind == 2
+        if np.any(sweep):
+            cx, cy, rho, wind, phi0 = self.circle[group[sweep]].T
+            angle = phi0 + wind * param[sweep]
+            origins[sweep] = np.column_stack([cx + rho * np.cos(angle), cy + rho * np.sin(angle)])
+            directions[sweep] = np.column_stack([-np.sin(angle) * wind, np.cos(angle) * wind])
+        self.gid = np.concatenate([self.gid, group])
+        self.param = np.concatenate([self.param, param])
+        self.o = np.concatenate([self.o, origins])
+        self.u = np.concatenate([self.u, directions])
+        self.b = np.concatenate([self.b, budgets])
+        self.touch_owner = np.concatenate([self.touch_owner, np.full(m, -1, np.intp)])
+        self.touch = np.concatenate([self.touch, np.full(m, np.inf)])
+        self.original = np.concatenate([self.original, np.zeros(m, dtype=bool)])
+        self.done = np.concatenate([self.done, np.zeros(m, dtype=bool)])
+        self.length = np.concatenate([self.length, np.zeros(m)])
+        self.owner = np.concatenate([self.owner, np.full(m, -1, np.intp)])
+        self.piece = np.concatenate([self.piece, np.full(m, -1, np.intp)])
+        self.normal = np.concatenate([self.normal, np.zeros((m, 2))])
+        order = np.lexsort((self.param, self.gid))
+        for name in (
+            "gid",
+            "param",
+            "o",
+            "u",
+            "b",
+            "touch_owner",
+            "touch",
+            "original",
+            "done",
+            "length",
+            "owner",
+            "piece",
+            "normal",
+        ):
+            setattr(self, name, getattr(self, name)[order])
         return m
-
-    def ring(self, convex: BoolArray) -> FloatArray:
-        """The polygon ring outlined by the cast rays."""
-        o, u = self.origins, self.directions
-        ends = _fan_polygons(o[:, 0], o[:, 1], u[:, 0], u[:, 1], self.length, self.owner,
-                             self.piece, self.normal, self.touch_owner, self.touch,
-                             self.kind == 0, convex, self.budgets)
-        if self.kind == 0:
-            return ends
-        if self.kind == 1:
-            return np.vstack([self.base[None, :], ends])
-        return np.vstack([self.origins, ends[::-1]])
-
-
-class _Rays:
-    """Groups of rays to cast, refined where an edge falls between neighbours."""
-
-    def __init__(self) -> None:
-        self.groups: list[_Group] = []
-
-    def add(
-        self, kind: int, base: FloatArray, param: FloatArray, origins: FloatArray,
-        directions: FloatArray, budgets: FloatArray, touch_owner: IntArray | None = None,
-        touch: FloatArray | None = None,
-        circle: tuple[float, float, float, int, float] | None = None,
-    ) -> _Group:
-        """Add a group of rays (see :class:`_Group`)."""
-        group = _Group(kind, base, param, origins, directions, budgets, touch_owner, touch,
-                       circle)
-        self.groups.append(group)
-        return group
 
     def polygons(self, scene: _Scene, levels: int = 6) -> list[FloatArray]:
         """Cast all rays, refining up to ``levels`` times, and return the rings."""
+        if not self.parts:
+            return []
+        self.kind = np.array(self.kinds, dtype=np.intp)
+        self.base = np.array(self.bases).reshape(-1, 2)
+        self.circle = np.array(self.circles, dtype=np.float64).reshape(-1, 5)
+        self.gid = np.concatenate([np.full(len(p[1]), p[0], dtype=np.intp) for p in self.parts])
+        self.param = np.concatenate([p[1] for p in self.parts])
+        self.o = np.concatenate([p[2] for p in self.parts])
+        self.u = np.concatenate([p[3] for p in self.parts])
+        self.b = np.concatenate([p[4] for p in self.parts])
+        self.touch_owner = np.concatenate([p[5] for p in self.parts])
+        self.touch = np.concatenate([p[6] for p in self.parts])
+        count = len(self.gid)
+        self.original = np.ones(count, dtype=bool)
+        self.done = np.zeros(count, dtype=bool)
+        self.length = np.zeros(count)
+        self.owner = np.full(count, -1, dtype=np.intp)
+        self.piece = np.full(count, -1, dtype=np.intp)
+        self.normal = np.zeros((count, 2))
         for level in range(levels + 1):
-            todo = [(g, np.nonzero(~g.cast)[0]) for g in self.groups]
-            todo = [(g, idx) for g, idx in todo if len(idx)]
-            if not todo:
+            todo = np.nonzero(~self.done)[0]
+            if len(todo) == 0:
                 break
-            o = np.concatenate([g.origins[idx] for g, idx in todo])
-            u = np.concatenate([g.directions[idx] for g, idx in todo])
-            b = np.concatenate([g.budgets[idx] for g, idx in todo])
-            length, _, owner, normal, piece = _cast(scene, o[:, 0], o[:, 1], u[:, 0], u[:, 1],
-                                                    b)
-            first = 0
-            for g, idx in todo:
-                sl = slice(first, first + len(idx))
-                g.length[idx] = length[sl]
-                g.owner[idx] = owner[sl]
-                g.normal[idx] = normal[sl]
-                g.piece[idx] = piece[sl]
-                g.cast[idx] = True
-                first += len(idx)
-            if level == levels:
+            length, _, owner, normal, piece = _cast(
+                scene,
+                self.o[todo, 0],
+                self.o[todo, 1],
+                self.u[todo, 0],
+                self.u[todo, 1],
+                self.b[todo],
+            )
+            self.length[todo] = length
+            self.owner[todo] = owner
+            self.normal[todo] = normal
+            self.piece[todo] = piece
+            self.done[todo] = True
+            if level == levels or self._split() == 0:
                 break
-            for g in self.groups:
-                g.split(*g.unresolved())
-        rings = [g.ring(scene.convex) for g in self.groups if len(g.param) >= 2]
-        return [r for r in rings if len(r) >= 3]
+        nxt = self._neighbours()
+        ex, ey, mx, my, step = _ring_steps(
+            self.o[:, 0],
+            self.o[:, 1],
+            self.u[:, 0],
+            self.u[:, 1],
+            self.length,
+            self.owner,
+            self.piece,
+            self.normal,
+            self.touch_owner,
+            self.touch,
+            nxt,
+            scene.convex,
+            self.b,
+        )
+        ends = np.empty((2 * len(self.gid), 2))
+        ends[0::2, 0], ends[0::2, 1] = ex, ey
+        ends[1::2, 0], ends[1::2, 1] = mx, my
+        keep = np.ones(len(ends), dtype=bool)
+        keep[1::2] = step & (nxt != np.arange(len(nxt)))
+        bounds = np.searchsorted(self.gid, np.arange(len(self.kinds) + 1))
+        rings: list[FloatArray] = []
+        for group, kind in enumerate(self.kinds):
+            lo, hi = int(bounds[group]), int(bounds[group + 1])
+            if hi - lo < 2:
+                continue
+            outline = ends[2 * lo : 2 * hi][keep[2 * lo : 2 * hi]]
+            if kind == 0:
+                ring = outline
+            elif kind == 1:
+                ring = np.vstack([self.base[group][None, :], outline])
+            else:
+                ring = np.vstack([self.o[lo:hi], outline[::-1]])
+            if len(ring) >= 3:
+                rings.append(ring)
+        return rings
+
+    def group_rays(self, group: int) -> tuple[FloatArray, IntArray]:
+        """Lengths and obstacle hits of a group's original rays (after casting)."""
+        mask = (self.gid == group) & self.original
+        return self.length[mask], self.owner[mask]
 
 
 def _fan_angles(
@@ -3171,8 +3491,7 @@ def _fan_angles(
         zone_index, ring, param, _ = scene.boundary_info[point - scene.first_boundary]
         coords = scene.zone_ref[int(zone_index)].rings[int(ring)]
         cum = scene.zone_ref[int(zone_index)].lengths[int(ring)]
-        k = min(max(int(np.searchsorted(cum, param + 1e-9, side="right")) - 1, 0),
-                len(coords) - 2)
+        k = min(max(int(np.searchsorted(cum, param + 1e-9, side="right")) - 1, 0), len(coords) - 2)
         here = coords[k]
         ahead = coords[k + 1] - here
         behind = coords[k - 1 if k > 0 else len(coords) - 2] - here
@@ -3189,8 +3508,7 @@ def _fan_angles(
         corner = scene.point_corner[np.maximum(scene.target_point[edges.target], 0)]
         corner &= scene.target_point[edges.target] >= 0
         towards = ((extra_owner >= 0) | corner) & (dist > 1e-9) & (dist < rem)
-        extra = np.mod(_angle(edges.t2x[towards] - nx0, edges.t2y[towards] - ny0) - start,
-                       _TWO_PI)
+        extra = np.mod(_angle(edges.t2x[towards] - nx0, edges.t2y[towards] - ny0) - start, _TWO_PI)
         inside = extra <= span
         angles = np.concatenate([extra[inside] + start, angles])
         owners = np.concatenate([extra_owner[towards][inside], owners])
@@ -3283,12 +3601,12 @@ def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.G
     rays = _Rays()
     point_nodes = [int(n) for n in settled if circle[n] < 0]
     on_edge = [
-        n for n in point_nodes
+        n
+        for n in point_nodes
         if scene.first_boundary <= graph.point[n] < scene.end_boundary and graph.parent[n] >= 0
     ]
     vertex_set = {
-        n for n in on_edge
-        if scene.boundary_info[graph.point[n] - scene.first_boundary][3] != 0.0
+        n for n in on_edge if scene.boundary_info[graph.point[n] - scene.first_boundary][3] != 0.0
     }
     edge_set = set(on_edge) - vertex_set
     for node in point_nodes:
@@ -3297,12 +3615,19 @@ def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.G
         rem = float(budget - g[node])
         angles, owners, touch = _fan_angles(scene, graph, node, rem, 0.0, _TWO_PI)
         origin = np.array([graph.x[node], graph.y[node]])
-        rays.add(0, origin, angles, np.tile(origin, (len(angles), 1)),
-                 np.column_stack([np.cos(angles), np.sin(angles)]), np.full(len(angles), rem),
-                 owners, touch)
+        rays.add(
+            0,
+            origin,
+            angles,
+            np.tile(origin, (len(angles), 1)),
+            np.column_stack([np.cos(angles), np.sin(angles)]),
+            np.full(len(angles), rem),
+            owners,
+            touch,
+        )
     # refracted strips along costly-region edges
     half_fans: set[int] = set()
-    strips: list[tuple[IntArray, _Group]] = []
+    strips: list[tuple[IntArray, int]] = []
     frames: dict[int, tuple[FloatArray, float, FloatArray]] = {}
     if on_edge:
         node_of, params, tangent, side, refracted, key = _boundary_frames(scene, graph, on_edge)
@@ -3331,16 +3656,22 @@ def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.G
                 half_fans.add(int(run[0]))
                 continue
             origins = np.column_stack([[graph.x[n] for n in run], [graph.y[n] for n in run]])
-            group = rays.add(3, origins, np.arange(len(run), dtype=np.float64), origins,
-                             refracted[rows], budget - g[run])
+            group = rays.add(
+                3,
+                origins,
+                np.arange(len(run), dtype=np.float64),
+                origins,
+                refracted[rows],
+                budget - g[run],
+            )
             strips.append((run, group))
     # circles: sweeps along the arc with tangent rays, from non-dominated arrivals
     _circle_sweeps(scene, graph, settled, g, budget, rays)
     rings = rays.polygons(scene)
     # half fans where strips end or where a shadow edge crosses a strip
     for run, group in strips:
-        length = group.length[group.original]
-        hit = group.owner[group.original] != -1
+        length, owner = rays.group_rays(group)
+        hit = owner != -1
         jump = (hit[1:] != hit[:-1]) | (
             hit[1:] & hit[:-1] & (np.abs(np.diff(length)) > 2.0 * scene.spacing)
         )
@@ -3361,9 +3692,16 @@ def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.G
             rem = float(budget - g[node])
             angles, owners, touch = _fan_angles(scene, graph, node, rem, start, span)
             origin = np.array([graph.x[node], graph.y[node]])
-            extra_rays.add(1, origin, angles, np.tile(origin, (len(angles), 1)),
-                           np.column_stack([np.cos(angles), np.sin(angles)]),
-                           np.full(len(angles), rem), owners, touch)
+            extra_rays.add(
+                1,
+                origin,
+                angles,
+                np.tile(origin, (len(angles), 1)),
+                np.column_stack([np.cos(angles), np.sin(angles)]),
+                np.full(len(angles), rem),
+                owners,
+                touch,
+            )
         rings += extra_rays.polygons(scene)
     if not rings:
         return []
@@ -3408,8 +3746,9 @@ def _circle_sweeps(
             lengths = scene.run_len[c, runs]
             extent = lengths - offs if wind > 0 else offs
         begin = phis[:, None] if wind > 0 else phis[:, None] - delta
-        arc_cost = rho * scene.arc_weight(c, np.broadcast_to(begin, delta.shape).ravel(),
-                                          delta.ravel()).reshape(delta.shape)
+        arc_cost = rho * scene.arc_weight(
+            c, np.broadcast_to(begin, delta.shape).ravel(), delta.ravel()
+        ).reshape(delta.shape)
         np.fill_diagonal(reach_ok, False)
         via = gs[:, None] + arc_cost
         dominated = np.any(reach_ok & (via < gs[None, :] - 1e-9), axis=0)
@@ -3439,7 +3778,9 @@ def _circle_sweeps(
                 leave_owner = _touch_owner(scene, departures.target)
                 tp = scene.target_point[departures.target]
                 corner = scene.point_corner[np.maximum(tp, 0)] & (tp >= 0)
-                chosen = (leave > 0.0) & (leave < span) & ((leave_owner >= 0) | corner)
+                # exact departures may reach the very end of the free arc
+                end = min(float(stop_at[m]), float(extent[m]) + tol)
+                chosen = (leave > 0.0) & (leave <= end) & ((leave_owner >= 0) | corner)
                 d = np.concatenate([leave[chosen], d])
                 owners = np.concatenate([leave_owner[chosen], owners])
                 touch = np.concatenate([departures.length[chosen], touch])
@@ -3448,8 +3789,9 @@ def _circle_sweeps(
                 keep = np.concatenate([[True], np.diff(d) > 1e-12])
                 d, owners, touch = d[keep], owners[keep], touch[keep]
             begin_m = phis[m] if wind > 0 else phis[m] - d
-            spent = rho * scene.arc_weight(c, np.broadcast_to(np.asarray(begin_m), d.shape) + 0.0,
-                                           d)
+            spent = rho * scene.arc_weight(
+                c, np.broadcast_to(np.asarray(begin_m), d.shape) + 0.0, d
+            )
             rem = rem0 - spent
             alive = rem > 0.0
             if not np.all(alive):
@@ -3468,6 +3810,14 @@ def _circle_sweeps(
             px = cx + rho * np.cos(a)
             py = cy + rho * np.sin(a)
             origins = np.column_stack([px, py])
-            rays.add(2, origins, d, origins,
-                     np.column_stack([-np.sin(a) * wind, np.cos(a) * wind]), rem, owners, touch,
-                     (float(cx), float(cy), rho, int(wind), float(phis[m])))
+            rays.add(
+                2,
+                origins,
+                d,
+                origins,
+                np.column_stack([-np.sin(a) * wind, np.cos(a) * wind]),
+                rem,
+                owners,
+                touch,
+                (float(cx), float(cy), rho, int(wind), float(phis[m])),
+            )

@@ -134,9 +134,7 @@ def test_detour_around_a_costly_square() -> None:
     # 2 * |(80, 20)| + 40 = 2 sqrt(6800) + 40 = 204.92.
     square = CostlyRegion(shapely.box(480.0, 430.0, 520.0, 470.0), 2.0, "wood")
     expected = 2 * math.sqrt(80.0**2 + 20.0**2) + 40.0
-    path = shortest_path(
-        Field(*TABLE, costly=(square,)), (400.0, 450.0), (600.0, 450.0), R_MOVER
-    )
+    path = shortest_path(Field(*TABLE, costly=(square,)), (400.0, 450.0), (600.0, 450.0), R_MOVER)
     assert expected < 240.0
     assert path.cost_mm == pytest.approx(expected, abs=1e-6)
     assert path.length_mm == pytest.approx(expected, abs=1e-6)
@@ -154,8 +152,9 @@ def test_refraction_matches_brute_force() -> None:
     grid = np.linspace(200.0, 600.0, 40001)
     values = np.hypot(200.0, grid - 200.0) + 2.0 * np.hypot(200.0, 600.0 - grid)
     best = float(grid[np.argmin(values)])
-    fine = minimize_scalar(cost, bounds=(best - 0.02, best + 0.02), method="bounded",
-                           options={"xatol": 1e-9})
+    fine = minimize_scalar(
+        cost, bounds=(best - 0.02, best + 0.02), method="bounded", options={"xatol": 1e-9}
+    )
     expected = float(fine.fun)
     assert expected < math.hypot(400.0, 400.0) * 1.5  # bending pays off
     path = shortest_path(Field(*TABLE, costly=(ground,)), (300.0, 200.0), (700.0, 600.0), 10.0)
@@ -193,11 +192,22 @@ def test_start_overlapping_an_obstacle_can_leave() -> None:
     # Going to the far side, the figure blocks only with its own base (radius 12.5):
     # d_start = 20, d_goal = 40, pi apart, rho = 12.5.
     across = shortest_path(field, (620.0, 450.0), (560.0, 450.0), R_MOVER)
-    assert across.cost_mm == pytest.approx(single_disc_length(20.0, 40.0, 12.5, math.pi),
-                                           rel=1e-6)
+    assert across.cost_mm == pytest.approx(single_disc_length(20.0, 40.0, 12.5, math.pi), rel=1e-6)
     # a start whose centre is inside the obstacle ignores it
     inside = shortest_path(field, (605.0, 450.0), (700.0, 450.0), R_MOVER)
     assert inside.cost_mm == pytest.approx(95.0)
+
+
+def test_goal_overlapping_an_obstacle_is_reached() -> None:
+    # The goal (780, 450) is 20 mm from a figure R = 12.5 at (800, 450): the bases
+    # would overlap by 5 mm, so the figure blocks only with its own base and the
+    # straight line of 380 mm from (400, 450) is free.
+    field = Field(*TABLE, hulls=(disc(800.0, 450.0, 12.5, "enemy"),))
+    path = shortest_path(field, (400.0, 450.0), (780.0, 450.0), R_MOVER)
+    assert path.found
+    assert path.cost_mm == pytest.approx(380.0)
+    assert path.blocked_by == ()
+    assert pathing.Terrain is Field
 
 
 def test_max_cost_still_gives_the_true_cost() -> None:
@@ -277,8 +287,10 @@ def test_reachable_area_is_empty_off_the_table_or_without_budget() -> None:
 def random_field(seed: int, costly: bool) -> Field:
     """A 600 x 400 table with figures, a group, a rock and (optionally) mud."""
     rng = np.random.default_rng(seed)
-    hulls = [disc(*rng.uniform([60, 60], [540, 340]), rng.uniform(8, 20), f"f{k}")
-             for k in range(int(rng.integers(2, 6)))]
+    hulls = [
+        disc(*rng.uniform([60, 60], [540, 340]), rng.uniform(8, 20), f"f{k}")
+        for k in range(int(rng.integers(2, 6)))
+    ]
     base = rng.uniform([80, 80], [520, 320])
     group = np.column_stack([base + rng.uniform(-30, 30, (3, 2)), np.full(3, 12.5)])
     hulls.append(DiscHull(group, "group"))
@@ -310,16 +322,21 @@ def grown_obstacles(field: Field, grow: float) -> list[shapely.Geometry]:
 def free_points(field: Field, rng: np.random.Generator, count: int) -> np.ndarray:
     """Random centres at least 0.01 mm clear of every grown obstacle and edge."""
     blocked = shapely.union_all(grown_obstacles(field, R_MOVER + 0.01))
-    pts = rng.uniform([R_MOVER + 0.01] * 2, [field.width_mm - R_MOVER - 0.01,
-                                             field.depth_mm - R_MOVER - 0.01], (count * 4, 2))
+    pts = rng.uniform(
+        [R_MOVER + 0.01] * 2,
+        [field.width_mm - R_MOVER - 0.01, field.depth_mm - R_MOVER - 0.01],
+        (count * 4, 2),
+    )
     pts = pts[~shapely.intersects_xy(blocked, pts[:, 0], pts[:, 1])]
     return pts[:count]
 
 
-FAST = settings(max_examples=40, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow])
-AREAS = settings(max_examples=25, deadline=None, derandomize=True,
-                 suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(
+    max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+AREAS = settings(
+    max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @FAST
