@@ -332,3 +332,53 @@ def _screenshot(page: Any, tmp_path: Path) -> None:
     if wanted:
         Path(wanted).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(shot, wanted)
+
+
+def test_on_a_phone_a_tap_picks_a_figure_and_move_mode_draws_where_it_may_go(
+    server: str, browser_page: tuple[Any, list[str]]
+) -> None:
+    desktop, _ = browser_page
+    errors: list[str] = []
+    # A 390 x 844 phone, touch only, in the same browser.
+    context = desktop.context.browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="en-US"
+    )
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.add_init_script("localStorage.setItem('arbitre.lang', 'en')")
+        page.goto(server, wait_until="domcontentloaded")
+        page.wait_for_selector('[data-testid="map-figure"]', timeout=15_000)
+        # One column: the map takes the phone's width (less the page's margins).
+        box = page.locator('[data-testid="map"]').bounding_box()
+        assert box is not None and box["width"] > 390 * 0.8
+        mover, _ = _two_settled_figures(server)
+        page.tap('[data-testid="mode-move"]')
+        centre = page.evaluate(
+            """(id) => {
+                const node = [...document.querySelectorAll('[data-testid="map-figure"]')]
+                    .find((n) => n.dataset.id === id);
+                const b = node.querySelector('.body').getBoundingClientRect();
+                return [b.x + b.width / 2, b.y + b.height / 2];
+            }""",
+            mover,
+        )
+        page.touchscreen.tap(*centre)
+        page.wait_for_selector('[data-testid="map"] [data-testid="reach"]', timeout=10_000)
+        assert page.locator('[data-testid="result"]').get_attribute("data-question") == "reach"
+        # A tap towards the middle of the map, clear of the figure's own (finger-sized)
+        # tap target, asks for a move there.
+        middle = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        away = (middle[0] - centre[0], middle[1] - centre[1])
+        norm = math.hypot(*away) or 1.0
+        page.touchscreen.tap(centre[0] + 45 * away[0] / norm, centre[1] + 45 * away[1] / norm)
+        page.wait_for_function(
+            """() => document.querySelector('[data-testid="result"]')
+                   .dataset.question === 'move'""",
+            timeout=ANSWER_TIMEOUT_MS,
+        )
+        legal = page.locator('[data-testid="result"]').get_attribute("data-legal")
+        assert legal in ("true", "false")
+    finally:
+        context.close()
+    assert not errors, f"errors in the page: {errors}"
