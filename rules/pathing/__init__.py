@@ -1,0 +1,99 @@
+"""Exact shortest paths and reachable areas for a disc-shaped mover on a table.
+
+Model
+-----
+The mover is a disc of radius ``r``; the problem is solved for its centre in the
+configuration space, where every obstacle is grown by ``r``:
+
+* a :class:`DiscHull` (the convex hull of figure bases) becomes the convex hull of
+  its discs with radii ``R_i + r``;
+* a :class:`BlockingPolygon` becomes ``polygon ⊕ disc(r)``;
+* the table edge keeps the centre inside ``[r, W - r] x [r, D - r]``.
+
+Touching is allowed: a centre or a path may come within
+:data:`TOLERANCE_MM` of a grown obstacle's boundary from outside.
+
+Shortest paths are exact (no grid): a tangent visibility graph whose nodes are the
+start, the goal, tangent points on the grown discs (hull discs, and discs of
+radius ``r`` around the convex corners of polygons) and points on the boundaries
+of costly regions. Edges are free tangent segments and free arcs; the free arcs
+of every circle are found exactly from its intersections with the other grown
+obstacles and the table edge. The graph is searched lazily with A* (Dijkstra for
+reachable areas), only over what a path within the allowance can reach (an
+ellipse with the start and goal as foci, or a disc around the start). Lengths
+count arcs as ``r * theta``; ``points_mm`` samples arcs every 2 degrees.
+
+Costly regions
+--------------
+Each mm inside a :class:`CostlyRegion` costs ``factor`` mm. Where regions overlap
+the highest factor applies; region boundaries count as outside (a path may skirt
+difficult ground at normal cost). Segment costs are exact (clipped against the
+regions). Paths may bend on region boundaries: the boundary nodes are the
+regions' vertices, points every few mm along their edges and the points where a
+boundary meets a grown obstacle. Every bend of the path found on a boundary, and
+every point where one of its straight pieces crosses a boundary, is then moved
+along the boundary by bounded 1-D minimisations until the cost changes by less
+than 1e-4 mm, which recovers the refraction of the optimum. When costly regions
+shape the path and its cost is within 5 % of the allowance (or there is no
+allowance), the search is repeated in a corridor around it with boundary points
+every 2 mm, and the cheaper answer is kept.
+
+Obstacles overlapped at the start or at the goal
+------------------------------------------------
+An obstacle that the mover's disc already overlaps at the start (or at the goal)
+does not trap it: for that query the obstacle blocks only with its raw,
+un-grown shape. If the centre itself lies inside the raw obstacle, the obstacle
+is ignored. A start whose disc overhangs the table edge may stay as close to that
+edge as it already is; a goal must have its whole disc on the table.
+
+Modules
+-------
+:mod:`~rules.pathing.model` holds the inputs and answers; the queries are
+:mod:`~rules.pathing.search` (:func:`shortest_path`) and
+:mod:`~rules.pathing.reach` (:func:`reachable_area`). Below them,
+:mod:`~rules.pathing.prepare` and :mod:`~rules.pathing.query` set a query up,
+:mod:`~rules.pathing.scene` and :mod:`~rules.pathing.arcs` build what it can
+meet, :mod:`~rules.pathing.graph` searches it, :mod:`~rules.pathing.legs` and
+:mod:`~rules.pathing.refraction` turn the result into a path, and
+:mod:`~rules.pathing.cast` and :mod:`~rules.pathing.rays` outline reachable areas;
+:mod:`~rules.pathing.primitives` holds the vectorised geometry they share.
+"""
+
+from __future__ import annotations
+
+from rules.pathing.model import (
+    TOLERANCE_MM,
+    BlockingPolygon,
+    CostlyRegion,
+    DiscHull,
+    Field,
+    Path,
+    Terrain,
+)
+from rules.pathing.reach import reachable_area
+from rules.pathing.search import shortest_path
+
+__all__ = [
+    "TOLERANCE_MM",
+    "BlockingPolygon",
+    "CostlyRegion",
+    "DiscHull",
+    "Field",
+    "Path",
+    "Terrain",
+    "reachable_area",
+    "shortest_path",
+]
+
+# The public API presents itself as ``rules.pathing.X`` (reprs, pickles, doctests).
+for _public in (
+    BlockingPolygon,
+    CostlyRegion,
+    DiscHull,
+    Field,
+    Path,
+    reachable_area,
+    shortest_path,
+):
+    _public.__module__ = __name__
+del _public

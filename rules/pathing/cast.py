@@ -1,0 +1,240 @@
+"""Rays cast through a scene.
+
+How far each ray goes before an obstacle, the table edge or its budget stops it,
+and what stopped it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rules.pathing.model import TOLERANCE_MM, BoolArray, FloatArray, IntArray
+from rules.pathing.primitives import _bbox_pairs, _crossing_intervals
+from rules.pathing.scene import _Scene
+
+
+def _cast(
+    scene: _Scene,
+    ox: FloatArray,
+    oy: FloatArray,
+    ux: FloatArray,
+    uy: FloatArray,
+    budget: FloatArray,
+) -> tuple[FloatArray, BoolArray, IntArray, FloatArray, IntArray]:
+    """Length of rays until an obstacle, the table edge or the budget.
+
+    Also returns whether an obstacle cut each ray, which one (-1 none, -2 unknown),
+    the obstacle's outward unit normal at the hit point, shape (R, 2), and the
+    convex piece hit (a disc, or the capsule around one edge; -1 none).
+    """
+    count = len(ox)
+    reach = np.maximum(budget, 0.0)
+    xmin, ymin, xmax, ymax = scene.rect
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tx = np.where(ux > 0, (xmax - ox) / ux, np.where(ux < 0, (xmin - ox) / ux, np.inf))
+        ty = np.where(uy > 0, (ymax - oy) / uy, np.where(uy < 0, (ymin - oy) / uy, np.inf))
+    stop = np.minimum(reach, np.maximum(np.minimum(tx, ty), 0.0))
+    hit_at = np.full(count, np.inf)
+    hit_owner = np.full(count, -1, dtype=np.intp)
+    hit_piece = np.full(count, -1, dtype=np.intp)
+    normal = np.zeros((count, 2))
+    ex = ox + stop * ux
+    ey = oy + stop * uy
+    lo_x, hi_x = np.minimum(ox, ex), np.maximum(ox, ex)
+    lo_y, hi_y = np.minimum(oy, ey), np.maximum(oy, ey)
+    if len(scene.disc_rho):
+        c = scene.disc_xy
+        r = scene.disc_rho - TOLERANCE_MM
+        i, j = _bbox_pairs(
+            lo_x, lo_y, hi_x, hi_y, c[:, 0] - r, c[:, 1] - r, c[:, 0] + r, c[:, 1] + r
+        )
+        wx = ox[i] - c[j, 0]
+        wy = oy[i] - c[j, 1]
+        b = ux[i] * wx + uy[i] * wy
+        q = wx * wx + wy * wy - r[j] * r[j]
+        disc = b * b - q
+        good = (disc > 0.0) & (r[j] > 0.0)
+        root = np.sqrt(np.maximum(disc, 0.0))
+        t_in = -b - root
+        t_out = -b + root
+        t = np.where(t_in >= 0.0, t_in, np.where(t_out > 0.0, 0.0, np.inf))
+        t = np.where(good, t, np.inf)
+        reached = np.where(np.isfinite(t), t, 0.0)
+        hx = (wx + reached * ux[i]) / np.where(r[j] > 0, r[j], 1.0)
+        hy = (wy + reached * uy[i]) / np.where(r[j] > 0, r[j], 1.0)
+        _closest(hit_at, hit_owner, hit_piece, normal, i, t, scene.disc_owner[j], j, hx, hy)
+    if len(scene.edges):
+        e = scene.edges
+        grown = scene.radius - TOLERANCE_MM
+        i, j = _bbox_pairs(
+            lo_x,
+            lo_y,
+            hi_x,
+            hi_y,
+            np.minimum(e[:, 0], e[:, 2]) - grown,
+            np.minimum(e[:, 1], e[:, 3]) - grown,
+            np.maximum(e[:, 0], e[:, 2]) + grown,
+            np.maximum(e[:, 1], e[:, 3]) + grown,
+        )
+        if len(i):
+            ax, ay, bx, by = e[j, 0], e[j, 1], e[j, 2], e[j, 3]
+            fx, fy = bx - ax, by - ay
+            norm = np.hypot(fx, fy)
+            nx = fy / np.where(norm > 0, norm, 1.0) * grown
+            ny = -fx / np.where(norm > 0, norm, 1.0) * grown
+            best = np.full(len(i), np.inf)
+            bnx = np.zeros(len(i))
+            bny = np.zeros(len(i))
+            for sign in (1.0, -1.0):
+                qx, qy = ax + sign * nx, ay + sign * ny
+                denom = ux[i] * fy - uy[i] * fx
+                safe = np.where(np.abs(denom) > 1e-15, denom, 1.0)
+                wx, wy = qx - ox[i], qy - oy[i]
+                t = (wx * fy - wy * fx) / safe
+                s = (wx * uy[i] - wy * ux[i]) / safe
+                ok = (np.abs(denom) > 1e-15) & (t >= 0.0) & (s >= 0.0) & (s <= 1.0)
+                t = np.where(ok, t, np.inf)
+                better = t < best
+                best = np.where(better, t, best)
+                bnx = np.where(better, sign * nx / grown, bnx)
+                bny = np.where(better, sign * ny / grown, bny)
+            for px, py in ((ax, ay), (bx, by)):
+                wx, wy = ox[i] - px, oy[i] - py
+                b = ux[i] * wx + uy[i] * wy
+                q = wx * wx + wy * wy - grown * grown
+                disc = b * b - q
+                root = np.sqrt(np.maximum(disc, 0.0))
+                t_in = -b - root
+                t_out = -b + root
+                t = np.where(t_in >= 0.0, t_in, np.where(t_out > 0.0, 0.0, np.inf))
+                t = np.where(disc > 0.0, t, np.inf)
+                better = t < best
+                best = np.where(better, t, best)
+                finite = np.where(better, t, 0.0)
+                bnx = np.where(better, (wx + finite * ux[i]) / grown, bnx)
+                bny = np.where(better, (wy + finite * uy[i]) / grown, bny)
+            _closest(
+                hit_at,
+                hit_owner,
+                hit_piece,
+                normal,
+                i,
+                best,
+                scene.edge_owner[j],
+                j + len(scene.disc_rho),
+                bnx,
+                bny,
+            )
+    if len(scene.raw_edges) and len(scene.solids):
+        e = scene.raw_edges
+        dx = stop * ux
+        dy = stop * uy
+        rows, ta, tb = _crossing_intervals(ox, oy, dx, dy, e)
+        mid = (ta + tb) / 2.0
+        inside = scene.inside_solids(ox[rows] + mid * dx[rows], oy[rows] + mid * dy[rows])
+        inside &= (tb - ta) * stop[rows] > TOLERANCE_MM
+        flat = np.zeros(int(inside.sum()))
+        unknown = np.full(len(flat), -2, dtype=np.intp)
+        _closest(
+            hit_at,
+            hit_owner,
+            hit_piece,
+            normal,
+            rows[inside],
+            ta[inside] * stop[rows[inside]],
+            unknown,
+            unknown,
+            flat,
+            flat,
+        )
+    obstacle = hit_at < stop
+    stop = np.minimum(stop, hit_at)
+    if scene.zones:
+        stop = np.minimum(stop, _budget_cut(scene, ox, oy, ux, uy, stop, reach))
+        obstacle &= hit_at <= stop
+    return (
+        stop,
+        obstacle,
+        np.where(obstacle, hit_owner, -1),
+        normal,
+        np.where(obstacle, hit_piece, -1),
+    )
+
+
+def _closest(
+    hit_at: FloatArray,
+    hit_owner: IntArray,
+    hit_piece: IntArray,
+    normal: FloatArray,
+    rows: IntArray,
+    t: FloatArray,
+    owner: IntArray,
+    piece: IntArray,
+    nx: FloatArray,
+    ny: FloatArray,
+) -> None:
+    """Keep, per ray, the nearest hit, its obstacle, the piece hit and its normal."""
+    if len(rows) == 0:
+        return
+    order = np.lexsort((t, rows))
+    rows, t, owner, piece = rows[order], t[order], owner[order], piece[order]
+    nx, ny = nx[order], ny[order]
+    first = np.concatenate([[True], rows[1:] != rows[:-1]])
+    rows, t, owner, piece = rows[first], t[first], owner[first], piece[first]
+    nx, ny = nx[first], ny[first]
+    better = t < hit_at[rows]
+    hit_at[rows[better]] = t[better]
+    hit_owner[rows[better]] = owner[better]
+    hit_piece[rows[better]] = piece[better]
+    normal[rows[better], 0] = nx[better]
+    normal[rows[better], 1] = ny[better]
+
+
+def _budget_cut(
+    scene: _Scene,
+    ox: FloatArray,
+    oy: FloatArray,
+    ux: FloatArray,
+    uy: FloatArray,
+    length: FloatArray,
+    budget: FloatArray,
+) -> FloatArray:
+    """Distance along rays at which the weighted cost reaches the budget."""
+    out = np.full(len(ox), np.inf)
+    ex = ox + length * ux
+    ey = oy + length * uy
+    lo_x, hi_x = np.minimum(ox, ex), np.maximum(ox, ex)
+    lo_y, hi_y = np.minimum(oy, ey), np.maximum(oy, ey)
+    touched = np.zeros(len(ox), dtype=bool)
+    for _, _, _, bbox in scene.zones:
+        touched |= (hi_x >= bbox[0]) & (lo_x <= bbox[2]) & (hi_y >= bbox[1]) & (lo_y <= bbox[3])
+    cand = np.nonzero(touched & (length > 0.0))[0]
+    if len(cand) == 0:
+        return out
+    edges = np.concatenate([z[2] for z in scene.zones])
+    dx = length[cand] * ux[cand]
+    dy = length[cand] * uy[cand]
+    rows, ta, tb = _crossing_intervals(ox[cand], oy[cand], dx, dy, edges)
+    mid = (ta + tb) / 2.0
+    weight = scene.weight_at(ox[cand][rows] + mid * dx[rows], oy[cand][rows] + mid * dy[rows])
+    seg_len = length[cand][rows]
+    piece = (tb - ta) * seg_len
+    cost = piece * weight
+    # cumulative cost within each row (rows are grouped and ordered by ta)
+    order = np.lexsort((ta, rows))
+    rows, ta, weight, piece, cost, seg_len = (
+        rows[order],
+        ta[order],
+        weight[order],
+        piece[order],
+        cost[order],
+        seg_len[order],
+    )
+    cum = np.cumsum(cost)
+    first = np.searchsorted(rows, rows)
+    before = cum - cost - np.where(first > 0, cum[first - 1], 0.0)
+    rem = budget[cand][rows] - before
+    inside = (rem >= 0.0) & (rem < cost)
+    t_cut = ta * seg_len + rem / weight
+    np.minimum.at(out, cand[rows[inside]], t_cut[inside])
+    return out

@@ -1,0 +1,275 @@
+"""The tangent visibility graph, built lazily while it is searched.
+
+A* towards a goal, or Dijkstra (no goal) for reachable areas, over free tangent
+segments and free arcs.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from rules.pathing.model import FloatArray, IntArray
+from rules.pathing.primitives import _TWO_PI, _angle, _tangents
+from rules.pathing.scene import _Scene
+
+
+@dataclass(frozen=True, slots=True)
+class _Edges:
+    """Free tangent segments leaving one node (or one circle with one winding)."""
+
+    target: IntArray  # index into the scene's target arrays
+    t1x: FloatArray
+    t1y: FloatArray
+    t2x: FloatArray
+    t2y: FloatArray
+    phi1: FloatArray  # departure angle on the source circle
+    run1: IntArray
+    off1: FloatArray
+    phi2: FloatArray  # arrival angle on the target circle
+    run2: IntArray
+    off2: FloatArray
+    length: FloatArray
+    cost: FloatArray
+
+
+def _fan_out(
+    scene: _Scene,
+    ox: float,
+    oy: float,
+    rho: float,
+    wind: int,
+    circle: int,
+    point: int,
+    reach: float,
+) -> _Edges:
+    """All free tangent segments from a circle (with a winding) or a point.
+
+    Targets farther than ``reach`` (beyond the source circle) are left out.
+    """
+    tx, ty = scene.target_x, scene.target_y
+    trho = scene.target_rho
+    t1x, t1y, t2x, t2y, ok = _tangents(ox, oy, rho, float(wind), tx, ty, trho, scene.target_wind)
+    if reach < math.inf:
+        ok &= np.hypot(tx - ox, ty - oy) - trho - rho <= reach + 1e-6
+    ok &= scene.target_point != 0
+    if circle >= 0:
+        ok &= scene.target_circle != circle
+    if point >= 0:
+        ok &= scene.target_point != point
+    if scene.nodes.kind in (1, 2):
+        ok &= scene.nodes.near(t2x, t2y, 0.0)
+    sel = np.nonzero(ok)[0]
+    t1x, t1y, t2x, t2y = t1x[sel], t1y[sel], t2x[sel], t2y[sel]
+    phi1 = _angle(t1x - ox, t1y - oy)
+    if circle >= 0:
+        run1, off1 = scene.run_lookup(np.full(len(sel), circle, dtype=np.intp), phi1)
+    else:
+        run1, off1 = np.zeros(len(sel), dtype=np.intp), np.zeros(len(sel))
+    tc = scene.target_circle[sel]
+    tp = scene.target_point[sel]
+    is_c = tc >= 0
+    phi2 = np.zeros(len(sel))
+    run2 = np.zeros(len(sel), dtype=np.intp)
+    off2 = np.zeros(len(sel))
+    if np.any(is_c):
+        cidx = tc[is_c]
+        phi2[is_c] = _angle(t2x[is_c] - scene.circ_xy[cidx, 0], t2y[is_c] - scene.circ_xy[cidx, 1])
+        run2[is_c], off2[is_c] = scene.run_lookup(cidx, phi2[is_c])
+    good = (run1 >= 0) & (run2 >= 0)
+    good[~is_c] &= scene.point_free[tp[~is_c]]
+    keep = np.nonzero(good)[0]
+    t1x, t1y, t2x, t2y = t1x[keep], t1y[keep], t2x[keep], t2y[keep]
+    blocked = scene.segments_blocked(t1x, t1y, t2x, t2y)
+    keep2 = np.nonzero(~blocked)[0]
+    keep = keep[keep2]
+    t1x, t1y, t2x, t2y = t1x[keep2], t1y[keep2], t2x[keep2], t2y[keep2]
+    length = np.hypot(t2x - t1x, t2y - t1y)
+    cost = scene.segments_cost(t1x, t1y, t2x, t2y, length)
+    return _Edges(
+        sel[keep],
+        t1x,
+        t1y,
+        t2x,
+        t2y,
+        phi1[keep],
+        run1[keep],
+        off1[keep],
+        phi2[keep],
+        run2[keep],
+        off2[keep],
+        length,
+        cost,
+    )
+
+
+class _Graph:
+    """Nodes found by the search: points and tangent points with a winding."""
+
+    def __init__(self, scene: _Scene) -> None:
+        self.scene = scene
+        self.ids: dict[object, int] = {}
+        self.x: list[float] = []
+        self.y: list[float] = []
+        self.circle: list[int] = []
+        self.wind: list[int] = []
+        self.phi: list[float] = []
+        self.run: list[int] = []
+        self.off: list[float] = []
+        self.point: list[int] = []
+        self.g: list[float] = []
+        self.parent: list[int] = []
+        self.via: list[tuple[float, float, float, float, float, float] | None] = []
+        self.done: list[bool] = []
+
+    def node(
+        self,
+        key: object,
+        x: float,
+        y: float,
+        circle: int,
+        wind: int,
+        phi: float,
+        run: int,
+        off: float,
+        point: int,
+    ) -> int:
+        """Id of the node with ``key``, created if new."""
+        found = self.ids.get(key)
+        if found is not None:
+            return found
+        ident = len(self.x)
+        self.ids[key] = ident
+        self.x.append(x)
+        self.y.append(y)
+        self.circle.append(circle)
+        self.wind.append(wind)
+        self.phi.append(phi)
+        self.run.append(run)
+        self.off.append(off)
+        self.point.append(point)
+        self.g.append(math.inf)
+        self.parent.append(-1)
+        self.via.append(None)
+        self.done.append(False)
+        return ident
+
+
+def _successors(
+    scene: _Scene, graph: _Graph, node: int, reach: float
+) -> tuple[_Edges, FloatArray, FloatArray, FloatArray]:
+    """Free edges out of a node with arc turn and arc cost before each segment.
+
+    Fan-outs are cached per point and per circle and winding; ``reach`` may only
+    shrink between calls for the same circle (true in Dijkstra order).
+    """
+    circle = graph.circle[node]
+    if circle < 0:
+        point = graph.point[node]
+        key = (-1 - point, 0)
+        edges = scene.departures.get(key)
+        if edges is None:
+            edges = _fan_out(scene, graph.x[node], graph.y[node], 0.0, 0, -1, point, reach)
+            scene.departures[key] = edges
+        zero = np.zeros(len(edges.target))
+        return edges, zero, zero, np.ones(len(edges.target), dtype=bool).astype(np.float64)
+    wind = graph.wind[node]
+    key = (circle, wind)
+    edges = scene.departures.get(key)
+    if edges is None:
+        ox, oy = scene.circ_xy[circle]
+        edges = _fan_out(
+            scene, float(ox), float(oy), float(scene.circ_rho[circle]), wind, circle, -1, reach
+        )
+        scene.departures[key] = edges
+    tol = float(scene.ang_tol[circle])
+    if scene.run_full[circle]:
+        delta = np.mod(wind * (edges.phi1 - graph.phi[node]), _TWO_PI)
+        delta = np.where(delta > _TWO_PI - tol, 0.0, delta)
+        usable = np.ones(len(delta), dtype=bool)
+    else:
+        same = edges.run1 == graph.run[node]
+        delta = wind * (edges.off1 - graph.off[node])
+        usable = same & (delta >= -tol)
+        delta = np.maximum(delta, 0.0)
+    begin = graph.phi[node] if wind > 0 else graph.phi[node] - delta
+    arc = scene.circ_rho[circle] * scene.arc_weight(circle, np.asarray(begin + 0.0 * delta), delta)
+    return edges, delta, arc, usable.astype(np.float64)
+
+
+def _search(scene: _Scene, goal: tuple[float, float] | None, bound: float) -> _Graph:
+    """A* towards the goal (or Dijkstra when ``goal`` is None) up to ``bound``."""
+    graph = _Graph(scene)
+    sx, sy = scene.points[0]
+    start = graph.node(("p", 0), float(sx), float(sy), -1, 0, 0.0, 0, 0.0, 0)
+    graph.g[start] = 0.0
+    gx, gy = goal if goal is not None else (0.0, 0.0)
+    use_h = goal is not None
+    heap: list[tuple[float, float, int]] = [(0.0, 0.0, start)]
+    nc = len(scene.circ_rho)
+    while heap:
+        _, gu, node = heapq.heappop(heap)
+        if graph.done[node] or gu > graph.g[node]:
+            continue
+        graph.done[node] = True
+        if use_h and graph.circle[node] < 0 and graph.point[node] == 1:
+            break
+        reach = math.inf if use_h else bound - gu
+        edges, delta, arc, usable = _successors(scene, graph, node, reach)
+        if len(edges.target) == 0:
+            continue
+        total = gu + arc + edges.cost
+        if use_h:
+            estimate = total + np.hypot(edges.t2x - gx, edges.t2y - gy)
+        else:
+            estimate = total
+        good = np.nonzero((usable > 0) & (estimate <= bound))[0]
+        for k in good:
+            target = int(edges.target[k])
+            new_g = float(total[k])
+            if target < 2 * nc:
+                circle = int(scene.target_circle[target])
+                wind = 1 if target < nc else -1
+                phi2 = float(edges.phi2[k])
+                key: object = (circle, wind, round(phi2 * 1e8))
+                ident = graph.node(
+                    key,
+                    float(edges.t2x[k]),
+                    float(edges.t2y[k]),
+                    circle,
+                    wind,
+                    phi2,
+                    int(edges.run2[k]),
+                    float(edges.off2[k]),
+                    -1,
+                )
+            else:
+                point = int(scene.target_point[target])
+                ident = graph.node(
+                    ("p", point),
+                    float(edges.t2x[k]),
+                    float(edges.t2y[k]),
+                    -1,
+                    0,
+                    0.0,
+                    0,
+                    0.0,
+                    point,
+                )
+            if new_g < graph.g[ident] - 1e-12 and not graph.done[ident]:
+                graph.g[ident] = new_g
+                graph.parent[ident] = node
+                graph.via[ident] = (
+                    float(delta[k]),
+                    float(edges.t1x[k]),
+                    float(edges.t1y[k]),
+                    float(edges.t2x[k]),
+                    float(edges.t2y[k]),
+                    float(edges.phi1[k]),
+                )
+                h = math.hypot(edges.t2x[k] - gx, edges.t2y[k] - gy) if use_h else 0.0
+                heapq.heappush(heap, (new_g + h, new_g, ident))
+    return graph

@@ -1,0 +1,183 @@
+"""Inputs and answers of the pathing queries, and the checks that reject malformed input.
+
+Obstacles, costly regions, the field they stand on and the path returned; all
+lengths and coordinates are table mm.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Final, cast
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+
+# Arrays used throughout the package: coordinates and lengths in table mm, flags, indices.
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.intp]
+
+
+TOLERANCE_MM: Final[float] = 1e-6
+"""Distance by which a path may approach a grown obstacle and still count as touching."""
+
+
+def _finite_float(value: object, name: str) -> float:
+    """Return ``value`` as a finite float or raise ``ValueError``."""
+    try:
+        number = float(cast(float, value))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a number, got {value!r}") from exc
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return number
+
+
+def _check_polygon(polygon: object, name: str) -> shapely.Polygon:
+    """Return ``polygon`` if it is a valid, non-empty shapely Polygon."""
+    if not isinstance(polygon, shapely.Polygon):
+        raise ValueError(f"{name} must be a shapely Polygon, got {polygon!r}")
+    if polygon.is_empty:
+        raise ValueError(f"{name} must not be empty, got {polygon!r}")
+    if not np.all(np.isfinite(shapely.get_coordinates(polygon))):
+        raise ValueError(f"{name} must have finite coordinates, got {polygon!r}")
+    if not polygon.is_valid or polygon.area <= 0.0:
+        raise ValueError(f"{name} must be a valid polygon with an area, got {polygon!r}")
+    return polygon
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class DiscHull:
+    """A blocking obstacle: the convex hull of a set of discs (one disc = a round figure
+    base; several = a group footprint).
+
+    ``discs`` is an ``(N, 3)`` float64 array of ``x_mm, y_mm, radius_mm`` with N >= 1.
+    """
+
+    discs: FloatArray
+    ident: str
+
+    def __post_init__(self) -> None:
+        try:
+            array = np.array(self.discs, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"discs must be numbers, got {self.discs!r}") from exc
+        if array.ndim == 1 and array.shape[0] == 3:
+            array = array.reshape(1, 3)
+        if array.ndim != 2 or array.shape[1] != 3 or array.shape[0] < 1:
+            raise ValueError(f"discs must have shape (N, 3) with N >= 1, got {self.discs!r}")
+        if not np.all(np.isfinite(array)):
+            raise ValueError(f"discs must be finite, got {self.discs!r}")
+        if np.any(array[:, 2] < 0.0):
+            raise ValueError(f"disc radii must be >= 0, got {self.discs!r}")
+        array.setflags(write=False)
+        object.__setattr__(self, "discs", array)
+        object.__setattr__(self, "ident", str(self.ident))
+
+
+@dataclass(frozen=True, slots=True)
+class BlockingPolygon:
+    """A blocking obstacle given as a polygon (impassable terrain), possibly non-convex,
+    maybe with holes."""
+
+    polygon: shapely.Polygon
+    ident: str
+
+    def __post_init__(self) -> None:
+        _check_polygon(self.polygon, "polygon")
+        object.__setattr__(self, "ident", str(self.ident))
+
+
+@dataclass(frozen=True, slots=True)
+class CostlyRegion:
+    """Terrain where each mm of path costs ``factor`` mm (difficult ground: factor 2)."""
+
+    polygon: shapely.Polygon
+    factor: float
+    ident: str
+
+    def __post_init__(self) -> None:
+        _check_polygon(self.polygon, "polygon")
+        factor = _finite_float(self.factor, "factor")
+        if factor < 1.0:
+            raise ValueError(f"factor must be >= 1, got {self.factor!r}")
+        object.__setattr__(self, "factor", factor)
+        object.__setattr__(self, "ident", str(self.ident))
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """The table ``[0, width_mm] x [0, depth_mm]`` with its obstacles and costly regions."""
+
+    width_mm: float
+    depth_mm: float
+    hulls: tuple[DiscHull, ...] = ()
+    polygons: tuple[BlockingPolygon, ...] = ()
+    costly: tuple[CostlyRegion, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in ("width_mm", "depth_mm"):
+            value = _finite_float(getattr(self, name), name)
+            if value <= 0.0:
+                raise ValueError(f"{name} must be > 0, got {getattr(self, name)!r}")
+            object.__setattr__(self, name, value)
+        for name, kind in (
+            ("hulls", DiscHull),
+            ("polygons", BlockingPolygon),
+            ("costly", CostlyRegion),
+        ):
+            items = tuple(getattr(self, name))
+            for item in items:
+                if not isinstance(item, kind):
+                    raise ValueError(f"{name} must hold {kind.__name__} items, got {item!r}")
+            object.__setattr__(self, name, items)
+
+
+Terrain = Field
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Path:
+    """The answer of :func:`shortest_path`.
+
+    ``points_mm`` is a ``(K, 2)`` polyline from start to goal (arcs sampled every
+    2 degrees); ``blocked_by`` names the obstacles that the straight segment from
+    start to goal crosses.
+    """
+
+    found: bool
+    cost_mm: float
+    length_mm: float
+    points_mm: FloatArray
+    blocked_by: tuple[str, ...]
+
+
+def _as_point(value: object, name: str) -> tuple[float, float]:
+    """Return ``value`` as a finite ``(x, y)`` pair or raise ``ValueError``."""
+    try:
+        array = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be an (x, y) pair in mm, got {value!r}") from exc
+    if array.shape != (2,):
+        raise ValueError(f"{name} must be an (x, y) pair in mm, got {value!r}")
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return float(array[0]), float(array[1])
+
+
+def _as_length(value: object, name: str) -> float:
+    """Return ``value`` as a finite, non-negative length or raise ``ValueError``."""
+    number = _finite_float(value, name)
+    if number < 0.0:
+        raise ValueError(f"{name} must be >= 0, got {value!r}")
+    return number
+
+
+def _is_plus_inf(value: object) -> bool:
+    """Whether ``value`` is positive infinity."""
+    try:
+        return float(cast(float, value)) == math.inf
+    except (TypeError, ValueError):
+        return False

@@ -1,0 +1,242 @@
+"""Vectorised plane geometry the search is built on.
+
+Distances between points and segments, tangents between circles, where circles
+meet segments, overlapping boxes and where segments cross edges. Coordinates are
+table mm; arrays of pairs are given elementwise and broadcast.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Final, cast
+
+import numpy as np
+
+from rules.pathing.model import TOLERANCE_MM, BoolArray, FloatArray, IntArray
+
+_TWO_PI: Final = 2.0 * math.pi
+
+
+def _cross2(ax: FloatArray, ay: FloatArray, bx: FloatArray, by: FloatArray) -> FloatArray:
+    """z component of the cross product of 2-D vectors."""
+    return ax * by - ay * bx
+
+
+def _point_segment_dist2(
+    px: FloatArray,
+    py: FloatArray,
+    ax: FloatArray,
+    ay: FloatArray,
+    bx: FloatArray,
+    by: FloatArray,
+) -> FloatArray:
+    """Squared distance from points to segments (broadcasting)."""
+    ex = bx - ax
+    ey = by - ay
+    length2 = ex * ex + ey * ey
+    t = ((px - ax) * ex + (py - ay) * ey) / np.where(length2 > 0.0, length2, 1.0)
+    t = np.clip(t, 0.0, 1.0)
+    dx = ax + t * ex - px
+    dy = ay + t * ey - py
+    return dx * dx + dy * dy
+
+
+def _segment_segment_dist(
+    p0x: FloatArray,
+    p0y: FloatArray,
+    p1x: FloatArray,
+    p1y: FloatArray,
+    ax: FloatArray,
+    ay: FloatArray,
+    bx: FloatArray,
+    by: FloatArray,
+) -> FloatArray:
+    """Distance between segments ``p0-p1`` and ``a-b`` (0 when they cross)."""
+    d2 = np.minimum(
+        np.minimum(
+            _point_segment_dist2(p0x, p0y, ax, ay, bx, by),
+            _point_segment_dist2(p1x, p1y, ax, ay, bx, by),
+        ),
+        np.minimum(
+            _point_segment_dist2(ax, ay, p0x, p0y, p1x, p1y),
+            _point_segment_dist2(bx, by, p0x, p0y, p1x, p1y),
+        ),
+    )
+    dx = p1x - p0x
+    dy = p1y - p0y
+    ex = bx - ax
+    ey = by - ay
+    o1 = _cross2(dx, dy, ax - p0x, ay - p0y)
+    o2 = _cross2(dx, dy, bx - p0x, by - p0y)
+    o3 = _cross2(ex, ey, p0x - ax, p0y - ay)
+    o4 = _cross2(ex, ey, p1x - ax, p1y - ay)
+    crossing = (o1 * o2 < 0.0) & (o3 * o4 < 0.0)
+    return cast(FloatArray, np.where(crossing, 0.0, np.sqrt(d2)))
+
+
+def _angle(x: FloatArray, y: FloatArray) -> FloatArray:
+    """Angles in [0, 2 pi)."""
+    return cast(FloatArray, np.mod(np.arctan2(y, x), _TWO_PI))
+
+
+def _tangents(
+    ox: float,
+    oy: float,
+    rho: float,
+    wind: float,
+    tx: FloatArray,
+    ty: FloatArray,
+    trho: FloatArray,
+    twind: FloatArray,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, BoolArray]:
+    """Directed tangent segments from one circle to many circles or points.
+
+    A winding of +1 means travelling counter-clockwise around the circle, -1
+    clockwise, 0 a point (radius 0). The segment leaves the source circle at
+    ``(t1x, t1y)`` continuing its winding and arrives on the target at
+    ``(t2x, t2y)`` with the target's winding.
+    """
+    dx = tx - ox
+    dy = ty - oy
+    dist = np.hypot(dx, dy)
+    k = twind * trho - wind * rho
+    ok = (dist > 1e-9) & (np.abs(k) <= dist + TOLERANCE_MM)
+    safe = np.where(dist > 1e-9, dist, 1.0)
+    q = np.clip(k / safe, -1.0, 1.0)
+    s = np.sqrt(1.0 - q * q)
+    ux = dx / safe
+    uy = dy / safe
+    nx = q * ux - s * uy
+    ny = q * uy + s * ux
+    t1x = ox - wind * rho * nx
+    t1y = oy - wind * rho * ny
+    t2x = tx - twind * trho * nx
+    t2y = ty - twind * trho * ny
+    return t1x, t1y, t2x, t2y, ok
+
+
+def _circle_segment_angles(
+    ox: FloatArray,
+    oy: FloatArray,
+    rho: FloatArray,
+    ax: FloatArray,
+    ay: FloatArray,
+    bx: FloatArray,
+    by: FloatArray,
+) -> tuple[IntArray, FloatArray]:
+    """Angles on circles where they meet segments (pairs are given elementwise).
+
+    Returns the pair index of every meeting and its angle on the circle; tangency
+    counts as a meeting.
+    """
+    fx = bx - ax
+    fy = by - ay
+    gx = ax - ox
+    gy = ay - oy
+    a = fx * fx + fy * fy
+    b = 2.0 * (fx * gx + fy * gy)
+    c = gx * gx + gy * gy - rho * rho
+    disc = b * b - 4.0 * a * c
+    slack = 1e-9 * (b * b + np.abs(4.0 * a * c))
+    good = (a > 0.0) & (disc >= -slack)
+    root = np.sqrt(np.maximum(disc, 0.0))
+    safe = np.where(a > 0.0, a, 1.0)
+    index: list[IntArray] = []
+    angles: list[FloatArray] = []
+    for sign in (-1.0, 1.0):
+        s = (-b + sign * root) / (2.0 * safe)
+        hit = good & (s >= -1e-12) & (s <= 1.0 + 1e-12)
+        where = np.nonzero(hit)[0]
+        index.append(where)
+        angles.append(_angle(gx[where] + s[where] * fx[where], gy[where] + s[where] * fy[where]))
+    return np.concatenate(index), np.concatenate(angles)
+
+
+def _bbox_pairs(
+    a_min_x: FloatArray,
+    a_min_y: FloatArray,
+    a_max_x: FloatArray,
+    a_max_y: FloatArray,
+    b_min_x: FloatArray,
+    b_min_y: FloatArray,
+    b_max_x: FloatArray,
+    b_max_y: FloatArray,
+) -> tuple[IntArray, IntArray]:
+    """Index pairs of overlapping boxes between two box sets."""
+    if len(a_min_x) == 0 or len(b_min_x) == 0:
+        empty = np.zeros(0, dtype=np.intp)
+        return empty, empty
+    overlap = (
+        (a_min_x[:, None] <= b_max_x[None, :])
+        & (a_max_x[:, None] >= b_min_x[None, :])
+        & (a_min_y[:, None] <= b_max_y[None, :])
+        & (a_max_y[:, None] >= b_min_y[None, :])
+    )
+    i, j = np.nonzero(overlap)
+    return i.astype(np.intp), j.astype(np.intp)
+
+
+def _crossing_intervals(
+    x0: FloatArray,
+    y0: FloatArray,
+    dx: FloatArray,
+    dy: FloatArray,
+    edges: FloatArray,
+) -> tuple[IntArray, FloatArray, FloatArray]:
+    """Split each segment ``p0 + t d, t in [0, 1]`` where it crosses ``edges``.
+
+    Returns, for every piece, the segment index and its parameter range.
+    """
+    count = len(x0)
+    rows = np.arange(count, dtype=np.intp)
+    if count == 0 or len(edges) == 0:
+        return rows, np.zeros(count), np.ones(count)
+    x1 = x0 + dx
+    y1 = y0 + dy
+    ex0 = np.minimum(edges[:, 0], edges[:, 2])
+    ex1 = np.maximum(edges[:, 0], edges[:, 2])
+    ey0 = np.minimum(edges[:, 1], edges[:, 3])
+    ey1 = np.maximum(edges[:, 1], edges[:, 3])
+    i, j = _bbox_pairs(
+        np.minimum(x0, x1),
+        np.minimum(y0, y1),
+        np.maximum(x0, x1),
+        np.maximum(y0, y1),
+        ex0,
+        ey0,
+        ex1,
+        ey1,
+    )
+    if len(i) == 0:
+        return rows, np.zeros(count), np.ones(count)
+    ax = edges[j, 0]
+    ay = edges[j, 1]
+    fx = edges[j, 2] - ax
+    fy = edges[j, 3] - ay
+    sx = dx[i]
+    sy = dy[i]
+    denom = sx * fy - sy * fx
+    wx = ax - x0[i]
+    wy = ay - y0[i]
+    good = np.abs(denom) > 1e-12 * np.hypot(sx, sy) * np.hypot(fx, fy)
+    safe = np.where(good, denom, 1.0)
+    t = (wx * fy - wy * fx) / safe
+    u = (wx * sy - wy * sx) / safe
+    good &= (u >= -1e-12) & (u <= 1.0 + 1e-12) & (t > 0.0) & (t < 1.0)
+    if not np.any(good):
+        return rows, np.zeros(count), np.ones(count)
+    cut_rows = np.concatenate([rows, i[good]])
+    cuts = np.concatenate([np.zeros(count), t[good]])
+    order = np.lexsort((cuts, cut_rows))
+    cut_rows = cut_rows[order]
+    cuts = cuts[order]
+    ends = np.empty_like(cuts)
+    ends[:-1] = cuts[1:]
+    last = np.concatenate([cut_rows[1:] != cut_rows[:-1], [True]])
+    ends[last] = 1.0
+    keep = ends > cuts
+    return cut_rows[keep], cuts[keep], ends[keep]
+
+
+def _empty2() -> FloatArray:
+    return np.zeros((0, 2), dtype=np.float64)

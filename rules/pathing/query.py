@@ -1,0 +1,166 @@
+"""What a query starts from.
+
+How each obstacle blocks (grown, raw or not at all) given the mover's overlaps,
+the box the mover's centre must stay in, the obstacles across the straight line
+from start to goal, and free space as shapely geometry.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import shapely
+
+from rules.pathing.model import TOLERANCE_MM, IntArray
+from rules.pathing.prepare import _Prepared
+from rules.pathing.primitives import _TWO_PI, _point_segment_dist2, _segment_segment_dist
+
+_FULL, _RAW, _IGNORED = 2, 1, 0
+
+
+def _levels(prep: _Prepared, radius: float, points: list[tuple[float, float]]) -> IntArray:
+    """Per obstacle: grown (2), raw (1) or ignored (0) for a query touching ``points``."""
+    count = len(prep.sources)
+    levels = np.full(count, _FULL, dtype=np.intp)
+    for px, py in points:
+        near = np.hypot(prep.centres[:, 0] - px, prep.centres[:, 1] - py)
+        for k in np.nonzero(near < prep.bounds + radius + 1.0)[0]:
+            obstacle = prep.obstacle(int(k))
+            gap = math.inf
+            inside = False
+            if len(obstacle.disc_r):
+                d = np.hypot(obstacle.disc_xy[:, 0] - px, obstacle.disc_xy[:, 1] - py)
+                d = d - obstacle.disc_r
+                gap = float(np.min(d))
+                inside = bool(np.any(d < -TOLERANCE_MM))
+            if len(obstacle.edges):
+                e = obstacle.edges
+                d2 = _point_segment_dist2(
+                    np.array(px), np.array(py), e[:, 0], e[:, 1], e[:, 2], e[:, 3]
+                )
+                edge_gap = float(np.sqrt(np.min(d2)))
+                if obstacle.solid is not None and shapely.contains_xy(obstacle.solid, px, py):
+                    inside = inside or edge_gap > TOLERANCE_MM
+                    edge_gap = 0.0
+                gap = min(gap, edge_gap)
+            if gap >= radius - TOLERANCE_MM:
+                continue
+            levels[k] = min(int(levels[k]), _IGNORED if inside else _RAW)
+    return levels
+
+
+def _table_rect(
+    prep: _Prepared, radius: float, start: tuple[float, float]
+) -> tuple[float, float, float, float] | None:
+    """Box for the mover's centre: the table shrunk by ``radius``, relaxed for the start."""
+    sx, sy = start
+    if not (-TOLERANCE_MM <= sx <= prep.width + TOLERANCE_MM):
+        return None
+    if not (-TOLERANCE_MM <= sy <= prep.depth + TOLERANCE_MM):
+        return None
+    return (
+        min(radius, sx),
+        min(radius, sy),
+        max(prep.width - radius, sx),
+        max(prep.depth - radius, sy),
+    )
+
+
+def _blocked_by(
+    prep: _Prepared,
+    radius: float,
+    levels: IntArray,
+    start: tuple[float, float],
+    goal: tuple[float, float],
+) -> tuple[str, ...]:
+    """Idents of obstacles that the straight segment from start to goal cuts into."""
+    (sx, sy), (gx, gy) = start, goal
+    names: list[str] = []
+    x0, y0, x1, y1 = (np.array([v]) for v in (sx, sy, gx, gy))
+    if not prep.sources:
+        return ()
+    d2 = _point_segment_dist2(prep.centres[:, 0], prep.centres[:, 1], x0, y0, x1, y1)
+    near = (levels != _IGNORED) & (d2 <= (prep.bounds + radius + 1.0) ** 2)
+    for k in np.nonzero(near)[0]:
+        obstacle = prep.obstacle(int(k))
+        c = radius if levels[k] == _FULL else 0.0
+        hit = False
+        if len(obstacle.disc_r):
+            dd = _point_segment_dist2(
+                obstacle.disc_xy[:, 0], obstacle.disc_xy[:, 1], x0, y0, x1, y1
+            )
+            limit = obstacle.disc_r + c - TOLERANCE_MM
+            hit = bool(np.any((limit > 0.0) & (dd < limit * limit)))
+        if not hit and len(obstacle.edges):
+            segment = shapely.LineString([(sx, sy), (gx, gy)])
+            if c > 10.0 * TOLERANCE_MM:
+                e = obstacle.edges
+                d = _segment_segment_dist(x0, y0, x1, y1, e[:, 0], e[:, 1], e[:, 2], e[:, 3])
+                hit = bool(np.min(d) < c - TOLERANCE_MM)
+                if not hit and obstacle.solid is not None:
+                    hit = bool(shapely.contains_xy(obstacle.solid, sx, sy))
+            elif obstacle.solid is not None:
+                inner = obstacle.solid.buffer(-TOLERANCE_MM, join_style="mitre")
+                hit = bool(segment.intersects(inner))
+        if hit:
+            names.append(obstacle.ident)
+    return tuple(names)
+
+
+def _sides(radius: float, outer: bool) -> int:
+    """Polygon sides for a circle: within 0.5 micrometre of it when ``outer``."""
+    if not outer or radius <= 0.0:
+        return 64
+    half = math.acos(radius / (radius + 5e-4))
+    return int(min(2048, max(64, math.ceil(math.pi / half))))
+
+
+def _free_space(
+    prep: _Prepared,
+    radius: float,
+    levels: IntArray,
+    kept: IntArray,
+    rect: tuple[float, float, float, float],
+    window: tuple[float, float, float, float] | None,
+    outer: bool,
+) -> shapely.Geometry:
+    """Free space for the centre as shapely geometry.
+
+    With ``outer`` the grown obstacles are over-approximated (their polygons contain
+    the exact shapes), otherwise under-approximated.
+    """
+    xmin, ymin, xmax, ymax = rect
+    if window is not None:
+        xmin, ymin = max(xmin, window[0]), max(ymin, window[1])
+        xmax, ymax = min(xmax, window[2]), min(ymax, window[3])
+    if xmin > xmax or ymin > ymax:
+        return shapely.Polygon()
+    table = shapely.box(xmin, ymin, xmax, ymax)
+    blocks: list[shapely.Geometry] = []
+    for k in kept:
+        if levels[k] == _IGNORED:
+            continue
+        obstacle = prep.obstacle(int(k))
+        c = radius if levels[k] == _FULL else 0.0
+        if len(obstacle.disc_r):
+            rho = obstacle.disc_r + c
+            sides = _sides(float(np.max(rho)), outer)
+            grow = 1.0 / math.cos(math.pi / sides) if outer else 1.0
+            angles = np.linspace(0.0, _TWO_PI, sides, endpoint=False)
+            ring = np.column_stack([np.cos(angles), np.sin(angles)])
+            pts = obstacle.disc_xy[:, None, :] + (rho * grow)[:, None, None] * ring[None]
+            pts = pts.reshape(-1, 2)
+            if obstacle.solid is not None:
+                pts = np.vstack([pts, shapely.get_coordinates(obstacle.solid)])
+            blocks.append(shapely.convex_hull(shapely.multipoints(pts)))
+        elif obstacle.solid is not None:
+            if c > 0.0:
+                segs = max(4, _sides(c, outer) // 4)
+                grow_buffer = 1.0 / math.cos(math.pi / (4 * segs)) if outer else 1.0
+                blocks.append(obstacle.solid.buffer(c * grow_buffer, quad_segs=segs))
+            else:
+                blocks.append(obstacle.solid)
+    if not blocks:
+        return table
+    return table.difference(shapely.union_all(blocks))

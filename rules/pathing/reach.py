@@ -1,0 +1,481 @@
+""":func:`reachable_area`: the centres reachable within a budget.
+
+Dijkstra settles the graph's nodes; rays cast within each node's remaining budget
+outline the area, which is then cut to free space.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Final, cast
+
+import numpy as np
+import shapely
+
+from rules.pathing.graph import _Graph, _search
+from rules.pathing.model import Field, FloatArray, IntArray, _as_length, _as_point
+from rules.pathing.prepare import _prepare
+from rules.pathing.primitives import _TWO_PI, _angle
+from rules.pathing.query import _free_space, _levels, _table_rect
+from rules.pathing.rays import _Rays
+from rules.pathing.scene import _Region, _Scene
+
+_AREA_SPACING_MM: Final = 5.0
+_SWEEP_STEP: Final = math.radians(2.0)
+_SWEEP_STEP_MM: Final = 1.5
+_CONE: Final = math.radians(25.0)
+
+
+def reachable_area(
+    field: Field, start_mm: object, mover_radius_mm: float, budget_mm: float
+) -> shapely.Geometry:
+    """Centres reachable from the start with a path costing at most ``budget_mm``.
+
+    The cheapest costs from the start to the graph's nodes are found with Dijkstra
+    on the same graph as :func:`shortest_path` (obstacles the start overlaps block
+    only with their raw shape). Then rays are cast within each node's remaining
+    budget, cut at the first obstacle or table edge and where the cost through
+    costly regions runs out: fans from the start and from corners, sweeps of tangent
+    rays along the free arcs of circles, and refracted rays from points on the
+    edges of costly regions (with narrower fans where obstacles cut those). Where
+    an obstacle's or a region's edge falls between neighbouring rays, rays are added
+    halfway, up to six times. The union of the outlined polygons is intersected with
+    free space, whose obstacles are drawn slightly large (by at most 0.5 micrometre).
+
+    Parameters
+    ----------
+    field:
+        The table, its obstacles and costly regions.
+    start_mm:
+        ``(x, y)`` centre in mm.
+    mover_radius_mm:
+        Radius of the mover's base, >= 0.
+    budget_mm:
+        Movement allowance in mm of cost.
+
+    Returns
+    -------
+    shapely.Geometry
+        A Polygon or MultiPolygon (possibly empty) of centre positions, in free space.
+        Its frontier follows the exact one to within a fraction of a mm (chords of
+        rays at most 2 degrees apart).
+    """
+    start = _as_point(start_mm, "start_mm")
+    radius = _as_length(mover_radius_mm, "mover_radius_mm")
+    budget = _as_length(budget_mm, "budget_mm")
+    prep = _prepare(field)
+    rect = _table_rect(prep, radius, start)
+    if budget <= 0.0 or rect is None or rect[0] > rect[2] or rect[1] > rect[3]:
+        return shapely.Polygon()
+    levels = _levels(prep, radius, [start])
+    region = _Region(2, start[0], start[1], start[0], start[1], budget)
+    scene = _Scene(prep, radius, start, None, levels, rect, region, _AREA_SPACING_MM)
+    graph = _search(scene, None, budget)
+    shapes = _sweep_shapes(scene, graph, budget)
+    window = (
+        start[0] - budget - 1.0,
+        start[1] - budget - 1.0,
+        start[0] + budget + 1.0,
+        start[1] + budget + 1.0,
+    )
+    free = _free_space(prep, radius, levels, scene.kept, rect, window, outer=True)
+    if not shapes:
+        return shapely.Polygon()
+    reach = shapely.union_all(shapes)
+    area = reach.intersection(free)
+    return _areal(area)
+
+
+def _areal(geometry: shapely.Geometry) -> shapely.Geometry:
+    """Polygonal part of a geometry as a Polygon or MultiPolygon."""
+    parts = [
+        p
+        for p in shapely.get_parts(geometry)
+        if isinstance(p, shapely.Polygon) and not p.is_empty and p.area > 0.0
+    ]
+    for p in shapely.get_parts(geometry):
+        if isinstance(p, shapely.MultiPolygon | shapely.GeometryCollection):
+            parts.extend(
+                q for q in shapely.get_parts(p) if isinstance(q, shapely.Polygon) and q.area > 0
+            )
+    if not parts:
+        return shapely.Polygon()
+    if len(parts) == 1:
+        return parts[0]
+    return shapely.MultiPolygon(parts)
+
+
+def _fan_angles(
+    scene: _Scene, graph: _Graph, node: int, rem: float, start: float, span: float
+) -> tuple[FloatArray, IntArray, FloatArray]:
+    """Ray directions of a fan: regular steps plus every tangent to a nearby obstacle.
+
+    A fan from a corner of a costly region also follows both edges at that corner.
+    Returns the angles, the obstacle each tangent ray touches (-1 for regular rays)
+    and the distance to the touching point.
+    """
+    closed = span >= _TWO_PI
+    n = int(min(180, max(24, math.ceil(_TWO_PI * rem / 1.5))))
+    if closed:
+        angles = start + np.arange(n) * (span / n)
+    else:
+        angles = start + np.linspace(0.0, span, max(3, int(n * span / _TWO_PI) + 1))
+    point = graph.point[node]
+    if scene.first_boundary <= point < scene.end_boundary and scene.point_corner[point]:
+        zone_index, ring, param, _ = scene.boundary_info[point - scene.first_boundary]
+        coords = scene.zone_ref[int(zone_index)].rings[int(ring)]
+        cum = scene.zone_ref[int(zone_index)].lengths[int(ring)]
+        k = min(max(int(np.searchsorted(cum, param + 1e-9, side="right")) - 1, 0), len(coords) - 2)
+        here = coords[k]
+        ahead = coords[k + 1] - here
+        behind = coords[k - 1 if k > 0 else len(coords) - 2] - here
+        edge_angles = _angle(np.array([ahead[0], behind[0]]), np.array([ahead[1], behind[1]]))
+        edge_angles = np.mod(edge_angles - start, _TWO_PI)
+        angles = np.unique(np.concatenate([angles, edge_angles[edge_angles <= span] + start]))
+    owners = np.full(len(angles), -1, dtype=np.intp)
+    touch = np.full(len(angles), np.inf)
+    nx0, ny0 = graph.x[node], graph.y[node]
+    edges = scene.departures.get((-1 - graph.point[node], 0))
+    if edges is not None and len(edges.target):
+        extra_owner = _touch_owner(scene, edges.target)
+        dist = np.hypot(edges.t2x - nx0, edges.t2y - ny0)
+        corner = scene.point_corner[np.maximum(scene.target_point[edges.target], 0)]
+        corner &= scene.target_point[edges.target] >= 0
+        towards = ((extra_owner >= 0) | corner) & (dist > 1e-9) & (dist < rem)
+        extra = np.mod(_angle(edges.t2x[towards] - nx0, edges.t2y[towards] - ny0) - start, _TWO_PI)
+        inside = extra <= span
+        angles, owners, touch = _merge_tangent_rays(
+            cast(FloatArray, angles),
+            owners,
+            touch,
+            extra[inside] + start,
+            extra_owner[towards][inside],
+            dist[towards][inside],
+        )
+    return angles.astype(np.float64), owners.astype(np.intp), touch.astype(np.float64)
+
+
+def _add_fan(
+    rays: _Rays,
+    kind: int,
+    scene: _Scene,
+    graph: _Graph,
+    node: int,
+    rem: float,
+    start: float,
+    span: float,
+) -> None:
+    """Add a fan of rays with budget ``rem`` from a point node (closed: kind 0, half: 1)."""
+    angles, owners, touch = _fan_angles(scene, graph, node, rem, start, span)
+    origin = np.array([graph.x[node], graph.y[node]])
+    rays.add(
+        kind,
+        origin,
+        angles,
+        np.tile(origin, (len(angles), 1)),
+        np.column_stack([np.cos(angles), np.sin(angles)]),
+        np.full(len(angles), rem),
+        owners,
+        touch,
+    )
+
+
+def _merge_tangent_rays(
+    param: FloatArray,
+    owners: IntArray,
+    touch: FloatArray,
+    tangent_param: FloatArray,
+    tangent_owners: IntArray,
+    tangent_touch: FloatArray,
+) -> tuple[FloatArray, IntArray, FloatArray]:
+    """Regular rays joined by tangent rays, sorted by ``param`` without repeats.
+
+    A tangent ray wins over a regular ray at the same ``param``.
+    """
+    param = np.concatenate([tangent_param, param])
+    owners = np.concatenate([tangent_owners, owners])
+    touch = np.concatenate([tangent_touch, touch])
+    order = np.argsort(param, kind="stable")
+    param, owners, touch = param[order], owners[order], touch[order]
+    keep = np.concatenate([[True], np.diff(param) > 1e-12])
+    return param[keep], owners[keep], touch[keep]
+
+
+def _touch_owner(scene: _Scene, target: IntArray) -> IntArray:
+    """Obstacle owning each search target (-1 for start, goal and region samples)."""
+    circle = scene.target_circle[target]
+    point = scene.target_point[target]
+    owner = np.full(len(target), -1, dtype=np.intp)
+    is_circle = circle >= 0
+    owner[is_circle] = scene.circ_owner[circle[is_circle]]
+    owner[~is_circle] = scene.point_owner[point[~is_circle]]
+    return owner
+
+
+def _boundary_frames(
+    scene: _Scene, graph: _Graph, nodes: list[int]
+) -> tuple[IntArray, FloatArray, FloatArray, FloatArray, FloatArray, IntArray]:
+    """Refraction at boundary nodes, once per boundary edge through each node.
+
+    Returns, per (node, edge) pair: the node, the arc length of the node along the
+    edge's ring, the edge tangent, the far-side sign (+1 right of the tangent), the
+    refracted direction and a key ``(zone, ring, edge, side)`` packed in an int array.
+    """
+    rows: list[tuple[int, int, int, int, float]] = []
+    for node in nodes:
+        zone_index, ring, param, vertex = scene.boundary_info[
+            graph.point[node] - scene.first_boundary
+        ]
+        zone = scene.zone_ref[int(zone_index)]
+        cum = zone.lengths[int(ring)]
+        count = len(cum) - 1
+        k = min(max(int(np.searchsorted(cum, param, side="right")) - 1, 0), count - 1)
+        rows.append((node, int(zone_index), int(ring), k, float(param)))
+        if vertex:
+            before = (k - 1) % count
+            rows.append((node, int(zone_index), int(ring), before, float(cum[before + 1])))
+    size = len(rows)
+    node_of = np.array([row[0] for row in rows], dtype=np.intp)
+    param_of = np.array([row[4] for row in rows])
+    tangent = np.zeros((size, 2))
+    incoming = np.zeros((size, 2))
+    position = np.zeros((size, 2))
+    for m, (node, zone_index, ring, k, _) in enumerate(rows):
+        coords = scene.zone_ref[zone_index].rings[ring]
+        step = coords[k + 1] - coords[k]
+        tangent[m] = step / max(float(np.hypot(*step)), 1e-12)
+        via = graph.via[node]
+        parent = graph.parent[node]
+        position[m] = (graph.x[node], graph.y[node])
+        if via is not None and math.hypot(via[3] - via[1], via[4] - via[2]) > 1e-9:
+            incoming[m] = (via[3] - via[1], via[4] - via[2])
+        else:
+            incoming[m] = (graph.x[node] - graph.x[parent], graph.y[node] - graph.y[parent])
+    incoming /= np.maximum(np.hypot(incoming[:, 0], incoming[:, 1]), 1e-12)[:, None]
+    right = np.column_stack([tangent[:, 1], -tangent[:, 0]])
+    mid = position + 1e-3 * tangent
+    eps = 1e-3
+    w_right = scene.weight_at(mid[:, 0] + eps * right[:, 0], mid[:, 1] + eps * right[:, 1])
+    w_left = scene.weight_at(mid[:, 0] - eps * right[:, 0], mid[:, 1] - eps * right[:, 1])
+    across = np.sum(incoming * right, axis=1)
+    side = np.where(np.abs(across) > 1e-9, np.sign(across), np.where(w_right >= w_left, 1.0, -1.0))
+    near = np.where(side > 0, w_left, w_right)
+    far = np.where(side > 0, w_right, w_left)
+    along = np.clip(np.sum(incoming * tangent, axis=1) * near / far, -1.0, 1.0)
+    refracted = along[:, None] * tangent + (side * np.sqrt(1.0 - along * along))[:, None] * right
+    key = np.array([(row[1], row[2], row[3]) for row in rows], dtype=np.intp).reshape(-1, 3)
+    key = np.column_stack([key, side.astype(np.intp)])
+    return node_of, param_of, tangent, side, refracted, key
+
+
+def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.Geometry]:
+    """Polygons of the points reachable from settled nodes within the remaining budget.
+
+    The start and point nodes cast fans; circles cast sweeps of tangent rays along
+    their free arcs; points on costly-region edges cast refracted rays that outline
+    strips, with narrow fans where a strip ends or an obstacle's shadow cuts it.
+    """
+    g = np.array(graph.g)
+    done = np.array(graph.done, dtype=bool)
+    circle = np.array(graph.circle, dtype=np.intp)
+    settled = np.nonzero(done & (g < budget))[0]
+    rays = _Rays()
+    point_nodes = [int(n) for n in settled if circle[n] < 0]
+    on_edge = [
+        n
+        for n in point_nodes
+        if scene.first_boundary <= graph.point[n] < scene.end_boundary and graph.parent[n] >= 0
+    ]
+    vertex_set = {
+        n for n in on_edge if scene.boundary_info[graph.point[n] - scene.first_boundary][3] != 0.0
+    }
+    edge_set = set(on_edge) - vertex_set
+    for node in point_nodes:
+        if node in edge_set:
+            continue
+        _add_fan(rays, 0, scene, graph, node, float(budget - g[node]), 0.0, _TWO_PI)
+    # refracted strips along costly-region edges
+    half_fans: set[int] = set()
+    strips: list[tuple[IntArray, int]] = []
+    frames: dict[int, tuple[FloatArray, float, FloatArray]] = {}
+    if on_edge:
+        node_of, params, tangent, side, refracted, key = _boundary_frames(scene, graph, on_edge)
+        order = np.lexsort((params, key[:, 3], key[:, 2], key[:, 1], key[:, 0]))
+        sorted_key = key[order]
+        cut = np.ones(len(order), dtype=bool)
+        cut[1:] = np.any(sorted_key[1:] != sorted_key[:-1], axis=1)
+        gap = np.diff(params[order]) > 1.5 * scene.spacing
+        turn = np.sum(refracted[order][1:] * refracted[order][:-1], axis=1)
+        broken = gap | (turn < math.cos(math.radians(15.0)))
+        cut[1:] |= broken
+        starts = np.nonzero(cut)[0]
+        stops = np.append(starts[1:], len(order))
+        for m in range(len(node_of)):
+            frames.setdefault(int(node_of[m]), (tangent[m], float(side[m]), refracted[m]))
+        for lo, hi in zip(starts, stops, strict=True):
+            rows = order[lo:hi]
+            run = node_of[rows]
+            if lo > 0 and broken[lo - 1]:
+                half_fans.add(int(run[0]))
+            if hi < len(order) and broken[hi - 1]:
+                half_fans.add(int(run[-1]))
+            if len(run) < 2:
+                if int(run[0]) in vertex_set:
+                    continue
+                half_fans.add(int(run[0]))
+                continue
+            origins = np.column_stack([[graph.x[n] for n in run], [graph.y[n] for n in run]])
+            group = rays.add(
+                3,
+                origins,
+                np.arange(len(run), dtype=np.float64),
+                origins,
+                refracted[rows],
+                budget - g[run],
+            )
+            strips.append((run, group))
+    # circles: sweeps along the arc with tangent rays, from non-dominated arrivals
+    _circle_sweeps(scene, graph, settled, g, budget, rays)
+    rings = rays.polygons(scene)
+    # half fans where strips end or where a shadow edge crosses a strip
+    for run, group in strips:
+        length, owner = rays.group_rays(group)
+        hit = owner != -1
+        jump = (hit[1:] != hit[:-1]) | (
+            hit[1:] & hit[:-1] & (np.abs(np.diff(length)) > 2.0 * scene.spacing)
+        )
+        for k in np.nonzero(jump)[0]:
+            half_fans.add(int(run[k]))
+            half_fans.add(int(run[k + 1]))
+    half_fans -= vertex_set
+    if half_fans:
+        extra_rays = _Rays()
+        for node in sorted(half_fans):
+            tangent_m, side_m, refracted_m = frames[node]
+            base = math.atan2(tangent_m[1], tangent_m[0])
+            low = base + (math.pi if side_m > 0 else 0.0)
+            centre = math.atan2(refracted_m[1], refracted_m[0])
+            centre = low + (centre - low) % _TWO_PI
+            start = max(low, centre - _CONE)
+            span = min(low + math.pi, centre + _CONE) - start
+            _add_fan(extra_rays, 1, scene, graph, node, float(budget - g[node]), start, span)
+        rings += extra_rays.polygons(scene)
+    if not rings:
+        return []
+    sizes = np.array([len(r) for r in rings])
+    coords = np.concatenate(rings)
+    index = np.repeat(np.arange(len(rings)), sizes)
+    polygons = shapely.polygons(shapely.linearrings(coords, indices=index))
+    valid = shapely.is_valid(polygons)
+    if not np.all(valid):
+        polygons[~valid] = shapely.make_valid(polygons[~valid])
+    return list(polygons)
+
+
+def _circle_sweeps(
+    scene: _Scene, graph: _Graph, settled: IntArray, g: FloatArray, budget: float, rays: _Rays
+) -> None:
+    """Add sweeps of tangent rays along free arcs from non-dominated circle arrivals."""
+    circle = np.array(graph.circle, dtype=np.intp)
+    by_circle: dict[tuple[int, int], list[int]] = {}
+    for node in settled:
+        if circle[node] >= 0:
+            by_circle.setdefault((int(circle[node]), graph.wind[node]), []).append(int(node))
+    for (c, wind), nodes in by_circle.items():
+        rho = float(scene.circ_rho[c])
+        cx, cy = scene.circ_xy[c]
+        full = bool(scene.run_full[c])
+        tol = float(scene.ang_tol[c])
+        members = np.array(nodes)
+        phis = np.array([graph.phi[n] for n in nodes])
+        offs = np.array([graph.off[n] for n in nodes])
+        runs = np.array([graph.run[n] for n in nodes])
+        gs = g[members]
+        departures = scene.departures.get((c, wind))
+        if full:
+            delta = np.mod(wind * (phis[None, :] - phis[:, None]), _TWO_PI)
+            reach_ok = np.ones_like(delta, dtype=bool)
+            extent = np.full(len(nodes), _TWO_PI - 1e-9)
+        else:
+            delta = wind * (offs[None, :] - offs[:, None])
+            reach_ok = (runs[None, :] == runs[:, None]) & (delta >= -tol)
+            delta = np.maximum(delta, 0.0)
+            lengths = scene.run_len[c, runs]
+            extent = lengths - offs if wind > 0 else offs
+        begin = phis[:, None] if wind > 0 else phis[:, None] - delta
+        arc_cost = rho * scene.arc_weight(
+            c, np.broadcast_to(begin, delta.shape).ravel(), delta.ravel()
+        ).reshape(delta.shape)
+        np.fill_diagonal(reach_ok, False)
+        via = gs[:, None] + arc_cost
+        dominated = np.any(reach_ok & (via < gs[None, :] - 1e-9), axis=0)
+        takes_over = reach_ok & (gs[None, :] <= via + 1e-9) & (delta > tol)
+        stop_at = np.where(takes_over, delta, np.inf).min(axis=1)
+        for m in range(len(nodes)):
+            if dominated[m]:
+                continue
+            # stop just short of the end of the free arc: the last tangent ray then
+            # leaves the obstacle instead of grazing (and numerically cutting) it
+            span = float(min(stop_at[m], extent[m] - 5e-5, _TWO_PI - 1e-6))
+            rem0 = budget - gs[m]
+            if span <= 1e-9 or rem0 <= 0.0:
+                continue
+            step = min(_SWEEP_STEP, _SWEEP_STEP_MM / rho)
+            n = max(2, math.ceil(span / step) + 1)
+            d = np.linspace(0.0, span, n)
+            owners = np.full(len(d), -1, dtype=np.intp)
+            touch = np.full(len(d), np.inf)
+            if departures is not None and len(departures.target):
+                if full:
+                    leave = np.mod(wind * (departures.phi1 - phis[m]), _TWO_PI)
+                else:
+                    leave = np.where(
+                        departures.run1 == runs[m], wind * (departures.off1 - offs[m]), -1.0
+                    )
+                leave_owner = _touch_owner(scene, departures.target)
+                tp = scene.target_point[departures.target]
+                corner = scene.point_corner[np.maximum(tp, 0)] & (tp >= 0)
+                # exact departures may reach the very end of the free arc
+                end = min(float(stop_at[m]), float(extent[m]) + tol)
+                chosen = (leave > 0.0) & (leave <= end) & ((leave_owner >= 0) | corner)
+                d, owners, touch = _merge_tangent_rays(
+                    d,
+                    owners,
+                    touch,
+                    leave[chosen],
+                    leave_owner[chosen],
+                    departures.length[chosen],
+                )
+            begin_m = phis[m] if wind > 0 else phis[m] - d
+            spent = rho * scene.arc_weight(
+                c, np.broadcast_to(np.asarray(begin_m), d.shape) + 0.0, d
+            )
+            rem = rem0 - spent
+            alive = rem > 0.0
+            if not np.all(alive):
+                last = int(np.argmin(alive))
+                if last == 0:
+                    continue
+                lo, hi = d[last - 1], d[last]
+                frac = rem[last - 1] / (rem[last - 1] - rem[last])
+                d = np.concatenate([d[:last], [lo + frac * (hi - lo)]])
+                rem = np.concatenate([rem[:last], [0.0]])
+                owners = np.concatenate([owners[:last], [-1]])
+                touch = np.concatenate([touch[:last], [np.inf]])
+            if len(d) < 2:
+                continue
+            a = phis[m] + wind * d
+            px = cx + rho * np.cos(a)
+            py = cy + rho * np.sin(a)
+            origins = np.column_stack([px, py])
+            rays.add(
+                2,
+                origins,
+                d,
+                origins,
+                np.column_stack([-np.sin(a) * wind, np.cos(a) * wind]),
+                rem,
+                owners,
+                touch,
+                (float(cx), float(cy), rho, int(wind), float(phis[m])),
+            )

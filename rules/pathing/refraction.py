@@ -1,0 +1,321 @@
+"""Bends on costly-region boundaries, slid along them to lower the cost.
+
+This recovers the refraction of the optimal path where it crosses from one cost
+per mm to another.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import numpy as np
+from scipy.optimize import minimize_scalar
+
+from rules.pathing.legs import _eval_leg, _Leg, _split_legs, _Stop
+from rules.pathing.model import TOLERANCE_MM
+from rules.pathing.prepare import _ring_point, _Zone
+from rules.pathing.primitives import _TWO_PI
+from rules.pathing.scene import _Scene
+
+_REFINE_STOP_MM: Final = 1e-4
+
+
+_BIG: Final = 1e18
+
+
+@dataclass(frozen=True, slots=True)
+class _Side:
+    """What a bend on a region boundary connects to on one side.
+
+    Either a fixed point, or a circle wrapped with a fixed angle at its far end
+    (the arrival angle on the previous side, the departure angle on the next side).
+    """
+
+    x: float
+    y: float
+    circle: int  # -1 for a fixed point
+    wind: int
+    phi: float
+    run: int
+    offset: float
+
+
+def _side(
+    scene: _Scene, leg: _Leg, wraps: Sequence[_Stop], end: tuple[float, float], before: bool
+) -> _Side:
+    """The fixed context of a bend from an evaluated leg."""
+    if not wraps:
+        return _Side(end[0], end[1], -1, 0, 0.0, 0, 0.0)
+    arcs = [piece for piece in leg.pieces if piece[0] == 1.0]
+    piece = arcs[-1] if before else arcs[0]
+    circle = int(piece[1])
+    wind = int(piece[2])
+    phi = piece[3] if before else piece[3] + wind * piece[4]
+    phi = phi % _TWO_PI
+    run, offset = scene.run_lookup(np.array([circle], dtype=np.intp), np.array([phi]))
+    ox, oy = scene.circ_xy[circle]
+    return _Side(float(ox), float(oy), circle, wind, phi, int(run[0]), float(offset[0]))
+
+
+def _tangent_point(
+    ox: float, oy: float, rho: float, wind: int, px: float, py: float, leaving: bool
+) -> tuple[float, float] | None:
+    """Tangent point on a circle for a segment to (or from) a point."""
+    dx, dy = px - ox, py - oy
+    dist = math.hypot(dx, dy)
+    if dist < rho - TOLERANCE_MM or dist <= 1e-9:
+        return None
+    q = min(1.0, max(-1.0, (-wind * rho if leaving else wind * rho) / dist))
+    if not leaving:
+        dx, dy = -dx, -dy
+    s = math.sqrt(1.0 - q * q)
+    ux, uy = dx / dist, dy / dist
+    nx, ny = q * ux - s * uy, q * uy + s * ux
+    return ox - wind * rho * nx, oy - wind * rho * ny
+
+
+def _side_cost(
+    scene: _Scene, side: _Side, px: float, py: float, before: bool
+) -> tuple[float, float, float, float, float] | None:
+    """Arc cost on the side's circle and the segment between it and the bend point."""
+    if side.circle < 0:
+        if before:
+            return 0.0, side.x, side.y, px, py
+        return 0.0, px, py, side.x, side.y
+    c = side.circle
+    rho = float(scene.circ_rho[c])
+    touch = _tangent_point(side.x, side.y, rho, side.wind, px, py, before)
+    if touch is None:
+        return None
+    phi = math.atan2(touch[1] - side.y, touch[0] - side.x) % _TWO_PI
+    tol = float(scene.ang_tol[c])
+    if scene.run_full[c]:
+        delta = side.wind * (phi - side.phi) if before else side.wind * (side.phi - phi)
+        delta %= _TWO_PI
+        if delta > _TWO_PI - tol:
+            delta = 0.0
+    else:
+        offset = (phi - float(scene.run_start[c, side.run])) % _TWO_PI
+        if offset > _TWO_PI - tol:
+            offset -= _TWO_PI
+        if offset > float(scene.run_len[c, side.run]) + tol:
+            return None
+        delta = side.wind * (offset - side.offset) if before else side.wind * (side.offset - offset)
+        if delta < -tol:
+            return None
+        delta = max(delta, 0.0)
+    begin = side.phi if before else phi
+    if side.wind < 0:
+        begin -= delta
+    const = float(scene.weight_const[c])
+    if math.isnan(const):
+        arc = rho * float(scene.arc_weight(c, np.array([begin]), np.array([delta]))[0])
+    else:
+        arc = rho * const * delta
+    if before:
+        return arc, touch[0], touch[1], px, py
+    return arc, px, py, touch[0], touch[1]
+
+
+def _bend_cost(scene: _Scene, first: _Side, second: _Side, px: float, py: float) -> float:
+    """Cost of the two pieces meeting at a bend point (without collision checks)."""
+    a = _side_cost(scene, first, px, py, True)
+    b = _side_cost(scene, second, px, py, False)
+    if a is None or b is None:
+        return _BIG
+    x0 = np.array([a[1], b[1]])
+    y0 = np.array([a[2], b[2]])
+    x1 = np.array([a[3], b[3]])
+    y1 = np.array([a[4], b[4]])
+    length = np.hypot(x1 - x0, y1 - y0)
+    return a[0] + b[0] + float(np.sum(scene.segments_cost(x0, y0, x1, y1, length)))
+
+
+def _with_crossings(
+    scene: _Scene,
+    stops: list[_Stop],
+    legs: list[tuple[int, list[_Stop], int]],
+    evaluated: list[_Leg],
+) -> list[_Stop]:
+    """Insert a bend wherever a straight piece crosses a costly-region boundary."""
+    out: list[_Stop] = [stops[0]]
+    for (_, wraps, b), leg in zip(legs, evaluated, strict=True):
+        segments = [piece for piece in leg.pieces if piece[0] == 0.0]
+        for k, piece in enumerate(segments):
+            _, x0, y0, x1, y1 = piece
+            for t, zone, ring, param in _boundary_crossings(scene, x0, y0, x1, y1):
+                out.append(
+                    _Stop(-1, 0, x0 + t * (x1 - x0), y0 + t * (y1 - y0), -1, zone, ring, param)
+                )
+            if k < len(wraps):
+                out.append(wraps[k])
+        out.append(stops[b])
+    return out
+
+
+def _boundary_crossings(
+    scene: _Scene, x0: float, y0: float, x1: float, y1: float
+) -> list[tuple[float, int, int, float]]:
+    """Proper crossings of a segment with region boundaries: (t, zone, ring, arc length)."""
+    found: list[tuple[float, int, int, float]] = []
+    dx, dy = x1 - x0, y1 - y0
+    if math.hypot(dx, dy) < 1e-6:
+        return found
+    for index, (_, _, edges, bbox) in enumerate(scene.zones):
+        if max(x0, x1) < bbox[0] or min(x0, x1) > bbox[2]:
+            continue
+        if max(y0, y1) < bbox[1] or min(y0, y1) > bbox[3]:
+            continue
+        ex = edges[:, 2] - edges[:, 0]
+        ey = edges[:, 3] - edges[:, 1]
+        denom = dx * ey - dy * ex
+        wx = edges[:, 0] - x0
+        wy = edges[:, 1] - y0
+        good = np.abs(denom) > 1e-9 * math.hypot(dx, dy) * np.hypot(ex, ey)
+        safe = np.where(good, denom, 1.0)
+        t = (wx * ey - wy * ex) / safe
+        u = (wx * dy - wy * dx) / safe
+        good &= (t > 1e-9) & (t < 1.0 - 1e-9) & (u > 1e-9) & (u < 1.0 - 1e-9)
+        ring, start = scene.zone_edges[index]
+        for k in np.nonzero(good)[0]:
+            length = math.hypot(float(ex[k]), float(ey[k]))
+            found.append((float(t[k]), index, int(ring[k]), float(start[k] + u[k] * length)))
+    found.sort()
+    return found
+
+
+class _BendObjective:
+    """Cost of a bend at arc length ``s`` along a boundary ring, kept continuous.
+
+    Where the bend cannot be reached tangentially (it lies inside a grown circle of
+    its neighbours) the cost is that of the last reachable position towards ``s0``
+    plus a steep slope, so the minimiser settles on the edge of what is reachable.
+    """
+
+    def __init__(
+        self, scene: _Scene, first: _Side, second: _Side, zone: _Zone, ring: int, s0: float
+    ) -> None:
+        self.scene = scene
+        self.first = first
+        self.second = second
+        self.zone = zone
+        self.ring = ring
+        self.s0 = s0
+        self.edges: dict[bool, tuple[float, float]] = {}
+
+    def feasible(self, s: float) -> bool:
+        """Whether both neighbours reach the bend at ``s`` tangentially."""
+        px, py = _ring_point(self.zone, self.ring, s)
+        return (
+            _side_cost(self.scene, self.first, px, py, True) is not None
+            and _side_cost(self.scene, self.second, px, py, False) is not None
+        )
+
+    def cost(self, s: float) -> float:
+        """Cost of the two pieces meeting at a reachable bend ``s``."""
+        px, py = _ring_point(self.zone, self.ring, s)
+        return _bend_cost(self.scene, self.first, self.second, px, py)
+
+    def __call__(self, s: float) -> float:
+        if self.feasible(s):
+            return self.cost(s)
+        upward = s > self.s0
+        edge = self.edges.get(upward)
+        if edge is None:
+            if not self.feasible(self.s0):
+                return _BIG
+            good, bad = self.s0, s
+            while abs(bad - good) > 1e-9:
+                middle = 0.5 * (good + bad)
+                if self.feasible(middle):
+                    good = middle
+                else:
+                    bad = middle
+            edge = (good, self.cost(good))
+            self.edges[upward] = edge
+        return edge[1] + 1e3 * abs(s - edge[0])
+
+
+def _eval_legs(
+    scene: _Scene, stops: list[_Stop], legs: list[tuple[int, list[_Stop], int]]
+) -> list[_Leg] | None:
+    """Evaluate every leg of a route, None if one of them is not free."""
+    evaluated: list[_Leg] = []
+    for a, wraps, b in legs:
+        leg = _eval_leg(scene, (stops[a].x, stops[a].y), wraps, (stops[b].x, stops[b].y))
+        if leg is None:
+            return None
+        evaluated.append(leg)
+    return evaluated
+
+
+def _refine(scene: _Scene, stops: list[_Stop]) -> tuple[list[_Stop], list[_Leg]] | None:
+    """Slide bends on costly-region boundaries along the boundary to lower the cost.
+
+    Every point where the route meets a region boundary becomes a bend (the graph's
+    boundary nodes, plus crossings of straight pieces), and each bend in turn is
+    moved along its boundary by a bounded 1-D minimisation, until the total cost
+    changes by less than ``_REFINE_STOP_MM``.
+    """
+    legs = _split_legs(stops)
+    evaluated = _eval_legs(scene, stops, legs)
+    if evaluated is None:
+        return None
+    if scene.zones:
+        crossed = _with_crossings(scene, stops, legs, evaluated)
+        if len(crossed) > len(stops):
+            stops = crossed
+            legs = _split_legs(stops)
+            evaluated = _eval_legs(scene, stops, legs)
+            if evaluated is None:
+                return None
+    points = [(s.x, s.y) for s in stops]
+    movable = [m for m in range(1, len(legs)) if stops[legs[m][0]].zone >= 0]
+    if not movable:
+        return stops, evaluated
+    params = {m: stops[legs[m][0]].param for m in movable}
+    reach = 2.0 * scene.spacing
+    for _ in range(50):
+        before = sum(leg.cost for leg in evaluated)
+        for m in movable:
+            index = legs[m][0]
+            zone = scene.zone_ref[stops[index].zone]
+            ring = stops[index].ring
+            prev_a, prev_wraps, _ = legs[m - 1]
+            _, next_wraps, next_b = legs[m]
+            first = _side(scene, evaluated[m - 1], prev_wraps, points[prev_a], True)
+            second = _side(scene, evaluated[m], next_wraps, points[next_b], False)
+
+            s0 = params[m]
+            local = _BendObjective(scene, first, second, zone, ring, s0)
+
+            result = minimize_scalar(
+                local,
+                bounds=(s0 - reach, s0 + reach),
+                method="bounded",
+                options={"xatol": 1e-3},
+            )
+            s1 = float(result.x)
+            if float(result.fun) >= local(s0) - 1e-9:
+                continue
+            p = _ring_point(zone, ring, s1)
+            leg_a = _eval_leg(scene, points[prev_a], prev_wraps, p)
+            leg_b = _eval_leg(scene, p, next_wraps, points[next_b])
+            if leg_a is None or leg_b is None:
+                continue
+            if leg_a.cost + leg_b.cost < evaluated[m - 1].cost + evaluated[m].cost - 1e-9:
+                params[m] = s1
+                points[index] = p
+                evaluated[m - 1] = leg_a
+                evaluated[m] = leg_b
+        after = sum(leg.cost for leg in evaluated)
+        if before - after < _REFINE_STOP_MM:
+            break
+    moved = [
+        _Stop(s.circle, s.wind, points[k][0], points[k][1], s.point, s.zone, s.ring, s.param)
+        for k, s in enumerate(stops)
+    ]
+    return moved, evaluated

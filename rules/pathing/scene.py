@@ -1,0 +1,496 @@
+"""The scene of one query.
+
+The obstacles, circles, points and costly-zone boundaries that a path of bounded
+cost can meet, with vectorised tests of points and segments against them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
+
+import numpy as np
+import shapely
+
+from rules.pathing.arcs import _circle_runs, _circle_weights, _cliffs
+from rules.pathing.model import TOLERANCE_MM, BoolArray, FloatArray, IntArray
+from rules.pathing.prepare import _Prepared, _Zone, _zone_samples
+from rules.pathing.primitives import (
+    _TWO_PI,
+    _bbox_pairs,
+    _crossing_intervals,
+    _empty2,
+    _point_segment_dist2,
+    _segment_segment_dist,
+)
+from rules.pathing.query import _FULL, _IGNORED
+
+if TYPE_CHECKING:
+    from rules.pathing.graph import _Edges
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Region:
+    """Points that a path of bounded cost can visit.
+
+    Kind 0: everything; 1: the ellipse with foci a, b and major axis ``size``; 2: the
+    disc of radius ``size`` around a; 3: points within ``size`` of the polyline ``line``.
+    """
+
+    kind: int
+    ax: float
+    ay: float
+    bx: float
+    by: float
+    size: float
+    line: FloatArray | None = None
+
+    def near(self, x: FloatArray, y: FloatArray, pad: FloatArray | float) -> BoolArray:
+        """Whether discs of radius ``pad`` around the points meet the region."""
+        if self.kind == 0:
+            return np.ones(np.shape(x), dtype=bool)
+        if self.kind == 1:
+            total = np.hypot(x - self.ax, y - self.ay) + np.hypot(x - self.bx, y - self.by)
+            return total <= self.size + 2.0 * pad + 1e-6
+        if self.kind == 3 and self.line is not None:
+            v = self.line
+            shape = np.shape(x)
+            px = np.reshape(x, (-1, 1))
+            py = np.reshape(y, (-1, 1))
+            d2 = _point_segment_dist2(
+                px, py, v[None, :-1, 0], v[None, :-1, 1], v[None, 1:, 0], v[None, 1:, 1]
+            ).min(axis=1)
+            limit = self.size + np.reshape(np.broadcast_to(pad, shape), -1) + 1e-6
+            return np.reshape(d2 <= limit * limit, shape)
+        return np.hypot(x - self.ax, y - self.ay) <= self.size + pad + 1e-6
+
+    def box(self) -> tuple[float, float, float, float]:
+        """A bounding box of the region."""
+        if self.kind == 0:
+            return (-math.inf, -math.inf, math.inf, math.inf)
+        if self.kind == 1:
+            mx, my, half = (self.ax + self.bx) / 2, (self.ay + self.by) / 2, self.size / 2
+            return (mx - half, my - half, mx + half, my + half)
+        if self.kind == 3 and self.line is not None:
+            low = self.line.min(axis=0) - self.size
+            high = self.line.max(axis=0) + self.size
+            return (float(low[0]), float(low[1]), float(high[0]), float(high[1]))
+        return (self.ax - self.size, self.ay - self.size, self.ax + self.size, self.ay + self.size)
+
+
+class _Scene:
+    """Obstacles, circles, points and zones that matter for one query."""
+
+    def __init__(
+        self,
+        prep: _Prepared,
+        radius: float,
+        start: tuple[float, float],
+        goal: tuple[float, float] | None,
+        levels: IntArray,
+        rect: tuple[float, float, float, float],
+        region: _Region,
+        spacing: float,
+        nodes: _Region | None = None,
+    ) -> None:
+        nodes = region if nodes is None else nodes
+        self.nodes = nodes
+        self.prep = prep
+        self.spacing = spacing
+        self.radius = radius
+        self.rect = rect
+        self.region = region
+        self.levels = levels
+        clearance = np.where(levels == _FULL, radius, 0.0)
+        box = region.box()
+        pad = 2.0 * radius + 1.0
+        kept = (levels != _IGNORED) & region.near(
+            prep.centres[:, 0], prep.centres[:, 1], prep.bounds + clearance
+        )
+        kept &= (prep.centres[:, 0] + prep.bounds >= box[0] - pad) & (
+            prep.centres[:, 0] - prep.bounds <= box[2] + pad
+        )
+        kept &= (prep.centres[:, 1] + prep.bounds >= box[1] - pad) & (
+            prep.centres[:, 1] - prep.bounds <= box[3] + pad
+        )
+        self.kept = np.nonzero(kept)[0]
+        self.convex = np.zeros(len(prep.sources) + 2, dtype=bool)
+        full_edges = radius > 10.0 * TOLERANCE_MM
+
+        disc_xy: list[FloatArray] = []
+        disc_rho: list[FloatArray] = []
+        disc_owner: list[IntArray] = []
+        circ_xy: list[FloatArray] = []
+        circ_rho: list[FloatArray] = []
+        circ_owner: list[IntArray] = []
+        circ_marks: list[FloatArray] = []
+        point_xy: list[FloatArray] = []
+        point_owner: list[int] = []
+        edge_full: list[FloatArray] = []
+        edge_full_owner: list[IntArray] = []
+        edge_raw: list[FloatArray] = []
+        solids: list[shapely.Geometry] = []
+        for index in self.kept:
+            obstacle = prep.obstacle(int(index))
+            self.convex[index] = obstacle.convex
+            c = float(clearance[index])
+            if obstacle.solid is not None:
+                solids.append(obstacle.solid)
+            if len(obstacle.disc_r):
+                rho = obstacle.disc_r + c
+                disc_xy.append(obstacle.disc_xy)
+                disc_rho.append(rho)
+                disc_owner.append(np.full(len(rho), index, dtype=np.intp))
+                for k in range(len(rho)):
+                    if rho[k] > 10.0 * TOLERANCE_MM:
+                        circ_xy.append(obstacle.disc_xy[k])
+                        circ_rho.append(np.array([rho[k]]))
+                        circ_owner.append(np.array([index], dtype=np.intp))
+                        circ_marks.append(obstacle.disc_normals[k])
+                    else:
+                        point_xy.append(obstacle.disc_xy[k])
+                        point_owner.append(int(index))
+            if len(obstacle.corners):
+                if c > 10.0 * TOLERANCE_MM:
+                    for k in range(len(obstacle.corners)):
+                        circ_xy.append(obstacle.corners[k])
+                        circ_rho.append(np.array([c]))
+                        circ_owner.append(np.array([index], dtype=np.intp))
+                        circ_marks.append(obstacle.corner_normals[k])
+                else:
+                    for k in range(len(obstacle.corners)):
+                        point_xy.append(obstacle.corners[k])
+                        point_owner.append(int(index))
+            if len(obstacle.edges):
+                if levels[index] == _FULL and full_edges:
+                    edge_full.append(obstacle.edges)
+                    edge_full_owner.append(np.full(len(obstacle.edges), index, dtype=np.intp))
+                else:
+                    edge_raw.append(obstacle.edges)
+
+        self.disc_xy = np.concatenate(disc_xy) if disc_xy else _empty2()
+        self.disc_rho = np.concatenate(disc_rho) if disc_rho else np.zeros(0)
+        self.disc_owner = np.concatenate(disc_owner) if disc_owner else np.zeros(0, dtype=np.intp)
+        self.edges = np.concatenate(edge_full) if edge_full else np.zeros((0, 4))
+        self.edge_owner = (
+            np.concatenate(edge_full_owner) if edge_full_owner else np.zeros(0, dtype=np.intp)
+        )
+        self.raw_edges = np.concatenate(edge_raw) if edge_raw else np.zeros((0, 4))
+        self.solids = np.empty(len(solids), dtype=object)
+        self.solids[:] = solids
+        self.solid_boxes = shapely.bounds(self.solids) if solids else np.zeros((0, 4))
+
+        # zones and their boundary points
+        self.zones: list[tuple[float, shapely.Geometry, FloatArray, FloatArray]] = []
+        self.zone_ref: list[_Zone] = []
+        self.zone_edges: list[tuple[IntArray, FloatArray]] = []
+        bpoints: list[FloatArray] = []
+        binfo: list[FloatArray] = []
+        for zone in prep.zones_for(box):
+            edges = zone.edges
+            if len(edges) == 0:
+                continue
+            lo_x = np.minimum(edges[:, 0], edges[:, 2])
+            hi_x = np.maximum(edges[:, 0], edges[:, 2])
+            lo_y = np.minimum(edges[:, 1], edges[:, 3])
+            hi_y = np.maximum(edges[:, 1], edges[:, 3])
+            near = (hi_x >= box[0]) & (lo_x <= box[2]) & (hi_y >= box[1]) & (lo_y <= box[3])
+            if not np.any(near):
+                continue
+            self.zone_edges.append((zone.edge_ring[near], zone.edge_start[near]))
+            edges = edges[near]
+            bbox = np.array(
+                [
+                    edges[:, [0, 2]].min(),
+                    edges[:, [1, 3]].min(),
+                    edges[:, [0, 2]].max(),
+                    edges[:, [1, 3]].max(),
+                ]
+            )
+            self.zones.append((zone.extra, zone.inner, edges, bbox))
+            self.zone_ref.append(zone)
+            samples, ring_ids, params, vertex = _zone_samples(zone, spacing)
+            keep = nodes.near(samples[:, 0], samples[:, 1], 0.0)
+            if np.any(keep):
+                bpoints.append(samples[keep])
+                binfo.append(
+                    np.column_stack(
+                        [
+                            np.full(int(keep.sum()), len(self.zones) - 1, dtype=np.float64),
+                            ring_ids[keep].astype(np.float64),
+                            params[keep],
+                            vertex[keep].astype(np.float64),
+                        ]
+                    )
+                )
+
+        cliffs = _cliffs(self, circ_xy, circ_rho)
+        if len(cliffs[0]):
+            bpoints.append(cliffs[0])
+            binfo.append(cliffs[1])
+
+        # points: start, goal, boundary samples, point-like obstacle nodes
+        head = [np.array([start])]
+        if goal is not None:
+            head.append(np.array([goal]))
+        self.first_boundary = len(head)
+        boundary = np.concatenate(bpoints) if bpoints else _empty2()
+        self.boundary_info = np.concatenate(binfo) if binfo else np.zeros((0, 4))
+        obstacle_points = np.array(point_xy, dtype=np.float64).reshape(-1, 2)
+        keep_points = nodes.near(obstacle_points[:, 0], obstacle_points[:, 1], 0.0)
+        obstacle_points = obstacle_points[keep_points]
+        obstacle_point_owner = np.array(point_owner, dtype=np.intp)[keep_points]
+        self.points = np.concatenate(head + [boundary, obstacle_points])
+        self.end_boundary = self.first_boundary + len(boundary)
+        self.point_owner = np.concatenate(
+            [np.full(self.end_boundary, -1, dtype=np.intp), obstacle_point_owner]
+        )
+        self.point_corner = np.zeros(len(self.points), dtype=bool)
+        self.point_corner[self.first_boundary : self.end_boundary] = self.boundary_info[:, 3] != 0.0
+        self.point_free = self.points_free(self.points)
+        self.point_free[0] = True
+        if not np.all(self.point_free[self.first_boundary : self.end_boundary]):
+            good = np.concatenate(
+                [
+                    np.ones(self.first_boundary, dtype=bool),
+                    self.point_free[self.first_boundary : self.end_boundary],
+                    np.ones(len(obstacle_points), dtype=bool),
+                ]
+            )
+            self.points = self.points[good]
+            self.point_owner = self.point_owner[good]
+            self.point_corner = self.point_corner[good]
+            self.boundary_info = self.boundary_info[
+                self.point_free[self.first_boundary : self.end_boundary]
+            ]
+            self.end_boundary = self.first_boundary + len(self.boundary_info)
+            self.point_free = self.point_free[good]
+
+        # circles
+        cxy = np.array(circ_xy, dtype=np.float64).reshape(-1, 2)
+        crho = np.concatenate(circ_rho) if circ_rho else np.zeros(0)
+        cowner = np.concatenate(circ_owner) if circ_owner else np.zeros(0, dtype=np.intp)
+        near_c = nodes.near(cxy[:, 0], cxy[:, 1], crho)
+        self.circ_xy = cxy[near_c]
+        self.circ_rho = crho[near_c]
+        self.circ_owner = cowner[near_c]
+        self.circ_marks = [m for m, keep in zip(circ_marks, near_c, strict=True) if keep]
+        self.run_start, self.run_len, self.run_count, self.run_full = _circle_runs(self)
+        self.weight_const, self.weight_angles, self.weight_cum = _circle_weights(self)
+        alive = self.run_count > 0
+        if not np.all(alive):
+            self.circ_xy = self.circ_xy[alive]
+            self.circ_rho = self.circ_rho[alive]
+            self.circ_owner = self.circ_owner[alive]
+            self.circ_marks = [m for m, keep in zip(self.circ_marks, alive, strict=True) if keep]
+            self.run_start = self.run_start[alive]
+            self.run_len = self.run_len[alive]
+            self.run_count = self.run_count[alive]
+            self.run_full = self.run_full[alive]
+            self.weight_const = self.weight_const[alive]
+            self.weight_angles = [
+                w for w, keep in zip(self.weight_angles, alive, strict=True) if keep
+            ]
+            self.weight_cum = [w for w, keep in zip(self.weight_cum, alive, strict=True) if keep]
+        self.ang_tol = np.maximum(1e-9, 10.0 * TOLERANCE_MM / np.maximum(self.circ_rho, 1e-9))
+
+        # search targets: circles with both windings, then points
+        nc = len(self.circ_rho)
+        npnt = len(self.points)
+        self.target_x = np.concatenate([self.circ_xy[:, 0], self.circ_xy[:, 0], self.points[:, 0]])
+        self.target_y = np.concatenate([self.circ_xy[:, 1], self.circ_xy[:, 1], self.points[:, 1]])
+        self.target_rho = np.concatenate([self.circ_rho, self.circ_rho, np.zeros(npnt)])
+        self.target_wind = np.concatenate([np.ones(nc), -np.ones(nc), np.zeros(npnt)])
+        self.target_circle = np.concatenate(
+            [np.arange(nc), np.arange(nc), np.full(npnt, -1)]
+        ).astype(np.intp)
+        self.target_point = np.concatenate([np.full(2 * nc, -1), np.arange(npnt)]).astype(np.intp)
+        self.departures: dict[tuple[int, int], _Edges] = {}
+
+    # -- point and segment tests ------------------------------------------------
+
+    def points_free(self, points: FloatArray) -> BoolArray:
+        """Whether centres at ``points`` are in free space (touching allowed)."""
+        x = np.ascontiguousarray(points[:, 0])
+        y = np.ascontiguousarray(points[:, 1])
+        xmin, ymin, xmax, ymax = self.rect
+        free = (
+            (x >= xmin - TOLERANCE_MM)
+            & (x <= xmax + TOLERANCE_MM)
+            & (y >= ymin - TOLERANCE_MM)
+            & (y <= ymax + TOLERANCE_MM)
+        )
+        if len(x) == 0:
+            return free
+        for lo in range(0, len(x), 4096):
+            hi = min(lo + 4096, len(x))
+            px = x[lo:hi, None]
+            py = y[lo:hi, None]
+            if len(self.disc_rho):
+                gap = np.hypot(px - self.disc_xy[None, :, 0], py - self.disc_xy[None, :, 1])
+                free[lo:hi] &= np.all(gap >= self.disc_rho[None, :] - TOLERANCE_MM, axis=1)
+            if len(self.edges):
+                e = self.edges
+                d2 = _point_segment_dist2(
+                    px, py, e[None, :, 0], e[None, :, 1], e[None, :, 2], e[None, :, 3]
+                )
+                limit = self.radius - TOLERANCE_MM
+                free[lo:hi] &= np.all(d2 >= limit * limit, axis=1)
+        if len(self.solids):
+            free &= ~self.inside_solids(x, y)
+        return free
+
+    def inside_solids(self, x: FloatArray, y: FloatArray) -> BoolArray:
+        """Whether points lie strictly inside the raw polygonal part of an obstacle."""
+        out = np.zeros(len(x), dtype=bool)
+        if len(self.solids) == 0 or len(x) == 0:
+            return out
+        b = self.solid_boxes
+        i, j = _bbox_pairs(x, y, x, y, b[:, 0], b[:, 1], b[:, 2], b[:, 3])
+        if len(i):
+            hit = shapely.contains_xy(self.solids[j], x[i], y[i])
+            out[i[hit]] = True
+        return out
+
+    def segments_blocked(
+        self, x0: FloatArray, y0: FloatArray, x1: FloatArray, y1: FloatArray
+    ) -> BoolArray:
+        """Whether segments between free points cut into an obstacle."""
+        count = len(x0)
+        blocked = np.zeros(count, dtype=bool)
+        if count == 0:
+            return blocked
+        lo_x = np.minimum(x0, x1)
+        hi_x = np.maximum(x0, x1)
+        lo_y = np.minimum(y0, y1)
+        hi_y = np.maximum(y0, y1)
+        if len(self.disc_rho):
+            c = self.disc_xy
+            r = self.disc_rho
+            i, j = _bbox_pairs(
+                lo_x, lo_y, hi_x, hi_y, c[:, 0] - r, c[:, 1] - r, c[:, 0] + r, c[:, 1] + r
+            )
+            if len(i):
+                d2 = _point_segment_dist2(c[j, 0], c[j, 1], x0[i], y0[i], x1[i], y1[i])
+                limit = r[j] - TOLERANCE_MM
+                hit = (limit > 0.0) & (d2 < limit * limit)
+                blocked[i[hit]] = True
+        if len(self.edges):
+            e = self.edges
+            pad = self.radius
+            i, j = _bbox_pairs(
+                lo_x,
+                lo_y,
+                hi_x,
+                hi_y,
+                np.minimum(e[:, 0], e[:, 2]) - pad,
+                np.minimum(e[:, 1], e[:, 3]) - pad,
+                np.maximum(e[:, 0], e[:, 2]) + pad,
+                np.maximum(e[:, 1], e[:, 3]) + pad,
+            )
+            if len(i):
+                keep = ~blocked[i]
+                i, j = i[keep], j[keep]
+                d = _segment_segment_dist(
+                    x0[i], y0[i], x1[i], y1[i], e[j, 0], e[j, 1], e[j, 2], e[j, 3]
+                )
+                blocked[i[d < self.radius - TOLERANCE_MM]] = True
+        if len(self.raw_edges) and len(self.solids):
+            e = self.raw_edges
+            i, _ = _bbox_pairs(
+                lo_x,
+                lo_y,
+                hi_x,
+                hi_y,
+                np.array([e[:, [0, 2]].min()]),
+                np.array([e[:, [1, 3]].min()]),
+                np.array([e[:, [0, 2]].max()]),
+                np.array([e[:, [1, 3]].max()]),
+            )
+            cand = i[~blocked[i]]
+            if len(cand):
+                dx = x1[cand] - x0[cand]
+                dy = y1[cand] - y0[cand]
+                rows, ta, tb = _crossing_intervals(x0[cand], y0[cand], dx, dy, e)
+                long = (tb - ta) * np.hypot(dx[rows], dy[rows]) > TOLERANCE_MM
+                rows, ta, tb = rows[long], ta[long], tb[long]
+                mid = (ta + tb) / 2.0
+                inside = self.inside_solids(
+                    x0[cand][rows] + mid * dx[rows], y0[cand][rows] + mid * dy[rows]
+                )
+                blocked[cand[rows[inside]]] = True
+        return blocked
+
+    def segments_cost(
+        self, x0: FloatArray, y0: FloatArray, x1: FloatArray, y1: FloatArray, length: FloatArray
+    ) -> FloatArray:
+        """Weighted cost of segments through the costly zones."""
+        cost = length.copy()
+        if not self.zones or len(x0) == 0:
+            return cost
+        lo_x = np.minimum(x0, x1)
+        hi_x = np.maximum(x0, x1)
+        lo_y = np.minimum(y0, y1)
+        hi_y = np.maximum(y0, y1)
+        for extra, inner, edges, bbox in self.zones:
+            cand = np.nonzero(
+                (hi_x >= bbox[0]) & (lo_x <= bbox[2]) & (hi_y >= bbox[1]) & (lo_y <= bbox[3])
+            )[0]
+            if len(cand) == 0:
+                continue
+            dx = x1[cand] - x0[cand]
+            dy = y1[cand] - y0[cand]
+            rows, ta, tb = _crossing_intervals(x0[cand], y0[cand], dx, dy, edges)
+            mid = (ta + tb) / 2.0
+            inside = shapely.contains_xy(
+                inner, x0[cand][rows] + mid * dx[rows], y0[cand][rows] + mid * dy[rows]
+            )
+            fraction = np.bincount(rows[inside], weights=(tb - ta)[inside], minlength=len(cand))
+            cost[cand] += extra * fraction * length[cand]
+        return cost
+
+    def weight_at(self, x: FloatArray, y: FloatArray) -> FloatArray:
+        """Cost per mm at points."""
+        weight = np.ones(len(x))
+        for extra, inner, _, _ in self.zones:
+            weight += extra * shapely.contains_xy(inner, x, y)
+        return weight
+
+    # -- arcs ----------------------------------------------------------------
+
+    def arc_weight(self, circle: int, begin: FloatArray, delta: FloatArray) -> FloatArray:
+        """Weighted angle of counter-clockwise arcs from ``begin`` over ``delta``."""
+        const = self.weight_const[circle]
+        if not math.isnan(const):
+            return cast(FloatArray, const * delta)
+        knots = self.weight_angles[circle]
+        cum = self.weight_cum[circle]
+        base = knots[0]
+        total = cum[-1]
+
+        def integral(angle: FloatArray) -> FloatArray:
+            shifted = angle - base
+            turns = np.floor(shifted / _TWO_PI)
+            rest = shifted - turns * _TWO_PI
+            return cast(FloatArray, turns * total + np.interp(rest + base, knots, cum))
+
+        return integral(begin + delta) - integral(begin)
+
+    def run_lookup(self, circle: IntArray, phi: FloatArray) -> tuple[IntArray, FloatArray]:
+        """Free run containing each angle (-1 if none) and the offset into it."""
+        if len(circle) == 0:
+            return np.zeros(0, dtype=np.intp), np.zeros(0)
+        start = self.run_start[circle]
+        length = self.run_len[circle]
+        tol = self.ang_tol[circle][:, None]
+        offset = np.mod(phi[:, None] - start, _TWO_PI)
+        offset = np.where(offset > _TWO_PI - tol, offset - _TWO_PI, offset)
+        inside = offset <= length + tol
+        which = np.argmax(inside, axis=1)
+        rows = np.arange(len(circle))
+        found = inside[rows, which]
+        return (
+            np.where(found, which, -1).astype(np.intp),
+            offset[rows, which],
+        )

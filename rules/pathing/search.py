@@ -1,0 +1,207 @@
+""":func:`shortest_path`: the cheapest path from start to goal.
+
+The search runs in an ellipse around start and goal that grows until the goal is
+reached, and is repeated near costly regions with denser boundary points.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Final
+
+import numpy as np
+import shapely
+
+from rules.pathing.graph import _Graph, _search
+from rules.pathing.legs import _legs_from_search, _polyline, _route
+from rules.pathing.model import TOLERANCE_MM, Field, Path, _as_length, _as_point, _is_plus_inf
+from rules.pathing.prepare import _prepare
+from rules.pathing.query import _blocked_by, _free_space, _levels, _table_rect
+from rules.pathing.refraction import _refine
+from rules.pathing.scene import _Region, _Scene
+
+_SEARCH_SPACING_MM: Final = 8.0
+_POLISH_SPACING_MM: Final = 2.0
+_CORRIDOR_MM: Final = 16.0
+
+
+def shortest_path(
+    field: Field,
+    start_mm: object,
+    goal_mm: object,
+    mover_radius_mm: float,
+    *,
+    max_cost_mm: float | None = None,
+) -> Path:
+    """Exact cheapest path of a disc-shaped mover's centre from start to goal.
+
+    Parameters
+    ----------
+    field:
+        The table, its obstacles and costly regions.
+    start_mm, goal_mm:
+        ``(x, y)`` centres in mm.
+    mover_radius_mm:
+        Radius of the mover's base, >= 0.
+    max_cost_mm:
+        The movement allowance, if any. Only obstacles that a path of about this cost
+        can meet are considered first; when no path that cheap exists the true cheapest
+        path is still returned (its cost is then above the allowance).
+
+    Returns
+    -------
+    Path
+        ``points_mm`` is ``(K, 2)`` from start to goal; ``cost_mm`` and ``length_mm``
+        are those of the path itself (arcs counted as ``r * theta``, not as the
+        sampled polyline). ``found`` is False only when no path exists at all: the
+        goal is closed in, or start or goal is off the table (the goal's whole base
+        must be on it). ``blocked_by`` names the obstacles that the straight segment
+        from start to goal cuts into (costly regions never block).
+
+    Notes
+    -----
+    Obstacles that the mover's base overlaps at the start or at the goal block only
+    with their raw shape (ignored if the centre is inside it), so it is never
+    trapped; see the module documentation.
+
+    Examples
+    --------
+    >>> table = Field(width_mm=1200.0, depth_mm=900.0)
+    >>> path = shortest_path(table, (100.0, 100.0), (400.0, 500.0), 12.5)
+    >>> path.found, path.cost_mm, path.blocked_by
+    (True, 500.0, ())
+    """
+    start = _as_point(start_mm, "start_mm")
+    goal = _as_point(goal_mm, "goal_mm")
+    radius = _as_length(mover_radius_mm, "mover_radius_mm")
+    limit: float | None = None
+    if max_cost_mm is not None and not _is_plus_inf(max_cost_mm):
+        limit = _as_length(max_cost_mm, "max_cost_mm")
+    prep = _prepare(field)
+    rect = _table_rect(prep, radius, start)
+    levels = _levels(prep, radius, [start, goal])
+    blocked_by = _blocked_by(prep, radius, levels, start, goal)
+    nothing = Path(False, math.inf, math.inf, np.zeros((0, 2)), blocked_by)
+    if rect is None or rect[0] > rect[2] + TOLERANCE_MM or rect[1] > rect[3] + TOLERANCE_MM:
+        return nothing
+    gx, gy = goal
+    if not (rect[0] - TOLERANCE_MM <= gx <= rect[2] + TOLERANCE_MM):
+        return nothing
+    if not (rect[1] - TOLERANCE_MM <= gy <= rect[3] + TOLERANCE_MM):
+        return nothing
+    straight = math.hypot(gx - start[0], gy - start[1])
+    if straight <= 1e-9:
+        scene = _Scene(
+            prep,
+            radius,
+            start,
+            goal,
+            levels,
+            rect,
+            _Region(2, *start, *goal, 0.0),
+            _SEARCH_SPACING_MM,
+        )
+        if not scene.point_free[1]:
+            return nothing
+        return Path(True, 0.0, 0.0, np.array([start, goal], dtype=np.float64), blocked_by)
+    if limit is not None:
+        bound = max(limit * 1.01 + 1.0, straight + 1e-6)
+    else:
+        bound = 1.3 * straight + 4.0 * radius + 50.0
+    corners = [(0.0, 0.0), (prep.width, 0.0), (0.0, prep.depth), (prep.width, prep.depth)]
+    whole = max(
+        math.hypot(cx - start[0], cy - start[1]) + math.hypot(cx - gx, cy - gy)
+        for cx, cy in corners
+    )
+    checked = False
+    attempts = 0
+    while True:
+        unbounded = bound >= whole
+        region = _Region(0, 0, 0, 0, 0, 0) if unbounded else _Region(1, *start, *goal, bound)
+        scene = _Scene(prep, radius, start, goal, levels, rect, region, _SEARCH_SPACING_MM)
+        if not scene.point_free[1]:
+            return nothing
+        graph = _search(scene, goal, math.inf if unbounded else bound)
+        target = graph.ids.get(("p", 1))
+        if target is not None and graph.done[target]:
+            path, costly = _finish(scene, graph, target, blocked_by)
+            close = limit is None or abs(path.cost_mm - limit) <= 0.05 * limit + 1.0
+            if not (costly and close):
+                return path
+            return _polish(scene, path, start, goal, region, blocked_by)
+        if unbounded:
+            return nothing
+        if attempts >= 1 and not checked:
+            checked = True
+            if not _connected(scene, start, goal):
+                return nothing
+        attempts += 1
+        bound *= 2.0
+
+
+def _connected(scene: _Scene, start: tuple[float, float], goal: tuple[float, float]) -> bool:
+    """False when start and goal are certainly in different parts of free space."""
+    everything = np.arange(len(scene.prep.sources), dtype=np.intp)
+    free = _free_space(
+        scene.prep, scene.radius, scene.levels, everything, scene.rect, None, outer=False
+    )
+    first = shapely.Point(start)
+    second = shapely.Point(goal)
+    for part in shapely.get_parts(free):
+        if part.distance(first) < 1e-3:
+            return bool(part.distance(second) < 1e-3)
+    return True
+
+
+def _finish(
+    scene: _Scene, graph: _Graph, target: int, blocked_by: tuple[str, ...]
+) -> tuple[Path, bool]:
+    """Turn a search result into a :class:`Path`, refining bends on region boundaries.
+
+    Also tells whether costly regions shaped the path (it bends on their boundaries
+    or runs through them).
+    """
+    stops = _route(graph, target)
+    refined = _refine(scene, stops)
+    if refined is None:
+        legs = _legs_from_search(scene, graph, target)
+    else:
+        legs = refined[1]
+    cost = sum(leg.cost for leg in legs)
+    length = sum(leg.length for leg in legs)
+    bends = any(scene.first_boundary <= stop.point < scene.end_boundary for stop in stops)
+    path = Path(True, float(cost), float(length), _polyline(scene, legs), blocked_by)
+    return path, bends or cost > length + 1e-9
+
+
+def _polish(
+    scene: _Scene,
+    path: Path,
+    start: tuple[float, float],
+    goal: tuple[float, float],
+    region: _Region,
+    blocked_by: tuple[str, ...],
+) -> Path:
+    """Search again near a path shaped by costly regions, with dense boundary samples.
+
+    The corridor keeps the route found on the coarse samples but lets the path bend
+    wherever the finer samples allow; the cheaper of both answers is returned.
+    """
+    corridor = _Region(3, 0.0, 0.0, 0.0, 0.0, _CORRIDOR_MM, path.points_mm)
+    fine = _Scene(
+        scene.prep,
+        scene.radius,
+        start,
+        goal,
+        scene.levels,
+        scene.rect,
+        region,
+        _POLISH_SPACING_MM,
+        corridor,
+    )
+    graph = _search(fine, goal, path.cost_mm * 1.001 + 0.5)
+    target = graph.ids.get(("p", 1))
+    if target is None or not graph.done[target]:
+        return path
+    better, _ = _finish(fine, graph, target, blocked_by)
+    return better if better.cost_mm < path.cost_mm else path
