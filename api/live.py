@@ -21,6 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from calibration.camera import CameraIntrinsics
+from calibration.errors import CalibrationError
 from calibration.frame import Frame, locate_frame
 from calibration.locate import LocateResult
 from calibration.table import Roster, RosterFigure, Table
@@ -29,7 +30,8 @@ from rules.model import Scene
 from rules.questions import ask
 from rules.registry import find_ruleset
 from rules.scene import parse_scene
-from vision.detect import MarkerTracker
+from vision.detect import MarkerTracker, diagonal_intersection
+from vision.errors import VisionError
 from vision.sources import FrameSource
 from vision.tracking import FigureTracker, Observation, Track
 
@@ -148,9 +150,20 @@ class LiveTable:
                     self._source_message = f"{self.source.description}: no frame"
                 self._figures.lost(now)
             return False
-        frame = locate_frame(
-            image, self.config.camera, self.config.table, self.config.roster, tracker=self._markers
-        )
+        try:
+            frame = locate_frame(
+                image,
+                self.config.camera,
+                self.config.table,
+                self.config.roster,
+                tracker=self._markers,
+            )
+        except (VisionError, CalibrationError) as error:  # a frame it cannot read
+            with self._lock:
+                self._source_ok = False
+                self._source_message = f"{self.source.description}: {error}"
+                self._figures.lost(now)
+            return False
         self.process(now, image, frame)
         return True
 
@@ -181,10 +194,7 @@ class LiveTable:
                 image,
                 frame,
                 {
-                    m.id: (
-                        float(m.image_corners_px[:, 0].mean()),
-                        float(m.image_corners_px[:, 1].mean()),
-                    )
+                    m.id: _point(diagonal_intersection(m.image_corners_px))
                     for m in frame.detections.markers
                 },
             )
@@ -329,6 +339,10 @@ class LiveTable:
             draw_overlays(image, frame, self.config.roster)
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
         return bytes(data) if ok else None
+
+
+def _point(xy: NDArray[np.float64]) -> tuple[float, float]:
+    return float(xy[0]), float(xy[1])
 
 
 def _figure_id(track: Track, roster: Roster) -> str:

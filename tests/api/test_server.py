@@ -293,3 +293,21 @@ def test_the_loop_retries_a_lost_source_and_carries_on() -> None:
     state = live.state()
     assert state["source"]["ok"] is True
     assert len(state["figures"]) == 7
+
+
+class Garbled(FrameSource):
+    """A capture card giving frames of the wrong kind (float images)."""
+
+    description = "garbled card"
+
+    def read(self) -> NDArray[np.uint8] | None:
+        return np.zeros((720, 1280, 3), dtype=np.float32)  # type: ignore[return-value]
+
+
+def test_a_frame_the_pipeline_cannot_read_goes_stale_not_down() -> None:
+    setup = demo_setup()
+    live = LiveTable(TableConfig(setup.camera, setup.table, setup.roster), Garbled())
+    assert live.step() is False
+    state = live.state()
+    assert state["source"]["ok"] is False
+    assert state["source"]["message"].startswith("garbled card: ")
