@@ -7,7 +7,6 @@ clients reading every state pushed on ``/api/ws``, in the same run.
 
 from __future__ import annotations
 
-import asyncio
 import multiprocessing
 import socket
 import threading
@@ -15,11 +14,11 @@ import time
 from typing import Any
 
 import uvicorn
-import websockets
 
 from api.demo import DemoSource, demo_setup
 from api.live import LiveTable, TableConfig
 from api.main import create_app
+from api.ws_load import run_clients
 
 TARGET_RATIO = 0.9  # the frame rate stays within 10 % of its rate with no client
 
@@ -34,25 +33,6 @@ def _rate(live: LiveTable, seconds: float) -> float:
     start_frames, start = live.frames_processed, time.perf_counter()
     time.sleep(seconds)
     return (live.frames_processed - start_frames) / (time.perf_counter() - start)
-
-
-async def _clients(port: int, count: int, seconds: float) -> int:
-    """Connect ``count`` clients that read pushed states for ``seconds``; messages read."""
-    received = 0
-
-    async def client() -> None:
-        nonlocal received
-        async with websockets.connect(f"ws://127.0.0.1:{port}/api/ws", max_size=None) as ws:
-            end = time.perf_counter() + seconds
-            while time.perf_counter() < end:
-                try:
-                    await asyncio.wait_for(ws.recv(), timeout=max(end - time.perf_counter(), 0.01))
-                    received += 1
-                except TimeoutError:
-                    break
-
-    await asyncio.gather(*(client() for _ in range(count)))
-    return received
 
 
 def run_serve_bench(clients: int = 20, seconds: float = 8.0) -> dict[str, Any]:
@@ -82,12 +62,19 @@ def run_serve_bench(clients: int = 20, seconds: float = 8.0) -> dict[str, Any]:
             time.sleep(0.05)
         time.sleep(1.0)  # warm up
         alone = _rate(live, seconds)
-        # The clients run in a process of their own, as phones would be other machines.
-        with multiprocessing.get_context("spawn").Pool(1) as pool:
-            pending = pool.apply_async(_load, (port, clients, seconds + 1.5))
-            time.sleep(1.0)
-            loaded = _rate(live, seconds)
-            messages = pending.get(timeout=seconds + 30)
+        # The clients run in a process of their own, as phones would be other machines;
+        # the measure starts once every client is connected.
+        context = multiprocessing.get_context("spawn")
+        ready, stop = context.Event(), context.Event()
+        received: Any = context.Queue()
+        process = context.Process(target=run_clients, args=(port, clients, ready, stop, received))
+        process.start()
+        if not ready.wait(timeout=60):
+            raise RuntimeError("the WebSocket clients could not connect")
+        loaded = _rate(live, seconds)
+        stop.set()
+        messages = int(received.get(timeout=30))
+        process.join(timeout=10)
     finally:
         server.should_exit = True
         thread.join(timeout=10)
@@ -98,10 +85,6 @@ def run_serve_bench(clients: int = 20, seconds: float = 8.0) -> dict[str, Any]:
         "ratio": loaded / alone if alone else 0.0,
         "messages": messages,
     }
-
-
-def _load(port: int, clients: int, seconds: float) -> int:
-    return asyncio.run(_clients(port, clients, seconds))
 
 
 def report_lines(report: dict[str, Any]) -> list[str]:
