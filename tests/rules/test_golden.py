@@ -75,8 +75,8 @@ RULE_SYSTEMS = {
     "choc-base-6 (neutral)": (["choc_base_6.py"], ("cb6-",)),
     "choc-base-6 (grids)": (["cb6_grid.py"], ("cb6-grid",)),
     "smooth-and-rifled": (["smooth_and_rifled.py", "sr_*.py"], ("smooth-and-rifled-",)),
-    "musg": (["musg.py"], ("musg-",)),
-    "mbt": (["mbt.py"], ("mbt-",)),
+    "musg": (["musg/*.py"], ("musg-",)),
+    "mbt": (["mbt/*.py"], ("mbt-",)),
     "confrontation": (["confrontation.py"], ("confrontation-",)),
 }
 

@@ -1,0 +1,64 @@
+"""MBT - Mini-bataille terrestre (rules digest §2, rule book version 1.1).
+
+Rectangular bases with a facing; distances in graduations (``graduation_mm``,
+default 25 mm) between the closest points of the rectangles. Readings chosen
+where the book is silent (see ``docs/rules/mbt.md``):
+
+* two bases are in contact when their gap is at most ``contact_tolerance_mm``;
+  an *edge* contact has two edges parallel (within ``align_tolerance_deg``), on
+  one line and overlapping; any other contact is a *corner* contact;
+* face to face: the two front edges in edge contact, facings opposite;
+* a move takes the cheapest way of the base's centre round the other bases (their
+  rectangles) and impassable ground, the base kept at its facing and seen, against
+  obstacles, as the disc circumscribing its rectangle (radius half its diagonal) so
+  that the way suits any facing; against the table edge its own rectangle counts;
+  the centre's path inside difficult ground counts double (``difficult_factor``);
+  woods are impassable for cavalry and difficult for infantry;
+* a recoil moves the loser straight back by its depth; it is blocked by the
+  table edge, impassable ground, any other base in the way, or by ending in
+  contact with an enemy's front edge;
+* a shooter's target must lie at least partly in the strip ahead of its front
+  edge between the lines extending its sides (``arc: front``), or in the 90°
+  arc centred on its facing (``arc: 90``); chariots shoot all round.
+
+The package: ``numbers`` (the book's numbers and options), ``answers``,
+``plates`` (rectangles, contact, groups), ``combat`` (facing, points, recoil),
+``shooting``, ``moves`` (moves, reach, groups) and ``ruleset`` (the ``Mbt`` object).
+"""
+
+from rules.mbt.answers import (
+    CombatAnswer,
+    FacingAnswer,
+    MbtContactAnswer,
+    MbtFireAnswer,
+    MbtMoveAnswer,
+    MbtReachAnswer,
+    Side,
+)
+from rules.mbt.combat import base_figures, combat_points, outcome, recoil_blockers
+from rules.mbt.moves import move_allowance
+from rules.mbt.numbers import NUMBERS, MbtOptions, Numbers
+from rules.mbt.plates import Plate, edge_contact, penetration_mm
+from rules.mbt.ruleset import Mbt
+
+__all__ = [
+    "NUMBERS",
+    "CombatAnswer",
+    "FacingAnswer",
+    "Mbt",
+    "MbtContactAnswer",
+    "MbtFireAnswer",
+    "MbtMoveAnswer",
+    "MbtOptions",
+    "MbtReachAnswer",
+    "Numbers",
+    "Plate",
+    "Side",
+    "base_figures",
+    "combat_points",
+    "edge_contact",
+    "move_allowance",
+    "outcome",
+    "penetration_mm",
+    "recoil_blockers",
+]

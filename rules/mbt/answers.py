@@ -1,0 +1,91 @@
+"""MBT's answer types: what its questions return, beyond the common answers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rules.answers import (
+    Checked,
+    ContactAnswer,
+    FireAnswer,
+    MoveAnswer,
+    ReachAnswer,
+    Reason,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MbtContactAnswer(ContactAnswer):
+    kind: str | None = None
+    edges: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FacingAnswer(Checked):
+    a: str = ""
+    b: str = ""
+    contact: bool = False
+    face_to_face: bool = False
+    turns: str | None = None
+    new_facing_deg: float | None = None
+    new_x_mm: float | None = None
+    new_y_mm: float | None = None
+    reasons: tuple[Reason, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side of a combat: its base and the points it adds to its die."""
+
+    base: str
+    figures: int
+    points: dict[str, int]
+    supports: tuple[str, ...]
+    rear_support: str | None
+    die: int | None
+    total: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class CombatAnswer(Checked):
+    a: str = ""
+    b: str = ""
+    allowed: bool = False
+    reasons: tuple[Reason, ...] = ()
+    score_a: int = 0
+    score_b: int = 0
+    points_a: dict[str, int] = field(default_factory=dict)
+    points_b: dict[str, int] = field(default_factory=dict)
+    total_a: int | None = None
+    total_b: int | None = None
+    outcome: str | None = None
+    loser: str | None = None
+    recoil_mm: float = 0.0
+    recoil_units: float = 0.0
+    unit: str = ""
+    recoil_blocked: bool | None = None
+    recoil_blocked_by: tuple[str, ...] = ()
+    panic: bool = False
+    panic_direction: str | None = None
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MbtFireAnswer(FireAnswer):
+    score_a: int = 0
+    score_b: int = 0
+    total_a: int | None = None
+    total_b: int | None = None
+    outcome: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MbtMoveAnswer(MoveAnswer):
+    group: tuple[str, ...] = ()
+    detour_cost_mm: float | None = None
+    detour_cost_units: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MbtReachAnswer(ReachAnswer):
+    group: tuple[str, ...] = ()

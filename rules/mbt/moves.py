@@ -1,0 +1,295 @@
+"""Moves, reach and groups: allowances, the ground a move meets, the way round."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from scipy.cluster.hierarchy import DisjointSet
+
+from rules import pathing
+from rules.answers import (
+    GroupsAnswer,
+    Margin,
+    Reason,
+    with_certainty,
+)
+from rules.errors import QuestionError
+from rules.geometry import ring_points
+from rules.mbt.answers import MbtMoveAnswer, MbtReachAnswer
+from rules.mbt.numbers import COST_SLACK_MM, NUMBERS, TOUCH_MM2, MbtOptions, _options, _unit
+from rules.mbt.plates import (
+    Plate,
+    _aligned,
+    _blocking_kinds,
+    _blocking_terrain,
+    _group_of,
+    _plate,
+    _plates,
+    penetration_mm,
+)
+from rules.model import Figure, Scene, TerrainKind
+from rules.ruleset import coordinate_mm
+from rules.terrain import straight_cost_mm, terrain_regions
+
+
+def move_allowance(figure: Figure) -> int:
+    """Graduations a base may move: light cavalry 5, light infantry 3, heavy one less.
+
+    >>> move_allowance(Figure("a", "x", 0, 0, type="cavalry", attrs={"heavy": True}))
+    4
+    """
+    kind = figure.type
+    if kind is None or kind not in NUMBERS.move_units:
+        raise QuestionError(f"base {figure.id!r}: type must be cavalry or infantry")
+    heavy = bool(figure.attrs.get("heavy", False))
+    return NUMBERS.move_units[kind] - (NUMBERS.heavy_move_penalty if heavy else 0)
+
+
+def _difficulty(kind: TerrainKind, figure: Figure, options: MbtOptions) -> float:
+    if kind is TerrainKind.DIFFICULT or (kind is TerrainKind.WOOD and figure.type != "cavalry"):
+        return options.difficult_factor
+    return 1.0
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Ground:
+    """What a base's move meets, as the path finder sees it.
+
+    The mover is the disc circumscribing its rectangle (``radius_mm``, half its
+    diagonal). The path finder keeps that disc on its table; the table it is given is
+    the real one grown by ``shift_mm`` = radius less the half extents of the
+    rectangle's bounding box, on each side, so that there the rectangle itself stays on
+    the real table. ``field`` is in the grown table's frame: real (x, y) + ``shift_mm``.
+    """
+
+    field: pathing.Field
+    shift_mm: np.ndarray  # (2,)
+    radius_mm: float
+    blocking: tuple[tuple[str, shapely.Geometry], ...]
+    others: tuple[Plate, ...]
+
+    def inside(self, point: np.ndarray) -> np.ndarray:
+        """A real table point (2,) in the field's frame."""
+        return np.asarray(np.asarray(point, dtype=np.float64) + self.shift_mm, dtype=np.float64)
+
+
+def _ground(scene: Scene, mover: Plate, members: set[str], options: MbtOptions) -> Ground:
+    """Other bases (not of the mover's group), impassable and difficult ground, for a move."""
+    radius = math.hypot(mover.width_mm, mover.depth_mm) / 2.0
+    half = np.abs(mover.u) * mover.depth_mm / 2.0 + np.abs(mover.n) * mover.width_mm / 2.0
+    shift = np.maximum(radius - half, 0.0)
+    others = tuple(p for p in _plates(scene) if p.figure.id not in members)
+    blocking_kinds = _blocking_kinds(mover.figure)
+    factors = {kind: _difficulty(kind, mover.figure, options) for kind in TerrainKind}
+    costly = {
+        kind: factor
+        for kind, factor in factors.items()
+        if factor > 1.0 and kind not in blocking_kinds
+    }
+    blocking = _blocking_terrain(scene, mover.figure)
+    terrain, regions = terrain_regions(scene, blocking_kinds, costly)
+
+    def moved(polygon: shapely.Polygon) -> shapely.Polygon:
+        return shapely.transform(polygon, lambda xy: xy + shift)
+
+    field = pathing.Field(
+        scene.table.width_mm + 2.0 * float(shift[0]),
+        scene.table.depth_mm + 2.0 * float(shift[1]),
+        polygons=tuple(pathing.BlockingPolygon(moved(p.polygon()), p.figure.id) for p in others)
+        + tuple(pathing.BlockingPolygon(moved(t.polygon), t.ident) for t in terrain),
+        costly=tuple(pathing.CostlyRegion(moved(r.polygon), r.factor, r.ident) for r in regions),
+    )
+    return Ground(field, shift, radius, tuple(blocking), others)
+
+
+def _swept_through(
+    scene: Scene, mover: Plate, points: np.ndarray, ground: Ground, options: MbtOptions
+) -> tuple[str, ...]:
+    """Bases and impassable ground that the mover's rectangle, slid along the polyline
+    ``points`` (K, 2) table mm, runs into (beyond the contact tolerance for bases)."""
+    if len(points) < 2:
+        return ()
+    corners = np.array(
+        [mover.corner(a, b) - mover.centre for a, b in ((1, -1), (1, 1), (-1, 1), (-1, -1))]
+    )
+    steps = len(points) - 1
+    clouds = np.concatenate(
+        [points[:-1, None, :] + corners[None], points[1:, None, :] + corners[None]], axis=1
+    ).reshape(-1, 2)
+    owner = np.repeat(np.arange(steps), 8)
+    hulls = np.asarray(shapely.convex_hull(shapely.multipoints(clouds, indices=owner)))
+    line = shapely.LineString(points)
+    reach_mm = ground.radius_mm + options.contact_tolerance_mm
+    found: list[str] = []
+    for other in ground.others:
+        shape = other.polygon()
+        if float(shapely.distance(line, shape)) > reach_mm:
+            continue
+        touching = np.asarray(shapely.intersects(hulls, shape))
+        if any(
+            penetration_mm(hull, shape) > options.contact_tolerance_mm for hull in hulls[touching]
+        ):
+            found.append(other.figure.id)
+    for ident, geometry in ground.blocking:
+        if float(shapely.distance(line, geometry)) > reach_mm:
+            continue
+        if any(hull.intersection(geometry).area > TOUCH_MM2 for hull in hulls):
+            found.append(ident)
+    return tuple(found)
+
+
+def move_answer(scene: Scene, a: str, x: str, y: str) -> MbtMoveAnswer:
+    """Whether A may move its centre to (X, Y) mm, and by which way."""
+    options = _options(scene)
+    unit = _unit(scene)
+    mover = _plate(scene, a)
+    goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")])
+    group = _group_of(scene, mover, options)
+    members = {p.figure.id for p in group}
+    allowance_units = float(min(move_allowance(p.figure) for p in group))
+    allowance_mm = unit.to_mm(allowance_units)
+    ground = _ground(scene, mover, members, options)
+    moved = mover.polygon(goal - mover.centre)
+    reasons: list[Reason] = []
+    minx, miny, maxx, maxy = moved.bounds
+    if minx < 0 or miny < 0 or maxx > scene.table.width_mm or maxy > scene.table.depth_mm:
+        reasons.append(Reason.OFF_TABLE)
+    if any(moved.intersection(g).area > TOUCH_MM2 for _, g in ground.blocking):
+        reasons.append(Reason.IMPASSABLE)
+    occupied = [
+        p.figure.id
+        for p in _plates(scene)
+        if p.figure.id != mover.figure.id
+        and penetration_mm(moved, p.polygon()) > options.contact_tolerance_mm
+    ]
+    if occupied:
+        reasons.append(Reason.DESTINATION_OCCUPIED)
+    straight_mm = straight_cost_mm(ground.field, ground.inside(mover.centre), ground.inside(goal))
+    straight = np.array([mover.centre, goal])
+    cost_mm, points, crossed = straight_mm, straight, list(occupied)
+    detour_mm: float | None = None
+    if not reasons:
+        way = pathing.shortest_path(
+            ground.field,
+            ground.inside(mover.centre),
+            ground.inside(goal),
+            ground.radius_mm,
+            max_cost_mm=allowance_mm,
+        )
+        way_points = way.points_mm - ground.shift_mm if way.found else straight
+        swept = _swept_through(scene, mover, way_points, ground, options) if way.found else ()
+        crossed = list(dict.fromkeys((*way.blocked_by, *swept)))
+        usable = way.found and not swept
+        if usable and (way.cost_mm <= allowance_mm + COST_SLACK_MM or not crossed):
+            cost_mm, points = way.cost_mm, way_points
+            if way.cost_mm > allowance_mm + COST_SLACK_MM:
+                reasons.append(Reason.OVER_ALLOWANCE)
+        else:
+            detour_mm = way.cost_mm if usable else None
+            reasons.append(Reason.PATH_BLOCKED)
+            if straight_mm > allowance_mm + COST_SLACK_MM:
+                reasons.append(Reason.OVER_ALLOWANCE)
+    elif straight_mm > allowance_mm + COST_SLACK_MM:
+        reasons.append(Reason.OVER_ALLOWANCE)
+    measured_mm = cost_mm if detour_mm is None else detour_mm
+    margin = Margin("allowance", abs(allowance_mm - measured_mm), mover.figure.sigma_mm)
+    legal = not reasons
+    cost = f"{unit.from_mm(cost_mm):.2f} of {allowance_units:g} graduations"
+    if legal:
+        text = f"{a} may move there: {cost}"
+        if crossed:
+            text += f", going round {', '.join(crossed)}"
+    else:
+        text = f"{a} may not move there ({cost}): " + ", ".join(reasons)
+        if crossed:
+            text += f" ({', '.join(crossed)})"
+        if detour_mm is not None:
+            text += f"; the way round costs {unit.from_mm(detour_mm):.2f} graduations"
+    warnings = []
+    if len(group) > 1:
+        warnings.append(
+            f"{a} is in a group with {', '.join(sorted(members - {a}))}: the group moves "
+            "at its slowest base's pace"
+        )
+    return MbtMoveAnswer(
+        question="move",
+        message=with_certainty(text, margin),
+        margins=(margin,),
+        mover=a,
+        legal=legal,
+        reasons=tuple(reasons),
+        cost_mm=cost_mm,
+        cost_units=unit.from_mm(cost_mm),
+        allowance_mm=allowance_mm,
+        allowance_units=allowance_units,
+        unit=unit.name,
+        path_mm=tuple((float(px), float(py)) for px, py in points),
+        blocked_by=tuple(crossed),
+        warnings=tuple(warnings),
+        group=tuple(sorted(members)),
+        detour_cost_mm=detour_mm,
+        detour_cost_units=None if detour_mm is None else unit.from_mm(detour_mm),
+    )
+
+
+def reach_answer(scene: Scene, a: str) -> MbtReachAnswer:
+    """Where A may move its centre within its allowance."""
+    options = _options(scene)
+    unit = _unit(scene)
+    mover = _plate(scene, a)
+    group = _group_of(scene, mover, options)
+    members = {p.figure.id for p in group}
+    allowance_units = float(min(move_allowance(p.figure) for p in group))
+    allowance_mm = unit.to_mm(allowance_units)
+    ground = _ground(scene, mover, members, options)
+    area = pathing.reachable_area(
+        ground.field, ground.inside(mover.centre), ground.radius_mm, allowance_mm
+    )
+    back = -ground.shift_mm
+    polygons = [
+        shapely.transform(p, lambda xy: xy + back)
+        for p in shapely.get_parts(area)
+        if isinstance(p, shapely.Polygon) and not p.is_empty
+    ]
+    total = float(sum(p.area for p in polygons))
+    return MbtReachAnswer(
+        question="reach",
+        message=f"{a} may move its centre anywhere in {len(polygons)} area(s) of "
+        f"{total / 100:.0f} cm² within {allowance_units:g} graduations",
+        mover=a,
+        area_mm2=total,
+        polygons_mm=tuple(ring_points(p.exterior.coords) for p in polygons),
+        holes_mm=tuple(tuple(ring_points(h.coords) for h in p.interiors) for p in polygons),
+        allowance_mm=allowance_mm,
+        allowance_units=allowance_units,
+        unit=unit.name,
+        group=tuple(sorted(members)),
+    )
+
+
+def groups_answer(scene: Scene) -> GroupsAnswer:
+    """Bases in contact and aligned, by group."""
+    options = _options(scene)
+    plates = _plates(scene)
+    links: DisjointSet[str] = DisjointSet(p.figure.id for p in plates)
+    for i, first in enumerate(plates):
+        for second in plates[i + 1 :]:
+            if _aligned(first, second, options):
+                links.merge(first.figure.id, second.figure.id)
+    order = {p.figure.id: k for k, p in enumerate(plates)}
+    found = sorted(
+        (sorted(subset, key=order.__getitem__) for subset in links.subsets()),
+        key=lambda ids: order[ids[0]],
+    )
+    groups = {ids[0]: ids for ids in found}
+    return GroupsAnswer(
+        question="groups",
+        message=f"{len(groups)} groups: "
+        + ", ".join(f"{name} ({len(ids)})" for name, ids in groups.items()),
+        groups=groups,
+        references={name: name for name in groups},
+        sides={name: scene.figure(name).side for name in groups},  # type: ignore[union-attr]
+    )

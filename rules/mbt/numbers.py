@@ -1,0 +1,74 @@
+"""MBT's numbers as data: the rule book's numbers, scene options and tolerances."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.answers import Unit
+from rules.model import Scene, TerrainKind
+from rules.ruleset import scene_options
+
+TYPES = ("cavalry", "infantry")
+EDGES = ("front", "right", "back", "left")
+
+
+@dataclass(frozen=True, slots=True)
+class Numbers:
+    """The rule book's numbers (Mouvements, Combats, Cas des éléphants, archers)."""
+
+    move_units: Mapping[str, int] = field(default_factory=lambda: {"cavalry": 5, "infantry": 3})
+    heavy_move_penalty: int = 1
+    elephant_bonus: int = 4
+    heavy_bonus: int = 1
+    general_bonus: int = 1
+    support_bonus: int = 1
+    rear_support_bonus: int = 1
+    shot_range_units: float = 2.0
+    elimination_ratio: int = 2
+    die_faces: int = 6
+    panic: Mapping[int, str] = field(
+        default_factory=lambda: {1: "ahead", 2: "left", 3: "right", 4: "back", 5: "back", 6: "back"}
+    )
+
+
+NUMBERS = Numbers()
+
+# Figures on a base when ``attrs.figures`` is not given (the book counts the figures on
+# each base; these are the usual counts for the kinds of base it names).
+DEFAULT_FIGURES: Mapping[tuple[str, bool], int] = {
+    ("infantry", True): 4,
+    ("infantry", False): 3,
+    ("cavalry", True): 3,
+    ("cavalry", False): 2,
+}
+ELEPHANT_FIGURES = 1  # "cinq points pour un éléphant": 1 + 4
+
+BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
+TOUCH_MM2 = 1e-3  # overlaps smaller than this area are touches
+COST_SLACK_MM = 1e-6  # a way costing the allowance plus this is within it
+NEAR_SLACK_MM = 1.0  # bases farther apart than a tolerance plus this never touch
+
+
+class MbtOptions(BaseModel):
+    """``options:`` of a MBT scene."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    graduation_mm: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 25.0
+    contact_tolerance_mm: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 2.0
+    align_tolerance_deg: Annotated[float, Field(ge=0, le=45, allow_inf_nan=False)] = 5.0
+    difficult_factor: Annotated[float, Field(ge=1, allow_inf_nan=False)] = 2.0
+    arc: Literal["front", "90"] = "front"
+
+
+def _options(scene: Scene) -> MbtOptions:
+    return scene_options(scene, MbtOptions)
+
+
+def _unit(scene: Scene) -> Unit:
+    """A scene's graduation."""
+    return Unit("graduation", _options(scene).graduation_mm)

@@ -1,0 +1,256 @@
+"""Bases as plates: rectangles, their edges and corners, contact, alignment, groups.
+
+Also the scene's plates built once per scene (``_layout``) and the ground a base
+may not enter.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from rules.answers import Margin, combined_sigma
+from rules.errors import QuestionError
+from rules.mbt.numbers import BLOCKING_TERRAIN, EDGES, MbtOptions
+from rules.model import Figure, Scene, TerrainKind
+
+
+@dataclass(frozen=True, slots=True)
+class Plate:
+    """A base's rectangle: centre, unit facing ``u`` and left normal ``n``, table mm."""
+
+    figure: Figure
+    centre: np.ndarray
+    u: np.ndarray
+    n: np.ndarray
+    width_mm: float
+    depth_mm: float
+
+    @classmethod
+    def of(cls, figure: Figure) -> Plate:
+        assert figure.base is not None
+        angle = math.radians(figure.facing_deg)
+        u = np.array([math.cos(angle), math.sin(angle)])
+        return cls(
+            figure,
+            figure.xy,
+            u,
+            np.array([-u[1], u[0]]),
+            figure.base.width_mm,
+            figure.base.depth_mm,
+        )
+
+    def corner(self, along: float, across: float) -> np.ndarray:
+        """A point of the base: ``along`` in half depths (+1 front), ``across`` in half widths
+        (+1 left)."""
+        return (
+            self.centre + along * self.depth_mm / 2 * self.u + across * self.width_mm / 2 * self.n
+        )
+
+    def edge(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """An edge's ends, named front, right, back or left.
+
+        >>> from rules.model import Base, BaseShape
+        >>> plate = Plate.of(Figure("a", "x", 0, 0, facing_deg=90,
+        ...                         base=Base(BaseShape.RECT, 40, 20)))
+        >>> [p.round(6).tolist() for p in plate.edge("front")]
+        [[20.0, 10.0], [-20.0, 10.0]]
+        """
+        ends = {
+            "front": ((1, -1), (1, 1)),
+            "left": ((1, 1), (-1, 1)),
+            "back": ((-1, 1), (-1, -1)),
+            "right": ((-1, -1), (1, -1)),
+        }[name]
+        return self.corner(*ends[0]), self.corner(*ends[1])
+
+    def polygon(self, shift: np.ndarray | None = None) -> shapely.Polygon:
+        offset = np.zeros(2) if shift is None else shift
+        points = [self.corner(a, b) + offset for a, b in ((1, -1), (1, 1), (-1, 1), (-1, -1))]
+        return shapely.Polygon(points)
+
+
+def edge_contact(
+    a: Plate, b: Plate, tolerance_mm: float, align_deg: float
+) -> tuple[str, str, float] | None:
+    """The pair of edges in contact (parallel, on one line, overlapping), with the overlap.
+
+    >>> from rules.model import Base, BaseShape
+    >>> rect = Base(BaseShape.RECT, 40, 20)
+    >>> one = Plate.of(Figure("a", "x", 0, 0, facing_deg=90, base=rect))
+    >>> two = Plate.of(Figure("b", "y", 10, 20, facing_deg=270, base=rect))
+    >>> edge_contact(one, two, 2.0, 5.0)
+    ('front', 'front', 30.0)
+    """
+    best: tuple[str, str, float] | None = None
+    cos_limit = math.cos(math.radians(align_deg))
+    for name_a in EDGES:
+        p, q = a.edge(name_a)
+        direction = q - p
+        length = float(np.hypot(*direction))
+        t = direction / length
+        for name_b in EDGES:
+            r, s = b.edge(name_b)
+            other = s - r
+            if abs(float(t @ other)) / float(np.hypot(*other)) < cos_limit:
+                continue
+            normal = np.array([-t[1], t[0]])
+            if max(abs(float((r - p) @ normal)), abs(float((s - p) @ normal))) > tolerance_mm:
+                continue
+            lo, hi = sorted((float((r - p) @ t), float((s - p) @ t)))
+            overlap = min(hi, length) - max(lo, 0.0)
+            if overlap > tolerance_mm and (best is None or overlap > best[2]):
+                best = (name_a, name_b, round(overlap, 9))
+    return best
+
+
+def penetration_mm(a: shapely.Polygon, b: shapely.Polygon) -> float:
+    """How far two convex polygons overlap (the shortest push apart); 0 when apart.
+
+    >>> penetration_mm(shapely.box(0, 0, 10, 10), shapely.box(7, 2, 20, 5))
+    3.0
+    """
+    depth = math.inf
+    coords_a = np.asarray(a.exterior.coords)[:-1]
+    coords_b = np.asarray(b.exterior.coords)[:-1]
+    for coords in (coords_a, coords_b):
+        for k in range(len(coords)):
+            edge = coords[(k + 1) % len(coords)] - coords[k]
+            axis = np.array([-edge[1], edge[0]]) / float(np.hypot(*edge))
+            pa, pb = coords_a @ axis, coords_b @ axis
+            overlap = min(pa.max() - pb.min(), pb.max() - pa.min())
+            if overlap <= 0:
+                return 0.0
+            depth = min(depth, float(overlap))
+    return depth
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Layout:
+    """A scene's bases, built once: plates, their rectangles and an index by id."""
+
+    plates: tuple[Plate, ...]
+    polygons: np.ndarray  # (N,) shapely.Polygon, in the order of ``plates``
+    index: Mapping[str, int]
+
+    def polygon(self, plate: Plate) -> shapely.Polygon:
+        """A base's rectangle: the scene's own, built afresh for a base not in it."""
+        k = self.index.get(plate.figure.id)
+        if k is not None and self.plates[k].figure is plate.figure:
+            return self.polygons[k]
+        return plate.polygon()
+
+    def gaps_mm(self, plate: Plate) -> np.ndarray:
+        """Gaps (N,) from every base to ``plate``, mm."""
+        return np.asarray(shapely.distance(self.polygons, self.polygon(plate)), dtype=np.float64)
+
+
+@functools.lru_cache(maxsize=16)
+def _layout(scene: Scene) -> Layout:
+    plates = tuple(Plate.of(f) for f in scene.figures)
+    polygons = np.empty(len(plates), dtype=object)
+    polygons[:] = [p.polygon() for p in plates]
+    index: dict[str, int] = {}
+    for k, p in enumerate(plates):
+        index.setdefault(p.figure.id, k)
+    return Layout(plates, polygons, index)
+
+
+def _plate(scene: Scene, name: str) -> Plate:
+    layout = _layout(scene)
+    if name not in layout.index:
+        raise QuestionError(f"unknown base {name!r}")
+    return layout.plates[layout.index[name]]
+
+
+def _pair(scene: Scene, a: str, b: str) -> tuple[Plate, Plate]:
+    if a == b:
+        raise QuestionError(f"{a!r} and {b!r} are the same base")
+    return _plate(scene, a), _plate(scene, b)
+
+
+def _plates(scene: Scene) -> tuple[Plate, ...]:
+    return _layout(scene).plates
+
+
+def _contact(
+    a: Plate, b: Plate, options: MbtOptions
+) -> tuple[float, bool, str | None, tuple[str, ...], Margin]:
+    gap = float(shapely.distance(a.polygon(), b.polygon()))
+    touching = gap <= options.contact_tolerance_mm
+    kind: str | None = None
+    edges: tuple[str, ...] = ()
+    if touching:
+        pair = edge_contact(a, b, options.contact_tolerance_mm, options.align_tolerance_deg)
+        kind = "corner" if pair is None else "edge"
+        edges = () if pair is None else pair[:2]
+    sigma = combined_sigma(a.figure.sigma_mm, b.figure.sigma_mm)
+    return (
+        gap,
+        touching,
+        kind,
+        edges,
+        Margin("contact", abs(options.contact_tolerance_mm - gap), sigma),
+    )
+
+
+def _angle_between(a_deg: float, b_deg: float) -> float:
+    """Absolute difference of two headings, in [0, 180]."""
+    return abs((a_deg - b_deg + 180.0) % 360.0 - 180.0)
+
+
+def _face_to_face(a: Plate, b: Plate, options: MbtOptions) -> bool:
+    pair = edge_contact(a, b, options.contact_tolerance_mm, options.align_tolerance_deg)
+    return (
+        pair is not None
+        and pair[:2] == ("front", "front")
+        and _angle_between(a.figure.facing_deg + 180.0, b.figure.facing_deg)
+        <= options.align_tolerance_deg
+    )
+
+
+def _aligned(a: Plate, b: Plate, options: MbtOptions) -> bool:
+    """Friends in contact and perfectly aligned: same facing, a whole edge on a whole edge."""
+    if a.figure.side != b.figure.side:
+        return False
+    if _angle_between(a.figure.facing_deg, b.figure.facing_deg) > options.align_tolerance_deg:
+        return False
+    pair = edge_contact(a, b, options.contact_tolerance_mm, options.align_tolerance_deg)
+    if pair is None:
+        return False
+    full = (
+        min(a.width_mm, b.width_mm) if pair[0] in ("front", "back") else min(a.depth_mm, b.depth_mm)
+    )
+    return pair[2] >= full - options.contact_tolerance_mm
+
+
+def _group_of(scene: Scene, plate: Plate, options: MbtOptions) -> list[Plate]:
+    plates = _plates(scene)
+    members = [plate]
+    seen = {plate.figure.id}
+    k = 0
+    while k < len(members):
+        for other in plates:
+            if other.figure.id not in seen and _aligned(members[k], other, options):
+                seen.add(other.figure.id)
+                members.append(other)
+        k += 1
+    return members
+
+
+def _blocking_kinds(figure: Figure) -> set[TerrainKind]:
+    """Ground a base may not enter: impassable ground, buildings, and woods for cavalry."""
+    kinds = set(BLOCKING_TERRAIN)
+    if figure.type == "cavalry":
+        kinds.add(TerrainKind.WOOD)
+    return kinds
+
+
+def _blocking_terrain(scene: Scene, figure: Figure) -> list[tuple[str, shapely.Geometry]]:
+    kinds = _blocking_kinds(figure)
+    return [(f.id, f.geometry) for f in scene.terrain if f.kind in kinds]

@@ -1,0 +1,102 @@
+"""The answers M.U.S.G. questions give beyond the common ones, and sentences for their reasons."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.answers import Answer, Checked, FireAnswer, MoveAnswer, ReachAnswer, Reason
+
+
+@dataclass(frozen=True, slots=True)
+class CoverRoll:
+    """One obstacle a shot in cover must pass: where it is and the roll it needs."""
+
+    obstacle: str
+    distance_mm: float
+    distance_units: float
+    band: str
+    needed: int
+
+
+@dataclass(frozen=True, slots=True)
+class MusgFireAnswer(FireAnswer):
+    hidden_fraction: float = 0.0
+    hidden_by: dict[str, float] = field(default_factory=dict)
+    cover_rolls: tuple[dict[str, Any], ...] = ()
+    interposed: tuple[str, ...] = ()
+    attention_chef: tuple[str, ...] = ()
+    weapon: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MusgMoveAnswer(MoveAnswer):
+    mode: str = "walk"
+    action_points: int = 1
+    contact_with: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MusgReachAnswer(ReachAnswer):
+    mode: str = "walk"
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveAnswer(Checked):
+    figure: str = ""
+    allowed: bool = False
+    reasons: tuple[Reason, ...] = ()
+    engaged_with: tuple[str, ...] = ()
+    friends_near: tuple[str, ...] = ()
+    action_points: int = 0
+    move_mm: float = 0.0
+    move_units: float = 0.0
+    unit: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SupportAnswer(Checked):
+    figure: str = ""
+    allies: tuple[str, ...] = ()
+    cd_bonus: int = 0
+    leaders: tuple[str, ...] = ()
+    chief_near: bool = False
+    attention_chef: tuple[str, ...] = ()
+    support_mm: float = 0.0
+    support_units: float = 0.0
+    leader_mm: float = 0.0
+    leader_units: float = 0.0
+    unit: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeAnswer(Answer):
+    henchmen: dict[str, int] = field(default_factory=dict)
+    dice: dict[str, int] = field(default_factory=dict)
+    scores: dict[str, int] = field(default_factory=dict)
+    order: tuple[str, ...] = ()
+    reroll: tuple[tuple[str, ...], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DamageAnswer(Answer):
+    strength: int = 0
+    resistance: int = 0
+    needed: int = 0
+    die: int | None = None
+    damage: bool | None = None
+
+
+_REASON_TEXT = {
+    Reason.TARGET_NOT_ENEMY: "the target is not an enemy",
+    Reason.NO_SHOOTERS: "the shooter has no ranged weapon (attrs.weapon)",
+    Reason.TARGET_ENGAGED: "the target is engaged in melee with a friend",
+    Reason.OUT_OF_RANGE: "out of range",
+    Reason.NOT_VISIBLE: "the target cannot be seen",
+    Reason.OFF_TABLE: "the destination is off the table",
+    Reason.IMPASSABLE: "the destination is on impassable ground",
+    Reason.DESTINATION_OCCUPIED: "the destination overlaps",
+    Reason.PATH_BLOCKED: "the way is blocked",
+    Reason.OVER_ALLOWANCE: "too far",
+    Reason.CHARGE_SHORT: "the charge ends out of contact: it becomes a run (2 PA)",
+}

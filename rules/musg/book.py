@@ -1,0 +1,153 @@
+"""The rule book's numbers as data: ranks, modes, bands, the damage table, options, weapons."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.model import TerrainKind
+
+RANKS = ("extra", "henchman", "subchief", "chief")
+"""Ranks from the lowest (figurant) to the highest (chef)."""
+
+MODES = ("walk", "run", "charge")
+BANDS = ("short", "medium", "long")
+BOW_KINDS = ("bow", "crossbow")
+
+
+@dataclass(frozen=True, slots=True)
+class Numbers:
+    """The rule book's numbers (Actions Actives, Jet de couvert, Tests, Fin du tour)."""
+
+    move_factor: Mapping[str, float] = field(
+        default_factory=lambda: {"walk": 1.0, "run": 1.5, "charge": 1.5}
+    )
+    action_points: Mapping[str, int] = field(
+        default_factory=lambda: {"walk": 1, "run": 2, "charge": 1}
+    )
+    failed_charge_points: int = 2
+    difficult_factor: float = 2.0
+    leave_move_fraction: float = 0.5
+    leave_friend_pas: float = 1.0
+    leave_minimum_points: int = 1
+    support_pas: float = 3.0
+    leader_pas: float = 4.0
+    attention_chef_pas: float = 1.0
+    cover_fraction: float = 0.5
+    cover_roll: Mapping[str, int] = field(
+        default_factory=lambda: {"short": 3, "medium": 4, "long": 5}
+    )
+    bow_interception_face: int = 6
+    die_faces: int = 6
+
+
+NUMBERS = Numbers()
+
+# "Tableau des dommages": row R (resistance + armour) 1-12, column F (strength) 1-12,
+# the minimum roll on 1D6 to inflict a damage. Transcribed from the rule book.
+DAMAGE_TABLE: tuple[tuple[int, ...], ...] = (
+    (4, 4, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2),  # R 1
+    (4, 4, 4, 3, 3, 2, 2, 2, 2, 2, 2, 2),  # R 2
+    (5, 4, 4, 4, 3, 3, 2, 2, 2, 2, 2, 2),  # R 3
+    (5, 5, 4, 4, 4, 3, 3, 2, 2, 2, 2, 2),  # R 4
+    (6, 5, 5, 4, 4, 4, 3, 3, 2, 2, 2, 2),  # R 5
+    (6, 6, 5, 5, 4, 4, 4, 3, 3, 2, 2, 2),  # R 6
+    (6, 6, 6, 5, 5, 4, 4, 4, 3, 3, 2, 2),  # R 7
+    (6, 6, 6, 6, 5, 5, 4, 4, 4, 3, 3, 2),  # R 8
+    (6, 6, 6, 6, 6, 5, 5, 4, 4, 4, 3, 3),  # R 9
+    (6, 6, 6, 6, 6, 6, 5, 5, 4, 4, 4, 3),  # R 10
+    (6, 6, 6, 6, 6, 6, 6, 5, 5, 4, 4, 4),  # R 11
+    (6, 6, 6, 6, 6, 6, 6, 6, 5, 5, 4, 4),  # R 12
+)
+TABLE_MAX = len(DAMAGE_TABLE)
+
+COSTLY_TERRAIN = {TerrainKind.DIFFICULT: 2.0, TerrainKind.WOOD: 2.0}
+BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
+COVER_TERRAIN = (TerrainKind.OBSTACLE, TerrainKind.WOOD, TerrainKind.BUILDING)
+TOUCH_MM = 1e-6
+BOUNDS_SLACK_MM = 1.0  # shapes whose boxes are this far apart cannot meet
+
+
+def cover_roll_needed(band: str) -> int:
+    """The roll on 1D6 a shot needs to pass an obstacle at this range band.
+
+    >>> [cover_roll_needed(band) for band in BANDS]
+    [3, 4, 5]
+    """
+    return NUMBERS.cover_roll[band]
+
+
+Length = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+
+
+class MusgOptions(BaseModel):
+    """``options:`` of a M.U.S.G. scene."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    pace_mm: Length = 25.4
+    measure: Literal["edge", "centre"] = "edge"
+    base_diameter_mm: Length = 25.0
+    contact_tolerance_mm: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 2.0
+    figures_give_cover: bool = True
+    sight_blockers: tuple[TerrainKind, ...] = (TerrainKind.BUILDING,)
+
+
+@dataclass(frozen=True, slots=True)
+class Weapon:
+    """A ranged weapon's profile: kind and the far end of each range band, in pas."""
+
+    kind: str
+    short_pas: float
+    medium_pas: float
+    long_pas: float
+
+    def band(self, distance_pas: float) -> str | None:
+        """The range band of a distance, None beyond long range.
+
+        >>> Weapon("pistol", 4, 8, 12).band(8.0), Weapon("pistol", 4, 8, 12).band(12.5)
+        ('medium', None)
+        """
+        for name, limit in zip(BANDS, self.limits_pas, strict=True):
+            if distance_pas <= limit:
+                return name
+        return None
+
+    @property
+    def limits_pas(self) -> tuple[float, float, float]:
+        return (self.short_pas, self.medium_pas, self.long_pas)
+
+
+def parse_weapon(raw: Any, where: str) -> Weapon:
+    """``attrs.weapon``: ``{kind, short_pas, medium_pas, long_pas}`` or ``{kind, range_pas}``."""
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"{where}: expected a mapping, got {raw!r}")
+    kind = raw.get("kind", "firearm")
+    if not isinstance(kind, str):
+        raise ValueError(f"{where}.kind: expected a name, got {kind!r}")
+    unknown = set(raw) - {"kind", "short_pas", "medium_pas", "long_pas", "range_pas"}
+    if unknown:
+        raise ValueError(f"{where}.{sorted(unknown)[0]}: unknown key (a typo?)")
+    if "range_pas" in raw:
+        far = _positive(raw["range_pas"], f"{where}.range_pas")
+        return Weapon(kind, far / 3.0, 2.0 * far / 3.0, far)
+    limits = []
+    for key in ("short_pas", "medium_pas", "long_pas"):
+        if key not in raw:
+            raise ValueError(f"{where}.{key}: missing (or give range_pas)")
+        limits.append(_positive(raw[key], f"{where}.{key}"))
+    if not limits[0] <= limits[1] <= limits[2]:
+        raise ValueError(f"{where}: bands must grow short <= medium <= long, got {limits!r}")
+    return Weapon(kind, *limits)
+
+
+def _positive(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise ValueError(f"{where}: expected a positive number, got {value!r}")
+    if not math.isfinite(value):
+        raise ValueError(f"{where}: expected a finite number, got {value!r}")
+    return float(value)

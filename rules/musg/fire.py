@@ -1,0 +1,158 @@
+"""The fire question: range bands, targets engaged in melee, cover rolls and bow interception."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.answers import Margin, Reason, Unit, combined_sigma, with_certainty
+from rules.errors import QuestionError
+from rules.model import Scene
+from rules.musg.answers import _REASON_TEXT, CoverRoll, MusgFireAnswer
+from rules.musg.bases import _attention_chef, _footprints, _gap, _measure, _options, _unit, _weapon
+from rules.musg.book import BOW_KINDS, NUMBERS, Weapon, cover_roll_needed
+from rules.musg.sight import Sight, figures_on_line, line_of_sight
+from rules.ruleset import figure_named
+
+
+def fire_answer(scene: Scene, a: str, b: str) -> MusgFireAnswer:
+    """May A shoot at B: range band, sight, cover rolls, figures that may take the shot."""
+    options = _options(scene)
+    unit = _unit(scene)
+    shooter, target = figure_named(scene, a), figure_named(scene, b)
+    if shooter.id == target.id:
+        raise QuestionError(f"{a!r} and {b!r} are the same figure")
+    reasons: list[Reason] = []
+    margins: list[Margin] = []
+    warnings: list[str] = []
+    if not scene.are_enemies(shooter.side, target.side):
+        reasons.append(Reason.TARGET_NOT_ENEMY)
+    weapon = _weapon(shooter)
+    if weapon is None:
+        reasons.append(Reason.NO_SHOOTERS)
+
+    shapes = _footprints(scene, options)
+    reach = options.contact_tolerance_mm
+    low_x, low_y, high_x, high_y = shapes.of(target, options).bounds
+    near = shapes.near((low_x - reach, low_y - reach, high_x + reach, high_y + reach))
+    engaged = [
+        f.id
+        for f, close in zip(shapes.figures, near, strict=True)
+        if close
+        and f.id not in (shooter.id, target.id)
+        and not scene.are_enemies(shooter.side, f.side)
+        and scene.are_enemies(target.side, f.side)
+        and _gap(f, target, options) <= options.contact_tolerance_mm
+    ]
+    if engaged:
+        reasons.append(Reason.TARGET_ENGAGED)
+
+    distance_mm = _measure(shooter, target, options)
+    sigma = combined_sigma(shooter.sigma_mm, target.sigma_mm)
+    band: str | None = None
+    if weapon is not None:
+        band, range_margins = _band(weapon, distance_mm, unit, sigma)
+        margins.extend(range_margins)
+        if band is None:
+            reasons.append(Reason.OUT_OF_RANGE)
+
+    sight = line_of_sight(scene, shooter, target, options)
+    if sight.blocked:
+        reasons.append(Reason.NOT_VISIBLE)
+    margins.append(sight.margin(sigma))
+    in_cover = sight.hidden_fraction > NUMBERS.cover_fraction
+    cover_rolls: list[dict[str, Any]] = []
+    if in_cover:
+        for obstacle, obstacle_mm in sight.obstacle_distances_mm.items():
+            obstacle_band = band
+            if weapon is not None:
+                obstacle_band = weapon.band(unit.from_mm(obstacle_mm)) or band
+            if obstacle_band is None:
+                continue
+            roll = CoverRoll(
+                obstacle,
+                obstacle_mm,
+                unit.from_mm(obstacle_mm),
+                obstacle_band,
+                cover_roll_needed(obstacle_band),
+            )
+            cover_rolls.append(
+                {
+                    "obstacle": roll.obstacle,
+                    "distance_mm": roll.distance_mm,
+                    "distance_units": roll.distance_units,
+                    "unit": unit.name,
+                    "band": roll.band,
+                    "needed": roll.needed,
+                }
+            )
+    interposed: tuple[str, ...] = ()
+    if weapon is not None and weapon.kind in BOW_KINDS:
+        interposed = figures_on_line(scene, shooter, target, options)
+        if interposed:
+            warnings.append(
+                f"each of {', '.join(interposed)} rolls 1D6 in turn; the first "
+                f"{NUMBERS.bow_interception_face} takes the missile"
+            )
+    attention = _attention_chef(scene, target, options, unit)
+    allowed = not reasons
+    text = _fire_message(a, b, allowed, reasons, distance_mm, unit, band, sight, cover_rolls)
+    decisive = tuple(margins)
+    return MusgFireAnswer(
+        question="fire",
+        message=with_certainty(text, *decisive),
+        margins=decisive,
+        shooter=a,
+        target=b,
+        allowed=allowed,
+        reasons=tuple(reasons),
+        distance_mm=distance_mm,
+        distance_units=unit.from_mm(distance_mm),
+        unit=unit.name,
+        band=band,
+        blocked_by=tuple(engaged) + (sight.blockers if sight.blocked else ()),
+        cover=tuple(r["obstacle"] for r in cover_rolls) if in_cover else (),
+        warnings=tuple(warnings),
+        shooters=(shooter.id,) if weapon is not None else (),
+        hidden_fraction=sight.hidden_fraction,
+        hidden_by=dict(sight.hidden_by),
+        cover_rolls=tuple(cover_rolls),
+        interposed=interposed,
+        attention_chef=attention,
+        weapon=None if weapon is None else weapon.kind,
+    )
+
+
+def _band(
+    weapon: Weapon, distance_mm: float, unit: Unit, sigma: float
+) -> tuple[str | None, list[Margin]]:
+    limits_mm = [unit.to_mm(limit) for limit in weapon.limits_pas]
+    band = weapon.band(unit.from_mm(distance_mm))
+    margins = [Margin("range", abs(limits_mm[-1] - distance_mm), sigma)]
+    if band is not None:
+        nearest = min(abs(limit - distance_mm) for limit in limits_mm[:-1])
+        margins.append(Margin("band", nearest, sigma))
+    return band, margins
+
+
+def _fire_message(
+    a: str,
+    b: str,
+    allowed: bool,
+    reasons: Sequence[Reason],
+    distance_mm: float,
+    unit: Unit,
+    band: str | None,
+    sight: Sight,
+    cover_rolls: Sequence[Mapping[str, Any]],
+) -> str:
+    at = f"{unit.from_mm(distance_mm):.2f} pas"
+    hidden = f"{sight.hidden_fraction:.0%} hidden"
+    if allowed:
+        text = f"{a} may shoot at {b} at {at} ({band} range), {hidden}"
+        if cover_rolls:
+            rolls = ", ".join(f"{r['obstacle']} {r['needed']}+" for r in cover_rolls)
+            text += f"; in cover, cover rolls: {rolls}"
+        return text
+    because = [_REASON_TEXT[reason] for reason in reasons]
+    return f"{a} may not shoot at {b} ({at}, {hidden}): " + "; ".join(because)

@@ -1,0 +1,171 @@
+"""The M.U.S.G. ruleset: its options, scene checks and questions, each answered by its module."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.answers import (
+    ContactAnswer,
+    DistanceAnswer,
+    Margin,
+    Unit,
+    combined_sigma,
+    with_certainty,
+)
+from rules.errors import QuestionError, SceneError
+from rules.model import Scene
+from rules.musg.answers import (
+    DamageAnswer,
+    InitiativeAnswer,
+    LeaveAnswer,
+    MusgFireAnswer,
+    MusgMoveAnswer,
+    MusgReachAnswer,
+    SupportAnswer,
+)
+from rules.musg.bases import _gap, _measure, _options, _unit
+from rules.musg.book import RANKS, MusgOptions, _positive, parse_weapon
+from rules.musg.dice import damage_answer, initiative_answer
+from rules.musg.fire import fire_answer
+from rules.musg.moves import move_answer, reach_answer
+from rules.musg.support import leave_answer, support_answer
+from rules.ruleset import Question, Ruleset, figure_named
+
+
+class Musg(Ruleset):
+    """M.U.S.G.: characters measured in pas, edge to edge."""
+
+    name = "musg"
+    aliases = ("m.u.s.g.", "multi-universe-skirmishes-game")
+
+    def parse_options(self, raw: Mapping[str, Any]) -> MusgOptions:
+        return MusgOptions.model_validate(dict(raw))
+
+    def unit(self, scene: Scene) -> Unit:
+        return _unit(scene)
+
+    def validate(self, scene: Scene) -> None:
+        for index, figure in enumerate(scene.figures):
+            where = f"figures[{index}].attrs"
+            rank = figure.attrs.get("rank")
+            if rank is not None and rank not in RANKS:
+                raise SceneError(
+                    scene.source,
+                    f"{where}.rank",
+                    f"expected one of {', '.join(RANKS)}, got {rank!r}",
+                )
+            if "move_pas" in figure.attrs:
+                try:
+                    _positive(figure.attrs["move_pas"], "move_pas")
+                except ValueError:
+                    raise SceneError(
+                        scene.source,
+                        f"{where}.move_pas",
+                        f"expected a positive number, got {figure.attrs['move_pas']!r}",
+                    ) from None
+            if "weapon" in figure.attrs:
+                try:
+                    parse_weapon(figure.attrs["weapon"], "weapon")
+                except ValueError as error:
+                    field_name, _, problem = str(error).partition(": ")
+                    raise SceneError(scene.source, f"{where}.{field_name}", problem) from None
+
+    def questions(self) -> Mapping[str, Question]:
+        return {
+            "distance": Question("distance", ("A", "B"), "distance in pas", self.distance),
+            "contact": Question("contact", ("A", "B"), "are two bases touching", self.contact),
+            "fire": Question("fire", ("A", "B"), "may A shoot at B; cover rolls", self.fire),
+            "move": Question("move", ("A", "X", "Y"), "may A move to (X, Y) mm", self.move),
+            "run": Question("run", ("A", "X", "Y"), "may A run to (X, Y) mm", self.run),
+            "charge": Question("charge", ("A", "X", "Y"), "may A charge to (X, Y)", self.charge),
+            "reach": Question("reach", ("A",), "where may A move", self.reach),
+            "leave": Question("leave", ("A",), "the cost of leaving a melee", self.leave),
+            "support": Question("support", ("A",), "allies and leaders near A", self.support),
+            "initiative": Question("initiative", (), "who starts the turn", self.initiative),
+            "damage": Question("damage", ("F", "R"), "the damage roll F vs R", self.damage),
+        }
+
+    # --- measures ----------------------------------------------------------------------
+
+    def distance(self, scene: Scene, a: str, b: str) -> DistanceAnswer:
+        first, second = figure_named(scene, a), figure_named(scene, b)
+        options = _options(scene)
+        distance_mm = _measure(first, second, options)
+        unit = self.unit(scene)
+        sigma = combined_sigma(first.sigma_mm, second.sigma_mm)
+        units = unit.from_mm(distance_mm)
+        return DistanceAnswer(
+            question="distance",
+            message=f"{a} to {b}: {units:.2f} pas ({distance_mm:.1f} mm, {options.measure})"
+            + (f" ± {sigma:.1f} mm" if sigma else ""),
+            a=a,
+            b=b,
+            distance_mm=distance_mm,
+            distance_units=units,
+            unit=unit.name,
+            mode=options.measure,
+            sigma_mm=sigma,
+        )
+
+    def contact(self, scene: Scene, a: str, b: str) -> ContactAnswer:
+        first, second = figure_named(scene, a), figure_named(scene, b)
+        if first.id == second.id:
+            raise QuestionError(f"{a!r} and {b!r} are the same figure")
+        options = _options(scene)
+        gap_mm = _gap(first, second, options)
+        touching = gap_mm <= options.contact_tolerance_mm
+        margin = Margin(
+            "contact",
+            abs(options.contact_tolerance_mm - gap_mm),
+            combined_sigma(first.sigma_mm, second.sigma_mm),
+        )
+        verdict = "in contact" if touching else "not in contact"
+        return ContactAnswer(
+            question="contact",
+            message=with_certainty(f"{a} and {b} are {verdict} (gap {gap_mm:.1f} mm)", margin),
+            margins=(margin,),
+            a=a,
+            b=b,
+            contact=touching,
+            gap_mm=gap_mm,
+            threshold_mm=options.contact_tolerance_mm,
+        )
+
+    # --- shooting ----------------------------------------------------------------------
+
+    def fire(self, scene: Scene, a: str, b: str) -> MusgFireAnswer:
+        return fire_answer(scene, a, b)
+
+    # --- moving ------------------------------------------------------------------------
+
+    def move(self, scene: Scene, a: str, x: str, y: str, mode: str = "walk") -> MusgMoveAnswer:
+        return move_answer(scene, a, x, y, mode)
+
+    def run(self, scene: Scene, a: str, x: str, y: str) -> MusgMoveAnswer:
+        return self.move(scene, a, x, y, mode="run")
+
+    def charge(self, scene: Scene, a: str, x: str, y: str) -> MusgMoveAnswer:
+        return self.move(scene, a, x, y, mode="charge")
+
+    def reach(self, scene: Scene, a: str, mode: str = "walk") -> MusgReachAnswer:
+        return reach_answer(scene, a, mode)
+
+    def leave(self, scene: Scene, a: str) -> LeaveAnswer:
+        return leave_answer(scene, a)
+
+    def support(self, scene: Scene, a: str) -> SupportAnswer:
+        return support_answer(scene, a)
+
+    # --- dice --------------------------------------------------------------------------
+
+    def initiative(
+        self,
+        scene: Scene,
+        dice: Mapping[str, Any] | None = None,
+        henchmen: Mapping[str, Any] | None = None,
+    ) -> InitiativeAnswer:
+        return initiative_answer(scene, dice, henchmen)
+
+    def damage(self, scene: Scene, f: str, r: str, die: Any = None) -> DamageAnswer:
+        return damage_answer(scene, f, r, die)

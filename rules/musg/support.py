@@ -1,0 +1,131 @@
+"""Friends and foes nearby: the cost of leaving a melee, and the support of allies and leaders."""
+
+from __future__ import annotations
+
+from rules.answers import Margin, Reason, combined_sigma, with_certainty
+from rules.model import Scene
+from rules.musg.answers import LeaveAnswer, SupportAnswer
+from rules.musg.bases import (
+    _attention_chef,
+    _gap,
+    _measure,
+    _move_pas,
+    _options,
+    _rank_index,
+    _unit,
+)
+from rules.musg.book import NUMBERS
+from rules.ruleset import figure_named
+
+
+def leave_answer(scene: Scene, a: str) -> LeaveAnswer:
+    """The PA and move it costs A to leave the melee it is engaged in."""
+    options = _options(scene)
+    unit = _unit(scene)
+    figure = figure_named(scene, a)
+    margins: list[Margin] = []
+    engaged: list[str] = []
+    friends: list[str] = []
+    friend_mm = unit.to_mm(NUMBERS.leave_friend_pas)
+    for other in scene.figures:
+        if other.id == figure.id:
+            continue
+        sigma = combined_sigma(figure.sigma_mm, other.sigma_mm)
+        if scene.are_enemies(figure.side, other.side):
+            gap = _gap(figure, other, options)
+            if gap <= options.contact_tolerance_mm:
+                engaged.append(other.id)
+            margins.append(
+                Margin(f"contact {other.id}", abs(options.contact_tolerance_mm - gap), sigma)
+            )
+        else:
+            d = _measure(figure, other, options)
+            if d <= friend_mm:
+                friends.append(other.id)
+            margins.append(Margin(f"friend {other.id}", abs(friend_mm - d), sigma))
+    move_units = _move_pas(figure) * NUMBERS.leave_move_fraction if engaged else 0.0
+    reasons = () if engaged else (Reason.NOT_IN_CONTACT,)
+    points = max(NUMBERS.leave_minimum_points, len(engaged) - len(friends)) if engaged else 0
+    if engaged:
+        text = (
+            f"{a} may leave the melee with {', '.join(engaged)} for {points} PA"
+            f" ({len(engaged)} engaged, {len(friends)} friend(s) within "
+            f"{NUMBERS.leave_friend_pas:g} pas), moving {move_units:g} pas away"
+            " even in difficult ground"
+        )
+    else:
+        text = f"{a} is not engaged in a melee"
+    kept = tuple(sorted(margins, key=lambda m: m.margin_mm)[:3])
+    return LeaveAnswer(
+        question="leave",
+        message=with_certainty(text, *kept),
+        margins=kept,
+        figure=a,
+        allowed=bool(engaged),
+        reasons=reasons,
+        engaged_with=tuple(engaged),
+        friends_near=tuple(friends),
+        action_points=points,
+        move_mm=unit.to_mm(move_units),
+        move_units=move_units,
+        unit=unit.name,
+    )
+
+
+def support_answer(scene: Scene, a: str) -> SupportAnswer:
+    """Allies within support range of A, and higher ranks it may test on."""
+    options = _options(scene)
+    unit = _unit(scene)
+    figure = figure_named(scene, a)
+    support_mm = unit.to_mm(NUMBERS.support_pas)
+    leader_mm = unit.to_mm(NUMBERS.leader_pas)
+    own_rank = _rank_index(figure)
+    allies: list[tuple[float, str]] = []
+    leaders: list[tuple[int, float, str]] = []
+    margins: list[Margin] = []
+    chief_near = False
+    for other in scene.figures:
+        if other.id == figure.id or scene.are_enemies(figure.side, other.side):
+            continue
+        d = _measure(figure, other, options)
+        sigma = combined_sigma(figure.sigma_mm, other.sigma_mm)
+        if d <= support_mm:
+            allies.append((d, other.id))
+        margins.append(Margin(f"ally {other.id}", abs(support_mm - d), sigma))
+        rank = _rank_index(other)
+        if rank is not None and (own_rank is None or rank > own_rank):
+            if d <= leader_mm:
+                leaders.append((-rank, d, other.id))
+                chief_near = chief_near or other.attrs.get("rank") == "chief"
+            margins.append(Margin(f"leader {other.id}", abs(leader_mm - d), sigma))
+    allies.sort()
+    leaders.sort()
+    attention = _attention_chef(scene, figure, options, unit)
+    kept = tuple(sorted(margins, key=lambda m: m.margin_mm)[:3])
+    text = (
+        f"{a}: {len(allies)} {'ally' if len(allies) == 1 else 'allies'} within "
+        f"{NUMBERS.support_pas:g} pas (+{len(allies)} Cd)"
+        + (
+            f"; may test on the Cd of {', '.join(x[2] for x in leaders)} "
+            f"within {NUMBERS.leader_pas:g} pas"
+            if leaders
+            else ""
+        )
+        + (f"; attention chef: {', '.join(attention)}" if attention else "")
+    )
+    return SupportAnswer(
+        question="support",
+        message=with_certainty(text, *kept),
+        margins=kept,
+        figure=a,
+        allies=tuple(x[1] for x in allies),
+        cd_bonus=len(allies),
+        leaders=tuple(x[2] for x in leaders),
+        chief_near=chief_near,
+        attention_chef=attention,
+        support_mm=support_mm,
+        support_units=NUMBERS.support_pas,
+        leader_mm=leader_mm,
+        leader_units=NUMBERS.leader_pas,
+        unit=unit.name,
+    )
