@@ -26,6 +26,7 @@ from calibration.frame import Frame, locate_frame
 from calibration.locate import LocateResult
 from calibration.table import Roster, RosterFigure, Table
 from rules.answers import Answer
+from rules.errors import QuestionError, RulesError
 from rules.model import Scene
 from rules.questions import ask
 from rules.registry import find_ruleset
@@ -243,9 +244,13 @@ class LiveTable:
                     "image_px": list(image_px[track.marker]) if track.marker in image_px else None,
                 }
             )
-        scene = self._scene_from(tracks)
+        problem: str | None = None
+        try:
+            scene = self._scene_from(tracks)
+            groups = ask(scene, "groups", []).to_json() if scene is not None else None
+        except RulesError as error:  # e.g. a roster the ruleset refuses: say so, keep serving
+            scene, groups, problem = None, None, str(error)
         unit = ruleset.unit(scene) if scene is not None else None
-        groups = ask(scene, "groups", []).to_json() if scene is not None else None
         return {
             "frame": frame_number,
             "time": round(now, 3),
@@ -265,6 +270,7 @@ class LiveTable:
             "table_reprojection_px": reprojection,
             "image_size": list(self.config.camera.image_size),
             "fps": round(self._fps, 1),
+            "problem": problem,
         }
 
     def set_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -317,8 +323,6 @@ class LiveTable:
         tracks = self.tracks()
         scene = self._scene_from(tracks)
         if scene is None:
-            from rules.errors import QuestionError
-
             raise QuestionError("no figure has been seen on the table yet")
         answer = ask(scene, question, args, extras)
         about = {

@@ -311,3 +311,20 @@ def test_a_frame_the_pipeline_cannot_read_goes_stale_not_down() -> None:
     state = live.state()
     assert state["source"]["ok"] is False
     assert state["source"]["message"].startswith("garbled card: ")
+
+
+def test_a_roster_the_ruleset_refuses_is_reported_not_a_500() -> None:
+    # The demo's roster read under S&R: its figures are TD/CR, which S&R does not know.
+    setup = demo_setup()
+    live = LiveTable(TableConfig(setup.camera, setup.table, setup.roster,
+                                 ruleset="smooth-and-rifled"),
+                     DemoSource(move_every_s=1e9))
+    assert live.step()
+    with TestClient(create_app(live, run_loop=False)) as client:
+        state = client.get("/api/state")
+        assert state.status_code == 200
+        assert "type" in state.json()["problem"]
+        assert len(state.json()["figures"]) == 7
+        reply = client.post("/api/ask", json={"question": "groups"})
+        assert reply.status_code == 422
+        assert "type" in reply.json()["detail"]
