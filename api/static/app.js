@@ -140,6 +140,7 @@ function renderStatus() {
     words = t("status.lost");
     message = app.state.source.message || "";
   }
+  if (app.state?.problem) message = [message, app.state.problem].filter(Boolean).join(" · ");
   status.dataset.state = kind;
   text.textContent = words;
   detail.textContent = message;
