@@ -1,0 +1,224 @@
+"""The Choc Base 6 book: its numbers, a scene's options, figure potentials and impacts.
+
+The impact and potentials arithmetic is the same on every surface; each surface
+passes its own groups and its own verdict on whether a shot or a combat is allowed.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.answers import FireAnswer, ImpactAnswer, PotentialsAnswer, Unit
+from rules.errors import QuestionError
+from rules.model import Figure, Scene, TerrainKind
+from rules.ruleset import scene_options
+
+
+@dataclass(frozen=True, slots=True)
+class Numbers:
+    """The rule book's numbers (§2.3.2, Action « Tir », ANNEXE 1)."""
+
+    pj: int = 2
+    pa: int = 2
+    pi: int = 2
+    wounded_pa: int = 1
+    wounded_pi: int = 1
+    wounded_pj: int = 1
+    range_units: float = 3.0
+    sniper_range_units: float = 5.0
+    max_group_size: int = 6
+    die_faces: int = 6
+
+
+NUMBERS = Numbers()
+COSTLY_TERRAIN = {TerrainKind.DIFFICULT: 2.0, TerrainKind.WOOD: 2.0}
+BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
+TOUCH_MM = 1e-6  # bases closer than this to touching count as touching, not overlapping
+SHOOTER_TYPE = "TD"
+CLOSE_COMBAT_TYPE = "CR"
+
+
+Finite = Annotated[float, Field(allow_inf_nan=False)]
+
+
+class ChocBase6Options(BaseModel):
+    """``options:`` of a CB6 scene."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    surface: Literal["neutral", "hex", "square"] = "neutral"
+    unit_mm: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 100.0
+    thickness_mm: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 25.0
+    group_radius_mm: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None
+    hex_mm: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None
+    square_mm: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None
+    contact_tolerance_mm: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 2.0
+    # Grids (see rules.choc_base_6.grid): the centre of cell (0, 0), table mm (default: half a
+    # cell from the table corner on both axes), the grid's turn counter-clockwise, and
+    # whether hexes have a point (neighbours along x) or a flat side (along y) upwards.
+    grid_origin_mm: tuple[Finite, Finite] | None = None
+    grid_rotation_deg: Finite = 0.0
+    hex_orientation: Literal["pointy", "flat"] = "pointy"
+
+    @property
+    def group_footprint_radius_mm(self) -> float:
+        return self.group_radius_mm if self.group_radius_mm is not None else 1.5 * self.thickness_mm
+
+    @property
+    def contact_distance_mm(self) -> float:
+        """Centre distance under which two reference figures are in contact (2 thicknesses)."""
+        return 2.0 * self.thickness_mm
+
+
+def options_of(scene: Scene) -> ChocBase6Options:
+    """A CB6 scene's options."""
+    return scene_options(scene, ChocBase6Options)
+
+
+# --- figure potentials -----------------------------------------------------------------
+
+
+def _bonus(figure: Figure, key: str) -> int:
+    value = figure.attrs.get(key, 0)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise QuestionError(f"figure {figure.id!r}: attrs.{key} must be an integer, got {value!r}")
+    return value
+
+
+def figure_pa(figure: Figure) -> int:
+    """Advance potential: 2, 1 when wounded, plus ``attrs.pa_bonus`` kept in full.
+
+    >>> figure_pa(Figure("rider", "blue", 0, 0, wounded=True, attrs={"pa_bonus": 2}))
+    3
+    """
+    base = NUMBERS.wounded_pa if figure.wounded else NUMBERS.pa
+    return base + _bonus(figure, "pa_bonus")
+
+
+def figure_pi(figure: Figure) -> int:
+    """Impact potential: 2, 1 when wounded, plus ``attrs.pi_bonus``."""
+    base = NUMBERS.wounded_pi if figure.wounded else NUMBERS.pi
+    return base + _bonus(figure, "pi_bonus")
+
+
+def figure_pj(figure: Figure) -> int:
+    return NUMBERS.wounded_pj if figure.wounded else NUMBERS.pj
+
+
+def is_sniper(figure: Figure) -> bool:
+    return bool(figure.attrs.get("sniper", False))
+
+
+def impact(pi_total: int, die: int) -> int:
+    """Impact of a shot or a close combat: PI total less the die, a die above the total counting 0.
+
+    >>> [impact(3, die) for die in range(1, 7)]
+    [2, 1, 0, 3, 3, 3]
+    """
+    if not 1 <= die <= NUMBERS.die_faces:
+        raise QuestionError(f"a die shows 1 to {NUMBERS.die_faces}, got {die!r}")
+    return pi_total - die if die <= pi_total else pi_total
+
+
+def impact_distribution(pi_total: int) -> dict[int, int]:
+    """How many of the six faces give each impact.
+
+    >>> impact_distribution(8)
+    {2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 1}
+    """
+    counts: dict[int, int] = defaultdict(int)
+    for die in range(1, NUMBERS.die_faces + 1):
+        counts[impact(pi_total, die)] += 1
+    return dict(sorted(counts.items()))
+
+
+def impact_answer(
+    attacker: GroupLike,
+    target: GroupLike,
+    action: str,
+    die: int | None,
+    bonus: int,
+    fire: Callable[[], FireAnswer],
+    in_contact: Callable[[], bool],
+) -> ImpactAnswer:
+    """The impact of a shot or a close combat, on any CB6 surface.
+
+    ``fire`` and ``in_contact`` ask the surface's own rules whether the action is
+    allowed; the arithmetic is the same everywhere.
+    """
+    warnings: list[str] = []
+    if action == "fire":
+        verdict = fire()
+        counted = [f for f in attacker.figures if f.id in verdict.shooters]
+        if not verdict.allowed:
+            codes = ", ".join(verdict.reasons)
+            warnings.append(f"{attacker.name} may not shoot at {target.name} ({codes})")
+    elif action == "close":
+        counted = [f for f in attacker.figures if f.type == CLOSE_COMBAT_TYPE]
+        if not in_contact():
+            warnings.append(f"{attacker.name} is not in contact with {target.name}")
+    else:
+        raise QuestionError(f"action must be 'fire' or 'close', got {action!r}")
+    pi_total = sum(figure_pi(f) for f in counted) + bonus
+    what = "shot" if action == "fire" else "close combat"
+    spread: dict[int, int] | None = None
+    result: int | None = None
+    if die is None:
+        spread = impact_distribution(pi_total)
+        listing = ", ".join(f"{value}: {faces}/6" for value, faces in spread.items())
+        text = f"{what} of {attacker.name} on {target.name}: PI {pi_total}; impact {listing}"
+    else:
+        result = impact(pi_total, die)
+        text = (
+            f"{what} of {attacker.name} on {target.name}: PI {pi_total}, die {die}"
+            f" -> impact {result}"
+        )
+    return ImpactAnswer(
+        question="impact",
+        message=text + "".join(f"\nwarning: {w}" for w in warnings),
+        attacker=attacker.name,
+        target=target.name,
+        action=action,
+        pi=pi_total,
+        counted=tuple(f.id for f in counted),
+        die=die,
+        impact=result,
+        distribution=spread,
+        warnings=tuple(warnings),
+    )
+
+
+def potentials_answer(group: GroupLike, unit: Unit, where: str = "") -> PotentialsAnswer:
+    """PJ, PA and PI of a group (rule book §2.3.2), on any CB6 surface."""
+    pj = sum(figure_pj(f) for f in group.figures)
+    pa = min(figure_pa(f) for f in group.figures)
+    pi_fire = sum(figure_pi(f) for f in group.figures if f.type == SHOOTER_TYPE)
+    pi_close = sum(figure_pi(f) for f in group.figures if f.type == CLOSE_COMBAT_TYPE)
+    return PotentialsAnswer(
+        question="potentials",
+        message=f"{group.name}{where}: {pj} PJ, PA {pa}, PI {pi_fire} shooting, "
+        f"PI {pi_close} close combat",
+        group=group.name,
+        figures=tuple(f.id for f in group.figures),
+        pj=pj,
+        pa=pa,
+        pa_mm=unit.to_mm(pa),
+        pi_fire=pi_fire,
+        pi_close=pi_close,
+        unit=unit.name,
+    )
+
+
+class GroupLike(Protocol):
+    """What the impact arithmetic needs of a group: its name and figures."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def figures(self) -> tuple[Figure, ...]: ...

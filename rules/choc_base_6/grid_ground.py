@@ -1,0 +1,137 @@
+"""What a move or a shot meets on a grid: occupied, blocked and costly cells, and the
+searches over cells.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from rules.choc_base_6.book import BLOCKING_TERRAIN, COSTLY_TERRAIN
+from rules.choc_base_6.grid import Cell, Grid
+from rules.choc_base_6.grid_groups import CellGroup, CellGrouping
+from rules.model import Scene
+
+
+@dataclass(frozen=True, slots=True)
+class Ground:
+    """What a move meets on the grid: other groups' cells, blocked and costly cells."""
+
+    grid: Grid
+    groups: frozenset[Cell]
+    blocked: frozenset[Cell]
+    costly: Mapping[Cell, float]
+
+    @classmethod
+    def of(cls, scene: Scene, grouping: CellGrouping, mover: CellGroup, split: bool) -> Ground:
+        grid = grouping.grid
+        groups = {cell for cell, g in grouping.by_cell.items() if g.name != mover.name}
+        if split:  # the figures left behind stay in the start cell
+            groups.add(mover.cell)
+        blocked: set[Cell] = set()
+        costly: dict[Cell, float] = {}
+        features = [
+            (t, t.kind in BLOCKING_TERRAIN)
+            for t in scene.terrain
+            if t.kind in BLOCKING_TERRAIN or t.kind in COSTLY_TERRAIN
+        ]
+        if features:
+            for cell in _grid_cells(grid):
+                point = shapely.Point(grid.centre(cell))
+                for feature, blocks in features:
+                    if not isinstance(feature.geometry, shapely.Polygon):
+                        continue
+                    if feature.geometry.covers(point):
+                        if blocks:
+                            blocked.add(cell)
+                        else:
+                            costly[cell] = max(costly.get(cell, 1.0), COSTLY_TERRAIN[feature.kind])
+        return cls(grid, frozenset(groups), frozenset(blocked), costly)
+
+    def search(
+        self, start: Cell, with_groups: bool, limit: float = math.inf
+    ) -> tuple[dict[Cell, int], dict[Cell, Cell]]:
+        """Steps from ``start`` to every cell of the grid reachable through empty cells.
+
+        Entering a cell costs 1 (2 on difficult ground); other groups' cells (when
+        ``with_groups``), blocked cells and cells off the grid are never entered.
+        """
+        costs: dict[Cell, int] = {start: 0}
+        previous: dict[Cell, Cell] = {}
+        queue: list[tuple[int, Cell]] = [(0, start)]
+        while queue:
+            cost, cell = heapq.heappop(queue)
+            if cost > costs.get(cell, math.inf) or cost >= limit:
+                continue
+            for nxt in self.grid.neighbours(cell):
+                if nxt in self.blocked or (with_groups and nxt in self.groups):
+                    continue
+                if not self.grid.in_grid(nxt):
+                    continue
+                step = int(self.costly.get(nxt, 1.0))
+                total = cost + step
+                if total < costs.get(nxt, math.inf):
+                    costs[nxt] = total
+                    previous[nxt] = cell
+                    heapq.heappush(queue, (total, nxt))
+        return costs, previous
+
+
+def _grid_cells(grid: Grid) -> Iterable[Cell]:
+    """Every cell of the grid (centre on the table)."""
+    corners = [
+        (0.0, 0.0),
+        (grid.width_mm, 0.0),
+        (0.0, grid.depth_mm),
+        (grid.width_mm, grid.depth_mm),
+    ]
+    fractions = np.array([grid._fractional(x, y) for x, y in corners])
+    low = np.floor(fractions.min(axis=0)).astype(int) - 2
+    high = np.ceil(fractions.max(axis=0)).astype(int) + 2
+    for a in range(int(low[0]), int(high[0]) + 1):
+        for b in range(int(low[1]), int(high[1]) + 1):
+            if grid.in_grid((a, b)):
+                yield a, b
+
+
+def walk_back(previous: Mapping[Cell, Cell], goal: Cell) -> list[Cell]:
+    path = [goal]
+    while path[-1] in previous:
+        path.append(previous[path[-1]])
+    return path[::-1]
+
+
+def square_shot(
+    grid: Grid, start: Cell, goal: Cell, occupied: set[Cell], reach: int
+) -> list[Cell] | None:
+    """The shortest orthogonal count from shooter to target through empty squares on the
+    grid, if it is at most ``reach`` squares (breadth-first search)."""
+    previous: dict[Cell, Cell] = {}
+    depth = {start: 0}
+    queue = deque([start])
+    while queue:
+        cell = queue.popleft()
+        if cell == goal:
+            return walk_back(previous, goal)
+        if depth[cell] >= reach:
+            continue
+        for nxt in grid.neighbours(cell):
+            if nxt in depth or (nxt != goal and (nxt in occupied or not grid.in_grid(nxt))):
+                continue
+            depth[nxt] = depth[cell] + 1
+            previous[nxt] = cell
+            queue.append(nxt)
+    return None
+
+
+def box_cells(a: Cell, b: Cell) -> list[Cell]:
+    """The squares between two squares (on some shortest orthogonal count)."""
+    cols = range(min(a[0], b[0]), max(a[0], b[0]) + 1)
+    rows = range(min(a[1], b[1]), max(a[1], b[1]) + 1)
+    return [(c, r) for c in cols for r in rows if (c, r) not in (a, b)]

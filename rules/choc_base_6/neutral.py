@@ -1,0 +1,372 @@
+"""Choc Base 6 on a neutral surface (rules digest §1, rule book ANNEXE 2).
+
+Scenes with ``surface: hex`` or ``surface: square`` are answered by
+:mod:`~rules.choc_base_6.grid_questions` (cells counted in H or C).
+
+Groups of 1-6 figures; every distance is measured in M from the head of each
+group's reference figure. Readings chosen where the book is silent:
+
+* a figure is a disc of diameter ``thickness_mm``; two groups are in contact
+  when the gap between their reference figures is less than a thickness, i.e.
+  their centres are less than two thicknesses apart;
+* figures of one side chained by such gaps form a group (how `groups` finds the
+  groups of figures that do not declare one);
+* a group's footprint (what blocks a fire line or a move) is the convex hull of
+  its figures' bases; a group known only by its reference figure is a disc of
+  ``group_radius_mm`` around it (``attrs.alone: true`` marks a true lone figure);
+* a shot reaches 3 M; a sniper's shot 5 M, and beyond 3 M only snipers' PI count;
+* difficult ground and woods cost double to cross; impassable ground and
+  buildings block; other terrain does not change a CB6 move.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import numpy as np
+import shapely
+
+from rules import pathing
+from rules.answers import (
+    ContactAnswer,
+    DistanceAnswer,
+    FireAnswer,
+    GroupsAnswer,
+    ImpactAnswer,
+    Margin,
+    MoveAnswer,
+    PotentialsAnswer,
+    ReachAnswer,
+    Reason,
+    Unit,
+    combined_sigma,
+    with_certainty,
+)
+from rules.choc_base_6.book import (
+    NUMBERS,
+    SHOOTER_TYPE,
+    TOUCH_MM,
+    figure_pa,
+    figure_pi,
+    impact_answer,
+    is_sniper,
+    options_of,
+    potentials_answer,
+)
+from rules.choc_base_6.neutral_groups import (
+    figure_radius,
+    find_groups,
+    group_named,
+    is_group,
+    measure_point,
+    moving_figures,
+)
+from rules.choc_base_6.neutral_messages import fire_message, move_message
+from rules.choc_base_6.neutral_obstacles import enemy_contact, line_blockers, move_field
+from rules.errors import QuestionError
+from rules.geometry import centre_distance_mm, ring_points
+from rules.model import Scene
+from rules.ruleset import Question, Ruleset, coordinate_mm
+from rules.terrain import straight_cost_mm
+
+
+class ChocBase6Neutral(Ruleset):
+    """Choc Base 6 on a neutral surface, distances in M from reference figures' heads."""
+
+    name = "choc-base-6"
+
+    def unit(self, scene: Scene) -> Unit:
+        return Unit("M", options_of(scene).unit_mm)
+
+    def questions(self) -> Mapping[str, Question]:
+        return {
+            "distance": Question(
+                "distance", ("A", "B"), "reference-to-reference distance", self.distance
+            ),
+            "contact": Question("contact", ("A", "B"), "are two groups in contact", self.contact),
+            "fire": Question("fire", ("A", "B"), "may group A shoot at group B", self.fire),
+            "move": Question("move", ("A", "X", "Y"), "may A move to (X, Y) mm", self.move),
+            "reach": Question("reach", ("A",), "where may A move", self.reach),
+            "groups": Question("groups", (), "the groups on the table", self.groups),
+            "impact": Question("impact", ("A", "B"), "the impact of A on B", self.impact),
+            "potentials": Question(
+                "potentials", ("A",), "PJ, PA and PI of a group", self.potentials
+            ),
+        }
+
+    # --- questions ---------------------------------------------------------------------
+
+    def distance(self, scene: Scene, a: str, b: str) -> DistanceAnswer:
+        grouping = find_groups(scene)
+        first, second = measure_point(scene, grouping, a), measure_point(scene, grouping, b)
+        distance_mm = centre_distance_mm(first.xy, second.xy)
+        unit = self.unit(scene)
+        both_references = all(
+            f.reference or is_group(grouping, n) for f, n in ((first, a), (second, b))
+        )
+        sigma = combined_sigma(first.sigma_mm, second.sigma_mm)
+        units = unit.from_mm(distance_mm)
+        return DistanceAnswer(
+            question="distance",
+            message=f"{a} to {b}: {units:.2f} {unit.name} ({distance_mm:.1f} mm)"
+            + (f" ± {sigma:.1f} mm" if sigma else ""),
+            a=a,
+            b=b,
+            distance_mm=distance_mm,
+            distance_units=units,
+            unit=unit.name,
+            mode="reference" if both_references else "head",
+            sigma_mm=sigma,
+        )
+
+    def contact(self, scene: Scene, a: str, b: str) -> ContactAnswer:
+        options = options_of(scene)
+        grouping = find_groups(scene)
+        first, second = group_named(scene, grouping, a), group_named(scene, grouping, b)
+        if first.name == second.name:
+            raise QuestionError(f"{a!r} and {b!r} are the same group {first.name!r}")
+        distance_mm = centre_distance_mm(first.reference.xy, second.reference.xy)
+        gap_mm = distance_mm - options.thickness_mm
+        touching = gap_mm < options.thickness_mm
+        margin = Margin(
+            "contact",
+            abs(options.thickness_mm - gap_mm),
+            combined_sigma(first.reference.sigma_mm, second.reference.sigma_mm),
+        )
+        verdict = "in contact" if touching else "not in contact"
+        return ContactAnswer(
+            question="contact",
+            message=with_certainty(
+                f"{first.name} and {second.name} are {verdict}: the reference figures are "
+                f"{gap_mm:.1f} mm apart (contact under {options.thickness_mm:g} mm)",
+                margin,
+            ),
+            margins=(margin,),
+            a=a,
+            b=b,
+            contact=touching,
+            gap_mm=gap_mm,
+            threshold_mm=options.thickness_mm,
+        )
+
+    def fire(self, scene: Scene, a: str, b: str) -> FireAnswer:
+        options = options_of(scene)
+        unit = self.unit(scene)
+        grouping = find_groups(scene)
+        shooter, target = group_named(scene, grouping, a), group_named(scene, grouping, b)
+        if shooter.name == target.name:
+            raise QuestionError(f"{a!r} and {b!r} are the same group {shooter.name!r}")
+        reasons: list[Reason] = []
+        margins: list[Margin] = []
+        warnings: list[str] = []
+
+        if not scene.are_enemies(shooter.side, target.side):
+            reasons.append(Reason.TARGET_NOT_ENEMY)
+        shooters = [f for f in shooter.figures if f.type == SHOOTER_TYPE]
+        if not shooters:
+            reasons.append(Reason.NO_SHOOTERS)
+
+        for group, code in (
+            (shooter, Reason.IN_CONTACT_WITH_ENEMY),
+            (target, Reason.TARGET_IN_CONTACT),
+        ):
+            touching, margin = enemy_contact(scene, grouping, group, options)
+            if touching:
+                reasons.append(code)
+            if margin is not None:
+                margins.append(margin)
+
+        distance_mm = centre_distance_mm(shooter.reference.xy, target.reference.xy)
+        sigma = combined_sigma(shooter.reference.sigma_mm, target.reference.sigma_mm)
+        range_mm = unit.to_mm(NUMBERS.range_units)
+        sniper_range_mm = unit.to_mm(NUMBERS.sniper_range_units)
+        snipers = [f for f in shooters if is_sniper(f)]
+        band: str | None
+        counted = shooters
+        if distance_mm <= range_mm:
+            band = "normal"
+            margins.append(Margin("range", range_mm - distance_mm, sigma))
+        elif snipers and distance_mm <= sniper_range_mm:
+            band = "sniper"
+            counted = snipers
+            margins.append(Margin("range", sniper_range_mm - distance_mm, sigma))
+            margins.append(Margin("band", distance_mm - range_mm, sigma))
+            warnings.append(
+                f"beyond {NUMBERS.range_units:g} {unit.name} only the snipers' PI counts"
+            )
+        else:
+            band = None
+            reasons.append(Reason.OUT_OF_RANGE)
+            reach_mm = sniper_range_mm if snipers else range_mm
+            margins.append(Margin("range", distance_mm - reach_mm, sigma))
+
+        blocked_by, line_margin = line_blockers(scene, grouping, shooter, target, options)
+        if blocked_by:
+            reasons.append(Reason.LINE_BLOCKED)
+        if line_margin is not None:
+            margins.append(line_margin)
+
+        pi_total = sum(figure_pi(f) for f in counted)
+        allowed = not reasons
+        text = fire_message(
+            shooter, target, allowed, reasons, distance_mm, unit, blocked_by, pi_total
+        )
+        decisive = tuple(margins)
+        return FireAnswer(
+            question="fire",
+            message=with_certainty(text, *decisive),
+            margins=decisive,
+            shooter=shooter.name,
+            target=target.name,
+            allowed=allowed,
+            reasons=tuple(reasons),
+            distance_mm=distance_mm,
+            distance_units=unit.from_mm(distance_mm),
+            unit=unit.name,
+            band=band,
+            blocked_by=tuple(blocked_by),
+            cover=(),
+            warnings=tuple(warnings),
+            shooters=tuple(f.id for f in counted),
+            pi=pi_total if allowed else 0,
+        )
+
+    def move(self, scene: Scene, a: str, x: str, y: str) -> MoveAnswer:
+        options = options_of(scene)
+        unit = self.unit(scene)
+        goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")])
+        grouping = find_groups(scene)
+        movers, mover = moving_figures(scene, grouping, a)
+        radius_mm = figure_radius(mover, options)
+        allowance_units = min(figure_pa(f) for f in movers)
+        allowance_mm = unit.to_mm(allowance_units)
+        moving_ids = {f.id for f in movers}
+        field = move_field(scene, grouping, moving_ids, mover, options)
+
+        reasons: list[Reason] = []
+        margins: list[Margin] = []
+        if not (
+            radius_mm <= goal[0] <= scene.table.width_mm - radius_mm
+            and radius_mm <= goal[1] <= scene.table.depth_mm - radius_mm
+        ):
+            reasons.append(Reason.OFF_TABLE)
+        centre = shapely.Point(goal)
+        if any(p.polygon.distance(centre) < radius_mm - TOUCH_MM for p in field.polygons):
+            reasons.append(Reason.IMPASSABLE)
+        occupied = [
+            f.id
+            for f in scene.figures
+            if f.id not in moving_ids
+            and centre_distance_mm(f.xy, goal) < radius_mm + figure_radius(f, options)
+        ]
+        if occupied:
+            reasons.append(Reason.DESTINATION_OCCUPIED)
+
+        straight_mm = centre_distance_mm(mover.xy, goal)
+        if reasons:  # no way to a place the figure may not stand on
+            path = pathing.Path(False, math.inf, math.inf, np.empty((0, 2)), ())
+        else:
+            path = pathing.shortest_path(field, mover.xy, goal, radius_mm, max_cost_mm=allowance_mm)
+            if not path.found:
+                reasons.append(Reason.PATH_BLOCKED)
+            elif path.cost_mm > allowance_mm:
+                straight_cost = straight_cost_mm(field, mover.xy, goal)
+                reasons.append(
+                    Reason.PATH_BLOCKED
+                    if path.blocked_by and straight_cost <= allowance_mm
+                    else Reason.OVER_ALLOWANCE
+                )
+            if path.found:
+                margins.append(
+                    Margin("allowance", abs(allowance_mm - path.cost_mm), mover.sigma_mm)
+                )
+        legal = not reasons
+        cost_mm = path.cost_mm if path.found else math.inf
+        text = move_message(
+            a,
+            legal,
+            reasons,
+            cost_mm,
+            allowance_units,
+            straight_mm,
+            unit,
+            path.blocked_by,
+            occupied,
+        )
+        return MoveAnswer(
+            question="move",
+            message=with_certainty(text, *margins),
+            margins=tuple(margins),
+            mover=a,
+            legal=legal,
+            reasons=tuple(reasons),
+            cost_mm=cost_mm,
+            cost_units=unit.from_mm(cost_mm),
+            allowance_mm=allowance_mm,
+            allowance_units=float(allowance_units),
+            unit=unit.name,
+            path_mm=tuple((float(px), float(py)) for px, py in path.points_mm),
+            blocked_by=tuple(path.blocked_by) + tuple(occupied),
+        )
+
+    def reach(self, scene: Scene, a: str) -> ReachAnswer:
+        options = options_of(scene)
+        unit = self.unit(scene)
+        grouping = find_groups(scene)
+        movers, mover = moving_figures(scene, grouping, a)
+        radius_mm = figure_radius(mover, options)
+        allowance_units = min(figure_pa(f) for f in movers)
+        allowance_mm = unit.to_mm(allowance_units)
+        field = move_field(scene, grouping, {f.id for f in movers}, mover, options)
+        area = pathing.reachable_area(field, mover.xy, radius_mm, allowance_mm)
+        polygons = list(getattr(area, "geoms", [area])) if not area.is_empty else []
+        return ReachAnswer(
+            question="reach",
+            message=f"{a} may move anywhere in {len(polygons)} area(s) of "
+            f"{area.area / 1e4:.0f} cm² within {allowance_units} {unit.name}",
+            mover=a,
+            area_mm2=float(area.area),
+            polygons_mm=tuple(ring_points(p.exterior.coords) for p in polygons),
+            holes_mm=tuple(tuple(ring_points(h.coords) for h in p.interiors) for p in polygons),
+            allowance_mm=allowance_mm,
+            allowance_units=float(allowance_units),
+            unit=unit.name,
+        )
+
+    def groups(self, scene: Scene) -> GroupsAnswer:
+        grouping = find_groups(scene)
+        listing = ", ".join(f"{g.name} ({len(g.figures)})" for g in grouping.groups)
+        return GroupsAnswer(
+            question="groups",
+            message=f"{len(grouping.groups)} groups: {listing}"
+            + "".join(f"\nwarning: {w}" for w in grouping.warnings),
+            groups={g.name: list(g.ids) for g in grouping.groups},
+            references={g.name: g.reference.id for g in grouping.groups},
+            sides={g.name: g.side for g in grouping.groups},
+            warnings=grouping.warnings,
+        )
+
+    def impact(
+        self,
+        scene: Scene,
+        a: str,
+        b: str,
+        action: str = "fire",
+        die: int | None = None,
+        bonus: int = 0,
+    ) -> ImpactAnswer:
+        grouping = find_groups(scene)
+        attacker, target = group_named(scene, grouping, a), group_named(scene, grouping, b)
+        return impact_answer(
+            attacker,
+            target,
+            action,
+            die,
+            bonus,
+            fire=lambda: self.fire(scene, a, b),
+            in_contact=lambda: self.contact(scene, a, b).contact,
+        )
+
+    def potentials(self, scene: Scene, a: str) -> PotentialsAnswer:
+        return potentials_answer(group_named(scene, find_groups(scene), a), self.unit(scene))

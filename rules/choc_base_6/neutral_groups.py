@@ -1,0 +1,220 @@
+"""Groups on a neutral surface: declared or found by chaining, and their footprints."""
+
+from __future__ import annotations
+
+import functools
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.cluster.hierarchy import DisjointSet
+
+from rules.choc_base_6.book import NUMBERS, ChocBase6Options, options_of
+from rules.errors import QuestionError, SceneError
+from rules.geometry import centre_distance_mm, disc_hulls
+from rules.model import Figure, Scene
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A CB6 group: its figures, side and reference figure."""
+
+    name: str
+    side: str
+    figures: tuple[Figure, ...]
+    reference: Figure
+    declared: bool
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(figure.id for figure in self.figures)
+
+
+@dataclass(frozen=True, slots=True)
+class Grouping:
+    groups: tuple[Group, ...]
+    warnings: tuple[str, ...]
+
+    def by_name(self, name: str) -> Group | None:
+        return next((group for group in self.groups if group.name == name), None)
+
+    def of_figure(self, figure_id: str) -> Group:
+        return next(group for group in self.groups if figure_id in group.ids)
+
+
+@functools.lru_cache(maxsize=16)
+def find_groups(scene: Scene) -> Grouping:
+    """The groups of a CB6 scene: declared ones, and the others found by chaining.
+
+    A figure without a ``group`` joins the figures of its side whose centres are
+    less than two thicknesses from it (the gap between them less than a
+    thickness), transitively; such a cluster joins the declared group it touches,
+    or forms a group named after its reference figure.
+    """
+    options = options_of(scene)
+    chain_mm = options.contact_distance_mm
+    figures = scene.figures
+    chains: DisjointSet[int] = DisjointSet(range(len(figures)))
+    xy = np.array([f.xy for f in figures]).reshape(-1, 2)
+    for i, j in _close_pairs(xy, chain_mm):
+        if figures[i].side == figures[j].side and (
+            figures[i].group is None or figures[j].group is None
+        ):
+            chains.merge(i, j)
+
+    members: dict[str, list[Figure]] = defaultdict(list)
+    declared: set[str] = set()
+    for figure in figures:
+        if figure.group is not None:
+            members[figure.group].append(figure)
+            declared.add(figure.group)
+    for cluster in chains.subsets():
+        loose = [figures[i] for i in sorted(cluster) if figures[i].group is None]
+        if not loose:
+            continue
+        anchors = [figures[i] for i in cluster if figures[i].group is not None]
+        references = [f for f in loose if f.reference]
+        if anchors:
+            for figure in loose:
+                nearest = min(anchors, key=lambda f: centre_distance_mm(f.xy, figure.xy))
+                assert nearest.group is not None
+                members[nearest.group].append(figure)
+        elif len(loose) == 1:
+            members[loose[0].id].append(loose[0])
+        elif not references:
+            names = ", ".join(f.id for f in loose)
+            raise SceneError(
+                scene.source,
+                "figures",
+                f"figures {names} stand together with no reference figure "
+                "(mark one `reference: true` or declare their `group`)",
+            )
+        else:
+            for figure in loose:
+                nearest = min(references, key=lambda f: centre_distance_mm(f.xy, figure.xy))
+                members[nearest.id].append(figure)
+
+    groups: list[Group] = []
+    warnings: list[str] = []
+    figure_index = {f.id: i for i, f in enumerate(figures)}
+    for name, crew in members.items():
+        sides = sorted({f.side for f in crew})
+        if len(sides) > 1:
+            raise SceneError(
+                scene.source, "figures", f"group {name!r} mixes sides {', '.join(sides)}"
+            )
+        references = [f for f in crew if f.reference]
+        if len(crew) == 1 and not references:
+            references = crew
+        if not references:
+            index = figure_index[crew[0].id]
+            raise SceneError(
+                scene.source, f"figures[{index}].group", f"group {name!r} has no reference figure"
+            )
+        if len(references) > 1:
+            index = figure_index[references[1].id]
+            ids = ", ".join(f.id for f in references)
+            raise SceneError(
+                scene.source,
+                f"figures[{index}].reference",
+                f"group {name!r} has several reference figures ({ids})",
+            )
+        if len(crew) > NUMBERS.max_group_size:
+            warnings.append(
+                f"group {name} has {len(crew)} figures (at most {NUMBERS.max_group_size})"
+            )
+        if name in declared and len(crew) > 1 and not _chained(crew, chain_mm):
+            warnings.append(
+                f"group {name} is not together: its figures are not all within "
+                f"{options.thickness_mm:g} mm of each other"
+            )
+        groups.append(Group(name, sides[0], tuple(crew), references[0], name in declared))
+    return Grouping(tuple(groups), tuple(warnings))
+
+
+def _close_pairs(xy: np.ndarray, below_mm: float) -> list[tuple[int, int]]:
+    if len(xy) < 2:
+        return []
+    from scipy.spatial import cKDTree
+
+    pairs = cKDTree(xy).query_pairs(below_mm, output_type="ndarray")
+    distances = np.hypot(*(xy[pairs[:, 0]] - xy[pairs[:, 1]]).T)
+    return [(int(i), int(j)) for (i, j), d in zip(pairs, distances, strict=True) if d < below_mm]
+
+
+def _chained(crew: Sequence[Figure], below_mm: float) -> bool:
+    xy = np.array([f.xy for f in crew])
+    links: DisjointSet[int] = DisjointSet(range(len(crew)))
+    for i, j in _close_pairs(xy, below_mm):
+        links.merge(i, j)
+    return len(links.subsets()) == 1
+
+
+def is_group(grouping: Grouping, name: str) -> bool:
+    return grouping.by_name(name) is not None
+
+
+def group_named(scene: Scene, grouping: Grouping, name: str) -> Group:
+    """A group by its name, or the group of the figure so named."""
+    group = grouping.by_name(name)
+    if group is not None:
+        return group
+    if scene.figure(name) is not None:
+        return grouping.of_figure(name)
+    raise QuestionError(f"unknown figure or group {name!r}")
+
+
+def measure_point(scene: Scene, grouping: Grouping, name: str) -> Figure:
+    """What a distance is measured from: a group's reference figure, or the named figure."""
+    group = grouping.by_name(name)
+    if group is not None:
+        return group.reference
+    figure = scene.figure(name)
+    if figure is None:
+        raise QuestionError(f"unknown figure or group {name!r}")
+    return figure
+
+
+def moving_figures(scene: Scene, grouping: Grouping, name: str) -> tuple[list[Figure], Figure]:
+    """The figures that move and the one whose path is measured.
+
+    A group (or its reference figure) moves whole, measured from its reference;
+    another figure named alone splits off and moves by itself.
+    """
+    group = grouping.by_name(name)
+    if group is None:
+        figure = measure_point(scene, grouping, name)
+        group = grouping.of_figure(name)
+        if not figure.reference:
+            return [figure], figure
+    return list(group.figures), group.reference
+
+
+def figure_radius(figure: Figure, options: ChocBase6Options) -> float:
+    """Radius of a figure's footprint: its base, else a disc as wide as its thickness."""
+    return figure.base.radius_mm if figure.base is not None else options.thickness_mm / 2
+
+
+def footprint_discs(group: Group, options: ChocBase6Options) -> np.ndarray:
+    """Discs (N, 3) whose convex hull is the group's footprint."""
+    if len(group.figures) == 1 and not group.figures[0].attrs.get("alone", False):
+        ref = group.reference
+        return np.array([[ref.x_mm, ref.y_mm, options.group_footprint_radius_mm]])
+    return np.array([[f.x_mm, f.y_mm, figure_radius(f, options)] for f in group.figures])
+
+
+@dataclass(frozen=True, slots=True)
+class Footprints:
+    """Every group's footprint discs (N, 3) and hull polygon, in ``Grouping.groups`` order."""
+
+    discs: tuple[np.ndarray, ...]
+    hulls: np.ndarray
+
+
+@functools.lru_cache(maxsize=16)
+def group_footprints(scene: Scene) -> Footprints:
+    """The footprints of a scene's groups, computed once per scene."""
+    options = options_of(scene)
+    discs = tuple(footprint_discs(group, options) for group in find_groups(scene).groups)
+    return Footprints(discs, disc_hulls(list(discs)))

@@ -1,0 +1,65 @@
+"""The Choc Base 6 ruleset: options, scene checks, and each scene routed to its surface."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.answers import Answer, Unit
+from rules.choc_base_6.book import CLOSE_COMBAT_TYPE, SHOOTER_TYPE, ChocBase6Options, options_of
+from rules.choc_base_6.grid import grid_unit
+from rules.choc_base_6.grid_groups import validate_grid
+from rules.choc_base_6.grid_questions import GRID
+from rules.choc_base_6.neutral import ChocBase6Neutral
+from rules.choc_base_6.neutral_groups import find_groups
+from rules.errors import SceneError
+from rules.model import Scene
+
+
+class ChocBase6(ChocBase6Neutral):
+    """Choc Base 6: neutral-surface questions, hex and square scenes handed to the grid."""
+
+    name = "choc-base-6"
+    aliases = ("cb6", "chocbase6", "choc-base6")
+
+    def parse_options(self, raw: Mapping[str, Any]) -> ChocBase6Options:
+        return ChocBase6Options.model_validate(dict(raw))
+
+    def unit(self, scene: Scene) -> Unit:
+        if options_of(scene).surface != "neutral":
+            return grid_unit(scene)
+        return super().unit(scene)
+
+    def ask(
+        self,
+        scene: Scene,
+        question: str,
+        args: Sequence[str],
+        extras: Mapping[str, Any] | None = None,
+    ) -> Answer:
+        """Hex and square surfaces are answered by `GRID`."""
+        if options_of(scene).surface != "neutral":
+            return GRID.ask(scene, question, args, extras)
+        return super().ask(scene, question, args, extras)
+
+    def validate(self, scene: Scene) -> None:
+        options = options_of(scene)
+        for index, figure in enumerate(scene.figures):
+            if figure.type is not None and figure.type not in (SHOOTER_TYPE, CLOSE_COMBAT_TYPE):
+                raise SceneError(
+                    scene.source,
+                    f"figures[{index}].type",
+                    f"CB6 figures are 'TD' or 'CR', got {figure.type!r}",
+                )
+            for key in ("pa_bonus", "pi_bonus"):
+                value = figure.attrs.get(key, 0)
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise SceneError(
+                        scene.source,
+                        f"figures[{index}].attrs.{key}",
+                        f"expected an integer, got {value!r}",
+                    )
+        if options.surface != "neutral":
+            validate_grid(scene)  # the cell size is given; one group per cell
+            return
+        find_groups(scene)  # raises on groups without a reference figure
