@@ -77,7 +77,7 @@ RULE_SYSTEMS = {
     "smooth-and-rifled": (["smooth_and_rifled.py", "sr_*.py"], ("smooth-and-rifled-",)),
     "musg": (["musg/*.py"], ("musg-",)),
     "mbt": (["mbt/*.py"], ("mbt-",)),
-    "confrontation": (["confrontation.py"], ("confrontation-",)),
+    "confrontation": (["confrontation/*.py"], ("confrontation-",)),
 }
 
 

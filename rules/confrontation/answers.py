@@ -1,0 +1,55 @@
+"""The answer types of Confrontation's questions: melees, dice, initiative, pursuit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.answers import Answer, ReachAnswer, Reason
+from rules.confrontation.melees import Melee
+
+
+@dataclass(frozen=True, slots=True)
+class MeleesAnswer(Answer):
+    melees: tuple[Melee, ...] = ()
+    truncated: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "question": self.question,
+            "message": self.message,
+            "melees": [melee.to_json() for melee in self.melees],
+            "truncated": self.truncated,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DiceAnswer(Answer):
+    figure: str = ""
+    dice: int = 0
+    opponents: tuple[str, ...] = ()
+    combat: tuple[str, ...] = ()
+    partition: int | None = None
+    from_proposal: bool = False
+    dice_by_figure: dict[str, int] = field(default_factory=dict)
+    reasons: tuple[Reason, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeAnswer(Answer):
+    figure: str = ""
+    combat: tuple[str, ...] = ()
+    partition: int | None = None
+    camps: dict[str, dict[str, Any]] = field(default_factory=dict)
+    winner: str | None = None
+    odds: dict[str, int] = field(default_factory=dict)
+    reasons: tuple[Reason, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PursuitAnswer(ReachAnswer):
+    mou_cm: float = 0.0
+    pursuit_cm: int = 0
+    pursuit_mm: float = 0.0
+    engaged: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()

@@ -1,0 +1,68 @@
+"""Base contact: the edge gap between two bases and every contact of a scene."""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from scipy.spatial import cKDTree
+
+from rules.confrontation.book import ConfrontationOptions, _options
+from rules.model import Base, BaseShape, Figure, Scene
+
+
+@dataclass(frozen=True, slots=True)
+class Contacts:
+    """Every pair of figures in base contact, with its edge gap (scene figure indices)."""
+
+    gaps_mm: Mapping[tuple[int, int], float]
+    enemies: tuple[tuple[int, ...], ...]  # per figure: the enemies touching its base
+
+    def touching(self, i: int, j: int) -> bool:
+        return (min(i, j), max(i, j)) in self.gaps_mm
+
+
+def base_of(figure: Figure, options: ConfrontationOptions) -> Base:
+    """A figure's base; a round base of ``base_mm`` when the scene gives none."""
+    return figure.base if figure.base is not None else Base.round(options.base_mm)
+
+
+def edge_gap_mm(a: Figure, b: Figure, options: ConfrontationOptions) -> float:
+    """Gap between two bases, edge to edge (negative when round bases overlap).
+
+    >>> o = ConfrontationOptions()
+    >>> edge_gap_mm(Figure("a", "x", 0, 0), Figure("b", "y", 30, 40), o)
+    25.0
+    """
+    base_a, base_b = base_of(a, options), base_of(b, options)
+    if base_a.shape is BaseShape.ROUND and base_b.shape is BaseShape.ROUND:
+        centre_mm = math.hypot(b.x_mm - a.x_mm, b.y_mm - a.y_mm)
+        return centre_mm - base_a.radius_mm - base_b.radius_mm
+    first = base_a.footprint(a.x_mm, a.y_mm, a.facing_deg)
+    second = base_b.footprint(b.x_mm, b.y_mm, b.facing_deg)
+    return float(shapely.distance(first, second))
+
+
+@functools.lru_cache(maxsize=16)
+def find_contacts(scene: Scene) -> Contacts:
+    """The base contacts of a scene, found once per scene (k-d tree on the centres)."""
+    options = _options(scene)
+    figures = scene.figures
+    gaps: dict[tuple[int, int], float] = {}
+    enemies: list[list[int]] = [[] for _ in figures]
+    if len(figures) >= 2:
+        xy = np.array([f.xy for f in figures])
+        radii = np.array([base_of(f, options).radius_mm for f in figures])
+        reach_mm = 2.0 * float(radii.max()) + options.contact_tolerance_mm
+        for i, j in sorted(cKDTree(xy).query_pairs(reach_mm)):
+            gap = edge_gap_mm(figures[i], figures[j], options)
+            if gap <= options.contact_tolerance_mm:
+                gaps[(i, j)] = gap
+                if scene.are_enemies(figures[i].side, figures[j].side):
+                    enemies[i].append(j)
+                    enemies[j].append(i)
+    return Contacts(gaps, tuple(tuple(sorted(e)) for e in enemies))

@@ -1,0 +1,152 @@
+"""Melees of a scene: clusters of enemy contact, each with its splits named by figure id."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import reverse_cuthill_mckee
+
+from rules.confrontation.book import _options
+from rules.confrontation.contacts import Contacts, find_contacts
+from rules.confrontation.dice import dice_of_split
+from rules.confrontation.partition import (
+    Combat,
+    MeleeGraph,
+    Split,
+    best_split,
+    explain_none,
+    split_melee,
+)
+from rules.errors import QuestionError
+from rules.model import Scene
+
+
+@dataclass(frozen=True, slots=True)
+class Melee:
+    """One melee: its figures (scene order), its splits (figure ids) and a proposal."""
+
+    figures: tuple[str, ...]
+    partitions: tuple[tuple[tuple[str, ...], ...], ...]
+    truncated: bool
+    proposal: tuple[tuple[str, ...], ...] | None
+    proposal_index: int | None
+    reason: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "figures": list(self.figures),
+            "partitions": [[list(c) for c in split] for split in self.partitions],
+            "count": len(self.partitions),
+            "truncated": self.truncated,
+            "proposal": None
+            if self.proposal is None
+            else {
+                "index": self.proposal_index,
+                "combats": [list(c) for c in self.proposal],
+                "dice": dice_of_split(self.proposal),
+            },
+            "reason": self.reason,
+        }
+
+
+@functools.lru_cache(maxsize=16)
+def find_melees(scene: Scene) -> tuple[Melee, ...]:
+    """Every melee of a scene with its splits, computed once per scene."""
+    options = _options(scene)
+    contacts = find_contacts(scene)
+    seen: set[int] = set()
+    melees: list[Melee] = []
+    for start in range(len(scene.figures)):
+        if start in seen or not contacts.enemies[start]:
+            continue
+        cluster, stack = {start}, [start]
+        while stack:
+            for other in contacts.enemies[stack.pop()]:
+                if other not in cluster:
+                    cluster.add(other)
+                    stack.append(other)
+        seen |= cluster
+        graph = MeleeGraph.of(scene, contacts, _search_order(contacts, sorted(cluster)))
+        splits, truncated = split_melee(graph, options.max_partitions)
+        named = _named_splits(scene, graph, splits)
+        best = best_split(splits)
+        melees.append(
+            Melee(
+                figures=tuple(scene.figures[node].id for node in sorted(cluster)),
+                partitions=named,
+                truncated=truncated,
+                proposal=None if best is None else named[best],
+                proposal_index=best,
+                reason=None if splits else explain_none(scene, graph),
+            )
+        )
+    return tuple(melees)
+
+
+def _search_order(contacts: Contacts, nodes: list[int]) -> list[int]:
+    """The melee's figures in reverse Cuthill-McKee order: neighbours close together,
+    so the figures still free during the search form a narrow front."""
+    if len(nodes) < 3:
+        return nodes
+    local = {node: k for k, node in enumerate(nodes)}
+    rows = [local[node] for node in nodes for e in contacts.enemies[node] if e in local]
+    cols = [local[e] for node in nodes for e in contacts.enemies[node] if e in local]
+    matrix = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(nodes), len(nodes)))
+    order = reverse_cuthill_mckee(matrix, symmetric_mode=True)
+    return [nodes[int(k)] for k in order]
+
+
+def _named_splits(
+    scene: Scene, graph: MeleeGraph, splits: Sequence[Split]
+) -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """Splits in figure ids: a combat's lone figure first (a duel in scene order), then
+    its opponents in scene order; combats ordered by their first figure in the scene."""
+    named: dict[Combat, tuple[int, tuple[str, ...]]] = {}
+
+    def name(combat: Combat) -> tuple[int, tuple[str, ...]]:
+        if combat not in named:
+            centre, *leaves = (graph.nodes[k] for k in combat)
+            if len(leaves) == 1:
+                nodes = tuple(sorted((centre, leaves[0])))
+            else:
+                nodes = (centre, *sorted(leaves))
+            named[combat] = (min(nodes), tuple(scene.figures[n].id for n in nodes))
+        return named[combat]
+
+    return tuple(tuple(ids for _, ids in sorted(map(name, split))) for split in splits)
+
+
+def _combat_of(
+    scene: Scene, figure_id: str, partition: int | None
+) -> tuple[tuple[str, ...], int | None, bool] | None:
+    """The combat of a figure in split ``partition`` of its melee (else the proposal)."""
+    for melee in find_melees(scene):
+        if figure_id not in melee.figures:
+            continue
+        if partition is None:
+            split = melee.proposal
+            index, from_proposal = melee.proposal_index, True
+            if split is None:
+                return None
+        else:
+            if isinstance(partition, bool) or not isinstance(partition, int):
+                raise QuestionError(f"partition must be an integer, got {partition!r}")
+            if not 0 <= partition < len(melee.partitions):
+                raise QuestionError(
+                    f"partition must be 0 to {len(melee.partitions) - 1} for the melee of "
+                    f"{figure_id!r}, got {partition!r}"
+                )
+            split, index, from_proposal = melee.partitions[partition], partition, False
+        for combat in split:
+            if figure_id in combat:
+                return combat, index, from_proposal
+    return None
+
+
+def _in_melee(scene: Scene, figure_id: str) -> bool:
+    return any(figure_id in melee.figures for melee in find_melees(scene))
