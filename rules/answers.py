@@ -99,6 +99,15 @@ def with_certainty(text: str, *margins: Margin) -> str:
     return f"too close to call: {text} ({what})"
 
 
+def warning_lines(warnings: Iterable[str]) -> str:
+    """The warnings as lines to append to a human answer.
+
+    >>> "in range" + warning_lines(["only the snipers' PI counts"])
+    "in range\\nwarning: only the snipers' PI counts"
+    """
+    return "".join(f"\nwarning: {w}" for w in warnings)
+
+
 def combined_sigma(*sigmas_mm: float) -> float:
     """Uncertainty of a difference of independent measures (root sum of squares)."""
     return math.sqrt(sum(s * s for s in sigmas_mm))

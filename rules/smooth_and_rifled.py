@@ -37,6 +37,7 @@ from rules.answers import (
     Reason,
     Unit,
     combined_sigma,
+    warning_lines,
     with_certainty,
 )
 from rules.errors import QuestionError, SceneError
@@ -196,7 +197,7 @@ class SmoothAndRifled(Ruleset):
         return GroupsAnswer(
             question="groups",
             message=f"{len(formed)} groups: {listing}; {alone} figure(s) acting alone"
-            + "".join(f"\nwarning: {w}" for w in grouping.warnings),
+            + warning_lines(grouping.warnings),
             groups={g.name: list(g.ids) for g in grouping.groups},
             references={g.name: g.leader.id if g.leader else None for g in grouping.groups},
             sides={g.name: g.side for g in grouping.groups},
@@ -286,7 +287,7 @@ class SmoothAndRifled(Ruleset):
             )
         return SRFireAnswer(
             question="fire",
-            message=with_certainty(text, *margins) + "".join(f"\nwarning: {w}" for w in warnings),
+            message=with_certainty(text, *margins) + warning_lines(warnings),
             margins=margins,
             shooter=shooter_name,
             target=target.id,
@@ -398,7 +399,7 @@ class SmoothAndRifled(Ruleset):
             )
         return SRMoveAnswer(
             question="move",
-            message=with_certainty(text, *margins) + "".join(f"\nwarning: {w}" for w in warnings),
+            message=with_certainty(text, *margins) + warning_lines(warnings),
             margins=tuple(margins),
             mover=a,
             legal=legal,

@@ -13,7 +13,7 @@ import shapely
 from scipy.optimize import linear_sum_assignment
 
 from rules import pathing
-from rules.answers import Margin, Reason, Unit, combined_sigma, with_certainty
+from rules.answers import Margin, Reason, Unit, combined_sigma, warning_lines, with_certainty
 from rules.errors import QuestionError
 from rules.model import Figure, Scene, TerrainFeature, TerrainKind
 from rules.sr_answers import SRChargeAnswer
@@ -243,7 +243,7 @@ def single_charge(
         text += ": " + ", ".join(r.value for r in reasons)
     return SRChargeAnswer(
         question="charge",
-        message=with_certainty(text, *margins) + "".join(f"\nwarning: {w}" for w in warnings),
+        message=with_certainty(text, *margins) + warning_lines(warnings),
         margins=margins,
         charger=a,
         target=b,
@@ -302,7 +302,7 @@ def group_charge(
         )
     return SRChargeAnswer(
         question="charge",
-        message=with_certainty(text, *margins) + "".join(f"\nwarning: {w}" for w in warnings),
+        message=with_certainty(text, *margins) + warning_lines(warnings),
         margins=margins,
         charger=a,
         target=b,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rules.answers import warning_lines
 from rules.errors import QuestionError
 from rules.model import Figure, Scene
 from rules.sr_answers import (
@@ -77,7 +78,7 @@ def damage_question(
     )
     return SRDamageAnswer(
         question="damage",
-        message=text + "".join(f"\nwarning: {w}" for w in warnings),
+        message=text + warning_lines(warnings),
         shooter=shooter.id,
         target=target.id,
         modifier=modifier,
@@ -351,7 +352,7 @@ def melee_question(
     )
     return SRMeleeAnswer(
         question="melee",
-        message=text + "".join(f"\nwarning: {w}" for w in warnings),
+        message=text + warning_lines(warnings),
         attackers=tuple(f.id for f in attackers),
         defenders=tuple(f.id for f in defenders),
         attacker_dice=dice_a,

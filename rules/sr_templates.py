@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 import shapely
 
-from rules.answers import Margin, Reason, deciding, with_certainty
+from rules.answers import Margin, Reason, deciding, warning_lines, with_certainty
 from rules.errors import QuestionError
 from rules.model import Figure, Scene
 from rules.sr_answers import SRTemplateAnswer
@@ -195,7 +195,7 @@ def canister_question(scene: Scene, a: str, facing_deg: object = None) -> SRTemp
     )
     return SRTemplateAnswer(
         question="canister",
-        message=with_certainty(text, *margins) + "".join(f"\nwarning: {w}" for w in warnings),
+        message=with_certainty(text, *margins) + warning_lines(warnings),
         margins=margins,
         template="canister",
         gun=gun.id,

@@ -13,7 +13,7 @@ from typing import Annotated, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.answers import FireAnswer, ImpactAnswer, PotentialsAnswer, Unit
+from rules.answers import FireAnswer, ImpactAnswer, PotentialsAnswer, Unit, warning_lines
 from rules.errors import QuestionError
 from rules.model import Figure, Scene, TerrainKind
 from rules.ruleset import scene_options
@@ -180,7 +180,7 @@ def impact_answer(
         )
     return ImpactAnswer(
         question="impact",
-        message=text + "".join(f"\nwarning: {w}" for w in warnings),
+        message=text + warning_lines(warnings),
         attacker=attacker.name,
         target=target.name,
         action=action,

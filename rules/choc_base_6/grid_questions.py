@@ -24,7 +24,15 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from rules.answers import ImpactAnswer, Margin, PotentialsAnswer, Reason, Unit, with_certainty
+from rules.answers import (
+    ImpactAnswer,
+    Margin,
+    PotentialsAnswer,
+    Reason,
+    Unit,
+    warning_lines,
+    with_certainty,
+)
 from rules.choc_base_6.book import (
     NUMBERS,
     SHOOTER_TYPE,
@@ -338,8 +346,7 @@ class ChocBase6Grid(Ruleset):
         )
         return GridGroupsAnswer(
             question="groups",
-            message=f"{len(grouping.groups)} groups: {listing}"
-            + "".join(f"\nwarning: {w}" for w in grouping.warnings),
+            message=f"{len(grouping.groups)} groups: {listing}" + warning_lines(grouping.warnings),
             groups={g.name: list(g.ids) for g in grouping.groups},
             references={g.name: g.reference.id for g in grouping.groups},
             sides={g.name: g.side for g in grouping.groups},

@@ -41,6 +41,7 @@ from rules.answers import (
     Reason,
     Unit,
     combined_sigma,
+    warning_lines,
     with_certainty,
 )
 from rules.choc_base_6.book import (
@@ -339,8 +340,7 @@ class ChocBase6Neutral(Ruleset):
         listing = ", ".join(f"{g.name} ({len(g.figures)})" for g in grouping.groups)
         return GroupsAnswer(
             question="groups",
-            message=f"{len(grouping.groups)} groups: {listing}"
-            + "".join(f"\nwarning: {w}" for w in grouping.warnings),
+            message=f"{len(grouping.groups)} groups: {listing}" + warning_lines(grouping.warnings),
             groups={g.name: list(g.ids) for g in grouping.groups},
             references={g.name: g.reference.id for g in grouping.groups},
             sides={g.name: g.side for g in grouping.groups},
