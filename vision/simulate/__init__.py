@@ -1,0 +1,104 @@
+"""What a camera sees of a table, rendered with exact ground truth.
+
+The renderer works by inverse mapping. Every sample point of the output image
+(the distorted image a real camera delivers) is undistorted to a ray, and the
+ray is intersected with the table, the marker cards and the figures' bodies;
+the nearest hit gives the sample's colour. Pixels near any item (and along the
+table's edge) are sampled on a regular ``s x s`` grid and box-filtered, so the
+edges of a marker sit where ``cv2.projectPoints`` puts them, to a few
+hundredths of a pixel. Lighting, blur, noise and JPEG compression are applied
+to the finished image.
+
+Frames (see docs/conventions.md):
+
+- table: millimetres, origin at a table corner, x along the width, y along the
+  depth, z up from the surface;
+- camera: OpenCV's (x right, y down, z forward); a pose is the table -> camera
+  transform ``X_cam = R(rvec) @ X_table + tvec``, in mm;
+- image: pixels, origin top-left, the centre of the top-left pixel at (0, 0).
+
+A marker is a flat printed card parallel to the table at height ``z_mm``: the
+black square of side ``size_mm`` with a white quiet zone of one module around
+it. Printed upright its top edge points to +y, so its first corner (OpenCV's
+top-left) is at ``(x - s/2, y + s/2)``; ``rotation_deg`` turns it
+counter-clockwise. Only numpy and OpenCV are used, and nothing from the rest
+of the project: every input is a plain value.
+
+Modules
+-------
+:mod:`~vision.simulate.camera` holds :class:`Camera` and :func:`look_at`;
+:mod:`~vision.simulate.scene` the scene's items (:class:`SimTable`,
+:class:`SimMarker`, :class:`SimBody`, :class:`SimScene`) with :func:`figure` and
+:func:`anchors`; :mod:`~vision.simulate.render` the renderer :func:`render` and
+the truth it returns, helped by :mod:`~vision.simulate.rays` (pixels to rays) and
+:mod:`~vision.simulate.hits` (rays to colours); :mod:`~vision.simulate.presets`
+the ready scenes (:func:`preset`); :mod:`~vision.simulate.plane`
+:func:`render_plane`, a flat printed sheet seen by a camera.
+"""
+
+from __future__ import annotations
+
+from vision.simulate.camera import Camera, FloatArray, look_at
+from vision.simulate.plane import render_plane
+from vision.simulate.presets import MIN_SCALE, PRESETS, Preset, preset
+from vision.simulate.render import MarkerTruth, Render, RenderOptions, render
+from vision.simulate.scene import (
+    FIGURE_COLOURS_BGR,
+    INK_BGR,
+    PAPER_BGR,
+    SURROUND_BGR,
+    Colour,
+    SimBody,
+    SimMarker,
+    SimScene,
+    SimTable,
+    anchors,
+    figure,
+)
+
+__all__ = [
+    "FIGURE_COLOURS_BGR",
+    "INK_BGR",
+    "MIN_SCALE",
+    "PAPER_BGR",
+    "PRESETS",
+    "SURROUND_BGR",
+    "Camera",
+    "Colour",
+    "FloatArray",
+    "MarkerTruth",
+    "Preset",
+    "Render",
+    "RenderOptions",
+    "SimBody",
+    "SimMarker",
+    "SimScene",
+    "SimTable",
+    "anchors",
+    "figure",
+    "look_at",
+    "preset",
+    "render",
+    "render_plane",
+]
+
+# The public API presents itself as ``vision.simulate.X`` (reprs, pickles, doctests).
+for _public in (
+    Camera,
+    MarkerTruth,
+    Preset,
+    Render,
+    RenderOptions,
+    SimBody,
+    SimMarker,
+    SimScene,
+    SimTable,
+    anchors,
+    figure,
+    look_at,
+    preset,
+    render,
+    render_plane,
+):
+    _public.__module__ = __name__
+del _public

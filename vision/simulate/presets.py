@@ -1,0 +1,198 @@
+"""The ready scenes of the accuracy benchmark: `preset` by name, one of `PRESETS`."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import numpy as np
+
+from vision.errors import VisionError
+from vision.simulate.camera import Camera, look_at
+from vision.simulate.render import Render, RenderOptions, render
+from vision.simulate.scene import (
+    FIGURE_COLOURS_BGR,
+    SimBody,
+    SimMarker,
+    SimScene,
+    SimTable,
+    anchors,
+    figure,
+)
+
+PRESETS = ("overhead", "tripod", "4k", "harsh")
+MIN_SCALE = 0.25  # below, the anchors at the corners of the shrunk table would overlap
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Preset:
+    """A ready scene: camera, table and picture options."""
+
+    name: str
+    camera: Camera
+    scene: SimScene
+    options: RenderOptions
+
+    def render(self, options: RenderOptions | None = None) -> Render:
+        """Render the preset, with its own options unless others are given."""
+        return render(self.camera, self.scene, self.options if options is None else options)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _PresetGeometry:
+    """A preset at scale 1: camera, table, markers and picture."""
+
+    image_size: tuple[int, int]
+    focal_px: float
+    dist_coeffs: tuple[float, ...]
+    eye_offset_mm: tuple[float, float, float]
+    target_offset_mm: tuple[float, float, float]
+    table_mm: tuple[float, float]
+    marker_mm: float
+    heights_mm: tuple[float, ...] | None
+    height_range_mm: tuple[float, float]
+    options: RenderOptions
+
+
+_GEOMETRY: dict[str, _PresetGeometry] = {
+    "overhead": _PresetGeometry(
+        image_size=(1920, 1080),
+        focal_px=1400.0,
+        dist_coeffs=(-0.06, 0.04, 0.0, 0.0, 0.0),
+        eye_offset_mm=(0.0, 0.0, 1000.0),
+        target_offset_mm=(0.0, 0.0, 0.0),
+        table_mm=(900.0, 600.0),
+        marker_mm=20.0,
+        heights_mm=None,
+        height_range_mm=(20.0, 32.0),
+        options=RenderOptions(),
+    ),
+    # 80 cm up, 11 cm behind the near edge, looking at the table's centre: tilted 35 degrees.
+    "tripod": _PresetGeometry(
+        image_size=(1920, 1080),
+        focal_px=1000.0,
+        dist_coeffs=(-0.25, 0.06, 0.0004, -0.0003, 0.0),
+        eye_offset_mm=(0.0, -560.0, 800.0),
+        target_offset_mm=(0.0, 0.0, 0.0),
+        table_mm=(1200.0, 900.0),
+        marker_mm=25.0,
+        heights_mm=(0.0, 54.0),
+        height_range_mm=(0.0, 0.0),
+        options=RenderOptions(),
+    ),
+    "4k": _PresetGeometry(
+        image_size=(3840, 2160),
+        focal_px=2700.0,
+        dist_coeffs=(-0.03, 0.01, 0.0, 0.0, 0.0),
+        eye_offset_mm=(0.0, 0.0, 1800.0),
+        target_offset_mm=(0.0, 0.0, 0.0),
+        table_mm=(1800.0, 1200.0),
+        marker_mm=18.0,
+        heights_mm=None,
+        height_range_mm=(20.0, 32.0),
+        options=RenderOptions(),
+    ),
+    "harsh": _PresetGeometry(
+        image_size=(1920, 1080),
+        focal_px=1400.0,
+        dist_coeffs=(-0.06, 0.04, 0.0, 0.0, 0.0),
+        eye_offset_mm=(0.0, 0.0, 1000.0),
+        target_offset_mm=(0.0, 0.0, 0.0),
+        table_mm=(900.0, 600.0),
+        marker_mm=20.0,
+        heights_mm=None,
+        height_range_mm=(20.0, 32.0),
+        options=RenderOptions(
+            brightness=0.45, gradient=0.5, blur_sigma_px=1.0, noise_sigma=6.0, jpeg_quality=75
+        ),
+    ),
+}
+
+
+def preset(name: str, *, scale: float = 1.0, figures: int | None = None, seed: int = 0) -> Preset:
+    """A scene of the issue's accuracy benchmark.
+
+    ``overhead``: 1080p webcam 1 m straight over a 90 x 60 cm table, 20 mm markers
+    at 0-32 mm (a quarter of them flat); ``tripod``: 1080p wide-angle (k1 = -0.25)
+    80 cm up at the table's near edge, tilted 35 degrees, over 120 x 90 cm, 25 mm
+    markers at 0 or 54 mm; ``4k``: 3840 x
+    2160 at 1.8 m over 180 x 120 cm, 18 mm markers; ``harsh``: the overhead scene
+    dim, with a light gradient, blur (1 px), noise (6 levels) and JPEG 75.
+    Every scene has anchors 0-3 (40 mm, flat) near the table's corners and
+    ``figures`` markers (default 20 x scale^2) with ids from 10 at random places,
+    turns and heights drawn from ``seed``.
+
+    ``scale`` < 1 renders a smaller image of a proportionally smaller table, seen
+    from the same place by a camera with the same focal length (its distortion
+    rescaled so the image keeps its shape): markers keep their size in pixels,
+    only the field of view and the number of figures shrink.
+    """
+    geometry = _GEOMETRY.get(name)
+    if geometry is None:
+        raise VisionError(
+            f"unknown simulator preset {name!r}; expected one of {', '.join(PRESETS)}"
+        )
+    if not MIN_SCALE <= scale <= 1.0:
+        raise VisionError(f"scale must be between {MIN_SCALE} and 1, got {scale!r}")
+    width = max(int(round(geometry.image_size[0] * scale)), 16)
+    height = max(int(round(geometry.image_size[1] * scale)), 16)
+    f = geometry.focal_px
+    matrix = np.array([[f, 0.0, (width - 1) / 2.0], [0.0, f, (height - 1) / 2.0], [0.0, 0.0, 1.0]])
+    k1, k2, p1, p2, k3 = geometry.dist_coeffs
+    dist = np.array([k1 / scale**2, k2 / scale**4, p1 / scale, p2 / scale, k3 / scale**6])
+    table = SimTable(geometry.table_mm[0] * scale, geometry.table_mm[1] * scale)
+    centre = np.array([table.width_mm / 2.0, table.depth_mm / 2.0, 0.0])
+    rvec, tvec = look_at(
+        centre + geometry.eye_offset_mm, centre + geometry.target_offset_mm, (0.0, 1.0, 0.0)
+    )
+    camera = Camera(matrix, dist, (width, height), rvec, tvec)
+    count = figures if figures is not None else max(4, int(round(20 * scale * scale)))
+    rng = np.random.default_rng(seed)
+    corner_anchors = anchors(table)
+    markers, bodies = _random_figures(table, corner_anchors, geometry, count, rng)
+    scene = SimScene(table, corner_anchors + markers, bodies)
+    options = dataclasses.replace(
+        geometry.options, gradient_deg=float(rng.uniform(0.0, 360.0)), seed=seed
+    )
+    return Preset(name, camera, scene, options)
+
+
+def _random_figures(
+    table: SimTable,
+    corner_anchors: Sequence[SimMarker],
+    geometry: _PresetGeometry,
+    count: int,
+    rng: np.random.Generator,
+) -> tuple[tuple[SimMarker, ...], tuple[SimBody, ...]]:
+    """Figures 10, 11, ... at random free places, turns and heights, with their bodies."""
+    margin = min(50.0, table.width_mm / 4.0, table.depth_mm / 4.0)
+    spacing = max(40.0, 1.6 * geometry.marker_mm)
+    taken = [np.array([a.x_mm, a.y_mm]) for a in corner_anchors]
+    clearances = [35.0 + spacing / 2.0] * len(taken)
+    markers: list[SimMarker] = []
+    bodies: list[SimBody] = []
+    for _ in range(200 * max(count, 1)):
+        if len(markers) == count:
+            break
+        xy = rng.uniform([margin, margin], [table.width_mm - margin, table.depth_mm - margin])
+        if any(np.hypot(*(xy - p)) < c for p, c in zip(taken, clearances, strict=True)):
+            continue
+        if geometry.heights_mm is not None:
+            z = float(rng.choice(geometry.heights_mm))
+        else:
+            low, high = geometry.height_range_mm
+            z = 0.0 if rng.uniform() < 0.25 else round(float(rng.uniform(low, high)), 1)
+        marker = SimMarker(
+            10 + len(markers),
+            round(float(xy[0]), 2),
+            round(float(xy[1]), 2),
+            z,
+            geometry.marker_mm,
+            round(float(rng.uniform(0.0, 360.0)), 1),
+        )
+        colour = FIGURE_COLOURS_BGR[int(rng.integers(len(FIGURE_COLOURS_BGR)))]
+        markers.append(marker)
+        bodies.extend(figure(marker, colour))
+        taken.append(xy)
+        clearances.append(spacing)
+    return tuple(markers), tuple(bodies)
