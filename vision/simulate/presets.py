@@ -54,19 +54,21 @@ class _PresetGeometry:
     options: RenderOptions
 
 
+_OVERHEAD = _PresetGeometry(
+    image_size=(1920, 1080),
+    focal_px=1400.0,
+    dist_coeffs=(-0.06, 0.04, 0.0, 0.0, 0.0),
+    eye_offset_mm=(0.0, 0.0, 1000.0),
+    target_offset_mm=(0.0, 0.0, 0.0),
+    table_mm=(900.0, 600.0),
+    marker_mm=20.0,
+    heights_mm=None,
+    height_range_mm=(20.0, 32.0),
+    options=RenderOptions(),
+)
+
 _GEOMETRY: dict[str, _PresetGeometry] = {
-    "overhead": _PresetGeometry(
-        image_size=(1920, 1080),
-        focal_px=1400.0,
-        dist_coeffs=(-0.06, 0.04, 0.0, 0.0, 0.0),
-        eye_offset_mm=(0.0, 0.0, 1000.0),
-        target_offset_mm=(0.0, 0.0, 0.0),
-        table_mm=(900.0, 600.0),
-        marker_mm=20.0,
-        heights_mm=None,
-        height_range_mm=(20.0, 32.0),
-        options=RenderOptions(),
-    ),
+    "overhead": _OVERHEAD,
     # 80 cm up, 11 cm behind the near edge, looking at the table's centre: tilted 35 degrees.
     "tripod": _PresetGeometry(
         image_size=(1920, 1080),
@@ -92,16 +94,9 @@ _GEOMETRY: dict[str, _PresetGeometry] = {
         height_range_mm=(20.0, 32.0),
         options=RenderOptions(),
     ),
-    "harsh": _PresetGeometry(
-        image_size=(1920, 1080),
-        focal_px=1400.0,
-        dist_coeffs=(-0.06, 0.04, 0.0, 0.0, 0.0),
-        eye_offset_mm=(0.0, 0.0, 1000.0),
-        target_offset_mm=(0.0, 0.0, 0.0),
-        table_mm=(900.0, 600.0),
-        marker_mm=20.0,
-        heights_mm=None,
-        height_range_mm=(20.0, 32.0),
+    # The overhead scene in poor light.
+    "harsh": dataclasses.replace(
+        _OVERHEAD,
         options=RenderOptions(
             brightness=0.45, gradient=0.5, blur_sigma_px=1.0, noise_sigma=6.0, jpeg_quality=75
         ),
