@@ -34,33 +34,6 @@ def edge_gap_mm(a: shapely.Geometry, b: shapely.Geometry) -> float:
     return float(shapely.distance(a, b))
 
 
-def point_segment_distance_mm(points: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Distance from each point to the segment p-q.
-
-    Parameters
-    ----------
-    points : (N, 2) table mm
-    p, q : (2,) segment ends, table mm
-
-    Returns
-    -------
-    (N,) distances in mm
-
-    >>> points = np.array([[5.0, 3.0], [-4.0, 3.0]])
-    >>> point_segment_distance_mm(points, np.zeros(2), np.array([10.0, 0.0]))
-    array([3., 5.])
-    """
-    pts = np.atleast_2d(np.asarray(points, dtype=np.float64))
-    p = np.asarray(p, dtype=np.float64)
-    d = np.asarray(q, dtype=np.float64) - p
-    length2 = float(d @ d)
-    if length2 == 0.0:
-        return np.asarray(np.hypot(*(pts - p).T), dtype=np.float64)
-    t = np.clip(((pts - p) @ d) / length2, 0.0, 1.0)
-    closest = p + t[:, None] * d
-    return np.asarray(np.hypot(*(pts - closest).T), dtype=np.float64)
-
-
 CIRCLE_POINTS = 4 * DISC_QUAD_SEGMENTS
 _UNIT_CIRCLE = np.column_stack(
     [
@@ -85,43 +58,6 @@ def disc_hulls(groups_of_discs: list[np.ndarray]) -> np.ndarray:
     owner = np.repeat(np.arange(len(clouds)), [len(c) for c in clouds])
     points = shapely.multipoints(np.concatenate(clouds), indices=owner)
     return np.asarray(shapely.convex_hull(points))
-
-
-def disc_hull(discs: np.ndarray) -> shapely.Polygon:
-    """The convex hull of discs (N, 3) as a fine polygon: a group's footprint."""
-    hull = disc_hulls([discs])[0]
-    assert isinstance(hull, shapely.Polygon)
-    return hull
-
-
-def segment_hull_clearance_mm(
-    p: np.ndarray, q: np.ndarray, discs: np.ndarray, hull: shapely.Polygon | None = None
-) -> float:
-    """Signed clearance between the segment p-q and the convex hull of discs (N, 3).
-
-    Positive: the segment passes that far from the hull. Negative: the segment
-    crosses the hull, and the value is minus the smallest sideways shift of the
-    hull that would clear the segment's line (the hull's penetration depth).
-    ``hull`` is the hull polygon when the caller already has it.
-
-    >>> discs = np.array([[50.0, 10.0, 5.0]])
-    >>> segment_hull_clearance_mm(np.zeros(2), np.array([100.0, 0.0]), discs)
-    5.0
-    >>> segment_hull_clearance_mm(np.zeros(2), np.array([100.0, 0.0]), discs - [0, 8, 0])
-    -3.0
-    """
-    p = np.asarray(p, dtype=np.float64)
-    q = np.asarray(q, dtype=np.float64)
-    discs = np.atleast_2d(np.asarray(discs, dtype=np.float64))
-    centres, radii = discs[:, :2], discs[:, 2]
-    hull = disc_hull(discs) if hull is None else hull
-    segment = shapely.LineString([p, q])
-    if not segment.intersects(hull):
-        # The exact distance to the discs when the nearest hull point is on a disc;
-        # shapely's distance to the fine polygon when it lies on a bitangent.
-        to_discs = float(np.min(point_segment_distance_mm(centres, p, q) - radii))
-        return min(to_discs, float(segment.distance(hull)))
-    return -line_penetration_mm(p, q, discs)
 
 
 def line_penetration_mm(p: np.ndarray, q: np.ndarray, discs: np.ndarray) -> float:
