@@ -11,9 +11,9 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from calibration.errors import CalibrationError
-from rules.errors import RulesError
-from vision.errors import VisionError
+from arbitre.calibration.errors import CalibrationError
+from arbitre.rules.errors import RulesError
+from arbitre.vision.errors import VisionError
 
 app = typer.Typer(
     name="arbitre",
@@ -75,8 +75,8 @@ def ask(
     """Answer a rules question on a scene file."""
     import yaml
 
-    from rules.questions import ask as ask_question
-    from rules.scene import load_scene
+    from arbitre.rules.questions import ask as ask_question
+    from arbitre.rules.scene import load_scene
 
     extras: dict[str, Any] = {}
     for item in extra or []:
@@ -95,7 +95,7 @@ def ask(
 @app.command()
 def rulesets() -> None:
     """List the rule systems arbitre knows."""
-    from rules.registry import find_ruleset, ruleset_names
+    from arbitre.rules.registry import find_ruleset, ruleset_names
 
     for name in ruleset_names():
         ruleset = find_ruleset(name)
@@ -113,11 +113,11 @@ def locate(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Where are the markers on the table, in mm (height-corrected)."""
-    from calibration.camera import load_camera
-    from calibration.frame import locate_frame
-    from calibration.pose import PoseFailure
-    from calibration.table import load_roster, load_table
-    from vision.detect import read_image
+    from arbitre.calibration.camera import load_camera
+    from arbitre.calibration.frame import locate_frame
+    from arbitre.calibration.pose import PoseFailure
+    from arbitre.calibration.table import load_roster, load_table
+    from arbitre.vision.detect import read_image
 
     frame = locate_frame(
         read_image(image),
@@ -156,7 +156,7 @@ def print_markers(
     dictionary: Annotated[str, typer.Option(help="ArUco dictionary")] = "DICT_4X4_250",
 ) -> None:
     """Print markers at their exact size, each labelled with its id and dictionary."""
-    from calibration.printing import marker_sheets, parse_ids, write_pages
+    from arbitre.calibration.printing import marker_sheets, parse_ids, write_pages
 
     pages = marker_sheets(parse_ids(ids), size_mm, dictionary)
     write_pages(pages, out)
@@ -170,8 +170,8 @@ def print_board(
     out: Annotated[Path, typer.Option(help="board.pdf or board.svg")],
 ) -> None:
     """Print a calibration board (ChArUco or chessboard) at its exact size."""
-    from calibration.board import load_board
-    from calibration.printing import board_sheet, write_pages
+    from arbitre.calibration.board import load_board
+    from arbitre.calibration.printing import board_sheet, write_pages
 
     page = board_sheet(load_board(board))
     write_pages([page], out)
@@ -189,9 +189,9 @@ def calibrate_camera(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Camera intrinsics from photos of a ChArUco board (or chessboard)."""
-    from calibration.board import load_board
-    from calibration.camera import save_camera
-    from calibration.intrinsics import CalibrationFailure, calibrate_camera_from_files
+    from arbitre.calibration.board import load_board
+    from arbitre.calibration.camera import save_camera
+    from arbitre.calibration.intrinsics import CalibrationFailure, calibrate_camera_from_files
 
     result = calibrate_camera_from_files(images, load_board(board))
     if isinstance(result, CalibrationFailure):
@@ -225,8 +225,8 @@ def table_init(
     sheet: Annotated[Path | None, typer.Option(help="anchor sheet to print (.pdf/.svg)")] = None,
 ) -> None:
     """Write a table.yaml with anchors 0-3 at the corners, and the anchor sheet to print."""
-    from calibration.printing import marker_sheets, write_pages
-    from calibration.setup import corner_anchors, write_table
+    from arbitre.calibration.printing import marker_sheets, write_pages
+    from arbitre.calibration.setup import corner_anchors, write_table
 
     anchors = corner_anchors(width_mm, depth_mm, anchor_size_mm, inset_mm)
     write_table(out, width_mm, depth_mm, dictionary, anchors)
@@ -251,8 +251,8 @@ def _live_table(
     url: str | None,
 ) -> Any:
     """The live table for ``serve`` and ``snapshot``: demo, or arbitre.yaml and a source."""
-    from api.live import LiveTable, TableConfig
-    from vision.sources import CaptureSource, FolderSource, FrameSource, camera_indices
+    from arbitre.api.live import LiveTable, TableConfig
+    from arbitre.vision.sources import CaptureSource, FolderSource, FrameSource, camera_indices
 
     chosen = [
         name
@@ -268,7 +268,7 @@ def _live_table(
     if len(chosen) > 1:
         raise fail(f"choose one source, not {' and '.join(chosen)}")
     if demo:
-        from api.demo import DemoSource, demo_setup
+        from arbitre.api.demo import DemoSource, demo_setup
 
         setup = demo_setup()
         table_config = TableConfig(
@@ -277,7 +277,7 @@ def _live_table(
         return LiveTable(table_config, DemoSource())
     if config is None:
         raise fail("give --config arbitre.yaml (camera, table, roster), or try --demo")
-    from api.settings import load_settings
+    from arbitre.api.settings import load_settings
 
     settings, table_config = load_settings(config)
     source: FrameSource
@@ -322,7 +322,7 @@ def serve(
 
     import uvicorn
 
-    from api.main import create_app
+    from arbitre.api.main import create_app
 
     live = _live_table(config, demo, camera_index, video, folder, url)
     token = secrets.token_urlsafe(12)
@@ -391,7 +391,7 @@ def bench_rules(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Median time of each question on a generated table, against the targets."""
-    from api.bench import report_lines, run_rules_bench
+    from arbitre.api.bench.rules import report_lines, run_rules_bench
 
     report = run_rules_bench(figures=figures, terrain=terrain, repeat=repeat, seed=seed)
     typer.echo(json.dumps(report) if as_json else "\n".join(report_lines(report)))
@@ -404,7 +404,7 @@ def bench_vision(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Accuracy on simulated tables, speed against plain detectMarkers, calibration."""
-    from api.bench_vision import report_lines, run_vision_bench
+    from arbitre.api.bench.vision import report_lines, run_vision_bench
 
     report = run_vision_bench(seeds=seeds, frames=frames)
     typer.echo(json.dumps(report) if as_json else "\n".join(report_lines(report)))
@@ -417,7 +417,7 @@ def bench_serve(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Pipeline frames per second with WebSocket clients connected, against none."""
-    from api.bench_serve import report_lines, run_serve_bench
+    from arbitre.api.bench.serve import report_lines, run_serve_bench
 
     report = run_serve_bench(clients=clients, seconds=seconds)
     typer.echo(json.dumps(report) if as_json else "\n".join(report_lines(report)))

@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.camera import CameraIntrinsics
-from calibration.table import Roster, Table, roster_from_mapping, table_from_mapping
-from vision.simulate import (
+from arbitre.calibration.camera import CameraIntrinsics
+from arbitre.calibration.table import Roster, Table, roster_from_mapping, table_from_mapping
+from arbitre.vision.simulate import (
     FIGURE_COLOURS_BGR,
     Camera,
     RenderOptions,
@@ -29,7 +29,7 @@ from vision.simulate import (
     look_at,
     render,
 )
-from vision.sources import FrameSource
+from arbitre.vision.sources import FrameSource
 
 TABLE_MM = (900.0, 600.0)
 MARKER_MM = 20.0

@@ -1,7 +1,7 @@
 """The live table: frames in, tracked figure positions and rules answers out.
 
 A background thread reads the source, locates the markers of each frame
-(`calibration.frame.locate_frame`, the same chain as ``arbitre locate``), feeds
+(`arbitre.calibration.frame.locate_frame`, the same chain as ``arbitre locate``), feeds
 the figure tracker and publishes a new state. When the source gives no frame,
 the state goes stale (positions kept, never deleted) and the source is retried
 every few seconds; the server stays up.
@@ -20,21 +20,21 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.camera import CameraIntrinsics
-from calibration.errors import CalibrationError
-from calibration.frame import Frame, locate_frame
-from calibration.locate import LocateResult
-from calibration.table import Roster, RosterFigure, Table
-from rules.answers import Answer
-from rules.errors import QuestionError, RulesError
-from rules.model import Scene
-from rules.questions import ask
-from rules.registry import find_ruleset
-from rules.scene import parse_scene
-from vision.detect import MarkerTracker, diagonal_intersection
-from vision.errors import VisionError
-from vision.sources import FrameSource
-from vision.tracking import FigureTracker, Observation, Track
+from arbitre.calibration.camera import CameraIntrinsics
+from arbitre.calibration.errors import CalibrationError
+from arbitre.calibration.frame import Frame, locate_frame
+from arbitre.calibration.locate import LocateResult
+from arbitre.calibration.table import Roster, RosterFigure, Table
+from arbitre.rules.answers import Answer
+from arbitre.rules.errors import QuestionError, RulesError
+from arbitre.rules.model import Scene
+from arbitre.rules.questions import ask
+from arbitre.rules.registry import find_ruleset
+from arbitre.rules.scene import parse_scene
+from arbitre.vision.detect import MarkerTracker, diagonal_intersection
+from arbitre.vision.errors import VisionError
+from arbitre.vision.sources import FrameSource
+from arbitre.vision.tracking import FigureTracker, Observation, Track
 
 RETRY_S = 3.0
 MIN_SIGMA_MM = 1e-3  # a measurement is never exact

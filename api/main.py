@@ -14,8 +14,8 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from api.live import LiveTable
-from api.routes import ask, camera, page, state
+from arbitre.api.live import LiveTable
+from arbitre.api.routes import ask, camera, page, state
 
 STATIC = Path(__file__).parent / "static"
 PUSH_EVERY_S = 0.1

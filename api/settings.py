@@ -9,10 +9,10 @@ import pydantic
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.live import TableConfig
-from calibration.camera import load_camera
-from calibration.errors import CalibrationError
-from calibration.table import load_roster, load_table
+from arbitre.api.live import TableConfig
+from arbitre.calibration.camera import load_camera
+from arbitre.calibration.errors import CalibrationError
+from arbitre.calibration.table import load_roster, load_table
 
 
 class SourceSpec(BaseModel):

@@ -9,7 +9,7 @@ from typing import Any
 import pydantic
 import yaml
 
-from calibration.errors import CalibrationFileError
+from arbitre.calibration.errors import CalibrationFileError
 
 
 def read_text(path: str | Path) -> str:

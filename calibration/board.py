@@ -17,7 +17,7 @@ is ``squares_x: 10, squares_y: 7``.
 *even* number of rows (``squares_y``) go; boards printed by older OpenCV versions (or by
 tools following them) use the *legacy* layout. For an odd ``squares_y`` both layouts are the
 same. Detecting a board with the wrong layout finds its markers but no ChArUco corner, so
-with ``legacy_pattern`` left out `calibration.intrinsics` tries both layouts on an even-row
+with ``legacy_pattern`` left out `arbitre.calibration.intrinsics` tries both layouts on an even-row
 board and keeps the one that finds corners; set it to pin one.
 """
 
@@ -33,10 +33,10 @@ import pydantic
 from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, Field
 
-from calibration._files import FieldProblem, file_error, read_mapping
-from calibration.errors import CalibrationError
-from vision.detect import dictionary
-from vision.errors import VisionError
+from arbitre.calibration._files import FieldProblem, file_error, read_mapping
+from arbitre.calibration.errors import CalibrationError
+from arbitre.vision.detect import dictionary
+from arbitre.vision.errors import VisionError
 
 BoardType = Literal["charuco", "chessboard"]
 

@@ -33,8 +33,8 @@ import numpy as np
 import yaml
 from numpy.typing import ArrayLike, NDArray
 
-from calibration._files import parse_yaml, read_text
-from calibration.errors import CalibrationError, CalibrationFileError
+from arbitre.calibration._files import parse_yaml, read_text
+from arbitre.calibration.errors import CalibrationError, CalibrationFileError
 
 FloatArray = NDArray[np.float64]
 

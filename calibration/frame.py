@@ -1,9 +1,9 @@
 """One camera frame to table millimetres: detect the markers, pose the table, place the figures.
 
 This is the whole measuring chain behind ``arbitre locate`` and the live table:
-`vision.detect` finds the markers, `calibration.pose` finds the table from its
+`arbitre.vision.detect` finds the markers, `arbitre.calibration.pose` finds the table from its
 anchors (in every frame, so a bumped camera recovers by itself) and
-`calibration.locate` intersects each figure marker's ray with the plane of its
+`arbitre.calibration.locate` intersects each figure marker's ray with the plane of its
 height.
 """
 
@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.camera import CameraIntrinsics
-from calibration.locate import LocateResult, locate_markers
-from calibration.pose import DEFAULT_CORNER_NOISE_PX, PoseFailure
-from calibration.table import Roster, Table
-from vision.detect import DetectionResult, MarkerTracker, detect_markers
+from arbitre.calibration.camera import CameraIntrinsics
+from arbitre.calibration.locate import LocateResult, locate_markers
+from arbitre.calibration.pose import DEFAULT_CORNER_NOISE_PX, PoseFailure
+from arbitre.calibration.table import Roster, Table
+from arbitre.vision.detect import DetectionResult, MarkerTracker, detect_markers
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,9 +28,9 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.board import Board
-from calibration.camera import CameraIntrinsics
-from calibration.errors import CalibrationError
+from arbitre.calibration.board import Board
+from arbitre.calibration.camera import CameraIntrinsics
+from arbitre.calibration.errors import CalibrationError
 
 FloatArray = NDArray[np.float64]
 

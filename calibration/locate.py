@@ -31,9 +31,9 @@ import cv2
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from calibration.camera import CameraIntrinsics
-from calibration.errors import CalibrationError
-from calibration.pose import (
+from arbitre.calibration.camera import CameraIntrinsics
+from arbitre.calibration.errors import CalibrationError
+from arbitre.calibration.pose import (
     DEFAULT_CORNER_NOISE_PX,
     MAX_ANCHOR_ERROR_PX,
     MIN_ANCHORS,
@@ -43,8 +43,8 @@ from calibration.pose import (
     estimate_table_pose,
     marker_corners,
 )
-from calibration.table import Roster, Table, check_roster_against_table
-from vision.detect import diagonal_intersections
+from arbitre.calibration.table import Roster, Table, check_roster_against_table
+from arbitre.vision.detect import diagonal_intersections
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
@@ -175,7 +175,7 @@ def locate_markers(
     height_sigma_mm:
         1-sigma uncertainty of the roster heights, added to ``sigma_mm``.
     min_anchors, max_anchor_error_px:
-        See `calibration.pose.estimate_table_pose`.
+        See `arbitre.calibration.pose.estimate_table_pose`.
 
     Returns
     -------

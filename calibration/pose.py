@@ -31,9 +31,9 @@ import cv2
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from calibration.camera import CameraIntrinsics
-from calibration.errors import CalibrationError
-from calibration.table import Table
+from arbitre.calibration.camera import CameraIntrinsics
+from arbitre.calibration.errors import CalibrationError
+from arbitre.calibration.table import Table
 
 FloatArray = NDArray[np.float64]
 

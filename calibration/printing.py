@@ -18,8 +18,8 @@ from xml.sax.saxutils import escape
 import cv2
 import numpy as np
 
-from calibration.board import Board, aruco_dictionary
-from calibration.errors import CalibrationError
+from arbitre.calibration.board import Board, aruco_dictionary
+from arbitre.calibration.errors import CalibrationError
 
 A4_MM = (210.0, 297.0)
 PAGE_MARGIN_MM = 12.0

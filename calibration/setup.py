@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from calibration.errors import CalibrationError
+from arbitre.calibration.errors import CalibrationError
 
 
 def corner_anchors(

@@ -1,6 +1,6 @@
 """The set-up files of a simulated table: camera.yaml, table.yaml and roster.yaml.
 
-A simulator scene (`vision.simulate`) knows its camera, anchors and figure
+A simulator scene (`arbitre.vision.simulate`) knows its camera, anchors and figure
 markers exactly; writing them as the files a user would write lets the whole
 chain — files, detection, pose, location — run on it as on a real table.
 """
@@ -13,9 +13,9 @@ from typing import Any
 
 import yaml
 
-from calibration.camera import CameraIntrinsics, save_camera
-from calibration.table import Roster, Table, roster_from_mapping, table_from_mapping
-from vision.simulate import Preset
+from arbitre.calibration.camera import CameraIntrinsics, save_camera
+from arbitre.calibration.table import Roster, Table, roster_from_mapping, table_from_mapping
+from arbitre.vision.simulate import Preset
 
 ANCHOR_IDS = frozenset({0, 1, 2, 3})
 

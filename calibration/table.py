@@ -24,9 +24,9 @@ import pydantic
 from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, Field
 
-from calibration._files import FieldProblem, file_error, read_mapping
-from calibration.board import aruco_dictionary, dictionary_size
-from calibration.errors import CalibrationFileError
+from arbitre.calibration._files import FieldProblem, file_error, read_mapping
+from arbitre.calibration.board import aruco_dictionary, dictionary_size
+from arbitre.calibration.errors import CalibrationFileError
 
 DEFAULT_DICTIONARY = "DICT_4X4_250"
 

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from calibration.errors import CalibrationError
+from arbitre.calibration.errors import CalibrationError
 
 Length = TypeVar("Length", float, NDArray[np.float64])
 

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import shapely
 
-from rules.model import DISC_QUAD_SEGMENTS
+from arbitre.rules.model import DISC_QUAD_SEGMENTS
 
 
 def centre_distance_mm(a_xy: np.ndarray, b_xy: np.ndarray) -> float:
@@ -27,7 +27,7 @@ def centre_distance_mm(a_xy: np.ndarray, b_xy: np.ndarray) -> float:
 def edge_gap_mm(a: shapely.Geometry, b: shapely.Geometry) -> float:
     """Closest distance between two footprints (0 when they touch or overlap).
 
-    >>> from rules.model import Base
+    >>> from arbitre.rules.model import Base
     >>> round(edge_gap_mm(Base.round(25).footprint(0, 0, 0), Base.round(25).footprint(40, 0, 0)), 3)
     15.0
     """

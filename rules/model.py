@@ -2,7 +2,7 @@
 
 Everything here is in table millimetres (see ``docs/conventions.md``): x along
 the table's width, y along its depth, angles in degrees counter-clockwise from +x.
-These are plain frozen values; `rules.scene` builds them from ``scene.yaml``.
+These are plain frozen values; `arbitre.rules.scene` builds them from ``scene.yaml``.
 """
 
 from __future__ import annotations

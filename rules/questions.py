@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.answers import Answer
-from rules.model import Scene
-from rules.registry import find_ruleset
+from arbitre.rules.answers import Answer
+from arbitre.rules.model import Scene
+from arbitre.rules.registry import find_ruleset
 
 
 def ask(
@@ -18,7 +18,7 @@ def ask(
 ) -> Answer:
     """Answer a question on a scene with its ruleset.
 
-    Raises `rules.errors.QuestionError` for an unknown question, wrong arguments
+    Raises `arbitre.rules.errors.QuestionError` for an unknown question, wrong arguments
     or an unknown figure; a "no" from the rules is an answer, not an error.
     """
     return find_ruleset(scene.ruleset).ask(scene, question, args, extras)

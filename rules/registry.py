@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from rules.choc_base_6 import ChocBase6
-from rules.confrontation import Confrontation
-from rules.errors import UnsupportedRuleset
-from rules.mbt import Mbt
-from rules.musg import Musg
-from rules.ruleset import Ruleset
-from rules.smooth_and_rifled import SmoothAndRifled
+from arbitre.rules.choc_base_6 import ChocBase6
+from arbitre.rules.confrontation import Confrontation
+from arbitre.rules.errors import UnsupportedRuleset
+from arbitre.rules.mbt import Mbt
+from arbitre.rules.musg import Musg
+from arbitre.rules.ruleset import Ruleset
+from arbitre.rules.smooth_and_rifled import SmoothAndRifled
 
 _RULESETS: dict[str, Ruleset] = {}
 
@@ -27,7 +27,7 @@ def find_ruleset(name: str) -> Ruleset:
     >>> find_ruleset("chess")
     Traceback (most recent call last):
     ...
-    rules.errors.UnsupportedRuleset: unsupported ruleset: 'chess'
+    arbitre.rules.errors.UnsupportedRuleset: unsupported ruleset: 'chess'
     """
     try:
         return _RULESETS[name.strip().casefold()]

@@ -8,9 +8,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
-from rules.answers import Answer, Unit
-from rules.errors import QuestionError
-from rules.model import Figure, Scene
+from arbitre.rules.answers import Answer, Unit
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.model import Figure, Scene
 
 OptionsT = TypeVar("OptionsT")
 

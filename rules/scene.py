@@ -1,4 +1,4 @@
-"""Load ``scene.yaml`` (see ``contracts.md``) into a validated `rules.model.Scene`.
+"""Load ``scene.yaml`` (see ``contracts.md``) into a validated `arbitre.rules.model.Scene`.
 
 Every problem is a `SceneError` naming the file and the field::
 
@@ -19,8 +19,8 @@ import shapely
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.errors import RulesError, SceneError
-from rules.model import (
+from arbitre.rules.errors import RulesError, SceneError
+from arbitre.rules.model import (
     Base,
     BaseShape,
     Figure,
@@ -125,7 +125,9 @@ def load_scene(path: str | Path) -> Scene:
 
 def parse_scene(data: Any, *, source: str = "<scene>") -> Scene:
     """Validate a scene given as plain data (what ``yaml.safe_load`` gives)."""
-    from rules.registry import find_ruleset  # the registry imports the rulesets, which import us
+    from arbitre.rules.registry import (
+        find_ruleset,  # the registry imports the rulesets, which import us
+    )
 
     if not isinstance(data, Mapping):
         raise SceneError(

@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 import shapely
 
-from rules import pathing
-from rules.model import Scene, TerrainKind
+from arbitre.rules import pathing
+from arbitre.rules.model import Scene, TerrainKind
 
 
 def terrain_regions(

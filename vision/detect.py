@@ -23,8 +23,14 @@ import cv2
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from vision.edges import EdgeFit, fit_quadrilaterals, read_cells, refine_corners, side_lengths
-from vision.errors import VisionError
+from arbitre.vision.edges import (
+    EdgeFit,
+    fit_quadrilaterals,
+    read_cells,
+    refine_corners,
+    side_lengths,
+)
+from arbitre.vision.errors import VisionError
 
 FloatArray = NDArray[np.float64]
 
@@ -39,7 +45,7 @@ def dictionary(name: str) -> cv2.aruco.Dictionary:
     >>> dictionary("DICT_4X4_251")
     Traceback (most recent call last):
     ...
-    vision.errors.VisionError: unknown ArUco dictionary 'DICT_4X4_251'
+    arbitre.vision.errors.VisionError: unknown ArUco dictionary 'DICT_4X4_251'
     """
     code = getattr(cv2.aruco, name, None) if name.startswith("DICT_") else None
     if not isinstance(code, int):

@@ -62,7 +62,7 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from vision.errors import VisionError
+from arbitre.vision.errors import VisionError
 
 # One observation in a window: weight w = 1/sigma^2, then w * dx, w * dy (offsets from the
 # window's origin, which keeps the sums small) and w * cos, w * sin of the heading.

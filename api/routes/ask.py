@@ -7,8 +7,8 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.routes.state import live_of
-from rules.errors import RulesError
+from arbitre.api.routes.state import live_of
+from arbitre.rules.errors import RulesError
 
 
 class Question(BaseModel):

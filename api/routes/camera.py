@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response, StreamingResponse
 
-from api.routes.state import live_of
+from arbitre.api.routes.state import live_of
 
 router = APIRouter(prefix="/api")
 BOUNDARY = "frame"

@@ -8,8 +8,8 @@ from typing import Any
 from fastapi import APIRouter, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict
 
-from api.live import LiveTable
-from rules.errors import RulesError
+from arbitre.api.live import LiveTable
+from arbitre.rules.errors import RulesError
 
 router = APIRouter(prefix="/api")
 

@@ -6,22 +6,22 @@ grid (H or C).
 
 Modules
 -------
-:mod:`~rules.choc_base_6.ruleset` holds :class:`ChocBase6`, which answers
-neutral-surface scenes with :mod:`~rules.choc_base_6.neutral` and hands hex and
-square scenes to :mod:`~rules.choc_base_6.grid_questions`.
-:mod:`~rules.choc_base_6.book` holds the book's numbers, the options, figure
+:mod:`~arbitre.rules.choc_base_6.ruleset` holds :class:`ChocBase6`, which answers
+neutral-surface scenes with :mod:`~arbitre.rules.choc_base_6.neutral` and hands hex and
+square scenes to :mod:`~arbitre.rules.choc_base_6.grid_questions`.
+:mod:`~arbitre.rules.choc_base_6.book` holds the book's numbers, the options, figure
 potentials and the impact arithmetic shared by both surfaces.
 
-On a neutral surface, :mod:`~rules.choc_base_6.neutral_groups` finds the groups and
-their footprints, :mod:`~rules.choc_base_6.neutral_obstacles` what stands
-between them, and :mod:`~rules.choc_base_6.neutral_messages` words the answers.
-On a grid, :mod:`~rules.choc_base_6.grid` lays the cells on the table,
-:mod:`~rules.choc_base_6.grid_groups` finds a group per cell,
-:mod:`~rules.choc_base_6.grid_ground` searches the cells a move or a shot may
-cross, and :mod:`~rules.choc_base_6.grid_answers` holds the answer types.
+On a neutral surface, :mod:`~arbitre.rules.choc_base_6.neutral_groups` finds the groups and
+their footprints, :mod:`~arbitre.rules.choc_base_6.neutral_obstacles` what stands
+between them, and :mod:`~arbitre.rules.choc_base_6.neutral_messages` words the answers.
+On a grid, :mod:`~arbitre.rules.choc_base_6.grid` lays the cells on the table,
+:mod:`~arbitre.rules.choc_base_6.grid_groups` finds a group per cell,
+:mod:`~arbitre.rules.choc_base_6.grid_ground` searches the cells a move or a shot may
+cross, and :mod:`~arbitre.rules.choc_base_6.grid_answers` holds the answer types.
 """
 
-from rules.choc_base_6.book import (
+from arbitre.rules.choc_base_6.book import (
     BLOCKING_TERRAIN,
     CLOSE_COMBAT_TYPE,
     COSTLY_TERRAIN,
@@ -41,8 +41,8 @@ from rules.choc_base_6.book import (
     options_of,
     potentials_answer,
 )
-from rules.choc_base_6.neutral import ChocBase6Neutral
-from rules.choc_base_6.neutral_groups import (
+from arbitre.rules.choc_base_6.neutral import ChocBase6Neutral
+from arbitre.rules.choc_base_6.neutral_groups import (
     Footprints,
     Group,
     Grouping,
@@ -50,7 +50,7 @@ from rules.choc_base_6.neutral_groups import (
     footprint_discs,
     group_footprints,
 )
-from rules.choc_base_6.ruleset import ChocBase6
+from arbitre.rules.choc_base_6.ruleset import ChocBase6
 
 __all__ = [
     "BLOCKING_TERRAIN",

@@ -13,10 +13,10 @@ from typing import Annotated, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.answers import FireAnswer, ImpactAnswer, PotentialsAnswer, Unit, warning_lines
-from rules.errors import QuestionError
-from rules.model import Figure, Scene, TerrainKind
-from rules.ruleset import scene_options
+from arbitre.rules.answers import FireAnswer, ImpactAnswer, PotentialsAnswer, Unit, warning_lines
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.model import Figure, Scene, TerrainKind
+from arbitre.rules.ruleset import scene_options
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +58,10 @@ class ChocBase6Options(BaseModel):
     hex_mm: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None
     square_mm: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None
     contact_tolerance_mm: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 2.0
-    # Grids (see rules.choc_base_6.grid): the centre of cell (0, 0), table mm (default: half a
-    # cell from the table corner on both axes), the grid's turn counter-clockwise, and
-    # whether hexes have a point (neighbours along x) or a flat side (along y) upwards.
+    # Grids (see arbitre.rules.choc_base_6.grid): the centre of cell (0, 0), table mm
+    # (default: half a cell from the table corner on both axes), the grid's turn
+    # counter-clockwise, and whether hexes have a point (neighbours along x) or a flat
+    # side (along y) upwards.
     grid_origin_mm: tuple[Finite, Finite] | None = None
     grid_rotation_deg: Finite = 0.0
     hex_orientation: Literal["pointy", "flat"] = "pointy"

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 import shapely
 
-from rules.answers import Unit
-from rules.choc_base_6.book import options_of
-from rules.errors import SceneError
-from rules.model import Scene
+from arbitre.rules.answers import Unit
+from arbitre.rules.choc_base_6.book import options_of
+from arbitre.rules.errors import SceneError
+from arbitre.rules.model import Scene
 
 Cell = tuple[int, int]
 

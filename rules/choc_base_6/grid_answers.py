@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rules.answers import (
+from arbitre.rules.answers import (
     ContactAnswer,
     DistanceAnswer,
     FireAnswer,
@@ -12,7 +12,7 @@ from rules.answers import (
     MoveAnswer,
     ReachAnswer,
 )
-from rules.choc_base_6.grid import Cell
+from arbitre.rules.choc_base_6.grid import Cell
 
 
 @dataclass(frozen=True, slots=True)

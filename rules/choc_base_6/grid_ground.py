@@ -13,10 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from rules.choc_base_6.book import BLOCKING_TERRAIN, COSTLY_TERRAIN
-from rules.choc_base_6.grid import Cell, Grid
-from rules.choc_base_6.grid_groups import CellGroup, CellGrouping
-from rules.model import Scene
+from arbitre.rules.choc_base_6.book import BLOCKING_TERRAIN, COSTLY_TERRAIN
+from arbitre.rules.choc_base_6.grid import Cell, Grid
+from arbitre.rules.choc_base_6.grid_groups import CellGroup, CellGrouping
+from arbitre.rules.model import Scene
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,11 +7,11 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from rules.answers import Margin
-from rules.choc_base_6.book import NUMBERS
-from rules.choc_base_6.grid import Cell, Grid, grid_of
-from rules.errors import QuestionError, SceneError
-from rules.model import Figure, Scene
+from arbitre.rules.answers import Margin
+from arbitre.rules.choc_base_6.book import NUMBERS
+from arbitre.rules.choc_base_6.grid import Cell, Grid, grid_of
+from arbitre.rules.errors import QuestionError, SceneError
+from arbitre.rules.model import Figure, Scene
 
 
 @dataclass(frozen=True, slots=True)

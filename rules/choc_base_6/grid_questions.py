@@ -1,6 +1,6 @@
 """Choc Base 6 on hex and square grids (rules digest §1; rule book §2-§4 and ANNEXE 2).
 
-Grids are laid by :mod:`~rules.choc_base_6.grid`; distances are counted in cells.
+Grids are laid by :mod:`~arbitre.rules.choc_base_6.grid`; distances are counted in cells.
 Readings chosen where the book is silent:
 
 * the figures in one cell form one group (a group occupies one cell); declared
@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from rules.answers import (
+from arbitre.rules.answers import (
     ImpactAnswer,
     Margin,
     PotentialsAnswer,
@@ -33,7 +33,7 @@ from rules.answers import (
     warning_lines,
     with_certainty,
 )
-from rules.choc_base_6.book import (
+from arbitre.rules.choc_base_6.book import (
     NUMBERS,
     SHOOTER_TYPE,
     figure_pa,
@@ -42,8 +42,8 @@ from rules.choc_base_6.book import (
     is_sniper,
     potentials_answer,
 )
-from rules.choc_base_6.grid import Cell, grid_of
-from rules.choc_base_6.grid_answers import (
+from arbitre.rules.choc_base_6.grid import Cell, grid_of
+from arbitre.rules.choc_base_6.grid_answers import (
     GridContactAnswer,
     GridDistanceAnswer,
     GridFireAnswer,
@@ -51,8 +51,8 @@ from rules.choc_base_6.grid_answers import (
     GridMoveAnswer,
     GridReachAnswer,
 )
-from rules.choc_base_6.grid_ground import Ground, box_cells, square_shot, walk_back
-from rules.choc_base_6.grid_groups import (
+from arbitre.rules.choc_base_6.grid_ground import Ground, box_cells, square_shot, walk_back
+from arbitre.rules.choc_base_6.grid_groups import (
     cell_group_named,
     cell_groups,
     cell_movers,
@@ -61,13 +61,13 @@ from rules.choc_base_6.grid_groups import (
     group_names,
     touches_enemy,
 )
-from rules.errors import QuestionError
-from rules.model import Scene
-from rules.ruleset import Question, Ruleset, coordinate_mm
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.model import Scene
+from arbitre.rules.ruleset import Question, Ruleset, coordinate_mm
 
 
 class ChocBase6Grid(Ruleset):
-    """CB6 on a hex or square grid; `rules.choc_base_6.ChocBase6` hands grid scenes here."""
+    """CB6 on a hex or square grid; `arbitre.rules.choc_base_6.ChocBase6` hands grid scenes here."""
 
     name = "choc-base-6"
 

@@ -1,7 +1,7 @@
 """Choc Base 6 on a neutral surface (rules digest §1, rule book ANNEXE 2).
 
 Scenes with ``surface: hex`` or ``surface: square`` are answered by
-:mod:`~rules.choc_base_6.grid_questions` (cells counted in H or C).
+:mod:`~arbitre.rules.choc_base_6.grid_questions` (cells counted in H or C).
 
 Groups of 1-6 figures; every distance is measured in M from the head of each
 group's reference figure. Readings chosen where the book is silent:
@@ -27,8 +27,8 @@ from collections.abc import Mapping
 import numpy as np
 import shapely
 
-from rules import pathing
-from rules.answers import (
+from arbitre.rules import pathing
+from arbitre.rules.answers import (
     ContactAnswer,
     DistanceAnswer,
     FireAnswer,
@@ -44,7 +44,7 @@ from rules.answers import (
     warning_lines,
     with_certainty,
 )
-from rules.choc_base_6.book import (
+from arbitre.rules.choc_base_6.book import (
     NUMBERS,
     SHOOTER_TYPE,
     TOUCH_MM,
@@ -55,7 +55,7 @@ from rules.choc_base_6.book import (
     options_of,
     potentials_answer,
 )
-from rules.choc_base_6.neutral_groups import (
+from arbitre.rules.choc_base_6.neutral_groups import (
     figure_radius,
     find_groups,
     group_named,
@@ -63,13 +63,13 @@ from rules.choc_base_6.neutral_groups import (
     measure_point,
     moving_figures,
 )
-from rules.choc_base_6.neutral_messages import fire_message, move_message
-from rules.choc_base_6.neutral_obstacles import enemy_contact, line_blockers, move_field
-from rules.errors import QuestionError
-from rules.geometry import centre_distance_mm, ring_points
-from rules.model import Scene
-from rules.ruleset import Question, Ruleset, coordinate_mm
-from rules.terrain import straight_cost_mm
+from arbitre.rules.choc_base_6.neutral_messages import fire_message, move_message
+from arbitre.rules.choc_base_6.neutral_obstacles import enemy_contact, line_blockers, move_field
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.geometry import centre_distance_mm, ring_points
+from arbitre.rules.model import Scene
+from arbitre.rules.ruleset import Question, Ruleset, coordinate_mm
+from arbitre.rules.terrain import straight_cost_mm
 
 
 class ChocBase6Neutral(Ruleset):

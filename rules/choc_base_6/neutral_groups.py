@@ -10,10 +10,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.cluster.hierarchy import DisjointSet
 
-from rules.choc_base_6.book import NUMBERS, ChocBase6Options, options_of
-from rules.errors import QuestionError, SceneError
-from rules.geometry import centre_distance_mm, disc_hulls
-from rules.model import Figure, Scene
+from arbitre.rules.choc_base_6.book import NUMBERS, ChocBase6Options, options_of
+from arbitre.rules.errors import QuestionError, SceneError
+from arbitre.rules.geometry import centre_distance_mm, disc_hulls
+from arbitre.rules.model import Figure, Scene
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from rules.answers import Reason, Unit
-from rules.choc_base_6.neutral_groups import Group
+from arbitre.rules.answers import Reason, Unit
+from arbitre.rules.choc_base_6.neutral_groups import Group
 
 _REASON_TEXT = {
     Reason.TARGET_NOT_ENEMY: "the target is not an enemy",

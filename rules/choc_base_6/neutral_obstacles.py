@@ -7,19 +7,19 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-from rules import pathing
-from rules.answers import Margin, combined_sigma
-from rules.choc_base_6.book import BLOCKING_TERRAIN, COSTLY_TERRAIN, ChocBase6Options
-from rules.choc_base_6.neutral_groups import (
+from arbitre.rules import pathing
+from arbitre.rules.answers import Margin, combined_sigma
+from arbitre.rules.choc_base_6.book import BLOCKING_TERRAIN, COSTLY_TERRAIN, ChocBase6Options
+from arbitre.rules.choc_base_6.neutral_groups import (
     Group,
     Grouping,
     figure_radius,
     footprint_discs,
     group_footprints,
 )
-from rules.geometry import centre_distance_mm, line_penetration_mm
-from rules.model import Figure, Scene
-from rules.terrain import terrain_regions
+from arbitre.rules.geometry import centre_distance_mm, line_penetration_mm
+from arbitre.rules.model import Figure, Scene
+from arbitre.rules.terrain import terrain_regions
 
 
 def enemy_contact(

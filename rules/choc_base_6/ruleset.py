@@ -5,15 +5,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.answers import Answer, Unit
-from rules.choc_base_6.book import CLOSE_COMBAT_TYPE, SHOOTER_TYPE, ChocBase6Options, options_of
-from rules.choc_base_6.grid import grid_unit
-from rules.choc_base_6.grid_groups import validate_grid
-from rules.choc_base_6.grid_questions import GRID
-from rules.choc_base_6.neutral import ChocBase6Neutral
-from rules.choc_base_6.neutral_groups import find_groups
-from rules.errors import SceneError
-from rules.model import Scene
+from arbitre.rules.answers import Answer, Unit
+from arbitre.rules.choc_base_6.book import (
+    CLOSE_COMBAT_TYPE,
+    SHOOTER_TYPE,
+    ChocBase6Options,
+    options_of,
+)
+from arbitre.rules.choc_base_6.grid import grid_unit
+from arbitre.rules.choc_base_6.grid_groups import validate_grid
+from arbitre.rules.choc_base_6.grid_questions import GRID
+from arbitre.rules.choc_base_6.neutral import ChocBase6Neutral
+from arbitre.rules.choc_base_6.neutral_groups import find_groups
+from arbitre.rules.errors import SceneError
+from arbitre.rules.model import Scene
 
 
 class ChocBase6(ChocBase6Neutral):

@@ -19,32 +19,37 @@ in cm. Two bases are in contact when the gap between them is at most
 
 Modules
 -------
-:mod:`~rules.confrontation.ruleset` holds :class:`Confrontation`, whose answer
-types are in :mod:`~rules.confrontation.answers`.
-:mod:`~rules.confrontation.book` holds the book's numbers and the options,
-:mod:`~rules.confrontation.contacts` the base contacts,
-:mod:`~rules.confrontation.partition` the search for the splits of a melee and
-the proposal, :mod:`~rules.confrontation.melees` the melees of a scene, and
-:mod:`~rules.confrontation.dice` the dice, initiative and pursuit arithmetic.
+:mod:`~arbitre.rules.confrontation.ruleset` holds :class:`Confrontation`, whose answer
+types are in :mod:`~arbitre.rules.confrontation.answers`.
+:mod:`~arbitre.rules.confrontation.book` holds the book's numbers and the options,
+:mod:`~arbitre.rules.confrontation.contacts` the base contacts,
+:mod:`~arbitre.rules.confrontation.partition` the search for the splits of a melee and
+the proposal, :mod:`~arbitre.rules.confrontation.melees` the melees of a scene, and
+:mod:`~arbitre.rules.confrontation.dice` the dice, initiative and pursuit arithmetic.
 """
 
-from rules.confrontation.answers import DiceAnswer, InitiativeAnswer, MeleesAnswer, PursuitAnswer
-from rules.confrontation.book import (
+from arbitre.rules.confrontation.answers import (
+    DiceAnswer,
+    InitiativeAnswer,
+    MeleesAnswer,
+    PursuitAnswer,
+)
+from arbitre.rules.confrontation.book import (
     BLOCKING_TERRAIN,
     COSTLY_TERRAIN,
     NUMBERS,
     ConfrontationOptions,
     Numbers,
 )
-from rules.confrontation.contacts import Contacts, base_of, edge_gap_mm, find_contacts
-from rules.confrontation.dice import (
+from arbitre.rules.confrontation.contacts import Contacts, base_of, edge_gap_mm, find_contacts
+from arbitre.rules.confrontation.dice import (
     dice_of_split,
     initiative_odds,
     initiative_score,
     pursuit_distance_cm,
 )
-from rules.confrontation.melees import Melee, find_melees
-from rules.confrontation.partition import (
+from arbitre.rules.confrontation.melees import Melee, find_melees
+from arbitre.rules.confrontation.partition import (
     Combat,
     MeleeGraph,
     Split,
@@ -53,7 +58,7 @@ from rules.confrontation.partition import (
     explain_none,
     split_melee,
 )
-from rules.confrontation.ruleset import Confrontation
+from arbitre.rules.confrontation.ruleset import Confrontation
 
 __all__ = [
     "BLOCKING_TERRAIN",

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.answers import Answer, ReachAnswer, Reason
-from rules.confrontation.melees import Melee
+from arbitre.rules.answers import Answer, ReachAnswer, Reason
+from arbitre.rules.confrontation.melees import Melee
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.model import Scene, TerrainKind
-from rules.ruleset import scene_options
+from arbitre.rules.model import Scene, TerrainKind
+from arbitre.rules.ruleset import scene_options
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,8 @@ import numpy as np
 import shapely
 from scipy.spatial import cKDTree
 
-from rules.confrontation.book import ConfrontationOptions, _options
-from rules.model import Base, BaseShape, Figure, Scene
+from arbitre.rules.confrontation.book import ConfrontationOptions, _options
+from arbitre.rules.model import Base, BaseShape, Figure, Scene
 
 
 @dataclass(frozen=True, slots=True)

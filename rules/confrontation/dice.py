@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from rules.confrontation.book import NUMBERS
-from rules.errors import QuestionError
-from rules.model import Figure
+from arbitre.rules.confrontation.book import NUMBERS
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.model import Figure
 
 
 def dice_of_split(split: Sequence[Sequence[str]]) -> dict[str, int]:

@@ -11,10 +11,10 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
-from rules.confrontation.book import _options
-from rules.confrontation.contacts import Contacts, find_contacts
-from rules.confrontation.dice import dice_of_split
-from rules.confrontation.partition import (
+from arbitre.rules.confrontation.book import _options
+from arbitre.rules.confrontation.contacts import Contacts, find_contacts
+from arbitre.rules.confrontation.dice import dice_of_split
+from arbitre.rules.confrontation.partition import (
     Combat,
     MeleeGraph,
     Split,
@@ -22,8 +22,8 @@ from rules.confrontation.partition import (
     explain_none,
     split_melee,
 )
-from rules.errors import QuestionError
-from rules.model import Scene
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.model import Scene
 
 
 @dataclass(frozen=True, slots=True)

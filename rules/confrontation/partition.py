@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from rules.confrontation.contacts import Contacts
-from rules.model import Scene
+from arbitre.rules.confrontation.contacts import Contacts
+from arbitre.rules.model import Scene
 
 Combat = tuple[int, ...]  # centre first, then its opponents; a duel is (lower, higher)
 Split = tuple[Combat, ...]

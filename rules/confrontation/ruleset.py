@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from rules import pathing
-from rules.answers import (
+from arbitre.rules import pathing
+from arbitre.rules.answers import (
     ContactAnswer,
     DistanceAnswer,
     Margin,
@@ -18,16 +18,21 @@ from rules.answers import (
     combined_sigma,
     with_certainty,
 )
-from rules.confrontation.answers import DiceAnswer, InitiativeAnswer, MeleesAnswer, PursuitAnswer
-from rules.confrontation.book import (
+from arbitre.rules.confrontation.answers import (
+    DiceAnswer,
+    InitiativeAnswer,
+    MeleesAnswer,
+    PursuitAnswer,
+)
+from arbitre.rules.confrontation.book import (
     BLOCKING_TERRAIN,
     COSTLY_TERRAIN,
     NUMBERS,
     ConfrontationOptions,
     _options,
 )
-from rules.confrontation.contacts import base_of, edge_gap_mm, find_contacts
-from rules.confrontation.dice import (
+from arbitre.rules.confrontation.contacts import base_of, edge_gap_mm, find_contacts
+from arbitre.rules.confrontation.dice import (
     _check_die,
     _ini,
     dice_of_split,
@@ -35,12 +40,12 @@ from rules.confrontation.dice import (
     initiative_score,
     pursuit_distance_cm,
 )
-from rules.confrontation.melees import _combat_of, _in_melee, find_melees
-from rules.errors import QuestionError, SceneError
-from rules.geometry import ring_points
-from rules.model import Scene
-from rules.ruleset import Question, Ruleset, figure_named
-from rules.terrain import terrain_regions
+from arbitre.rules.confrontation.melees import _combat_of, _in_melee, find_melees
+from arbitre.rules.errors import QuestionError, SceneError
+from arbitre.rules.geometry import ring_points
+from arbitre.rules.model import Scene
+from arbitre.rules.ruleset import Question, Ruleset, figure_named
+from arbitre.rules.terrain import terrain_regions
 
 
 class Confrontation(Ruleset):

@@ -26,7 +26,7 @@ The package: ``numbers`` (the book's numbers and options), ``answers``,
 ``shooting``, ``moves`` (moves, reach, groups) and ``ruleset`` (the ``Mbt`` object).
 """
 
-from rules.mbt.answers import (
+from arbitre.rules.mbt.answers import (
     CombatAnswer,
     FacingAnswer,
     MbtContactAnswer,
@@ -35,11 +35,11 @@ from rules.mbt.answers import (
     MbtReachAnswer,
     Side,
 )
-from rules.mbt.combat import base_figures, combat_points, outcome, recoil_blockers
-from rules.mbt.moves import move_allowance
-from rules.mbt.numbers import NUMBERS, MbtOptions, Numbers
-from rules.mbt.plates import Plate, edge_contact, penetration_mm
-from rules.mbt.ruleset import Mbt
+from arbitre.rules.mbt.combat import base_figures, combat_points, outcome, recoil_blockers
+from arbitre.rules.mbt.moves import move_allowance
+from arbitre.rules.mbt.numbers import NUMBERS, MbtOptions, Numbers
+from arbitre.rules.mbt.plates import Plate, edge_contact, penetration_mm
+from arbitre.rules.mbt.ruleset import Mbt
 
 __all__ = [
     "NUMBERS",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rules.answers import (
+from arbitre.rules.answers import (
     Checked,
     ContactAnswer,
     FireAnswer,

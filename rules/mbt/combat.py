@@ -7,10 +7,10 @@ from typing import Any
 
 import shapely
 
-from rules.answers import Reason, Unit, with_certainty
-from rules.errors import QuestionError
-from rules.mbt.answers import CombatAnswer, FacingAnswer, Side
-from rules.mbt.numbers import (
+from arbitre.rules.answers import Reason, Unit, with_certainty
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.mbt.answers import CombatAnswer, FacingAnswer, Side
+from arbitre.rules.mbt.numbers import (
     DEFAULT_FIGURES,
     ELEPHANT_FIGURES,
     NEAR_SLACK_MM,
@@ -20,7 +20,7 @@ from rules.mbt.numbers import (
     _options,
     _unit,
 )
-from rules.mbt.plates import (
+from arbitre.rules.mbt.plates import (
     Plate,
     _aligned,
     _blocking_terrain,
@@ -32,7 +32,7 @@ from rules.mbt.plates import (
     edge_contact,
     penetration_mm,
 )
-from rules.model import Figure, Scene
+from arbitre.rules.model import Figure, Scene
 
 
 def facing_answer(scene: Scene, a: str, b: str) -> FacingAnswer:

@@ -9,18 +9,18 @@ import numpy as np
 import shapely
 from scipy.cluster.hierarchy import DisjointSet
 
-from rules import pathing
-from rules.answers import (
+from arbitre.rules import pathing
+from arbitre.rules.answers import (
     GroupsAnswer,
     Margin,
     Reason,
     with_certainty,
 )
-from rules.errors import QuestionError
-from rules.geometry import ring_points
-from rules.mbt.answers import MbtMoveAnswer, MbtReachAnswer
-from rules.mbt.numbers import COST_SLACK_MM, NUMBERS, TOUCH_MM2, MbtOptions, _options, _unit
-from rules.mbt.plates import (
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.geometry import ring_points
+from arbitre.rules.mbt.answers import MbtMoveAnswer, MbtReachAnswer
+from arbitre.rules.mbt.numbers import COST_SLACK_MM, NUMBERS, TOUCH_MM2, MbtOptions, _options, _unit
+from arbitre.rules.mbt.plates import (
     Plate,
     _aligned,
     _blocking_kinds,
@@ -30,9 +30,9 @@ from rules.mbt.plates import (
     _plates,
     penetration_mm,
 )
-from rules.model import Figure, Scene, TerrainKind
-from rules.ruleset import coordinate_mm
-from rules.terrain import straight_cost_mm, terrain_regions
+from arbitre.rules.model import Figure, Scene, TerrainKind
+from arbitre.rules.ruleset import coordinate_mm
+from arbitre.rules.terrain import straight_cost_mm, terrain_regions
 
 
 def move_allowance(figure: Figure) -> int:

@@ -8,9 +8,9 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.answers import Unit
-from rules.model import Scene, TerrainKind
-from rules.ruleset import scene_options
+from arbitre.rules.answers import Unit
+from arbitre.rules.model import Scene, TerrainKind
+from arbitre.rules.ruleset import scene_options
 
 TYPES = ("cavalry", "infantry")
 EDGES = ("front", "right", "back", "left")

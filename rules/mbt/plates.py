@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from rules.answers import Margin, combined_sigma
-from rules.errors import QuestionError
-from rules.mbt.numbers import BLOCKING_TERRAIN, EDGES, MbtOptions
-from rules.model import Figure, Scene, TerrainKind
+from arbitre.rules.answers import Margin, combined_sigma
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.mbt.numbers import BLOCKING_TERRAIN, EDGES, MbtOptions
+from arbitre.rules.model import Figure, Scene, TerrainKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ class Plate:
     def edge(self, name: str) -> tuple[np.ndarray, np.ndarray]:
         """An edge's ends, named front, right, back or left.
 
-        >>> from rules.model import Base, BaseShape
+        >>> from arbitre.rules.model import Base, BaseShape
         >>> plate = Plate.of(Figure("a", "x", 0, 0, facing_deg=90,
         ...                         base=Base(BaseShape.RECT, 40, 20)))
         >>> [p.round(6).tolist() for p in plate.edge("front")]
@@ -80,7 +80,7 @@ def edge_contact(
 ) -> tuple[str, str, float] | None:
     """The pair of edges in contact (parallel, on one line, overlapping), with the overlap.
 
-    >>> from rules.model import Base, BaseShape
+    >>> from arbitre.rules.model import Base, BaseShape
     >>> rect = Base(BaseShape.RECT, 40, 20)
     >>> one = Plate.of(Figure("a", "x", 0, 0, facing_deg=90, base=rect))
     >>> two = Plate.of(Figure("b", "y", 10, 20, facing_deg=270, base=rect))

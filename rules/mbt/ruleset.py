@@ -7,15 +7,15 @@ from typing import Any
 
 import shapely
 
-from rules.answers import (
+from arbitre.rules.answers import (
     DistanceAnswer,
     GroupsAnswer,
     Unit,
     combined_sigma,
     with_certainty,
 )
-from rules.errors import SceneError
-from rules.mbt.answers import (
+from arbitre.rules.errors import SceneError
+from arbitre.rules.mbt.answers import (
     CombatAnswer,
     FacingAnswer,
     MbtContactAnswer,
@@ -23,13 +23,13 @@ from rules.mbt.answers import (
     MbtMoveAnswer,
     MbtReachAnswer,
 )
-from rules.mbt.combat import combat_answer, facing_answer
-from rules.mbt.moves import groups_answer, move_answer, reach_answer
-from rules.mbt.numbers import TYPES, MbtOptions, _options, _unit
-from rules.mbt.plates import _contact, _pair, _plate
-from rules.mbt.shooting import fire_answer
-from rules.model import BaseShape, Scene
-from rules.ruleset import Question, Ruleset
+from arbitre.rules.mbt.combat import combat_answer, facing_answer
+from arbitre.rules.mbt.moves import groups_answer, move_answer, reach_answer
+from arbitre.rules.mbt.numbers import TYPES, MbtOptions, _options, _unit
+from arbitre.rules.mbt.plates import _contact, _pair, _plate
+from arbitre.rules.mbt.shooting import fire_answer
+from arbitre.rules.model import BaseShape, Scene
+from arbitre.rules.ruleset import Question, Ruleset
 
 
 class Mbt(Ruleset):

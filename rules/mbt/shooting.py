@@ -7,17 +7,17 @@ from typing import Any
 
 import shapely
 
-from rules.answers import (
+from arbitre.rules.answers import (
     Margin,
     Reason,
     combined_sigma,
     with_certainty,
 )
-from rules.mbt.answers import MbtFireAnswer
-from rules.mbt.combat import _resolve, _side
-from rules.mbt.numbers import NUMBERS, _options, _unit
-from rules.mbt.plates import Plate, _layout, _pair, penetration_mm
-from rules.model import Scene
+from arbitre.rules.mbt.answers import MbtFireAnswer
+from arbitre.rules.mbt.combat import _resolve, _side
+from arbitre.rules.mbt.numbers import NUMBERS, _options, _unit
+from arbitre.rules.mbt.plates import Plate, _layout, _pair, penetration_mm
+from arbitre.rules.model import Scene
 
 
 def _shooting_zone(shooter: Plate, arc: str, reach_mm: float) -> shapely.Polygon:

@@ -22,16 +22,16 @@ inch, 25.4 mm). Readings chosen where the book is silent (see ``docs/rules/musg.
 
 Modules
 -------
-:mod:`~rules.musg.ruleset` holds :class:`Musg`, whose questions are answered by
-:mod:`~rules.musg.fire` (with :mod:`~rules.musg.sight` for line of sight and
-cover), :mod:`~rules.musg.moves` (moves and reach), :mod:`~rules.musg.support`
-(leaving a melee, allies and leaders) and :mod:`~rules.musg.dice` (initiative and
-damage). :mod:`~rules.musg.book` holds the book's numbers and the options,
-:mod:`~rules.musg.bases` the measures between bases, and
-:mod:`~rules.musg.answers` the answer types.
+:mod:`~arbitre.rules.musg.ruleset` holds :class:`Musg`, whose questions are answered by
+:mod:`~arbitre.rules.musg.fire` (with :mod:`~arbitre.rules.musg.sight` for line of sight and
+cover), :mod:`~arbitre.rules.musg.moves` (moves and reach), :mod:`~arbitre.rules.musg.support`
+(leaving a melee, allies and leaders) and :mod:`~arbitre.rules.musg.dice` (initiative and
+damage). :mod:`~arbitre.rules.musg.book` holds the book's numbers and the options,
+:mod:`~arbitre.rules.musg.bases` the measures between bases, and
+:mod:`~arbitre.rules.musg.answers` the answer types.
 """
 
-from rules.musg.answers import (
+from arbitre.rules.musg.answers import (
     CoverRoll,
     DamageAnswer,
     InitiativeAnswer,
@@ -41,8 +41,8 @@ from rules.musg.answers import (
     MusgReachAnswer,
     SupportAnswer,
 )
-from rules.musg.bases import Footprints
-from rules.musg.book import (
+from arbitre.rules.musg.bases import Footprints
+from arbitre.rules.musg.book import (
     BANDS,
     BLOCKING_TERRAIN,
     BOUNDS_SLACK_MM,
@@ -62,9 +62,9 @@ from rules.musg.book import (
     cover_roll_needed,
     parse_weapon,
 )
-from rules.musg.dice import damage_needed, damages, dice_passing, initiative_order
-from rules.musg.ruleset import Musg
-from rules.musg.sight import Sight, angular_interval, figures_on_line, line_of_sight
+from arbitre.rules.musg.dice import damage_needed, damages, dice_passing, initiative_order
+from arbitre.rules.musg.ruleset import Musg
+from arbitre.rules.musg.sight import Sight, angular_interval, figures_on_line, line_of_sight
 
 __all__ = [
     "BANDS",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.answers import Answer, Checked, FireAnswer, MoveAnswer, ReachAnswer, Reason
+from arbitre.rules.answers import Answer, Checked, FireAnswer, MoveAnswer, ReachAnswer, Reason
 
 
 @dataclass(frozen=True, slots=True)

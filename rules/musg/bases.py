@@ -9,10 +9,10 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from rules.answers import Unit
-from rules.errors import QuestionError
-from rules.model import Base, BaseShape, Figure, Scene, disc
-from rules.musg.book import (
+from arbitre.rules.answers import Unit
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.model import Base, BaseShape, Figure, Scene, disc
+from arbitre.rules.musg.book import (
     BOUNDS_SLACK_MM,
     NUMBERS,
     RANKS,
@@ -22,7 +22,7 @@ from rules.musg.book import (
     _positive,
     parse_weapon,
 )
-from rules.ruleset import scene_options
+from arbitre.rules.ruleset import scene_options
 
 
 def _options(scene: Scene) -> MusgOptions:

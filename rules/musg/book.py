@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.model import TerrainKind
+from arbitre.rules.model import TerrainKind
 
 RANKS = ("extra", "henchman", "subchief", "chief")
 """Ranks from the lowest (figurant) to the highest (chef)."""

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.errors import QuestionError
-from rules.model import Scene
-from rules.musg.answers import DamageAnswer, InitiativeAnswer
-from rules.musg.book import DAMAGE_TABLE, NUMBERS, TABLE_MAX
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.model import Scene
+from arbitre.rules.musg.answers import DamageAnswer, InitiativeAnswer
+from arbitre.rules.musg.book import DAMAGE_TABLE, NUMBERS, TABLE_MAX
 
 
 def damage_needed(strength: int, resistance: int) -> int:

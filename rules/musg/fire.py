@@ -5,14 +5,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.answers import Margin, Reason, Unit, combined_sigma, with_certainty
-from rules.errors import QuestionError
-from rules.model import Scene
-from rules.musg.answers import _REASON_TEXT, CoverRoll, MusgFireAnswer
-from rules.musg.bases import _attention_chef, _footprints, _gap, _measure, _options, _unit, _weapon
-from rules.musg.book import BOW_KINDS, NUMBERS, Weapon, cover_roll_needed
-from rules.musg.sight import Sight, figures_on_line, line_of_sight
-from rules.ruleset import figure_named
+from arbitre.rules.answers import Margin, Reason, Unit, combined_sigma, with_certainty
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.model import Scene
+from arbitre.rules.musg.answers import _REASON_TEXT, CoverRoll, MusgFireAnswer
+from arbitre.rules.musg.bases import (
+    _attention_chef,
+    _footprints,
+    _gap,
+    _measure,
+    _options,
+    _unit,
+    _weapon,
+)
+from arbitre.rules.musg.book import BOW_KINDS, NUMBERS, Weapon, cover_roll_needed
+from arbitre.rules.musg.sight import Sight, figures_on_line, line_of_sight
+from arbitre.rules.ruleset import figure_named
 
 
 def fire_answer(scene: Scene, a: str, b: str) -> MusgFireAnswer:

@@ -8,13 +8,13 @@ from collections.abc import Sequence
 import numpy as np
 import shapely
 
-from rules import pathing
-from rules.answers import Margin, Reason, Unit, with_certainty
-from rules.errors import QuestionError
-from rules.geometry import ring_points
-from rules.model import Figure, Scene
-from rules.musg.answers import _REASON_TEXT, MusgMoveAnswer, MusgReachAnswer
-from rules.musg.bases import (
+from arbitre.rules import pathing
+from arbitre.rules.answers import Margin, Reason, Unit, with_certainty
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.geometry import ring_points
+from arbitre.rules.model import Figure, Scene
+from arbitre.rules.musg.answers import _REASON_TEXT, MusgMoveAnswer, MusgReachAnswer
+from arbitre.rules.musg.bases import (
     _footprint,
     _footprint_at,
     _move_pas,
@@ -23,9 +23,16 @@ from rules.musg.bases import (
     _radius,
     _unit,
 )
-from rules.musg.book import BLOCKING_TERRAIN, COSTLY_TERRAIN, MODES, NUMBERS, TOUCH_MM, MusgOptions
-from rules.ruleset import coordinate_mm, figure_named
-from rules.terrain import straight_cost_mm, terrain_regions
+from arbitre.rules.musg.book import (
+    BLOCKING_TERRAIN,
+    COSTLY_TERRAIN,
+    MODES,
+    NUMBERS,
+    TOUCH_MM,
+    MusgOptions,
+)
+from arbitre.rules.ruleset import coordinate_mm, figure_named
+from arbitre.rules.terrain import straight_cost_mm, terrain_regions
 
 
 def move_answer(scene: Scene, a: str, x: str, y: str, mode: str = "walk") -> MusgMoveAnswer:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.answers import (
+from arbitre.rules.answers import (
     ContactAnswer,
     DistanceAnswer,
     Margin,
@@ -13,9 +13,9 @@ from rules.answers import (
     combined_sigma,
     with_certainty,
 )
-from rules.errors import QuestionError, SceneError
-from rules.model import Scene
-from rules.musg.answers import (
+from arbitre.rules.errors import QuestionError, SceneError
+from arbitre.rules.model import Scene
+from arbitre.rules.musg.answers import (
     DamageAnswer,
     InitiativeAnswer,
     LeaveAnswer,
@@ -24,13 +24,13 @@ from rules.musg.answers import (
     MusgReachAnswer,
     SupportAnswer,
 )
-from rules.musg.bases import _gap, _measure, _options, _unit
-from rules.musg.book import RANKS, MusgOptions, _positive, parse_weapon
-from rules.musg.dice import damage_answer, initiative_answer
-from rules.musg.fire import fire_answer
-from rules.musg.moves import move_answer, reach_answer
-from rules.musg.support import leave_answer, support_answer
-from rules.ruleset import Question, Ruleset, figure_named
+from arbitre.rules.musg.bases import _gap, _measure, _options, _unit
+from arbitre.rules.musg.book import RANKS, MusgOptions, _positive, parse_weapon
+from arbitre.rules.musg.dice import damage_answer, initiative_answer
+from arbitre.rules.musg.fire import fire_answer
+from arbitre.rules.musg.moves import move_answer, reach_answer
+from arbitre.rules.musg.support import leave_answer, support_answer
+from arbitre.rules.ruleset import Question, Ruleset, figure_named
 
 
 class Musg(Ruleset):

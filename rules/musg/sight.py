@@ -9,10 +9,10 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from rules.answers import Margin
-from rules.model import DISC_QUAD_SEGMENTS, BaseShape, Figure, Scene, disc
-from rules.musg.bases import _base, _footprints
-from rules.musg.book import COVER_TERRAIN, NUMBERS, MusgOptions
+from arbitre.rules.answers import Margin
+from arbitre.rules.model import DISC_QUAD_SEGMENTS, BaseShape, Figure, Scene, disc
+from arbitre.rules.musg.bases import _base, _footprints
+from arbitre.rules.musg.book import COVER_TERRAIN, NUMBERS, MusgOptions
 
 _INSCRIBED = math.cos(math.pi / (4 * DISC_QUAD_SEGMENTS))  # apothem / radius of a disc polygon
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from rules.answers import Margin, Reason, combined_sigma, with_certainty
-from rules.model import Scene
-from rules.musg.answers import LeaveAnswer, SupportAnswer
-from rules.musg.bases import (
+from arbitre.rules.answers import Margin, Reason, combined_sigma, with_certainty
+from arbitre.rules.model import Scene
+from arbitre.rules.musg.answers import LeaveAnswer, SupportAnswer
+from arbitre.rules.musg.bases import (
     _attention_chef,
     _gap,
     _measure,
@@ -14,8 +14,8 @@ from rules.musg.bases import (
     _rank_index,
     _unit,
 )
-from rules.musg.book import NUMBERS
-from rules.ruleset import figure_named
+from arbitre.rules.musg.book import NUMBERS
+from arbitre.rules.ruleset import figure_named
 
 
 def leave_answer(scene: Scene, a: str) -> LeaveAnswer:

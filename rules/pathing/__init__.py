@@ -48,20 +48,20 @@ edge as it already is; a goal must have its whole disc on the table.
 
 Modules
 -------
-:mod:`~rules.pathing.model` holds the inputs and answers; the queries are
-:mod:`~rules.pathing.search` (:func:`shortest_path`) and
-:mod:`~rules.pathing.reach` (:func:`reachable_area`). Below them,
-:mod:`~rules.pathing.prepare` and :mod:`~rules.pathing.query` set a query up,
-:mod:`~rules.pathing.scene` and :mod:`~rules.pathing.arcs` build what it can
-meet, :mod:`~rules.pathing.graph` searches it, :mod:`~rules.pathing.legs` and
-:mod:`~rules.pathing.refraction` turn the result into a path, and
-:mod:`~rules.pathing.cast` and :mod:`~rules.pathing.rays` outline reachable areas;
-:mod:`~rules.pathing.primitives` holds the vectorised geometry they share.
+:mod:`~arbitre.rules.pathing.model` holds the inputs and answers; the queries are
+:mod:`~arbitre.rules.pathing.search` (:func:`shortest_path`) and
+:mod:`~arbitre.rules.pathing.reach` (:func:`reachable_area`). Below them,
+:mod:`~arbitre.rules.pathing.prepare` and :mod:`~arbitre.rules.pathing.query` set a query up,
+:mod:`~arbitre.rules.pathing.scene` and :mod:`~arbitre.rules.pathing.arcs` build what it can
+meet, :mod:`~arbitre.rules.pathing.graph` searches it, :mod:`~arbitre.rules.pathing.legs` and
+:mod:`~arbitre.rules.pathing.refraction` turn the result into a path, and
+:mod:`~arbitre.rules.pathing.cast` and :mod:`~arbitre.rules.pathing.rays` outline reachable areas;
+:mod:`~arbitre.rules.pathing.primitives` holds the vectorised geometry they share.
 """
 
 from __future__ import annotations
 
-from rules.pathing.model import (
+from arbitre.rules.pathing.model import (
     TOLERANCE_MM,
     BlockingPolygon,
     CostlyRegion,
@@ -70,8 +70,8 @@ from rules.pathing.model import (
     Path,
     Terrain,
 )
-from rules.pathing.reach import reachable_area
-from rules.pathing.search import shortest_path
+from arbitre.rules.pathing.reach import reachable_area
+from arbitre.rules.pathing.search import shortest_path
 
 __all__ = [
     "TOLERANCE_MM",
@@ -85,7 +85,7 @@ __all__ = [
     "shortest_path",
 ]
 
-# The public API presents itself as ``rules.pathing.X`` (reprs, pickles, doctests).
+# The public API presents itself as ``arbitre.rules.pathing.X`` (reprs, pickles, doctests).
 for _public in (
     BlockingPolygon,
     CostlyRegion,

@@ -8,15 +8,35 @@ grown obstacles.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
+import shapely
 
-from rules.pathing.model import BoolArray, FloatArray, IntArray
-from rules.pathing.primitives import _TWO_PI, _bbox_pairs, _circle_segment_angles, _empty2
+from arbitre.rules.pathing.model import BoolArray, FloatArray, IntArray
+from arbitre.rules.pathing.primitives import _TWO_PI, _bbox_pairs, _circle_segment_angles, _empty2
+from arbitre.rules.pathing.region import _Region
 
-if TYPE_CHECKING:
-    from rules.pathing.scene import _Scene
+
+class _Scene(Protocol):
+    """What the arc computations read of a pathing scene (`arbitre.rules.pathing.scene._Scene`)."""
+
+    radius: float
+    rect: tuple[float, float, float, float]
+    nodes: _Region
+    disc_xy: FloatArray
+    disc_rho: FloatArray
+    circ_xy: FloatArray
+    circ_rho: FloatArray
+    circ_marks: list[FloatArray]
+    edges: FloatArray
+    raw_edges: FloatArray
+    zones: list[tuple[float, shapely.Geometry, FloatArray, FloatArray]]
+    zone_edges: list[tuple[IntArray, FloatArray]]
+
+    def points_free(self, points: FloatArray) -> BoolArray: ...
+
+    def weight_at(self, x: FloatArray, y: FloatArray) -> FloatArray: ...
 
 
 def _circle_runs(scene: _Scene) -> tuple[FloatArray, FloatArray, IntArray, BoolArray]:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from rules.pathing.model import TOLERANCE_MM, BoolArray, FloatArray, IntArray
-from rules.pathing.primitives import _bbox_pairs, _crossing_intervals
-from rules.pathing.scene import _Scene
+from arbitre.rules.pathing.model import TOLERANCE_MM, BoolArray, FloatArray, IntArray
+from arbitre.rules.pathing.primitives import _bbox_pairs, _crossing_intervals
+from arbitre.rules.pathing.scene import _Scene
 
 
 def _cast(

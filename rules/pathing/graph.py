@@ -8,32 +8,12 @@ from __future__ import annotations
 
 import heapq
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
-from rules.pathing.model import FloatArray, IntArray
-from rules.pathing.primitives import _TWO_PI, _angle, _tangents
-from rules.pathing.scene import _Scene
-
-
-@dataclass(frozen=True, slots=True)
-class _Edges:
-    """Free tangent segments leaving one node (or one circle with one winding)."""
-
-    target: IntArray  # index into the scene's target arrays
-    t1x: FloatArray
-    t1y: FloatArray
-    t2x: FloatArray
-    t2y: FloatArray
-    phi1: FloatArray  # departure angle on the source circle
-    run1: IntArray
-    off1: FloatArray
-    phi2: FloatArray  # arrival angle on the target circle
-    run2: IntArray
-    off2: FloatArray
-    length: FloatArray
-    cost: FloatArray
+from arbitre.rules.pathing.model import FloatArray, _Edges
+from arbitre.rules.pathing.primitives import _TWO_PI, _angle, _tangents
+from arbitre.rules.pathing.scene import _Scene
 
 
 def _fan_out(

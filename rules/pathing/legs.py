@@ -13,10 +13,10 @@ from typing import Final
 
 import numpy as np
 
-from rules.pathing.graph import _Graph
-from rules.pathing.model import FloatArray
-from rules.pathing.primitives import _TWO_PI, _angle, _tangents
-from rules.pathing.scene import _Scene
+from arbitre.rules.pathing.graph import _Graph
+from arbitre.rules.pathing.model import FloatArray
+from arbitre.rules.pathing.primitives import _TWO_PI, _angle, _tangents
+from arbitre.rules.pathing.scene import _Scene
 
 _OUTPUT_ARC_STEP: Final = math.radians(2.0)
 

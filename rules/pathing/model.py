@@ -181,3 +181,22 @@ def _is_plus_inf(value: object) -> bool:
         return float(cast(float, value)) == math.inf
     except (TypeError, ValueError):
         return False
+
+
+@dataclass(frozen=True, slots=True)
+class _Edges:
+    """Free tangent segments leaving one node (or one circle with one winding)."""
+
+    target: IntArray  # index into the scene's target arrays
+    t1x: FloatArray
+    t1y: FloatArray
+    t2x: FloatArray
+    t2y: FloatArray
+    phi1: FloatArray  # departure angle on the source circle
+    run1: IntArray
+    off1: FloatArray
+    phi2: FloatArray  # arrival angle on the target circle
+    run2: IntArray
+    off2: FloatArray
+    length: FloatArray
+    cost: FloatArray

@@ -12,7 +12,7 @@ from typing import TypeVar, cast
 import numpy as np
 import shapely
 
-from rules.pathing.model import (
+from arbitre.rules.pathing.model import (
     TOLERANCE_MM,
     BlockingPolygon,
     BoolArray,
@@ -22,7 +22,7 @@ from rules.pathing.model import (
     FloatArray,
     IntArray,
 )
-from rules.pathing.primitives import _angle, _cross2, _empty2
+from arbitre.rules.pathing.primitives import _angle, _cross2, _empty2
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")

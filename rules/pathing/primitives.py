@@ -12,7 +12,7 @@ from typing import Final, cast
 
 import numpy as np
 
-from rules.pathing.model import TOLERANCE_MM, BoolArray, FloatArray, IntArray
+from arbitre.rules.pathing.model import TOLERANCE_MM, BoolArray, FloatArray, IntArray
 
 _TWO_PI: Final = 2.0 * math.pi
 

@@ -12,9 +12,9 @@ import math
 import numpy as np
 import shapely
 
-from rules.pathing.model import TOLERANCE_MM, IntArray
-from rules.pathing.prepare import _Prepared
-from rules.pathing.primitives import _TWO_PI, _point_segment_dist2, _segment_segment_dist
+from arbitre.rules.pathing.model import TOLERANCE_MM, IntArray
+from arbitre.rules.pathing.prepare import _Prepared
+from arbitre.rules.pathing.primitives import _TWO_PI, _point_segment_dist2, _segment_segment_dist
 
 _FULL, _RAW, _IGNORED = 2, 1, 0
 

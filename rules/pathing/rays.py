@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from rules.pathing.cast import _cast
-from rules.pathing.model import BoolArray, FloatArray, IntArray
-from rules.pathing.primitives import _TWO_PI, _empty2
-from rules.pathing.scene import _Scene
+from arbitre.rules.pathing.cast import _cast
+from arbitre.rules.pathing.model import BoolArray, FloatArray, IntArray
+from arbitre.rules.pathing.primitives import _TWO_PI, _empty2
+from arbitre.rules.pathing.scene import _Scene
 
 
 def _ring_steps(

@@ -12,13 +12,14 @@ from typing import Final, cast
 import numpy as np
 import shapely
 
-from rules.pathing.graph import _Graph, _search
-from rules.pathing.model import Field, FloatArray, IntArray, _as_length, _as_point
-from rules.pathing.prepare import _prepare
-from rules.pathing.primitives import _TWO_PI, _angle
-from rules.pathing.query import _free_space, _levels, _table_rect
-from rules.pathing.rays import _Rays
-from rules.pathing.scene import _Region, _Scene
+from arbitre.rules.pathing.graph import _Graph, _search
+from arbitre.rules.pathing.model import Field, FloatArray, IntArray, _as_length, _as_point
+from arbitre.rules.pathing.prepare import _prepare
+from arbitre.rules.pathing.primitives import _TWO_PI, _angle
+from arbitre.rules.pathing.query import _free_space, _levels, _table_rect
+from arbitre.rules.pathing.rays import _Rays
+from arbitre.rules.pathing.region import _Region
+from arbitre.rules.pathing.scene import _Scene
 
 _AREA_SPACING_MM: Final = 5.0
 _SWEEP_STEP: Final = math.radians(2.0)

@@ -14,11 +14,11 @@ from typing import Final
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from rules.pathing.legs import _eval_leg, _Leg, _split_legs, _Stop
-from rules.pathing.model import TOLERANCE_MM
-from rules.pathing.prepare import _ring_point, _Zone
-from rules.pathing.primitives import _TWO_PI
-from rules.pathing.scene import _Scene
+from arbitre.rules.pathing.legs import _eval_leg, _Leg, _split_legs, _Stop
+from arbitre.rules.pathing.model import TOLERANCE_MM
+from arbitre.rules.pathing.prepare import _ring_point, _Zone
+from arbitre.rules.pathing.primitives import _TWO_PI
+from arbitre.rules.pathing.scene import _Scene
 
 _REFINE_STOP_MM: Final = 1e-4
 

@@ -12,13 +12,21 @@ from typing import Final
 import numpy as np
 import shapely
 
-from rules.pathing.graph import _Graph, _search
-from rules.pathing.legs import _legs_from_search, _polyline, _route
-from rules.pathing.model import TOLERANCE_MM, Field, Path, _as_length, _as_point, _is_plus_inf
-from rules.pathing.prepare import _prepare
-from rules.pathing.query import _blocked_by, _free_space, _levels, _table_rect
-from rules.pathing.refraction import _refine
-from rules.pathing.scene import _Region, _Scene
+from arbitre.rules.pathing.graph import _Graph, _search
+from arbitre.rules.pathing.legs import _legs_from_search, _polyline, _route
+from arbitre.rules.pathing.model import (
+    TOLERANCE_MM,
+    Field,
+    Path,
+    _as_length,
+    _as_point,
+    _is_plus_inf,
+)
+from arbitre.rules.pathing.prepare import _prepare
+from arbitre.rules.pathing.query import _blocked_by, _free_space, _levels, _table_rect
+from arbitre.rules.pathing.refraction import _refine
+from arbitre.rules.pathing.region import _Region
+from arbitre.rules.pathing.scene import _Scene
 
 _SEARCH_SPACING_MM: Final = 8.0
 _POLISH_SPACING_MM: Final = 2.0

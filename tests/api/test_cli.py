@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from api.cli import app
+from arbitre.api.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "cb6-skirmish.yaml"
@@ -99,7 +99,7 @@ def test_a_bad_scene_exits_2(tmp_path: Path) -> None:
 def test_the_console_script_never_shows_a_traceback(tmp_path: Path) -> None:
     missing = tmp_path / "missing.yaml"
     result = subprocess.run(
-        [sys.executable, "-m", "api.cli", "ask", str(missing), "groups"],
+        [sys.executable, "-m", "arbitre", "ask", str(missing), "groups"],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -134,8 +134,18 @@ def test_serve_without_a_source_or_config_says_what_to_do() -> None:
 
 def test_other_question_options_go_through_with() -> None:
     # alpins: close-combat PI 5 (chef, alp2 CR; alp3 wounded CR); die 3 -> 5 - 3 = 2.
-    code, out, _ = _run("ask", str(EXAMPLE), "impact", "alpins", "verts", "--with", "die=3",
-                        "--action", "close", "--json")
+    code, out, _ = _run(
+        "ask",
+        str(EXAMPLE),
+        "impact",
+        "alpins",
+        "verts",
+        "--with",
+        "die=3",
+        "--action",
+        "close",
+        "--json",
+    )
     assert code == 0
     assert json.loads(out)["impact"] == 2
     code, _, err = _run("ask", str(EXAMPLE), "impact", "alpins", "verts", "--with", "colour=red")

@@ -10,11 +10,11 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from api.cli import app
-from api.settings import load_settings
-from calibration.errors import CalibrationError
-from calibration.simulated import write_setup
-from vision.simulate import Render, preset
+from arbitre.api.cli import app
+from arbitre.api.settings import load_settings
+from arbitre.calibration.errors import CalibrationError
+from arbitre.calibration.simulated import write_setup
+from arbitre.vision.simulate import Render, preset
 
 runner = CliRunner()
 

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from api.cli import app
-from calibration.simulated import SetupFiles, write_setup
-from vision.simulate import Render, preset
+from arbitre.api.cli import app
+from arbitre.calibration.simulated import SetupFiles, write_setup
+from arbitre.vision.simulate import Render, preset
 
 runner = CliRunner()
 

@@ -91,7 +91,7 @@ def _wait_until_serving(base: str, process: subprocess.Popen[str]) -> None:
 def server() -> Iterator[str]:
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--demo", "--port", str(port)],
+        [sys.executable, "-m", "arbitre", "serve", "--demo", "--port", str(port)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

@@ -13,11 +13,11 @@ import pytest
 from fastapi.testclient import TestClient
 from numpy.typing import NDArray
 
-from api.demo import DemoSource, demo_setup
-from api.live import LiveTable, TableConfig
-from api.main import create_app
-from rules.scene import parse_scene
-from vision.sources import FrameSource
+from arbitre.api.demo import DemoSource, demo_setup
+from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.main import create_app
+from arbitre.rules.scene import parse_scene
+from arbitre.vision.sources import FrameSource
 
 TOKEN = "secret-token"
 
@@ -316,9 +316,10 @@ def test_a_frame_the_pipeline_cannot_read_goes_stale_not_down() -> None:
 def test_a_roster_the_ruleset_refuses_is_reported_not_a_500() -> None:
     # The demo's roster read under S&R: its figures are TD/CR, which S&R does not know.
     setup = demo_setup()
-    live = LiveTable(TableConfig(setup.camera, setup.table, setup.roster,
-                                 ruleset="smooth-and-rifled"),
-                     DemoSource(move_every_s=1e9))
+    live = LiveTable(
+        TableConfig(setup.camera, setup.table, setup.roster, ruleset="smooth-and-rifled"),
+        DemoSource(move_every_s=1e9),
+    )
     assert live.step()
     with TestClient(create_app(live, run_loop=False)) as client:
         state = client.get("/api/state")

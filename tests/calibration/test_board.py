@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from calibration.board import Board, load_board
-from calibration.errors import CalibrationFileError
+from arbitre.calibration.board import Board, load_board
+from arbitre.calibration.errors import CalibrationFileError
 
 CONTRACT_EXAMPLE = """\
 type: charuco

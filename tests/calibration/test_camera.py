@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from calibration.camera import CameraIntrinsics, load_camera, save_camera
-from calibration.errors import CalibrationError, CalibrationFileError
+from arbitre.calibration.camera import CameraIntrinsics, load_camera, save_camera
+from arbitre.calibration.errors import CalibrationError, CalibrationFileError
 
 REAL = Path(os.environ.get("ARBITRE_REAL_DATA", "/nonexistent"))  # set by tests/conftest.py
 needs_real_data = pytest.mark.skipif(not REAL.is_dir(), reason="shared/data/real is not present")

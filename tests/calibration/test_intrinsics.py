@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from calibration.board import Board
-from calibration.camera import load_camera
-from calibration.intrinsics import (
+from arbitre.calibration.board import Board
+from arbitre.calibration.camera import load_camera
+from arbitre.calibration.intrinsics import (
     BoardView,
     CalibrationFailure,
     CalibrationResult,

@@ -14,16 +14,16 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from calibration.camera import CameraIntrinsics, load_camera
-from calibration.errors import CalibrationError
-from calibration.locate import (
+from arbitre.calibration.camera import CameraIntrinsics, load_camera
+from arbitre.calibration.errors import CalibrationError
+from arbitre.calibration.locate import (
     LocateResult,
     locate_markers,
     pixels_to_table,
     place_markers,
 )
-from calibration.pose import PoseFailure, TablePose, estimate_table_pose
-from calibration.table import Anchor, Roster, RosterFigure, Table
+from arbitre.calibration.pose import PoseFailure, TablePose, estimate_table_pose
+from arbitre.calibration.table import Anchor, Roster, RosterFigure, Table
 
 REAL = Path(os.environ.get("ARBITRE_REAL_DATA", "/nonexistent"))  # set by tests/conftest.py
 TUTORIAL = REAL / "opencv-aruco-charuco-tutorial"

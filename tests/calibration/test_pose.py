@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from calibration.camera import CameraIntrinsics
-from calibration.errors import CalibrationError
-from calibration.pose import PoseFailure, TablePose, estimate_table_pose
-from calibration.table import Anchor, Table
+from arbitre.calibration.camera import CameraIntrinsics
+from arbitre.calibration.errors import CalibrationError
+from arbitre.calibration.pose import PoseFailure, TablePose, estimate_table_pose
+from arbitre.calibration.table import Anchor, Table
 
 CAMERA = CameraIntrinsics(
     (1920, 1080),

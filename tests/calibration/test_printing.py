@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.errors import CalibrationError
-from calibration.printing import (
+from arbitre.calibration.errors import CalibrationError
+from arbitre.calibration.printing import (
     Page,
     aruco_dictionary,
     marker_sheets,
@@ -119,8 +119,8 @@ def test_bad_requests_are_clear_errors(call: object, message: str) -> None:
 
 
 def test_a_printed_charuco_board_is_found_whole() -> None:
-    from calibration.board import Board
-    from calibration.printing import board_sheet
+    from arbitre.calibration.board import Board
+    from arbitre.calibration.printing import board_sheet
 
     board = Board(
         "charuco",
@@ -143,8 +143,8 @@ def test_a_printed_charuco_board_is_found_whole() -> None:
 
 
 def test_a_printed_chessboard_has_its_inner_corners() -> None:
-    from calibration.board import Board
-    from calibration.printing import board_sheet
+    from arbitre.calibration.board import Board
+    from arbitre.calibration.printing import board_sheet
 
     image = _raster(board_sheet(Board("chessboard", squares_x=10, squares_y=7, square_mm=20.0)))
     found, corners = cv2.findChessboardCorners(image, (9, 6))

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from calibration.errors import CalibrationFileError
-from calibration.table import (
+from arbitre.calibration.errors import CalibrationFileError
+from arbitre.calibration.table import (
     Anchor,
     check_roster_against_table,
     load_roster,

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from calibration.errors import CalibrationError
-from calibration.units import GameUnit, to_mm, to_units, unit_for
+from arbitre.calibration.errors import CalibrationError
+from arbitre.calibration.units import GameUnit, to_mm, to_units, unit_for
 
 
 @pytest.mark.parametrize(

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from rules.cb6_grid import Grid
-from rules.errors import QuestionError, SceneError
-from rules.model import Scene
-from rules.questions import ask
-from rules.scene import parse_scene
+from arbitre.rules.choc_base_6.grid import Grid
+from arbitre.rules.errors import QuestionError, SceneError
+from arbitre.rules.model import Scene
+from arbitre.rules.questions import ask
+from arbitre.rules.scene import parse_scene
 
 # Squares of 50 mm, default origin: square (c, r) is centred on (25 + 50 c, 25 + 50 r).
 # Pointy hexes of 50 mm with the origin at (300, 300): hex (q, r) is centred on

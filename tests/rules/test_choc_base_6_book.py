@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from rules.choc_base_6 import figure_pa, impact, impact_distribution
-from rules.model import Figure
-from rules.questions import ask
-from rules.scene import parse_scene
+from arbitre.rules.choc_base_6 import figure_pa, impact, impact_distribution
+from arbitre.rules.model import Figure
+from arbitre.rules.questions import ask
+from arbitre.rules.scene import parse_scene
 
 
 def _scene(*figures: dict[str, Any]) -> Any:

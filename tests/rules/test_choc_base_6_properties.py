@@ -8,8 +8,8 @@ import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.questions import ask
-from rules.scene import parse_scene
+from arbitre.rules.questions import ask
+from arbitre.rules.scene import parse_scene
 
 coordinate_x = st.floats(40, 760)
 coordinate_y = st.floats(40, 560)

@@ -12,17 +12,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.confrontation import (
+from arbitre.rules.confrontation import (
     MeleeGraph,
     dice_of_split,
     initiative_odds,
     pursuit_distance_cm,
     split_melee,
 )
-from rules.errors import QuestionError, SceneError
-from rules.model import Scene
-from rules.questions import ask
-from rules.scene import parse_scene
+from arbitre.rules.errors import QuestionError, SceneError
+from arbitre.rules.model import Scene
+from arbitre.rules.questions import ask
+from arbitre.rules.scene import parse_scene
 
 
 def _scene(*figures: dict[str, Any], **options: Any) -> Scene:

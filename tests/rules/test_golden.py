@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 import yaml
 
-from rules.questions import ask
-from rules.scene import parse_scene
+from arbitre.rules.questions import ask
+from arbitre.rules.scene import parse_scene
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = [
@@ -74,7 +74,7 @@ def test_golden(path: Path, index: int, item: dict[str, Any]) -> None:
 RULE_SYSTEMS = {
     "choc-base-6 (neutral)": (["choc_base_6/neutral*.py"], ("cb6-",)),
     "choc-base-6 (grids)": (["choc_base_6/grid*.py"], ("cb6-grid",)),
-    "smooth-and-rifled": (["smooth_and_rifled.py", "sr_*.py"], ("smooth-and-rifled-",)),
+    "smooth-and-rifled": (["smooth_and_rifled/*.py"], ("smooth-and-rifled-",)),
     "musg": (["musg/*.py"], ("musg-",)),
     "mbt": (["mbt/*.py"], ("mbt-",)),
     "confrontation": (["confrontation/*.py"], ("confrontation-",)),
@@ -85,8 +85,8 @@ RULE_SYSTEMS = {
 def test_every_reason_code_a_rule_system_gives_is_in_its_golden_scenes(system: str) -> None:
     import re
 
-    import rules
-    from rules.answers import Reason
+    from arbitre import rules
+    from arbitre.rules.answers import Reason
 
     patterns, prefixes = RULE_SYSTEMS[system]
     folder = Path(rules.__file__).parent

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 import shapely
 
-from rules.errors import SceneError
-from rules.mbt import NUMBERS, base_figures, combat_points, move_allowance, outcome
-from rules.model import Figure
-from rules.questions import ask
-from rules.scene import parse_scene
+from arbitre.rules.errors import SceneError
+from arbitre.rules.mbt import NUMBERS, base_figures, combat_points, move_allowance, outcome
+from arbitre.rules.model import Figure
+from arbitre.rules.questions import ask
+from arbitre.rules.scene import parse_scene
 
 RECT = {"shape": "rect", "width_mm": 40, "depth_mm": 20}
 

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from rules.errors import QuestionError, SceneError
-from rules.musg import DAMAGE_TABLE, damage_needed, damages, dice_passing, initiative_order
-from rules.questions import ask
-from rules.scene import parse_scene
+from arbitre.rules.errors import QuestionError, SceneError
+from arbitre.rules.musg import DAMAGE_TABLE, damage_needed, damages, dice_passing, initiative_order
+from arbitre.rules.questions import ask
+from arbitre.rules.scene import parse_scene
 
 # "Tableau des dommages", copied line by line from the rule book (R rows, F columns).
 BOOK_TABLE = """\

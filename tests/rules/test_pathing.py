@@ -1,4 +1,4 @@
-"""Tests of exact shortest paths and reachable areas (rules.pathing)."""
+"""Tests of exact shortest paths and reachable areas (arbitre.rules.pathing)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import minimize_scalar
 
-from rules import pathing
-from rules.pathing import (
+from arbitre.rules import pathing
+from arbitre.rules.pathing import (
     BlockingPolygon,
     CostlyRegion,
     DiscHull,

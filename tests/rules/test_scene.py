@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from rules.errors import SceneError
-from rules.scene import load_scene
+from arbitre.rules.errors import SceneError
+from arbitre.rules.scene import load_scene
 
 GOOD = """\
 ruleset: choc-base-6

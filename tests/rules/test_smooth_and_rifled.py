@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.errors import QuestionError, SceneError
-from rules.questions import ask
-from rules.scene import load_scene, parse_scene
+from arbitre.rules.errors import QuestionError, SceneError
+from arbitre.rules.questions import ask
+from arbitre.rules.scene import load_scene, parse_scene
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 

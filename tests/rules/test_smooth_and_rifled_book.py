@@ -7,9 +7,16 @@ from typing import Any
 
 import pytest
 
-from rules.questions import ask
-from rules.scene import parse_scene
-from rules.sr_dice import TO_HIT, at_least, band_of, break_point, volley_dice, volley_hits
+from arbitre.rules.questions import ask
+from arbitre.rules.scene import parse_scene
+from arbitre.rules.smooth_and_rifled.dice import (
+    TO_HIT,
+    at_least,
+    band_of,
+    break_point,
+    volley_dice,
+    volley_hits,
+)
 
 
 def _scene(figures: list[dict[str, Any]], **extra: Any) -> Any:

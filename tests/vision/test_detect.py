@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detect import (
+from arbitre.vision.detect import (
     DetectionResult,
     MarkerTracker,
     detect_markers,
@@ -18,8 +18,8 @@ from vision.detect import (
     dictionary,
     read_image,
 )
-from vision.errors import VisionError
-from vision.simulate import Preset, Render, RenderOptions, SimScene, preset, render
+from arbitre.vision.errors import VisionError
+from arbitre.vision.simulate import Preset, Render, RenderOptions, SimScene, preset, render
 
 # Small renders keep the suite fast; markers keep their size in pixels at any scale.
 SCALES = {"overhead": 0.4, "tripod": 0.5, "4k": 0.3, "harsh": 0.4}

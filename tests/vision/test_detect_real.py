@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detect import (
+from arbitre.vision.detect import (
     DetectionResult,
     detect_markers,
     read_dictionary,

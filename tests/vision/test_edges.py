@@ -6,8 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.edges import read_cells, refine_corners
-from vision.simulate import Camera, SimMarker, SimScene, SimTable, look_at, render
+from arbitre.vision.edges import read_cells, refine_corners
+from arbitre.vision.simulate import Camera, SimMarker, SimScene, SimTable, look_at, render
 
 MATRIX = np.array([[1000.0, 0.0, 159.5], [0.0, 1000.0, 119.5], [0.0, 0.0, 1.0]])
 MARKER = SimMarker(17, 100.3, 99.6, 0.0, 12.0, 23.0)  # 24 px wide, turned 23 degrees

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from calibration.board import Board
-from calibration.intrinsics import CalibrationResult, calibrate_camera
-from vision.simulate import Camera, look_at, render_plane
+from arbitre.calibration.board import Board
+from arbitre.calibration.intrinsics import CalibrationResult, calibrate_camera
+from arbitre.vision.simulate import Camera, look_at, render_plane
 
 
 def test_intrinsics_come_back_from_rendered_charuco_views() -> None:

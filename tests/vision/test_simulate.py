@@ -7,9 +7,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from vision.detect import diagonal_intersection
-from vision.errors import VisionError
-from vision.simulate import (
+from arbitre.vision.detect import diagonal_intersection
+from arbitre.vision.errors import VisionError
+from arbitre.vision.simulate import (
     INK_BGR,
     PAPER_BGR,
     PRESETS,

@@ -12,13 +12,13 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.frame import locate_frame
-from calibration.locate import LocateResult
-from calibration.simulated import setup_of
-from vision import tracking
-from vision.errors import VisionError
-from vision.simulate import Camera, preset, render
-from vision.tracking import FigureTracker, Observation, Track
+from arbitre.calibration.frame import locate_frame
+from arbitre.calibration.locate import LocateResult
+from arbitre.calibration.simulated import setup_of
+from arbitre.vision import tracking
+from arbitre.vision.errors import VisionError
+from arbitre.vision.simulate import Camera, preset, render
+from arbitre.vision.tracking import FigureTracker, Observation, Track
 
 FPS = 30
 SETTLE_S = 0.7  # the tracker's default

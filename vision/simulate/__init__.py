@@ -26,23 +26,23 @@ of the project: every input is a plain value.
 
 Modules
 -------
-:mod:`~vision.simulate.camera` holds :class:`Camera` and :func:`look_at`;
-:mod:`~vision.simulate.scene` the scene's items (:class:`SimTable`,
+:mod:`~arbitre.vision.simulate.camera` holds :class:`Camera` and :func:`look_at`;
+:mod:`~arbitre.vision.simulate.scene` the scene's items (:class:`SimTable`,
 :class:`SimMarker`, :class:`SimBody`, :class:`SimScene`) with :func:`figure` and
-:func:`anchors`; :mod:`~vision.simulate.render` the renderer :func:`render` and
-the truth it returns, helped by :mod:`~vision.simulate.rays` (pixels to rays) and
-:mod:`~vision.simulate.hits` (rays to colours); :mod:`~vision.simulate.presets`
-the ready scenes (:func:`preset`); :mod:`~vision.simulate.plane`
+:func:`anchors`; :mod:`~arbitre.vision.simulate.render` the renderer :func:`render` and
+the truth it returns, helped by :mod:`~arbitre.vision.simulate.rays` (pixels to rays) and
+:mod:`~arbitre.vision.simulate.hits` (rays to colours); :mod:`~arbitre.vision.simulate.presets`
+the ready scenes (:func:`preset`); :mod:`~arbitre.vision.simulate.plane`
 :func:`render_plane`, a flat printed sheet seen by a camera.
 """
 
 from __future__ import annotations
 
-from vision.simulate.camera import Camera, FloatArray, look_at
-from vision.simulate.plane import render_plane
-from vision.simulate.presets import MIN_SCALE, PRESETS, Preset, preset
-from vision.simulate.render import MarkerTruth, Render, RenderOptions, render
-from vision.simulate.scene import (
+from arbitre.vision.simulate.camera import Camera, FloatArray, look_at
+from arbitre.vision.simulate.plane import render_plane
+from arbitre.vision.simulate.presets import MIN_SCALE, PRESETS, Preset, preset
+from arbitre.vision.simulate.render import MarkerTruth, Render, RenderOptions, render
+from arbitre.vision.simulate.scene import (
     FIGURE_COLOURS_BGR,
     INK_BGR,
     PAPER_BGR,
@@ -82,7 +82,7 @@ __all__ = [
     "render_plane",
 ]
 
-# The public API presents itself as ``vision.simulate.X`` (reprs, pickles, doctests).
+# The public API presents itself as ``arbitre.vision.simulate.X`` (reprs, pickles, doctests).
 for _public in (
     Camera,
     MarkerTruth,

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from vision.errors import VisionError
+from arbitre.vision.errors import VisionError
 
 FloatArray = NDArray[np.float64]
 

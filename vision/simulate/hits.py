@@ -7,10 +7,10 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.errors import VisionError
-from vision.simulate.camera import FloatArray
-from vision.simulate.rays import _Rays
-from vision.simulate.scene import (
+from arbitre.vision.errors import VisionError
+from arbitre.vision.simulate.camera import FloatArray
+from arbitre.vision.simulate.rays import _Rays
+from arbitre.vision.simulate.scene import (
     INK_BGR,
     PAPER_BGR,
     SURROUND_BGR,

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.simulate.camera import Camera, FloatArray
+from arbitre.vision.simulate.camera import Camera, FloatArray
 
 
 def render_plane(

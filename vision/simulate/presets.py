@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.errors import VisionError
-from vision.simulate.camera import Camera, look_at
-from vision.simulate.render import Render, RenderOptions, render
-from vision.simulate.scene import (
+from arbitre.vision.errors import VisionError
+from arbitre.vision.simulate.camera import Camera, look_at
+from arbitre.vision.simulate.render import Render, RenderOptions, render
+from arbitre.vision.simulate.scene import (
     FIGURE_COLOURS_BGR,
     SimBody,
     SimMarker,

@@ -18,11 +18,18 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.errors import VisionError
-from vision.simulate.camera import Camera, FloatArray
-from vision.simulate.hits import _hit_body, _hit_card, _table_colours
-from vision.simulate.rays import _pixel_rays_cached, _Rays, _sample_offsets, _sample_rays
-from vision.simulate.scene import SimBody, SimMarker, SimScene, _card_side_mm, _marker_card, _place
+from arbitre.vision.errors import VisionError
+from arbitre.vision.simulate.camera import Camera, FloatArray
+from arbitre.vision.simulate.hits import _hit_body, _hit_card, _table_colours
+from arbitre.vision.simulate.rays import _pixel_rays_cached, _Rays, _sample_offsets, _sample_rays
+from arbitre.vision.simulate.scene import (
+    SimBody,
+    SimMarker,
+    SimScene,
+    _card_side_mm,
+    _marker_card,
+    _place,
+)
 
 _VISIBLE_FRACTION = 0.999
 

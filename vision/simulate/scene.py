@@ -19,8 +19,8 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from vision.errors import VisionError
-from vision.simulate.camera import FloatArray
+from arbitre.vision.errors import VisionError
+from arbitre.vision.simulate.camera import FloatArray
 
 Colour = tuple[float, float, float]
 

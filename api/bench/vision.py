@@ -1,6 +1,6 @@
 """``arbitre bench vision``: accuracy and speed of the measuring chain on simulated tables.
 
-Accuracy: every preset of `vision.simulate` (overhead webcam, tilted wide-angle
+Accuracy: every preset of `arbitre.vision.simulate` (overhead webcam, tilted wide-angle
 tripod, 4K, harsh light) rendered with a few seeds and located through the same
 chain as a real frame; positions are compared with the simulator's ground truth.
 Speed: on a still 1080p table, the time from frame to located figures (with the
@@ -18,13 +18,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration.board import Board
-from calibration.frame import locate_frame
-from calibration.intrinsics import CalibrationFailure, calibrate_camera
-from calibration.locate import LocateResult
-from calibration.simulated import setup_of
-from vision.detect import MarkerTracker
-from vision.simulate import PRESETS, Camera, look_at, preset, render_plane
+from arbitre.calibration.board import Board
+from arbitre.calibration.frame import locate_frame
+from arbitre.calibration.intrinsics import CalibrationFailure, calibrate_camera
+from arbitre.calibration.locate import LocateResult
+from arbitre.calibration.simulated import setup_of
+from arbitre.vision.detect import MarkerTracker
+from arbitre.vision.simulate import PRESETS, Camera, look_at, preset, render_plane
 
 TARGETS = {
     "found": 0.99,

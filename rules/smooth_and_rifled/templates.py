@@ -13,13 +13,13 @@ from fractions import Fraction
 import numpy as np
 import shapely
 
-from rules.answers import Margin, Reason, deciding, warning_lines, with_certainty
-from rules.errors import QuestionError
-from rules.model import Figure, Scene
-from rules.sr_answers import SRTemplateAnswer
-from rules.sr_dice import TO_HIT, at_least, band_of, sum_pmf
-from rules.sr_geometry import hits_in, muzzle, sector, strip_lengths_mm
-from rules.sr_model import (
+from arbitre.rules.answers import Margin, Reason, deciding, warning_lines, with_certainty
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.model import Figure, Scene
+from arbitre.rules.smooth_and_rifled.answers import SRTemplateAnswer
+from arbitre.rules.smooth_and_rifled.dice import TO_HIT, at_least, band_of, sum_pmf
+from arbitre.rules.smooth_and_rifled.geometry import hits_in, muzzle, sector, strip_lengths_mm
+from arbitre.rules.smooth_and_rifled.model import (
     GUNS,
     MM_PER_CM,
     NUMBERS,

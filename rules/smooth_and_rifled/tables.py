@@ -1,24 +1,24 @@
 """Smooth & Rifled dice questions: damage roll, volley, moral value, melee dice.
 
-The arithmetic is in `rules.sr_dice`; these handlers read the table for what it
-depends on (cover, who fires, who is a Leader, combat values).
+The arithmetic is in `arbitre.rules.smooth_and_rifled.dice`; these handlers read the
+table for what it depends on (cover, who fires, who is a Leader, combat values).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.answers import warning_lines
-from rules.errors import QuestionError
-from rules.model import Figure, Scene
-from rules.sr_answers import (
+from arbitre.rules.answers import warning_lines
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.model import Figure, Scene
+from arbitre.rules.smooth_and_rifled.answers import (
     SRDamageAnswer,
     SRMeleeAnswer,
     SRMoraleAnswer,
     SRVolleyAnswer,
     probability,
 )
-from rules.sr_dice import (
+from arbitre.rules.smooth_and_rifled.dice import (
     FACES,
     MELEE,
     TO_HIT,
@@ -33,8 +33,9 @@ from rules.sr_dice import (
     shooting_rerolls,
     volley_distribution,
 )
-from rules.sr_geometry import cover, in_arc, line_of_fire, sight
-from rules.sr_model import (
+from arbitre.rules.smooth_and_rifled.fire import fire_question
+from arbitre.rules.smooth_and_rifled.geometry import cover, in_arc, line_of_fire, sight
+from arbitre.rules.smooth_and_rifled.model import (
     NUMBERS,
     find_groups,
     flag,
@@ -100,13 +101,11 @@ def volley_question(
     group's arc and not in total cover; on a close-order group the target's owner
     chooses among its figures not in total cover.
     """
-    from rules.smooth_and_rifled import SmoothAndRifled
-
     options = options_of(scene)
     group, _ = resolve(scene, a)
     if group is None:
         raise QuestionError(f"{a!r} is not a group: a volley is fired by a group")
-    verdict = SmoothAndRifled().fire(scene, a, b, aimed=aimed)
+    verdict = fire_question(scene, a, b, aimed=aimed)
     target = scene.figure(verdict.target)
     assert target is not None
     warnings = list(verdict.warnings)

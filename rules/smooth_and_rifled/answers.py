@@ -1,11 +1,11 @@
-"""The answers of the Smooth & Rifled questions (JSON fields beyond those of `rules.answers`)."""
+"""The answers of the Smooth & Rifled questions (fields beyond `arbitre.rules.answers`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.answers import Answer, Checked, MoveAnswer, Reason
+from arbitre.rules.answers import Answer, Checked, MoveAnswer, Reason
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,9 +17,9 @@ import numpy as np
 import shapely
 from pydantic import BaseModel, ConfigDict, Field
 
-from rules.errors import QuestionError
-from rules.model import Base, Figure, Scene
-from rules.ruleset import scene_options
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.model import Base, Figure, Scene
+from arbitre.rules.ruleset import scene_options
 
 MM_PER_CM = 10.0
 

@@ -15,10 +15,10 @@ from typing import Any
 
 import uvicorn
 
-from api.demo import DemoSource, demo_setup
-from api.live import LiveTable, TableConfig
-from api.main import create_app
-from api.ws_load import run_clients
+from arbitre.api.bench.ws_load import run_clients
+from arbitre.api.demo import DemoSource, demo_setup
+from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.main import create_app
 
 TARGET_RATIO = 0.9  # the frame rate stays within 10 % of its rate with no client
 

@@ -18,10 +18,10 @@ import numpy as np
 import shapely
 from scipy.spatial.distance import pdist
 
-from rules.choc_base_6 import find_groups
-from rules.model import Figure, Scene
-from rules.questions import ask
-from rules.scene import parse_scene
+from arbitre.rules.choc_base_6 import find_groups
+from arbitre.rules.model import Figure, Scene
+from arbitre.rules.questions import ask
+from arbitre.rules.scene import parse_scene
 
 TARGETS_MS = {"fire": 2.0, "move": 20.0, "reach": 200.0, "groups": 20.0}
 

@@ -12,13 +12,20 @@ import numpy as np
 import shapely
 from scipy.optimize import linear_sum_assignment
 
-from rules import pathing
-from rules.answers import Margin, Reason, Unit, combined_sigma, warning_lines, with_certainty
-from rules.errors import QuestionError
-from rules.model import Figure, Scene, TerrainFeature, TerrainKind
-from rules.sr_answers import SRChargeAnswer
-from rules.sr_geometry import in_arc
-from rules.sr_model import (
+from arbitre.rules import pathing
+from arbitre.rules.answers import (
+    Margin,
+    Reason,
+    Unit,
+    combined_sigma,
+    warning_lines,
+    with_certainty,
+)
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind
+from arbitre.rules.smooth_and_rifled.answers import SRChargeAnswer
+from arbitre.rules.smooth_and_rifled.geometry import in_arc
+from arbitre.rules.smooth_and_rifled.model import (
     MM_PER_CM,
     MOVES_CM,
     NUMBERS,

@@ -1,7 +1,7 @@
 """Smooth & Rifled geometry: fire arcs, lines of fire, cover, sight in woods, templates.
 
 Table millimetres throughout; points are float64 arrays of shape (2,). Footprints
-are the shapely polygons of `rules.sr_model.footprint`.
+are the shapely polygons of `arbitre.rules.smooth_and_rifled.model.footprint`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from rules.model import Figure, Scene, TerrainFeature, TerrainKind
-from rules.sr_model import (
+from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind
+from arbitre.rules.smooth_and_rifled.model import (
     NUMBERS,
     SmoothAndRifledOptions,
     base_of,

@@ -1,0 +1,1 @@
+"""The benchmarks behind `arbitre bench`: rules questions, vision, the server under load."""

@@ -1,0 +1,43 @@
+"""Smooth & Rifled (rules digest §5, rule book seed 004): skirmishes of individual figures.
+
+Every measure is base edge to base edge, in cm (28 mm figures; ``scale: 15mm``
+halves every distance). Readings chosen where the book is silent or ambiguous are
+listed in ``docs/rules/smooth-and-rifled.md``; the main ones:
+
+* groups follow the text of §3.0 (``group_rule: chain_and_radius``): a member is
+  chained to the Leader's group by gaps of at most 3 cm (8 cm in loose order) and
+  lies within 10 cm of the Leader (20 cm with a musician); ``chain_or_radius``
+  follows the worked example of §3.1 instead;
+* the line of fire and the cover test use the segment between the two centres;
+* a group firing is a volley: its own members never block its line, each shooter
+  uses the 90 degree group arc from its own facing;
+* woods: sight reaches 5 cm into a wood (a figure inside is seen only within 5 cm
+  of the edge, a line may run at most 5 cm through a wood holding neither figure);
+* linear obstacles block an infantry or artillery move (stop at it, then spend an
+  action to cross): a move that must cross one answers ``obstacle_crossing``.
+
+Modules
+-------
+:mod:`~arbitre.rules.smooth_and_rifled.ruleset` holds :class:`SmoothAndRifled`, whose
+questions are answered by :mod:`~arbitre.rules.smooth_and_rifled.fire` (bands, arcs, lines
+and cover, with :mod:`~arbitre.rules.smooth_and_rifled.geometry`),
+:mod:`~arbitre.rules.smooth_and_rifled.moves` (moves, reach and charges),
+:mod:`~arbitre.rules.smooth_and_rifled.templates` (artillery) and
+:mod:`~arbitre.rules.smooth_and_rifled.tables` (damage, volleys, morale, melee, with the dice
+arithmetic of :mod:`~arbitre.rules.smooth_and_rifled.dice`).
+:mod:`~arbitre.rules.smooth_and_rifled.model` holds the options, the book's distances and
+the groups; :mod:`~arbitre.rules.smooth_and_rifled.answers` the answer types.
+"""
+
+from arbitre.rules.smooth_and_rifled.answers import SRChargeAnswer, SRFireAnswer, SRMoveAnswer
+from arbitre.rules.smooth_and_rifled.model import NUMBERS, SmoothAndRifledOptions
+from arbitre.rules.smooth_and_rifled.ruleset import SmoothAndRifled
+
+__all__ = [
+    "NUMBERS",
+    "SRChargeAnswer",
+    "SRFireAnswer",
+    "SRMoveAnswer",
+    "SmoothAndRifled",
+    "SmoothAndRifledOptions",
+]

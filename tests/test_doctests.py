@@ -1,0 +1,55 @@
+"""The examples in the docstrings of every arbitre module run as written."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import inspect
+import pkgutil
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+PARTS = ("arbitre.rules", "arbitre.vision", "arbitre.calibration", "arbitre.api")
+
+
+def _modules_with_examples() -> list[str]:
+    names = []
+    for part in PARTS:
+        package = importlib.import_module(part)
+        for info in pkgutil.walk_packages(package.__path__, f"{part}."):
+            spec = importlib.util.find_spec(info.name)
+            origin = spec.origin if spec is not None else None
+            if origin and ">>> " in Path(origin).read_text(encoding="utf-8"):
+                names.append(info.name)
+    return sorted(names)
+
+
+MODULES = _modules_with_examples()
+
+
+class _Finder(doctest.DocTestFinder):
+    """Also finds the functions a package re-exports under its own name (``__module__``)."""
+
+    def _from_module(self, module: ModuleType | None, object: object) -> bool:  # noqa: A002
+        if module is not None and inspect.isfunction(object):
+            return object.__globals__ is module.__dict__
+        return bool(super()._from_module(module, object))  # type: ignore[misc]
+
+
+def test_the_modules_with_examples_are_found() -> None:
+    assert {"arbitre.rules.registry", "arbitre.vision.detect", "arbitre.calibration.units"} <= set(
+        MODULES
+    )
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(name)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    for test in _Finder().find(module):
+        runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.attempted > 0
+    assert result.failed == 0
