@@ -207,7 +207,7 @@ class LiveTable:
             return self._figures.tracks(self._clock() - self._started)
 
     def state(self) -> dict[str, Any]:
-        """The ``/api/state`` object (see contracts.md)."""
+        """The ``/api/state`` object (see docs/formats.md)."""
         with self._lock:
             now = self._clock() - self._started
             tracks = self._figures.tracks(now)

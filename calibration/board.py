@@ -1,4 +1,4 @@
-"""Calibration targets: ``board.yaml`` (see ``contracts.md``) and the OpenCV boards it describes.
+"""Calibration targets: ``board.yaml`` (see ``docs/formats.md``) and the OpenCV boards it describes.
 
 ::
 

@@ -2,7 +2,7 @@
 
 Three file formats are read by `load_camera`:
 
-- the project's ``camera.yaml`` (see ``contracts.md``), also the only format written
+- the project's ``camera.yaml`` (see ``docs/formats.md``), also the only format written
   (`save_camera`)::
 
       image_size: [1920, 1080]
@@ -192,7 +192,7 @@ def load_camera(path: str | Path, *, image_size: tuple[int, int] | None = None) 
 
 
 def save_camera(intrinsics: CameraIntrinsics, path: str | Path) -> None:
-    """Write ``camera.yaml`` in the format of ``contracts.md`` (full float precision)."""
+    """Write ``camera.yaml`` in the format of ``docs/formats.md`` (full float precision)."""
 
     def row(values: Sequence[float] | FloatArray) -> str:
         return "[" + ", ".join(repr(float(v)) for v in values) + "]"

@@ -113,7 +113,7 @@ class CalibrationResult:
     warnings: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """The answer of ``arbitre calibrate camera --json`` (see ``contracts.md``).
+        """The answer of ``arbitre calibrate camera --json`` (see ``docs/formats.md``).
 
         ``images_used`` lists the names of the images used; ``images_rejected`` holds
         ``{"image", "reason"}`` objects.

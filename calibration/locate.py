@@ -130,7 +130,7 @@ class LocateResult:
         return self.pose.anchors_seen
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON of ``arbitre locate`` (``contracts.md``), plus ``anchors_used``,
+        """The JSON of ``arbitre locate`` (``docs/formats.md``), plus ``anchors_used``,
         ``anchors_rejected`` and ``markers_rejected``."""
         return {
             "image_size": list(self.image_size),

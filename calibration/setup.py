@@ -1,4 +1,4 @@
-"""Setting a table up: anchors at its corners, written as table.yaml (see contracts.md)."""
+"""Setting a table up: anchors at its corners, written as table.yaml (see docs/formats.md)."""
 
 from __future__ import annotations
 

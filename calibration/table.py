@@ -1,5 +1,5 @@
 """``table.yaml`` (the table and its anchor markers) and ``roster.yaml`` (who carries which
-marker), see ``contracts.md``.
+marker), see ``docs/formats.md``.
 
 Anchor orientation: printed upright, a marker's top edge points to +y. Its corners in OpenCV's
 order (top-left, top-right, bottom-right, bottom-left of the printed marker) are then, seen from

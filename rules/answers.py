@@ -1,6 +1,6 @@
 """Answers to rules questions: values carrying their reasons, margins and certainty.
 
-Every answer turns into the JSON object of ``contracts.md`` with `to_json`, and
+Every answer turns into the JSON object of ``docs/formats.md`` with `to_json`, and
 into one short human sentence with its ``message``.
 """
 
@@ -121,7 +121,7 @@ class Answer:
     message: str
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of contracts.md (floats rounded to the micrometre)."""
+        """The JSON object of docs/formats.md (floats rounded to the micrometre)."""
         return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
 

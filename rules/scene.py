@@ -1,4 +1,4 @@
-"""Load ``scene.yaml`` (see ``contracts.md``) into a validated `arbitre.rules.model.Scene`.
+"""Load ``scene.yaml`` (see ``docs/formats.md``) into a validated `arbitre.rules.model.Scene`.
 
 Every problem is a `SceneError` naming the file and the field::
 

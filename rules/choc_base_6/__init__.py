@@ -1,4 +1,4 @@
-"""Choc Base 6 (rules digest §1, rule book ANNEXE 1-2): groups of 1-6 figures.
+"""Choc Base 6 (rule book ANNEXE 1-2): groups of 1-6 figures.
 
 A scene's ``surface`` option picks how distances are counted: in M from the
 reference figures' heads on a neutral surface, or in cells on a hex or square

@@ -1,4 +1,4 @@
-"""Hex and square grids laid on the table (rules digest §1, rule book ANNEXE 2).
+"""Hex and square grids laid on the table (rule book ANNEXE 2).
 
 A grid is laid on the table by the scene's options: the cell size (``hex_mm`` or
 ``square_mm``, flat side to flat side), the centre of cell (0, 0)

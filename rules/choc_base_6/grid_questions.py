@@ -1,4 +1,4 @@
-"""Choc Base 6 on hex and square grids (rules digest §1; rule book §2-§4 and ANNEXE 2).
+"""Choc Base 6 on hex and square grids (rule book §2-§4 and ANNEXE 2).
 
 Grids are laid by :mod:`~arbitre.rules.choc_base_6.grid`; distances are counted in cells.
 Readings chosen where the book is silent:

@@ -1,4 +1,4 @@
-"""Choc Base 6 on a neutral surface (rules digest §1, rule book ANNEXE 2).
+"""Choc Base 6 on a neutral surface (rule book ANNEXE 2).
 
 Scenes with ``surface: hex`` or ``surface: square`` are answered by
 :mod:`~arbitre.rules.choc_base_6.grid_questions` (cells counted in H or C).

@@ -1,4 +1,4 @@
-"""Confrontation 3, initiation rules: melees split into combats (rules digest §4).
+"""Confrontation 3, initiation rules: melees split into combats.
 
 Figures stand on round bases; every distance is measured base edge to base edge,
 in cm. Two bases are in contact when the gap between them is at most

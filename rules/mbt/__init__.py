@@ -1,4 +1,4 @@
-"""MBT - Mini-bataille terrestre (rules digest §2, rule book version 1.1).
+"""MBT - Mini-bataille terrestre (rule book version 1.1).
 
 Rectangular bases with a facing; distances in graduations (``graduation_mm``,
 default 25 mm) between the closest points of the rectangles. Readings chosen

@@ -1,4 +1,4 @@
-"""M.U.S.G. - Multi Universe Skirmishes Game (rules digest §3, rule book "Les règles de jeu").
+"""M.U.S.G. - Multi Universe Skirmishes Game (rule book "Les règles de jeu").
 
 Individual characters; distances in pas (paces), ``pace_mm`` long (default one
 inch, 25.4 mm). Readings chosen where the book is silent (see ``docs/rules/musg.md``):

@@ -1,4 +1,4 @@
-"""Smooth & Rifled (rules digest §5, rule book seed 004): skirmishes of individual figures.
+"""Smooth & Rifled: skirmishes of individual figures.
 
 Every measure is base edge to base edge, in cm (28 mm figures; ``scale: 15mm``
 halves every distance). Readings chosen where the book is silent or ambiguous are

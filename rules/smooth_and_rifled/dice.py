@@ -1,6 +1,6 @@
 """Smooth & Rifled dice arithmetic: the tables a table assistant can compute exactly.
 
-Every number comes from the rule book (seed 004): the 2D6 to-hit thresholds by
+Every number comes from the rule book: the 2D6 to-hit thresholds by
 range band (§6.2.1), the re-rolls for cover (§6.2.3), the damage roll (§6.2.7),
 the volley (§6.2.5), the melee dice (§6.7) and the break point (§7.0).
 Probabilities are exact fractions.

@@ -52,7 +52,7 @@ def test_the_contract_table_loads(tmp_path: Path) -> None:
 
 
 def test_anchor_corners_follow_the_orientation_rule() -> None:
-    # contracts.md: printed upright, the top edge points to +y; the first corner (OpenCV's
+    # docs/formats.md: printed upright, the top edge points to +y; the first corner (OpenCV's
     # top-left) is at (x - s/2, y + s/2); seen from above, the others follow clockwise:
     # top-right (x + s/2, y + s/2), bottom-right (x + s/2, y - s/2), bottom-left (x - s/2, y - s/2).
     corners = Anchor(0, x_mm=100, y_mm=200, size_mm=40).corners_mm()
