@@ -13,7 +13,9 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 
+from arbitre import __version__
 from arbitre.api.live import LiveTable
 from arbitre.api.routes import ask, camera, page, state
 
@@ -85,12 +87,14 @@ def create_app(live: LiveTable, *, token: str | None = None, run_loop: bool = Tr
             if run_loop:
                 live.stop()
 
-    app = FastAPI(
+    # /docs and /redoc from assets shipped in the package: no request leaves the machine.
+    app = FastAPIOffline(
         title="arbitre",
         description="A computer-vision table assistant for miniature wargames: the live "
         "table's state, rules questions on it, and the camera view.",
-        version="0.1.0",
+        version=__version__,
         lifespan=lifespan,
+        favicon_url="/static/favicon.svg",
     )
     app.state.live = live
     app.state.token = token or secrets.token_urlsafe(12)

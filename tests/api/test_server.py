@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -206,6 +207,20 @@ def test_openapi_docs(demo: tuple[TestClient, LiveTable, DemoSource]) -> None:
     assert {"/api/health", "/api/state", "/api/ask", "/api/scene", "/api/snapshot.jpg"} <= set(
         paths
     )
+
+
+@pytest.mark.parametrize("path", ["/docs", "/redoc"])
+def test_api_docs_load_only_from_this_server(
+    demo: tuple[TestClient, LiveTable, DemoSource], path: str
+) -> None:
+    client, _, _ = demo
+    html = client.get(path).text
+    names = re.findall(r"""(?:src|href|spec-url)=["']([^"']+)["']""", html)
+    names += re.findall(r"""url: *["']([^"']+)["']""", html)
+    assert len(names) >= 3, html  # the script, the style or favicon, the OpenAPI document
+    for name in names:
+        assert name.startswith("/") and not name.startswith("//"), name
+        assert client.get(name).status_code == 200, name
 
 
 def test_the_page_is_served(demo: tuple[TestClient, LiveTable, DemoSource]) -> None:
