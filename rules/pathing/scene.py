@@ -135,6 +135,7 @@ class _Scene:
         self.zone_edges: list[tuple[IntArray, FloatArray]] = []
         bpoints: list[FloatArray] = []
         binfo: list[FloatArray] = []
+        region_point = (start[0], start[1])
         for zone in prep.zones_for(box):
             edges = zone.edges
             if len(edges) == 0:
@@ -144,18 +145,14 @@ class _Scene:
             lo_y = np.minimum(edges[:, 1], edges[:, 3])
             hi_y = np.maximum(edges[:, 1], edges[:, 3])
             near = (hi_x >= box[0]) & (lo_x <= box[2]) & (hi_y >= box[1]) & (lo_y <= box[3])
-            if not np.any(near):
+            # Paths here cross only the edges that meet the box; but the zone counts
+            # wherever its inside reaches, also far from its kept edges, or with none
+            # kept when the whole search region lies inside it.
+            if not np.any(near) and not shapely.contains_xy(zone.inner, *region_point):
                 continue
-            self.zone_edges.append((zone.edge_ring[near], zone.edge_start[near]))
             edges = edges[near]
-            bbox = np.array(
-                [
-                    edges[:, [0, 2]].min(),
-                    edges[:, [1, 3]].min(),
-                    edges[:, [0, 2]].max(),
-                    edges[:, [1, 3]].max(),
-                ]
-            )
+            bbox = np.array(shapely.bounds(zone.inner), dtype=np.float64)
+            self.zone_edges.append((zone.edge_ring[near], zone.edge_start[near]))
             self.zones.append((zone.extra, zone.inner, edges, bbox))
             self.zone_ref.append(zone)
             samples, ring_ids, params, vertex = _zone_samples(zone, spacing)

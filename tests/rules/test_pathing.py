@@ -246,6 +246,37 @@ def test_malformed_input_is_refused(call: object) -> None:
 # ------------------------------------------------------------------ reachable areas
 
 
+# A wood of factor 2 at the top of a 1200 x 1200 table: x 300-600, y 1050-1190.
+DEEP_WOOD = Field(
+    1200.0, 1200.0, costly=(CostlyRegion(shapely.box(300, 1050, 600, 1190), 2.0, "wood"),)
+)
+
+
+@pytest.mark.parametrize("limit", [None, 120.0])
+def test_a_move_deep_inside_a_wood_pays_the_wood(limit: float | None) -> None:
+    # 50 mm straight, 70 mm from every edge of the wood: 2 x 50 = 100 mm, whether or
+    # not the search is bounded (a bounded search sees no edge of the wood at all).
+    path = shortest_path(DEEP_WOOD, (450, 1120), (500, 1120), R_MOVER, max_cost_mm=limit)
+    assert path.cost_mm == pytest.approx(100.0)
+
+
+@pytest.mark.parametrize("limit", [None, 150.0])
+def test_a_move_near_one_edge_of_a_wood_pays_the_wood(limit: float | None) -> None:
+    # 100 mm along y = 1170, 20 mm below the wood's top edge. The centre cannot leave
+    # by the top (the table edge keeps it below 1200 - 12.5 = 1187.5, still in the
+    # wood) and the bottom edge is 120 mm away (240 mm to get there): 2 x 100 = 200.
+    path = shortest_path(DEEP_WOOD, (400, 1170), (500, 1170), R_MOVER, max_cost_mm=limit)
+    assert path.cost_mm == pytest.approx(200.0)
+
+
+def test_reachable_area_deep_inside_a_wood() -> None:
+    # 40 mm of allowance at factor 2 is a disc of 20 mm: pi * 20^2 = 1256.6 mm^2
+    # (the polygon inscribed in the disc is a little smaller).
+    area = reachable_area(DEEP_WOOD, (450, 1120), R_MOVER, 40.0)
+    assert area.area == pytest.approx(math.pi * 20.0**2, rel=2e-3)
+    assert area.bounds[3] == pytest.approx(1140.0, abs=0.05)
+
+
 def test_reachable_area_on_an_empty_table_is_a_disc() -> None:
     area = reachable_area(Field(*TABLE), (600.0, 450.0), R_MOVER, 200.0)
     assert area.area == pytest.approx(math.pi * 200.0**2, rel=1e-3)
