@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -12,6 +13,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from arbitre.calibration.errors import CalibrationError
+from arbitre.calibration.progress import Progress
 from arbitre.rules.errors import RulesError
 from arbitre.vision.errors import VisionError
 
@@ -53,6 +55,33 @@ def bad_input_exits_2(command: F) -> F:
             raise fail(str(error)) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+@contextmanager
+def _progress_bar(description: str, *, quiet: bool = False) -> Iterator[Progress | None]:
+    """A `Progress` callback drawing a bar on stderr, or None when ``quiet`` (``--json``)
+    or stderr is not a terminal; the bar goes away once the work is done."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+    from rich.progress import Progress as Bar
+
+    with Bar(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task(description, total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update
 
 
 @app.command()
@@ -154,13 +183,16 @@ def print_markers(
     size_mm: Annotated[float, typer.Option(help="side of the black square, mm")],
     out: Annotated[Path, typer.Option(help="sheet.pdf or sheet.svg")],
     dictionary: Annotated[str, typer.Option(help="ArUco dictionary")] = "DICT_4X4_250",
+    paper: Annotated[str, typer.Option(help="paper size: a4 or letter")] = "a4",
 ) -> None:
     """Print markers at their exact size, each labelled with its id and dictionary."""
-    from arbitre.calibration.printing import marker_sheets, parse_ids, write_pages
+    from arbitre.calibration.printing import find_paper, marker_sheets, parse_ids, write_pages
 
-    pages = marker_sheets(parse_ids(ids), size_mm, dictionary)
-    write_pages(pages, out)
-    typer.echo(f"{out}: {len(pages)} page(s); print at 100 % and check the 100 mm bar")
+    sheet = find_paper(paper)
+    pages = marker_sheets(parse_ids(ids), size_mm, dictionary, paper=sheet)
+    with _progress_bar("writing pages", quiet=len(pages) < 2) as progress:
+        write_pages(pages, out, progress=progress)
+    typer.echo(f"{out}: {len(pages)} page(s) of {sheet}; print at 100 % and check the 100 mm bar")
 
 
 @print_app.command("board")
@@ -168,16 +200,25 @@ def print_markers(
 def print_board(
     board: Annotated[Path, typer.Argument(help="board.yaml")],
     out: Annotated[Path, typer.Option(help="board.pdf or board.svg")],
+    paper: Annotated[str, typer.Option(help="paper size: a4 or letter")] = "a4",
 ) -> None:
-    """Print a calibration board (ChArUco or chessboard) at its exact size."""
-    from arbitre.calibration.board import load_board
-    from arbitre.calibration.printing import board_sheet, write_pages
+    """Print a calibration board (ChArUco or chessboard) at its exact size.
 
-    page = board_sheet(load_board(board))
-    write_pages([page], out)
-    typer.echo(
-        f"{out}: {page.width_mm:g} x {page.height_mm:g} mm page; print at 100 % and glue it flat"
+    A board too wide for the upright paper is turned a quarter turn on it.
+    """
+    from arbitre.calibration.board import load_board
+    from arbitre.calibration.printing import (
+        board_orientation,
+        board_sheet,
+        find_paper,
+        write_pages,
     )
+
+    sheet, target = find_paper(paper), load_board(board)
+    page = board_sheet(target, sheet)
+    write_pages([page], out)
+    turned = ", board turned to fit" if board_orientation(target, sheet) == "turned" else ""
+    typer.echo(f"{out}: {sheet}{turned}; print at 100 % and glue it flat")
 
 
 @calibrate_app.command("camera")
@@ -193,7 +234,9 @@ def calibrate_camera(
     from arbitre.calibration.camera import save_camera
     from arbitre.calibration.intrinsics import CalibrationFailure, calibrate_camera_from_files
 
-    result = calibrate_camera_from_files(images, load_board(board))
+    target = load_board(board)
+    with _progress_bar("calibrating", quiet=as_json) as progress:
+        result = calibrate_camera_from_files(images, target, progress=progress)
     if isinstance(result, CalibrationFailure):
         raise fail(result.message)
     save_camera(result.intrinsics, out)
@@ -393,7 +436,10 @@ def bench_rules(
     """Median time of each question on a generated table, against the targets."""
     from arbitre.api.bench.rules import report_lines, run_rules_bench
 
-    report = run_rules_bench(figures=figures, terrain=terrain, repeat=repeat, seed=seed)
+    with _progress_bar("timing questions", quiet=as_json) as progress:
+        report = run_rules_bench(
+            figures=figures, terrain=terrain, repeat=repeat, seed=seed, progress=progress
+        )
     typer.echo(json.dumps(report) if as_json else "\n".join(report_lines(report)))
 
 
@@ -406,7 +452,8 @@ def bench_vision(
     """Accuracy on simulated tables, speed against plain detectMarkers, calibration."""
     from arbitre.api.bench.vision import report_lines, run_vision_bench
 
-    report = run_vision_bench(seeds=seeds, frames=frames)
+    with _progress_bar("rendering and timing", quiet=as_json) as progress:
+        report = run_vision_bench(seeds=seeds, frames=frames, progress=progress)
     typer.echo(json.dumps(report) if as_json else "\n".join(report_lines(report)))
 
 
@@ -419,7 +466,8 @@ def bench_serve(
     """Pipeline frames per second with WebSocket clients connected, against none."""
     from arbitre.api.bench.serve import report_lines, run_serve_bench
 
-    report = run_serve_bench(clients=clients, seconds=seconds)
+    with _progress_bar("measuring frame rates", quiet=as_json) as progress:
+        report = run_serve_bench(clients=clients, seconds=seconds, progress=progress)
     typer.echo(json.dumps(report) if as_json else "\n".join(report_lines(report)))
 
 

@@ -12,7 +12,10 @@ Board corners:
   here for those versions, so every version gives the same corners.
 - Chessboard: ``cv2.findChessboardCorners`` refined by ``cv2.cornerSubPix`` with a (5, 5)
   half-window (a wider window pulls the corners of small squares off by pixels), falling back
-  to ``cv2.findChessboardCornersSB``.
+  to ``cv2.findChessboardCornersSB``. ``board.yaml`` counts squares; a chessboard counted by
+  its inner corners (the usual "9x6" board written ``squares_x: 9, squares_y: 6``) is caught
+  on the first few images, before the slow search in all of them: ``findChessboardCornersSB``
+  would find part of the board and the calibration would come out wrong.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from numpy.typing import NDArray
 from arbitre.calibration.board import Board
 from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.errors import CalibrationError
+from arbitre.calibration.progress import Progress, Steps
 
 FloatArray = NDArray[np.float64]
 
@@ -39,6 +43,10 @@ MIN_CHARUCO_CORNERS = 6
 
 RECOMMENDED_VIEWS = 10
 """Below this many views the result carries a warning: the intrinsics are poorly constrained."""
+
+COUNT_CHECK_IMAGES = 3
+"""How many images are searched for a chessboard one square larger each way than board.yaml
+says, to catch counts of inner corners written as counts of squares."""
 
 _SUBPIX_HALF_WINDOW = (5, 5)
 _SUBPIX_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 1e-4)
@@ -182,6 +190,7 @@ def calibrate_camera(
     flags: int = 0,
     min_views: int = 3,
     max_view_rms_px: float = 1.0,
+    progress: Progress | None = None,
 ) -> CalibrationResult | CalibrationFailure:
     """Calibrate a camera from named images of ``board``.
 
@@ -199,12 +208,21 @@ def calibrate_camera(
     max_view_rms_px:
         A view whose reprojection RMS exceeds both this and 4 times the median view's is
         rejected as not fitting the others, and the calibration run again without it.
+    progress:
+        Told ``(done, total)`` after each image searched for the board (twice each for a
+        ChArUco board of unknown layout) and after the fit, the last step.
 
     Returns
     -------
     CalibrationResult | CalibrationFailure
         The intrinsics with their RMS error and the images used and rejected, or why no
         calibration could be made.
+
+    Raises
+    ------
+    CalibrationError
+        For a chessboard, when the first images show one square more each way than
+        ``board`` has: board.yaml counts its inner corners instead of its squares.
 
     The images must all have the same size; the most common size among them is kept and
     the others are rejected ("image size 640x480 differs from 1280x720").
@@ -237,16 +255,25 @@ def calibrate_camera(
                 rejected.append(RejectedImage(name, reason))
         readable = kept
 
-    views, layout_rejects, legacy = _find_views(readable, board)
+    if board.type == "chessboard":
+        _check_square_counts(readable[:COUNT_CHECK_IMAGES], board)
+    layouts = _layouts(board)
+    steps = Steps(len(readable) * len(layouts) + 1, progress)
+    views, layout_rejects, legacy = _find_views(readable, board, layouts, steps)
     rejected.extend(layout_rejects)
     order = {name: i for i, (name, _) in enumerate(named)}
-    return _calibrate(views, rejected, board, legacy, order, flags, min_views, max_view_rms_px)
+    result = _calibrate(views, rejected, board, legacy, order, flags, min_views, max_view_rms_px)
+    steps.advance()
+    return result
 
 
 def calibrate_camera_from_files(
     paths: Sequence[str | Path], board: Board, **options: Any
 ) -> CalibrationResult | CalibrationFailure:
-    """`calibrate_camera` on image files; an unreadable file is rejected with its reason."""
+    """`calibrate_camera` on image files; an unreadable file is rejected with its reason.
+
+    ``options`` go to `calibrate_camera` (``flags``, ``progress`` ...).
+    """
     named: list[tuple[str, NDArray[Any] | None]] = []
     unreadable: dict[str, str] = {}
     for path in paths:
@@ -343,16 +370,46 @@ def _find_charuco(
     return BoardView(name, size, points, chessboard[corner_ids], corner_ids, markers)
 
 
+def _check_square_counts(images: list[tuple[str, NDArray[Any]]], board: Board) -> None:
+    """`CalibrationError` if the images show a chessboard one square larger each way.
+
+    Each image is searched with ``cv2.findChessboardCorners`` only (a few milliseconds when
+    the board is there), first with the board's own counts: found so, the counts are right.
+    """
+    # One square more each way has the board's squares as its inner corners.
+    larger_inner = (board.squares_x, board.squares_y)
+    for _name, image in images:
+        grey = _grey(image)
+        if isinstance(grey, str):
+            continue
+        if cv2.findChessboardCorners(grey, board.inner_corners, flags=_CHESSBOARD_FLAGS)[0]:
+            return
+        if cv2.findChessboardCorners(grey, larger_inner, flags=_CHESSBOARD_FLAGS)[0]:
+            columns, rows = board.squares_x + 1, board.squares_y + 1
+            raise CalibrationError(
+                "board.yaml counts squares, not inner corners: these images show a "
+                f"chessboard of {columns} x {rows} squares ({board.squares_x} x "
+                f"{board.squares_y} inner corners); write squares_x: {columns}, "
+                f"squares_y: {rows}"
+            )
+
+
+def _layouts(board: Board) -> list[bool | None]:
+    """The ChArUco layouts to try (legacy or not); ``[None]`` for a chessboard."""
+    if board.type == "chessboard":
+        return [None]
+    if board.layout_is_ambiguous:
+        return [False, True]
+    return [bool(board.legacy_pattern)]
+
+
 def _find_views(
-    readable: list[tuple[str, NDArray[Any]]], board: Board
+    readable: list[tuple[str, NDArray[Any]]],
+    board: Board,
+    layouts: list[bool | None],
+    steps: Steps,
 ) -> tuple[list[BoardView], list[RejectedImage], bool | None]:
     """Views of the board; for an even-row ChArUco board of unknown layout, the better layout."""
-    if board.type == "chessboard":
-        layouts: list[bool | None] = [None]
-    elif board.layout_is_ambiguous:
-        layouts = [False, True]
-    else:
-        layouts = [bool(board.legacy_pattern)]
     best: tuple[list[BoardView], list[RejectedImage], bool | None] = ([], [], layouts[0])
     best_corners = -1
     for legacy in layouts:
@@ -360,6 +417,7 @@ def _find_views(
         rejects: list[RejectedImage] = []
         for name, image in readable:
             found = find_board(image, board, name=name, legacy_pattern=legacy)
+            steps.advance()
             if isinstance(found, RejectedImage):
                 rejects.append(found)
             else:

@@ -5,14 +5,23 @@ page's top-left corner, y down), then written as SVG or PDF. Every marker is
 drawn module by module from OpenCV's own bit pattern, so its printed side is
 exactly the size asked for; each sheet carries a 100 mm check bar and the words
 "print at 100 %" so a user can check the printer did not scale it.
+
+Pages are exactly the paper's size, A4 or US Letter, always upright (portrait), and nothing
+is drawn within `PAGE_MARGIN_MM` of an edge: wide enough for the unprintable border of any
+office printer, inkjets' wider bottom edge included. A board too wide for the upright paper
+is turned a quarter turn on it, as a whole (a rotation, never a mirror), rather than written
+on a landscape page: a landscape page prints right only if the print dialog turns it, while
+a turned board prints right on any printer. A board that fits neither way is refused with
+the largest square size that would fit.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 from xml.sax.saxutils import escape
 
 import cv2
@@ -20,11 +29,49 @@ import numpy as np
 
 from arbitre.calibration.board import Board, aruco_dictionary
 from arbitre.calibration.errors import CalibrationError
+from arbitre.calibration.progress import Progress, Steps
 
 A4_MM = (210.0, 297.0)
+LETTER_MM = (215.9, 279.4)
 PAGE_MARGIN_MM = 12.0
+"""Nothing is drawn closer than this to a page's edge."""
 CHECK_BAR_MM = 100.0
 LABEL_MM = 3.0  # height of the label text
+BOARD_NOTES_MM = 24.0
+"""Under a board: its caption (baseline 6 mm below it) and the check bar with its words
+(bar 18 mm below, words' baseline 23 mm below, descenders included)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Paper:
+    """A sheet of paper, upright; mm."""
+
+    name: str
+    width_mm: float
+    height_mm: float
+
+    def __str__(self) -> str:
+        return f"{self.name} paper ({self.width_mm:g} x {self.height_mm:g} mm)"
+
+
+PAPERS = {"a4": Paper("A4", *A4_MM), "letter": Paper("US Letter", *LETTER_MM)}
+A4 = PAPERS["a4"]
+
+
+def find_paper(name: str) -> Paper:
+    """The paper called ``name`` (``a4``, ``letter``, any case).
+
+    >>> find_paper("Letter").width_mm
+    215.9
+    >>> find_paper("a3")
+    Traceback (most recent call last):
+    ...
+    arbitre.calibration.errors.CalibrationError: unknown paper 'a3'; expected a4 or letter
+    """
+    try:
+        return PAPERS[name.strip().lower()]
+    except KeyError:
+        raise CalibrationError(f"unknown paper {name!r}; expected {' or '.join(PAPERS)}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,11 +168,17 @@ def parse_ids(text: str) -> list[int]:
 
 
 def marker_sheets(
-    ids: Sequence[int], size_mm: float, dictionary_name: str, *, labels: Sequence[str] = ()
+    ids: Sequence[int],
+    size_mm: float,
+    dictionary_name: str,
+    *,
+    labels: Sequence[str] = (),
+    paper: Paper = A4,
 ) -> list[Page]:
     """Pages of markers of side ``size_mm``, each with its id and dictionary beside it.
 
-    Markers are spaced so every one keeps a white quiet zone of at least two modules.
+    Markers are spaced so every one keeps a white quiet zone of at least two modules; as
+    many pages of ``paper`` as needed, each with its check bar.
     """
     if not math.isfinite(size_mm) or size_mm <= 0:
         raise CalibrationError(f"marker size must be a positive number of mm, got {size_mm!r}")
@@ -135,18 +188,18 @@ def marker_sheets(
     gap = max(2 * module_mm, 3.0)
     cell_w = size_mm + 2 * gap
     cell_h = size_mm + 2 * gap + LABEL_MM + 1.5
-    usable_w = A4_MM[0] - 2 * PAGE_MARGIN_MM
-    usable_h = A4_MM[1] - 2 * PAGE_MARGIN_MM - 14.0  # room for the check bar
+    usable_w = paper.width_mm - 2 * PAGE_MARGIN_MM
+    usable_h = paper.height_mm - 2 * PAGE_MARGIN_MM - 14.0  # room for the check bar
     columns = max(1, int(usable_w // cell_w))
     rows = max(1, int(usable_h // cell_h))
     if cell_w > usable_w or cell_h > usable_h:
-        raise CalibrationError(f"a {size_mm:g} mm marker does not fit on an A4 page")
+        raise CalibrationError(f"a {size_mm:g} mm marker does not fit on {paper}")
     pages: list[Page] = []
     for index, (marker_id, grid) in enumerate(zip(ids, modules, strict=True)):
         slot = index % (columns * rows)
         if slot == 0:
-            pages.append(Page())
-            draw_check_bar(pages[-1], PAGE_MARGIN_MM, A4_MM[1] - PAGE_MARGIN_MM - 6.0)
+            pages.append(Page(paper.width_mm, paper.height_mm))
+            draw_check_bar(pages[-1], PAGE_MARGIN_MM, paper.height_mm - PAGE_MARGIN_MM - 6.0)
         row, column = divmod(slot, columns)
         x = PAGE_MARGIN_MM + column * cell_w + gap
         y = PAGE_MARGIN_MM + row * cell_h + gap
@@ -164,20 +217,71 @@ def marker_sheets(
     return pages
 
 
-def board_sheet(board: Board) -> Page:
-    """One page with the calibration board at its exact size, plus the check bar.
+Orientation = Literal["upright", "turned"]
 
-    ChArUco markers come from OpenCV's own board layout (object points and ids), the
-    black squares are the squares without a marker; a chessboard is squares only.
-    The page grows past A4 when the board needs it (print on larger paper, at 100 %).
+
+def board_orientation(board: Board, paper: Paper = A4) -> Orientation:
+    """How the board goes on the paper: ``"upright"`` if it fits so, else ``"turned"``.
+
+    The board must fit within the margins with its caption and check bar under it
+    (`BOARD_NOTES_MM`). A board that fits neither way is a `CalibrationError` giving the
+    largest square size, rounded down to 0.5 mm, that fits on this paper.
+
+    >>> from arbitre.calibration.board import Board
+    >>> board_orientation(Board("chessboard", squares_x=7, squares_y=5, square_mm=30.0))
+    'turned'
     """
     width_mm = board.squares_x * board.square_mm
     height_mm = board.squares_y * board.square_mm
-    page = Page(
-        max(A4_MM[0], width_mm + 2 * PAGE_MARGIN_MM),
-        max(A4_MM[1], height_mm + 2 * PAGE_MARGIN_MM + 30.0),
+    if _fits(width_mm, height_mm, paper):
+        return "upright"
+    if _fits(height_mm, width_mm, paper):
+        return "turned"
+    room_w = paper.width_mm - 2 * PAGE_MARGIN_MM
+    room_h = paper.height_mm - 2 * PAGE_MARGIN_MM - BOARD_NOTES_MM
+    upright = min(room_w / board.squares_x, room_h / board.squares_y)
+    turned = min(room_w / board.squares_y, room_h / board.squares_x)
+    largest = math.floor(max(upright, turned) * 2 + 1e-9) / 2  # >= 0.5 mm: at most 200 squares
+    raise CalibrationError(
+        f"a {board.squares_x} x {board.squares_y} board of {board.square_mm:g} mm squares "
+        f"({width_mm:g} x {height_mm:g} mm) does not fit on {paper} either way round "
+        f"({PAGE_MARGIN_MM:g} mm margins, room for the check bar); the largest square "
+        f"that fits is {largest:g} mm"
     )
-    x0, y0 = (page.width_mm - width_mm) / 2, PAGE_MARGIN_MM
+
+
+def _fits(width_mm: float, height_mm: float, paper: Paper) -> bool:
+    """Whether a board this size, upright, fits on the paper with its notes under it."""
+    return (
+        width_mm <= paper.width_mm - 2 * PAGE_MARGIN_MM + 1e-9
+        and height_mm + BOARD_NOTES_MM <= paper.height_mm - 2 * PAGE_MARGIN_MM + 1e-9
+    )
+
+
+def board_sheet(board: Board, paper: Paper = A4) -> Page:
+    """One page with the calibration board at its exact size, plus the check bar.
+
+    ChArUco markers come from OpenCV's own board layout (object points and ids), the
+    black squares are the squares without a marker; a chessboard is squares only. The
+    board is centred across the page, turned a quarter turn if it fits only so (see
+    `board_orientation`).
+    """
+    turned = board_orientation(board, paper) == "turned"
+    width_mm = board.squares_x * board.square_mm
+    height_mm = board.squares_y * board.square_mm
+    # The board's footprint on the page, and where it starts.
+    across, down = (height_mm, width_mm) if turned else (width_mm, height_mm)
+    page = Page(paper.width_mm, paper.height_mm)
+    x0, y0 = (page.width_mm - across) / 2, PAGE_MARGIN_MM
+
+    def place(r: Rect) -> Rect:
+        """A rectangle in board mm (x right, y down) on the page. Turned, the board's top
+        edge lies along the page's right side: board (x, y) -> page (H - y, x)."""
+        if turned:
+            return Rect(x0 + height_mm - r.y - r.h, y0 + r.x, r.h, r.w)
+        return Rect(x0 + r.x, y0 + r.y, r.w, r.h)
+
+    shapes = Page(width_mm, height_mm)  # the board alone, in board mm
     with_marker: set[tuple[int, int]] = set()
     if board.type == "charuco":
         layout = board.charuco_board()
@@ -190,10 +294,10 @@ def board_sheet(board: Board) -> Page:
             with_marker.add((int(centre[0] // board.square_mm), int(centre[1] // board.square_mm)))
             side = float(np.linalg.norm(corners[1] - top_left))
             draw_marker(
-                page,
+                shapes,
                 marker_modules(dictionary, int(marker_id)),
-                x0 + float(top_left[0]),
-                y0 + float(top_left[1]),
+                float(top_left[0]),
+                float(top_left[1]),
                 side,
             )
         black = [
@@ -209,10 +313,11 @@ def board_sheet(board: Board) -> Page:
             for i in range(board.squares_x)
             if (i + j) % 2 == 0
         ]
-    page.rects.extend(
-        Rect(x0 + i * board.square_mm, y0 + j * board.square_mm, board.square_mm, board.square_mm)
+    shapes.rects.extend(
+        Rect(i * board.square_mm, j * board.square_mm, board.square_mm, board.square_mm)
         for i, j in black
     )
+    page.rects.extend(place(r) for r in shapes.rects)
     caption = (
         f"{board.type} {board.squares_x}x{board.squares_y}, squares {board.square_mm:g} mm"
         + (
@@ -220,14 +325,21 @@ def board_sheet(board: Board) -> Page:
             if board.type == "charuco"
             else ""
         )
+        + (", turned to fit the paper" if turned else "")
     )
-    page.texts.append(Text(x0, y0 + height_mm + 6.0, caption))
-    draw_check_bar(page, x0, y0 + height_mm + 18.0)
+    notes_x = max(PAGE_MARGIN_MM, min(x0, page.width_mm - PAGE_MARGIN_MM - CHECK_BAR_MM))
+    page.texts.append(Text(notes_x, y0 + down + 6.0, caption))
+    draw_check_bar(page, notes_x, y0 + down + 18.0)
     return page
 
 
-def write_pages(pages: Sequence[Page], path: str | Path) -> None:
-    """Write pages as PDF (several pages) or SVG (one page) by the file's suffix."""
+def write_pages(
+    pages: Sequence[Page], path: str | Path, *, progress: Progress | None = None
+) -> None:
+    """Write pages as PDF (several pages) or SVG (one page) by the file's suffix.
+
+    ``progress`` is told ``(pages written, pages)`` after each page.
+    """
     target = Path(path)
     suffix = target.suffix.lower()
     if suffix == ".svg":
@@ -236,8 +348,9 @@ def write_pages(pages: Sequence[Page], path: str | Path) -> None:
                 f"{target}: {len(pages)} pages do not fit one SVG file; write a .pdf"
             )
         target.write_text(svg(pages[0]), encoding="utf-8")
+        Steps(1, progress).advance()
     elif suffix == ".pdf":
-        write_pdf(pages, target)
+        write_pdf(pages, target, progress=progress)
     else:
         raise CalibrationError(
             f"{target}: write a .pdf or .svg file, not {suffix or 'no suffix'!r}"
@@ -267,16 +380,19 @@ def svg(page: Page) -> str:
     return "\n".join(parts) + "\n"
 
 
-def write_pdf(pages: Iterable[Page], path: Path) -> None:
-    """Write the pages as a vector PDF (reportlab), one PDF page per page."""
+def write_pdf(pages: Sequence[Page], path: Path, *, progress: Progress | None = None) -> None:
+    """Write the pages as a vector PDF (reportlab), one PDF page per page, each its size."""
     from reportlab.lib.units import mm
     from reportlab.pdfgen import canvas
 
+    steps = Steps(len(pages), progress)
     pdf: canvas.Canvas | None = None
     for page in pages:
+        size = (page.width_mm * mm, page.height_mm * mm)
         if pdf is None:
-            pdf = canvas.Canvas(str(path), pagesize=(page.width_mm * mm, page.height_mm * mm))
+            pdf = canvas.Canvas(str(path), pagesize=size)
             pdf.setTitle("arbitre markers")
+        pdf.setPageSize(size)
         pdf.setFillColorRGB(0, 0, 0)
         for r in page.rects:  # PDF's origin is the bottom-left corner, y up
             pdf.rect(
@@ -286,6 +402,7 @@ def write_pdf(pages: Iterable[Page], path: Path) -> None:
             pdf.setFont("Helvetica", t.size_mm * mm)
             pdf.drawString(t.x * mm, (page.height_mm - t.y) * mm, t.text)
         pdf.showPage()
+        steps.advance()
     if pdf is None:
         raise CalibrationError("nothing to print")
     pdf.save()

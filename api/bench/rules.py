@@ -18,6 +18,7 @@ import numpy as np
 import shapely
 from scipy.spatial.distance import pdist
 
+from arbitre.calibration.progress import Progress, Steps
 from arbitre.rules.choc_base_6 import find_groups
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.questions import ask
@@ -95,17 +96,34 @@ def generated_scene(figures: int = 200, terrain: int = 50, seed: int = 1) -> Sce
     return parse_scene(data, source="<bench>")
 
 
-def _median_ms(run: Callable[[int], object], repeat: int) -> float:
+def _median_ms(run: Callable[[int], object], repeat: int, steps: Steps | None = None) -> float:
+    """Median time of ``run(0)`` ... ``run(repeat - 1)``; each run is a step."""
     times = []
     for index in range(repeat):
         start = time.perf_counter()
         run(index)
         times.append((time.perf_counter() - start) * 1e3)
+        if steps is not None:
+            steps.advance()
     return statistics.median(times)
 
 
-def run_rules_bench(figures: int, terrain: int, repeat: int, seed: int) -> dict[str, Any]:
-    """Time fire, move, reach and groups on a generated table."""
+RULESET_QUESTIONS = (
+    ("smooth-and-rifled", "fire"),
+    ("musg", "fire"),
+    ("mbt", "fire"),
+    ("confrontation", "melees"),
+)
+
+
+def run_rules_bench(
+    figures: int, terrain: int, repeat: int, seed: int, *, progress: Progress | None = None
+) -> dict[str, Any]:
+    """Time fire, move, reach and groups on a generated table.
+
+    ``progress`` is told ``(done, total)`` after each question timed.
+    """
+    steps = Steps((len(TARGETS_MS) + len(RULESET_QUESTIONS)) * repeat, progress)
     scene = generated_scene(figures, terrain, seed)
     groups = find_groups(scene).groups
     rng = np.random.default_rng(seed + 1)
@@ -137,7 +155,7 @@ def run_rules_bench(figures: int, terrain: int, repeat: int, seed: int) -> dict[
     baseline_ms = _median_ms(lambda i: pdist(xy), max(repeat, 30))
     rows = []
     for name, run in (("fire", fire), ("move", move), ("reach", reach), ("groups", regroup)):
-        median = _median_ms(run, repeat)
+        median = _median_ms(run, repeat, steps)
         rows.append(
             {
                 "question": name,
@@ -147,7 +165,7 @@ def run_rules_bench(figures: int, terrain: int, repeat: int, seed: int) -> dict[
             }
         )
     return {
-        "rulesets": run_rulesets_bench(60, repeat, seed),
+        "rulesets": run_rulesets_bench(60, repeat, seed, steps),
         "figures": len(scene.figures),
         "terrain": len(scene.terrain),
         "groups": len(groups),
@@ -269,15 +287,12 @@ def _ruleset_fields(ruleset: str, cluster: int, k: int, side: str) -> dict[str, 
     raise ValueError(f"no bench table for {ruleset!r}")
 
 
-def run_rulesets_bench(figures: int, repeat: int, seed: int) -> list[dict[str, Any]]:
+def run_rulesets_bench(
+    figures: int, repeat: int, seed: int, steps: Steps | None = None
+) -> list[dict[str, Any]]:
     """``fire`` for every shooting ruleset, ``melees`` for Confrontation, on 60 figures."""
     rows = []
-    for ruleset, question in (
-        ("smooth-and-rifled", "fire"),
-        ("musg", "fire"),
-        ("mbt", "fire"),
-        ("confrontation", "melees"),
-    ):
+    for ruleset, question in RULESET_QUESTIONS:
         scene = ruleset_scene(ruleset, figures, seed)
         ids = [f.id for f in scene.figures]
         rng = np.random.default_rng(seed)
@@ -296,7 +311,7 @@ def run_rulesets_bench(figures: int, repeat: int, seed: int) -> list[dict[str, A
             a, b = pairs[i]
             return ask(scene, question, [ids[a], ids[b]])
 
-        median = _median_ms(run, repeat)
+        median = _median_ms(run, repeat, steps)
         rows.append(
             {
                 "ruleset": ruleset,

@@ -19,8 +19,11 @@ from arbitre.api.bench.ws_load import run_clients
 from arbitre.api.demo import DemoSource, demo_setup
 from arbitre.api.live import LiveTable, TableConfig
 from arbitre.api.main import create_app
+from arbitre.calibration.progress import Progress, Steps
 
 TARGET_RATIO = 0.9  # the frame rate stays within 10 % of its rate with no client
+WARM_UP_S = 1.0
+TICK_S = 0.1  # progress is told every tenth of a second of the measure
 
 
 def _free_port() -> int:
@@ -29,14 +32,34 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _rate(live: LiveTable, seconds: float) -> float:
+def _wait(seconds: float, steps: Steps) -> None:
+    """Sleep ``seconds``, one step every `TICK_S`."""
+    end = time.perf_counter() + seconds
+    for _ in range(_ticks(seconds)):
+        time.sleep(max(0.0, min(TICK_S, end - time.perf_counter())))
+        steps.advance()
+    time.sleep(max(0.0, end - time.perf_counter()))
+
+
+def _ticks(seconds: float) -> int:
+    return max(1, round(seconds / TICK_S))
+
+
+def _rate(live: LiveTable, seconds: float, steps: Steps) -> float:
     start_frames, start = live.frames_processed, time.perf_counter()
-    time.sleep(seconds)
+    _wait(seconds, steps)
     return (live.frames_processed - start_frames) / (time.perf_counter() - start)
 
 
-def run_serve_bench(clients: int = 20, seconds: float = 8.0) -> dict[str, Any]:
-    """Frames per second with no client and with ``clients`` WebSocket clients."""
+def run_serve_bench(
+    clients: int = 20, seconds: float = 8.0, *, progress: Progress | None = None
+) -> dict[str, Any]:
+    """Frames per second with no client and with ``clients`` WebSocket clients.
+
+    ``progress`` is told ``(done, total)`` every tenth of a second of the warm-up and
+    the two measures.
+    """
+    steps = Steps(_ticks(WARM_UP_S) + 2 * _ticks(seconds), progress)
     setup = demo_setup()
     live = LiveTable(
         TableConfig(
@@ -60,8 +83,8 @@ def run_serve_bench(clients: int = 20, seconds: float = 8.0) -> dict[str, Any]:
     try:
         while not server.started:
             time.sleep(0.05)
-        time.sleep(1.0)  # warm up
-        alone = _rate(live, seconds)
+        _wait(WARM_UP_S, steps)
+        alone = _rate(live, seconds, steps)
         # The clients run in a process of their own, as phones would be other machines;
         # the measure starts once every client is connected.
         context = multiprocessing.get_context("spawn")
@@ -71,7 +94,7 @@ def run_serve_bench(clients: int = 20, seconds: float = 8.0) -> dict[str, Any]:
         process.start()
         if not ready.wait(timeout=60):
             raise RuntimeError("the WebSocket clients could not connect")
-        loaded = _rate(live, seconds)
+        loaded = _rate(live, seconds, steps)
         stop.set()
         messages = int(received.get(timeout=30))
         process.join(timeout=10)

@@ -22,6 +22,7 @@ from arbitre.calibration.board import Board
 from arbitre.calibration.frame import locate_frame
 from arbitre.calibration.intrinsics import CalibrationFailure, calibrate_camera
 from arbitre.calibration.locate import LocateResult
+from arbitre.calibration.progress import Progress, Steps
 from arbitre.calibration.simulated import setup_of
 from arbitre.vision.detect import MarkerTracker
 from arbitre.vision.simulate import PRESETS, Camera, look_at, preset, render_plane
@@ -36,8 +37,8 @@ TARGETS = {
 }
 
 
-def accuracy(seeds: int) -> list[dict[str, Any]]:
-    """Found ratio, false ids and position errors (mm) per preset."""
+def accuracy(seeds: int, steps: Steps | None = None) -> list[dict[str, Any]]:
+    """Found ratio, false ids and position errors (mm) per preset; each render is a step."""
     rows = []
     for name in PRESETS:
         errors: list[float] = []
@@ -49,6 +50,8 @@ def accuracy(seeds: int) -> list[dict[str, Any]]:
             frame = locate_frame(render.image, camera, table, roster)
             truth_ids = {i for i in render.visible_ids() if i not in table.anchor_ids}
             expected += len(truth_ids)
+            if steps is not None:
+                steps.advance()
             if not isinstance(frame.located, LocateResult):
                 continue
             for marker in frame.located.markers:
@@ -71,10 +74,16 @@ def accuracy(seeds: int) -> list[dict[str, Any]]:
     return rows
 
 
-def speed(frames: int) -> dict[str, Any]:
-    """Frame-to-figures time with tracking against a plain default detectMarkers."""
+SPEED_SCENES = (("overhead", "1080p"), ("4k", "4k"))
+
+
+def speed(frames: int, steps: Steps | None = None) -> dict[str, Any]:
+    """Frame-to-figures time with tracking against a plain default detectMarkers.
+
+    Each frame of each scene timed is a step.
+    """
     result: dict[str, Any] = {}
-    for name, key in (("overhead", "1080p"), ("4k", "4k")):
+    for name, key in SPEED_SCENES:
         scene = preset(name, seed=0)
         still = scene.render().image
         camera, table, roster = setup_of(scene)
@@ -96,6 +105,8 @@ def speed(frames: int) -> dict[str, Any]:
             start = time.perf_counter()
             locate_frame(image, camera, table, roster, tracker=tracker)
             ours.append(time.perf_counter() - start)
+            if steps is not None:
+                steps.advance()
         result[key] = {
             "baseline_ms": statistics.median(baseline) * 1e3,
             "ms": statistics.median(ours) * 1e3,
@@ -105,8 +116,13 @@ def speed(frames: int) -> dict[str, Any]:
     return result
 
 
-def charuco_calibration(views: int = 14, seed: int = 0) -> dict[str, Any]:
-    """Calibrate on rendered ChArUco views of a known wide-angle 1080p camera."""
+def charuco_calibration(
+    views: int = 14, seed: int = 0, steps: Steps | None = None
+) -> dict[str, Any]:
+    """Calibrate on rendered ChArUco views of a known wide-angle 1080p camera.
+
+    Each view rendered is a step, and the calibration one more.
+    """
     board = Board(
         "charuco",
         squares_x=7,
@@ -133,7 +149,11 @@ def charuco_calibration(views: int = 14, seed: int = 0) -> dict[str, Any]:
         image = render_plane(Camera(matrix, dist, (1920, 1080), rvec, tvec), sheet, 1.0 / px_per_mm)
         noise = rng.normal(0.0, 2.0, image.shape)
         images.append((f"view{index}", np.clip(image + noise, 0, 255).astype(np.uint8)))
+        if steps is not None:
+            steps.advance()
     result = calibrate_camera(images, board)
+    if steps is not None:
+        steps.advance()
     if isinstance(result, CalibrationFailure):
         return {"error": result.message}
     found = result.intrinsics.camera_matrix
@@ -148,13 +168,25 @@ def charuco_calibration(views: int = 14, seed: int = 0) -> dict[str, Any]:
     }
 
 
-def run_vision_bench(seeds: int, frames: int) -> dict[str, Any]:
-    """The whole vision benchmark as one JSON-ready report."""
+CALIBRATION_VIEWS = 14
+
+
+def run_vision_bench(
+    seeds: int, frames: int, *, progress: Progress | None = None
+) -> dict[str, Any]:
+    """The whole vision benchmark as one JSON-ready report.
+
+    ``progress`` is told ``(done, total)`` after each render located, each frame timed,
+    each calibration view rendered and the calibration.
+    """
+    steps = Steps(
+        len(PRESETS) * seeds + len(SPEED_SCENES) * frames + CALIBRATION_VIEWS + 1, progress
+    )
     return {
         "targets": TARGETS,
-        "accuracy": accuracy(seeds),
-        "speed": speed(frames),
-        "calibration": charuco_calibration(),
+        "accuracy": accuracy(seeds, steps),
+        "speed": speed(frames, steps),
+        "calibration": charuco_calibration(CALIBRATION_VIEWS, steps=steps),
     }
 
 

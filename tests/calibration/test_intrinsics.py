@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 
 from arbitre.calibration.board import Board
 from arbitre.calibration.camera import load_camera
+from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.intrinsics import (
     BoardView,
     CalibrationFailure,
@@ -169,13 +170,22 @@ def test_too_few_views_is_a_failure_value_with_a_message() -> None:
     assert result.to_json()["error"] == result.message
 
 
-def _render_views(board: Board, legacy: bool) -> list[tuple[str, NDArray[np.uint8]]]:
-    """A ChArUco board printed with one layout, seen by a pinhole camera from 4 poses."""
-    cv_board = board.charuco_board(legacy_pattern=legacy)
+def _render_views(board: Board, legacy: bool | None) -> list[tuple[str, NDArray[np.uint8]]]:
+    """The board (ChArUco printed with one layout, or a chessboard) seen by a pinhole camera
+    from 4 poses."""
     px_per_mm, margin = 4.0, 40
     width_mm, height_mm = board.squares_x * board.square_mm, board.squares_y * board.square_mm
     size = (int(width_mm * px_per_mm) + 2 * margin, int(height_mm * px_per_mm) + 2 * margin)
-    flat = cv_board.generateImage(size, marginSize=margin)
+    if board.type == "charuco":
+        flat = board.charuco_board(legacy_pattern=legacy).generateImage(size, marginSize=margin)
+    else:
+        flat = np.full(size[::-1], 255, np.uint8)
+        side = int(board.square_mm * px_per_mm)
+        for j in range(board.squares_y):
+            for i in range(board.squares_x):
+                if (i + j) % 2 == 0:
+                    top, left = margin + j * side, margin + i * side
+                    flat[top : top + side, left : left + side] = 0
     # board-image pixel -> board mm (OpenCV's board frame: x right, y down)
     to_mm = np.array(
         [
@@ -215,3 +225,51 @@ def test_the_legacy_charuco_layout_is_found_for_even_rows() -> None:
     failure = calibrate_camera(views, pinned)
     assert isinstance(failure, CalibrationFailure)
     assert "is legacy_pattern right in board.yaml" in failure.message
+
+
+def test_a_chessboard_counted_by_its_inner_corners_is_named_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The usual "9x6" chessboard: 9 x 6 inner corners, 10 x 7 squares, written as 9 x 6.
+    views = _render_views(Board("chessboard", 10, 7, 30.0), legacy=None)
+    counted_by_corners = Board("chessboard", 9, 6, 30.0)
+
+    def no_full_search(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the board was searched for in every image")
+
+    # Caught on the first images, before the slow search of every image.
+    monkeypatch.setattr("arbitre.calibration.intrinsics.find_board", no_full_search)
+    with pytest.raises(CalibrationError) as error:
+        calibrate_camera(views, counted_by_corners)
+    assert str(error.value) == (
+        "board.yaml counts squares, not inner corners: these images show a chessboard of "
+        "10 x 7 squares (9 x 6 inner corners); write squares_x: 10, squares_y: 7"
+    )
+
+
+def test_the_right_square_counts_calibrate_and_report_progress() -> None:
+    views = _render_views(Board("chessboard", 10, 7, 30.0), legacy=None)
+    seen: list[tuple[int, int]] = []
+    result = calibrate_camera(
+        views, Board("chessboard", 10, 7, 30.0), progress=lambda *step: seen.append(step)
+    )
+    assert isinstance(result, CalibrationResult), result
+    assert len(result.images_used) == 4
+    # One step per image searched, then the fit: 4 + 1.
+    assert seen == [(1, 5), (2, 5), (3, 5), (4, 5), (5, 5)]
+
+
+def test_an_even_row_charuco_board_counts_both_layouts_in_its_progress() -> None:
+    board = Board("charuco", 7, 6, 30.0, 22.0, "DICT_5X5_100")
+    seen: list[tuple[int, int]] = []
+    calibrate_camera(_render_views(board, legacy=False), board, progress=lambda *s: seen.append(s))
+    # Each of the 4 images is searched with both layouts, then the fit: 2 x 4 + 1.
+    assert [done for done, _ in seen] == list(range(1, 10))
+    assert {total for _, total in seen} == {9}
+
+
+@needs_real_data
+def test_the_real_9x6_chessboard_counted_by_its_inner_corners_is_named() -> None:
+    paths = [CHESS / name for name in _expected(CHESS)["images"]]
+    with pytest.raises(CalibrationError, match="write squares_x: 10, squares_y: 7$"):
+        calibrate_camera_from_files(paths, Board("chessboard", 9, 6, 25.0))

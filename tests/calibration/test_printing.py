@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import base64
 import re
+import zlib
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from arbitre.calibration.board import Board
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.printing import (
+    PAGE_MARGIN_MM,
+    PAPERS,
     Page,
     aruco_dictionary,
+    board_orientation,
+    board_sheet,
+    find_paper,
     marker_sheets,
     parse_ids,
     svg,
@@ -20,6 +28,8 @@ from arbitre.calibration.printing import (
 )
 
 PX_PER_MM = 12.0
+PT_PER_MM = 72 / 25.4
+CHARUCO_7X5 = Board("charuco", 7, 5, 30.0, 22.0, "DICT_5X5_100")
 
 
 def _raster(page: Page) -> np.ndarray:
@@ -32,6 +42,46 @@ def _raster(page: Page) -> np.ndarray:
         x1, y1 = round((r.x + r.w) * PX_PER_MM), round((r.y + r.h) * PX_PER_MM)
         image[y0:y1, x0:x1] = 0
     return image
+
+
+def _page_sizes_pt(data: bytes) -> list[tuple[float, float]]:
+    """Every page's MediaBox (width, height) in PostScript points."""
+    boxes = re.findall(rb"/MediaBox \[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", data)
+    return [(float(w), float(h)) for w, h in boxes]
+
+
+def _page_contents(data: bytes) -> list[bytes]:
+    """The drawing operators of each page (reportlab writes them ASCII85 + Flate encoded)."""
+    contents = []
+    for match in re.finditer(
+        rb"/Filter \[ /ASCII85Decode /FlateDecode \][^>]*>>\s*stream\r?\n(.*?)endstream",
+        data,
+        re.S,
+    ):
+        encoded = match.group(1).strip().removesuffix(b"~>")
+        contents.append(zlib.decompress(base64.a85decode(encoded)))
+    return contents
+
+
+def _has_check_bar(content: bytes) -> bool:
+    """A filled rectangle 100 mm (283.46 pt) wide and the words that go with it."""
+    widths = re.findall(rb"n [\d.-]+ [\d.-]+ ([\d.]+) [\d.]+ re f", content)
+    return any(abs(float(w) - 100 * PT_PER_MM) < 0.01 for w in widths) and (
+        b"this bar must measure 100 mm" in content
+    )
+
+
+def _inside_margins(page: Page) -> bool:
+    """Nothing drawn in the margins (but for the check bar's end ticks, 0.3 mm wide,
+    which straddle the end of the bar: 0.15 mm tolerated)."""
+    slack = 0.15 + 1e-9
+    return all(
+        r.x >= PAGE_MARGIN_MM - slack
+        and r.y >= PAGE_MARGIN_MM - slack
+        and r.x + r.w <= page.width_mm - PAGE_MARGIN_MM + slack
+        and r.y + r.h <= page.height_mm - PAGE_MARGIN_MM + slack
+        for r in page.rects
+    )
 
 
 def test_every_marker_is_found_at_its_printed_size() -> None:
@@ -119,13 +169,11 @@ def test_bad_requests_are_clear_errors(call: object, message: str) -> None:
 
 
 def test_a_printed_charuco_board_is_found_whole() -> None:
-    from arbitre.calibration.board import Board
-    from arbitre.calibration.printing import board_sheet
-
+    # 5 x 7 squares (150 x 210 mm) fit upright on A4.
     board = Board(
         "charuco",
-        squares_x=7,
-        squares_y=5,
+        squares_x=5,
+        squares_y=7,
         square_mm=30.0,
         marker_mm=22.0,
         dictionary="DICT_5X5_100",
@@ -133,7 +181,7 @@ def test_a_printed_charuco_board_is_found_whole() -> None:
     image = _raster(board_sheet(board))
     detector = cv2.aruco.CharucoDetector(board.charuco_board())
     corners, ids, _, marker_ids = detector.detectBoard(image)
-    # 7 x 5 squares: 6 x 4 = 24 inner corners, and 17 markers in the white squares.
+    # 5 x 7 squares: 4 x 6 = 24 inner corners, and 17 markers in the white squares.
     assert ids is not None and len(ids) == 24
     assert marker_ids is not None and len(marker_ids) == 17
     # Neighbouring corners are one square (30 mm) apart on the page.
@@ -142,10 +190,118 @@ def test_a_printed_charuco_board_is_found_whole() -> None:
     assert np.linalg.norm(second - first) / PX_PER_MM == pytest.approx(30.0, abs=0.1)
 
 
-def test_a_printed_chessboard_has_its_inner_corners() -> None:
-    from arbitre.calibration.board import Board
-    from arbitre.calibration.printing import board_sheet
+@pytest.mark.parametrize(("name", "size_pt"), [("a4", (595.28, 841.89)), ("letter", (612, 792))])
+def test_every_page_is_the_paper_with_its_check_bar(
+    tmp_path: Path, name: str, size_pt: tuple[float, float]
+) -> None:
+    # A4 is 210 x 297 mm = 595.28 x 841.89 pt; US Letter 215.9 x 279.4 mm = 8.5 x 11 in
+    # = 612 x 792 pt (72 pt to the inch).
+    markers = tmp_path / "markers.pdf"
+    write_pages(
+        marker_sheets(list(range(120)), 25.0, "DICT_4X4_250", paper=find_paper(name)), markers
+    )
+    board = tmp_path / "board.pdf"
+    write_pages([board_sheet(CHARUCO_7X5, find_paper(name))], board)
+    for path, pages in ((markers, None), (board, 1)):
+        data = path.read_bytes()
+        sizes = _page_sizes_pt(data)
+        assert len(sizes) == (pages or len(sizes)) and len(sizes) >= 1
+        assert all(size == pytest.approx(size_pt, abs=0.01) for size in sizes)
+        contents = _page_contents(data)
+        assert len(contents) == len(sizes)
+        assert all(_has_check_bar(content) for content in contents)
+    assert len(_page_sizes_pt(markers.read_bytes())) > 1
 
+
+def test_markers_are_laid_out_on_letter_paper() -> None:
+    pages = marker_sheets(list(range(120)), 25.0, "DICT_4X4_250", paper=find_paper("letter"))
+    assert {(p.width_mm, p.height_mm) for p in pages} == {(215.9, 279.4)}
+    assert all(_inside_margins(p) for p in pages)
+    with pytest.raises(CalibrationError, match="does not fit on US Letter paper"):
+        marker_sheets([1], 200.0, "DICT_4X4_50", paper=find_paper("letter"))
+
+
+def test_a_board_too_wide_for_a4_is_turned_whole_and_exact() -> None:
+    # 7 x 5 squares of 30 mm: 210 x 150 mm. Upright it needs 210 + 2 x 12 mm margins across
+    # an A4 page 210 mm wide: no. Turned, 150 + 24 = 174 <= 210 across, and 12 + 210 + 24
+    # (caption and check bar) + 12 = 258 <= 297 down: yes.
+    assert board_orientation(CHARUCO_7X5, find_paper("a4")) == "turned"
+    page = board_sheet(CHARUCO_7X5, find_paper("a4"))
+    assert (page.width_mm, page.height_mm) == (210.0, 297.0)
+    assert _inside_margins(page)
+    assert any("turned" in t.text for t in page.texts)
+
+    image = _raster(page)
+    detector = cv2.aruco.CharucoDetector(CHARUCO_7X5.charuco_board())
+    corners, ids, _, marker_ids = detector.detectBoard(image)
+    # The whole board is found (a mirrored one would show no marker of its dictionary):
+    # 6 x 4 = 24 corners and 17 markers.
+    assert ids is not None and len(ids) == 24
+    assert marker_ids is not None and len(marker_ids) == 17
+    points = corners.reshape(-1, 2)[np.argsort(ids.ravel())] / PX_PER_MM
+    grid = points.reshape(4, 6, 2)  # corner k is row k // 6, column k % 6 of the board
+    along_x = np.diff(grid, axis=1)
+    along_y = np.diff(grid, axis=0)
+    # Turned a quarter turn: the board's x runs down the page, its y runs right to left,
+    # one 30 mm square per corner, to a tenth of a millimetre.
+    assert np.allclose(along_x, [0.0, 30.0], atol=0.1)
+    assert np.allclose(along_y, [-30.0, 0.0], atol=0.1)
+
+
+def test_a_board_that_fits_upright_stays_upright() -> None:
+    # 5 x 7 squares of 30 mm: 150 x 210 mm, 150 + 24 <= 210 across, 12 + 210 + 24 <= 285 down.
+    board = Board("chessboard", squares_x=5, squares_y=7, square_mm=30.0)
+    assert board_orientation(board, find_paper("a4")) == "upright"
+    page = board_sheet(board, find_paper("a4"))
+    top_left = min(page.rects, key=lambda r: (r.y, r.x))
+    assert (top_left.x, top_left.y, top_left.w) == (30.0, 12.0, 30.0)  # (210 - 150) / 2
+
+
+@pytest.mark.parametrize(
+    ("name", "largest"),
+    [
+        # 10 x 7 squares of 40 mm (400 x 280 mm). Room on A4: 210 - 2 x 12 = 186 mm across,
+        # 297 - 2 x 12 - 24 (caption, check bar) = 249 mm down. Upright: min(186 / 10,
+        # 249 / 7) = 18.6 mm; turned: min(186 / 7, 249 / 10) = 24.9 mm -> 24.5 mm.
+        ("a4", "24.5"),
+        # Letter: 215.9 - 24 = 191.9 across, 279.4 - 48 = 231.4 down. Turned: min(191.9 / 7,
+        # 231.4 / 10) = 23.14 mm -> 23 mm (upright: 19.19 mm).
+        ("letter", "23"),
+    ],
+)
+def test_a_board_too_big_for_the_paper_is_refused_with_the_largest_square(
+    name: str, largest: str
+) -> None:
+    board = Board("chessboard", squares_x=10, squares_y=7, square_mm=40.0)
+    with pytest.raises(CalibrationError, match=rf"the largest square that fits is {largest} mm$"):
+        board_sheet(board, find_paper(name))
+    # ... and that size does fit, turned; half a millimetre more does not.
+    fitting = Board("chessboard", squares_x=10, squares_y=7, square_mm=float(largest))
+    assert board_orientation(fitting, find_paper(name)) == "turned"
+    with pytest.raises(CalibrationError):
+        board_orientation(
+            Board("chessboard", squares_x=10, squares_y=7, square_mm=float(largest) + 0.5),
+            find_paper(name),
+        )
+
+
+def test_papers_by_name() -> None:
+    assert find_paper("A4") is PAPERS["a4"]
+    assert (find_paper("letter").width_mm, find_paper("letter").height_mm) == (215.9, 279.4)
+    with pytest.raises(CalibrationError, match="unknown paper 'a3'; expected a4 or letter"):
+        find_paper("a3")
+
+
+def test_writing_pages_reports_progress(tmp_path: Path) -> None:
+    pages = marker_sheets(list(range(120)), 25.0, "DICT_4X4_250")
+    seen: list[tuple[int, int]] = []
+    write_pages(
+        pages, tmp_path / "sheet.pdf", progress=lambda done, total: seen.append((done, total))
+    )
+    assert seen == [(k, len(pages)) for k in range(1, len(pages) + 1)]
+
+
+def test_a_printed_chessboard_has_its_inner_corners() -> None:
     image = _raster(board_sheet(Board("chessboard", squares_x=10, squares_y=7, square_mm=20.0)))
     found, corners = cv2.findChessboardCorners(image, (9, 6))
     assert found
