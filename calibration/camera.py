@@ -1,6 +1,6 @@
 """Camera intrinsics: the pinhole matrix and lens distortion of one camera at one image size.
 
-Three file formats are read by `load_camera`:
+Four file formats are read by `load_camera`:
 
 - the project's ``camera.yaml`` (see ``docs/formats.md``), also the only format written
   (`save_camera`)::
@@ -15,7 +15,9 @@ Three file formats are read by `load_camera`:
   ``image_width`` and ``image_height``, ``avg_reprojection_error``;
 - ROS ``camera_info`` YAML: ``image_width``, ``image_height``,
   ``camera_matrix: {rows, cols, data}``, ``distortion_model``,
-  ``distortion_coefficients: {rows, cols, data}``.
+  ``distortion_coefficients: {rows, cols, data}``;
+- OpenCV FileStorage XML (``<opencv_storage>`` with ``type_id="opencv-matrix"``
+  elements), the same fields as its YAML form.
 
 Pixel coordinates follow OpenCV: the centre of the top-left pixel is (0, 0), u to the right,
 v down.
@@ -28,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import numpy as np
 import yaml
@@ -160,7 +163,7 @@ class CameraIntrinsics:
 
 
 def load_camera(path: str | Path, *, image_size: tuple[int, int] | None = None) -> CameraIntrinsics:
-    """Read camera intrinsics from ``camera.yaml``, OpenCV FileStorage YAML or ROS camera_info.
+    """Read camera intrinsics: ``camera.yaml``, OpenCV FileStorage (YAML, XML), ROS camera_info.
 
     Parameters
     ----------
@@ -178,6 +181,8 @@ def load_camera(path: str | Path, *, image_size: tuple[int, int] | None = None) 
     """
     source = str(path)
     text = read_text(path)
+    if text.lstrip().startswith("<"):
+        return _from_foreign(source, _opencv_xml_fields(source, text), image_size)
     is_opencv = text.lstrip().startswith("%YAML:") or "!!opencv-matrix" in text
     if is_opencv:
         text = "\n".join("" if line.startswith("%YAML:") else line for line in text.splitlines())
@@ -232,6 +237,48 @@ def _construct_tagged_mapping(
 
 
 _OpenCVLoader.add_multi_constructor("tag:yaml.org,2002:opencv-", _construct_tagged_mapping)
+
+
+def _opencv_xml_fields(source: str, text: str) -> dict[str, Any]:
+    """The top-level fields of an OpenCV FileStorage XML file, as its YAML form reads.
+
+    A matrix becomes ``{rows, cols, dt, data}``; a number its value; anything else
+    its text. The parser refuses entity declarations: nothing in such a file needs them.
+    """
+    if "<!ENTITY" in text or "<!DOCTYPE" in text:
+        raise CalibrationFileError(source, "", "XML with a DOCTYPE or entities is not read")
+    try:
+        root = ElementTree.fromstring(text)
+    except ElementTree.ParseError as error:
+        raise CalibrationFileError(source, "", f"not valid XML ({error})") from None
+    if root.tag != "opencv_storage":
+        raise CalibrationFileError(source, root.tag, "expected <opencv_storage>")
+    fields: dict[str, Any] = {}
+    for element in root:
+        if element.get("type_id") == "opencv-matrix":
+            parts = {child.tag: (child.text or "").split() for child in element}
+            try:
+                fields[element.tag] = {
+                    "rows": int(parts["rows"][0]),
+                    "cols": int(parts["cols"][0]),
+                    "data": [float(value) for value in parts.get("data", [])],
+                }
+            except (KeyError, IndexError, ValueError):
+                raise CalibrationFileError(
+                    source, element.tag, "expected an opencv-matrix with rows, cols and data"
+                ) from None
+            continue
+        fields[element.tag] = _number_or_text((element.text or "").strip())
+    return fields
+
+
+def _number_or_text(text: str) -> int | float | str:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    return text
 
 
 def _from_arbitre(source: str, fields: dict[str, Any]) -> CameraIntrinsics:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -280,24 +278,6 @@ def _foreign_camera(name: str) -> Check:
     return check
 
 
-def _xml_to_yaml(body: str, folder: Path, _: pytest.FixtureRequest) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    matrix = np.array([[500.0, 0.0, 320.0], [0.0, 501.0, 240.0], [0.0, 0.0, 1.0]])
-    storage = cv2.FileStorage(str(folder / "camera.xml"), cv2.FILE_STORAGE_WRITE)
-    storage.write("image_width", 640)
-    storage.write("image_height", 480)
-    storage.write("camera_matrix", matrix)
-    storage.write("distortion_coefficients", np.array([[0.1], [-0.2], [0.0], [0.0], [0.05]]))
-    storage.release()
-    with pytest.raises(CalibrationFileError):  # XML is not read ...
-        load_camera(folder / "camera.xml")
-    script = _write(folder, "convert.py", body)
-    subprocess.run([sys.executable, str(script)], cwd=folder, check=True)
-    camera = load_camera(folder / "camera.yml")  # ... but its conversion is
-    assert camera.image_size == (640, 480)
-    assert camera.camera_matrix.tolist() == matrix.tolist()
-
-
 def _board(body: str, folder: Path, _: pytest.FixtureRequest) -> None:
     board = load_board(_write(folder, "board.yaml", body))
     if board.type == "chessboard":
@@ -377,7 +357,7 @@ CHECKS: dict[str, Check] = {
     "camera.yaml": _camera,
     "opencv-camera.yml": _foreign_camera("opencv-camera.yml"),
     "ros-camera-info.yaml": _foreign_camera("ros-camera-info.yaml"),
-    "xml-to-yaml.py": _xml_to_yaml,
+    "camera.xml": _foreign_camera("camera.xml"),
     "board.yaml": _board,
     "table.yaml": _table,
     "roster.yaml": _roster,

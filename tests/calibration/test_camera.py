@@ -119,6 +119,48 @@ def test_ros_fisheye_is_refused(tmp_path: Path) -> None:
         load_camera(_write(tmp_path, text))
 
 
+def test_opencv_filestorage_xml_written_by_opencv_loads(tmp_path: Path) -> None:
+    import cv2
+
+    path = tmp_path / "camera.xml"
+    matrix = np.array([[500.0, 0.0, 320.5], [0.0, 501.0, 240.25], [0.0, 0.0, 1.0]])
+    coeffs = np.array([[0.1], [-0.2], [0.001], [0.002], [0.05]])
+    storage = cv2.FileStorage(str(path), cv2.FILE_STORAGE_WRITE)
+    storage.write("image_width", 640)
+    storage.write("image_height", 480)
+    storage.write("camera_matrix", matrix)
+    storage.write("distortion_coefficients", coeffs)
+    storage.write("avg_reprojection_error", 0.25)
+    storage.release()
+    camera = load_camera(path)
+    assert camera.image_size == (640, 480)
+    assert camera.camera_matrix.tolist() == matrix.tolist()
+    assert camera.dist_coeffs.tolist() == coeffs.ravel().tolist()
+    assert camera.rms_px == 0.25
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ("<?xml version='1.0'?><!DOCTYPE x [<!ENTITY a 'aaaa'>]><opencv_storage/>", ""),
+        ("<opencv_storage><camera_matrix>", ""),
+        ("<storage/>", "storage"),
+        (
+            "<opencv_storage><camera_matrix type_id='opencv-matrix'><rows>3</rows>"
+            "</camera_matrix></opencv_storage>",
+            "camera_matrix",
+        ),
+    ],
+)
+def test_a_bad_opencv_xml_file_is_one_line(tmp_path: Path, text: str, field: str) -> None:
+    path = tmp_path / "camera.xml"
+    path.write_text(text)
+    with pytest.raises(CalibrationFileError) as caught:
+        load_camera(path)
+    assert "\n" not in str(caught.value)
+    assert str(caught.value).startswith(f"{path}: {field}")
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
