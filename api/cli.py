@@ -100,13 +100,24 @@ def ask(
         list[str] | None,
         typer.Option("--with", help="any other option of the question, KEY=VALUE (repeatable)"),
     ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang", envvar="ARBITRE_LANG", help="answer in en (default) or fr, as the page does"
+        ),
+    ] = None,
 ) -> None:
     """Answer a rules question on a scene file."""
     import yaml
 
+    from arbitre.api.i18n import DEFAULT_LANGUAGE, LanguageError, find_language, phrase_answer
     from arbitre.rules.questions import ask as ask_question
     from arbitre.rules.scene import load_scene
 
+    try:
+        language = find_language(lang) if lang else DEFAULT_LANGUAGE
+    except LanguageError as error:
+        raise fail(str(error)) from None
     extras: dict[str, Any] = {}
     for item in extra or []:
         key, equals, value = item.partition("=")
@@ -118,7 +129,20 @@ def ask(
             extras[key] = value
     loaded = load_scene(scene)
     answer = ask_question(loaded, question, args or [], extras)
-    typer.echo(json.dumps(answer.to_json()) if as_json else answer.message)
+    if as_json or language == DEFAULT_LANGUAGE:
+        typer.echo(json.dumps(answer.to_json()) if as_json else answer.message)
+        return
+    data = answer.to_json()
+    target = _move_target(args or []) if data["question"] == "move" else None
+    typer.echo("\n".join(phrase_answer(data, language, target).lines()))
+
+
+def _move_target(args: list[str]) -> tuple[float, float] | None:
+    """The destination of ``move A X Y`` in table mm, or None if X Y are not numbers."""
+    try:
+        return float(args[1]), float(args[2])
+    except (IndexError, ValueError):
+        return None
 
 
 @app.command()

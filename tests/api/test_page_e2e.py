@@ -24,6 +24,8 @@ from typing import Any
 
 import pytest
 
+from arbitre.api.i18n import catalogue
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -312,12 +314,22 @@ def test_fire_line_is_green_when_allowed_and_red_when_refused(
     assert not errors, f"errors in the page: {errors}"
 
 
-def test_french_at_the_click_of_a_button(browser_page: tuple[Any, list[str]]) -> None:
+def test_french_at_the_click_of_a_button(server: str, browser_page: tuple[Any, list[str]]) -> None:
+    french = catalogue()["fr"]
     page, errors = browser_page
     toggle = page.locator('[data-testid="lang-toggle"]')
     toggle.click()
     assert page.evaluate("document.documentElement.lang") == "fr"
     assert page.locator('[data-testid="mode-fire"]').text_content() == "Tir"
+    # An answer in French: the catalogue's words, a decimal comma.
+    page.click('[data-testid="mode-distance"]')
+    assert page.locator('[data-testid="hint"]').text_content() == french["hint.distance.0"]
+    panel = _ask_on_page(page, "distance", *_two_settled_figures(server))
+    found = SHOWN_DISTANCE.search(panel["headline"])
+    assert found and "," in found[1] + found[3] and "." not in found[1] + found[3], panel
+    assert " : " in panel["headline"], panel["headline"]
+    details = page.locator('[data-testid="result-details"] li').all_text_contents()
+    assert details and details[0].startswith(french["detail.mode"].split("{")[0]), details
     toggle.click()
     assert page.locator('[data-testid="mode-fire"]').text_content() == "Fire"
     assert not errors, f"errors in the page: {errors}"

@@ -1,0 +1,281 @@
+"""Answers in the page's words, in English or French, for the command line.
+
+The page (``static/i18n.js``) and this module read one catalogue,
+``static/strings.json``: ``{"en": {key: text}, "fr": {key: text}}``, texts with
+``{name}`` placeholders. `phrase_answer` builds from an answer's JSON the lines the
+page shows for it (the too-close warning, the headline, the details), with the same
+keys and numbers written the same way (``3,41`` in French).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Context, Decimal
+from functools import cache
+from importlib import resources
+from typing import Any
+
+DEFAULT_LANGUAGE = "en"
+CATALOGUE = "strings.json"
+"""The catalogue's name in the package's ``static`` folder, beside the page."""
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}", re.ASCII)
+_WIDE = Context(prec=1000)  # enough digits to write any float with a few decimals
+
+
+class LanguageError(ValueError):
+    """A language the catalogue does not have."""
+
+
+@cache
+def catalogue() -> Mapping[str, Mapping[str, str]]:
+    """The catalogue, read once from the installed package: ``{language: {key: text}}``."""
+    text = resources.files("arbitre.api").joinpath("static", CATALOGUE).read_text("utf-8")
+    tables: dict[str, dict[str, str]] = json.loads(text)
+    return tables
+
+
+def languages() -> tuple[str, ...]:
+    """The catalogue's languages, English first.
+
+    >>> languages()
+    ('en', 'fr')
+    """
+    return tuple(catalogue())
+
+
+def find_language(name: str) -> str:
+    """The catalogue's language for a name or a tag (``fr``, ``FR``, ``fr-FR``, ``fr_FR.UTF-8``).
+
+    >>> find_language("fr_FR.UTF-8")
+    'fr'
+    >>> find_language("xx")
+    Traceback (most recent call last):
+    ...
+    arbitre.api.i18n.LanguageError: unknown language 'xx'; expected one of en, fr
+    """
+    base = re.split(r"[-_.]", name.strip().lower(), maxsplit=1)[0]
+    if base not in catalogue():
+        raise LanguageError(f"unknown language {name!r}; expected one of {', '.join(languages())}")
+    return base
+
+
+@dataclass(frozen=True, slots=True)
+class Phrases:
+    """The catalogue in one language, with the helpers of the page's i18n.js."""
+
+    language: str
+
+    def t(self, key: str, **params: object) -> str:
+        """The text of ``key`` (English if this language lacks it), {placeholders} filled.
+
+        >>> Phrases("fr").t("result.fire.yes", a="alpins", b="verts")
+        'alpins peut tirer sur verts'
+        """
+        tables = catalogue()
+        text = tables[self.language].get(key, tables[DEFAULT_LANGUAGE].get(key, key))
+        return _PLACEHOLDER.sub(
+            lambda found: str(params[found[1]]) if found[1] in params else found[0], text
+        )
+
+    def t_or(self, key: str, fallback: str) -> str:
+        """The text of ``key`` if the catalogue has it, else ``fallback`` (codes added later).
+
+        >>> Phrases("fr").t_or("reason.out_of_range", "?"), Phrases("fr").t_or("reason.new", "new")
+        ('hors de portée', 'new')
+        """
+        return self.t(key) if key in catalogue()[self.language] else fallback
+
+    def number(self, value: float | None, digits: int) -> str:
+        """``value`` with exactly ``digits`` decimals, written as the page writes it.
+
+        Halves round away from zero on the shortest decimal form of the float, as the
+        browser's ``Intl.NumberFormat`` does; French takes a decimal comma.
+
+        >>> Phrases("fr").number(3.406, 2), Phrases("en").number(0.125, 2)
+        ('3,41', '0.13')
+        >>> Phrases("fr").number(None, 1)
+        '—'
+        """
+        if value is None or not math.isfinite(value):
+            return "—"
+        exact = Decimal(repr(float(value)))
+        rounded = exact.quantize(Decimal(1).scaleb(-digits), ROUND_HALF_UP, _WIDE)
+        text = format(rounded, "f")
+        return text.replace(".", ",") if self.language == "fr" else text
+
+    def join(self, items: Iterable[str]) -> str:
+        """Words joined this language's way."""
+        return self.t("list.separator").join(items)
+
+
+@dataclass(frozen=True, slots=True)
+class Phrased:
+    """An answer as the page shows it."""
+
+    headline: str
+    details: tuple[str, ...] = ()
+    too_close: str | None = None
+    """The warning shown above the headline when the answer is too close to call."""
+
+    def lines(self) -> list[str]:
+        """For a terminal: the warning, the headline, then the details indented."""
+        top = [self.too_close] if self.too_close else []
+        return [*top, self.headline, *(f"  {detail}" for detail in self.details)]
+
+
+def phrase_answer(
+    data: Mapping[str, Any], language: str, target_mm: Sequence[float] | None = None
+) -> Phrased:
+    """An answer's JSON (``Answer.to_json()``) in the page's words.
+
+    ``distance``, ``fire``, ``move`` and ``reach`` are worded as the page words them
+    (``target_mm``: a move's destination, table mm). Other questions keep the rules'
+    English sentence as headline, with the reasons, margin and warnings worded in
+    ``language`` below it.
+    """
+    say = Phrases(find_language(language))
+    phrase = _PHRASINGS.get(str(data.get("question")), _other)
+    phrased = phrase(say, data, target_mm)
+    too_close = say.t("too_close") if data.get("certain") is False else None
+    return Phrased(phrased.headline, phrased.details, too_close)
+
+
+# ---- one function per question the page asks: app.js's distanceResult, fireResult, ...
+
+
+def _units(say: Phrases, value: float | None) -> str:
+    return say.number(value, 2)
+
+
+def _mm(say: Phrases, value: float | None) -> str:
+    return say.number(value, 1)
+
+
+def _names(say: Phrases, names: Iterable[str]) -> str:
+    return say.join(dict.fromkeys(names))
+
+
+def _reasons(say: Phrases, codes: Iterable[str]) -> str:
+    return say.join(say.t_or(f"reason.{code}", code) for code in codes)
+
+
+def _has(data: Mapping[str, Any], key: str) -> bool:
+    return data.get(key) is not None
+
+
+def _distance(say: Phrases, data: Mapping[str, Any], _: Sequence[float] | None) -> Phrased:
+    headline = say.t(
+        "result.distance",
+        a=data.get("a", ""),
+        b=data.get("b", ""),
+        units=_units(say, data.get("distance_units")),
+        unit=data.get("unit", ""),
+        mm=_mm(say, data.get("distance_mm")),
+    )
+    mode = str(data.get("mode", ""))
+    details = [say.t("detail.mode", mode=say.t_or(f"mode.{mode}", mode))]
+    if (data.get("sigma_mm") or 0) > 0:
+        details.append(say.t("detail.sigma", sigma=say.number(data["sigma_mm"], 1)))
+    return Phrased(headline, tuple(details))
+
+
+def _fire(say: Phrases, data: Mapping[str, Any], _: Sequence[float] | None) -> Phrased:
+    allowed = bool(data.get("allowed"))
+    headline = say.t(
+        "result.fire.yes" if allowed else "result.fire.no",
+        a=data.get("shooter", ""),
+        b=data.get("target", ""),
+    )
+    details = [
+        say.t(
+            "detail.distance",
+            units=_units(say, data.get("distance_units")),
+            unit=data.get("unit", ""),
+            mm=_mm(say, data.get("distance_mm")),
+        )
+    ]
+    if data.get("reasons"):
+        details.append(say.t("detail.reasons", reasons=_reasons(say, data["reasons"])))
+    if data.get("band"):
+        band = str(data["band"])
+        details.append(say.t("detail.band", band=say.t_or(f"band.{band}", band)))
+    if allowed and data.get("pi"):
+        details.append(say.t("detail.pi", pi=data["pi"]))
+    if data.get("blocked_by"):
+        details.append(say.t("detail.blocked", names=_names(say, data["blocked_by"])))
+    if data.get("cover"):
+        details.append(say.t("detail.cover", names=_names(say, data["cover"])))
+    details += _margin(say, data) + _warnings(say, data)
+    return Phrased(headline, tuple(details))
+
+
+def _move(say: Phrases, data: Mapping[str, Any], target_mm: Sequence[float] | None) -> Phrased:
+    legal = bool(data.get("legal"))
+    headline = say.t("result.move.yes" if legal else "result.move.no", a=data.get("mover", ""))
+    details = []
+    if data.get("reasons"):
+        details.append(say.t("detail.reasons", reasons=_reasons(say, data["reasons"])))
+    if _has(data, "cost_units"):
+        details.append(
+            say.t(
+                "detail.cost",
+                cost=_units(say, data["cost_units"]),
+                allowance=_units(say, data.get("allowance_units")),
+                unit=data.get("unit", ""),
+                cost_mm=_mm(say, data.get("cost_mm")),
+                allowance_mm=_mm(say, data.get("allowance_mm")),
+            )
+        )
+    if data.get("blocked_by"):
+        details.append(say.t("detail.path_blocked", names=_names(say, data["blocked_by"])))
+    details += _margin(say, data)
+    if target_mm is not None:
+        x, y = target_mm
+        details.append(say.t("detail.destination", x=_mm(say, x), y=_mm(say, y)))
+    details += _warnings(say, data)
+    return Phrased(headline, tuple(details))
+
+
+def _reach(say: Phrases, data: Mapping[str, Any], _: Sequence[float] | None) -> Phrased:
+    a = data.get("mover", "")
+    if not data.get("polygons_mm"):
+        return Phrased(say.t("result.reach.none", a=a))
+    headline = say.t(
+        "result.reach",
+        a=a,
+        units=_units(say, data.get("allowance_units")),
+        unit=data.get("unit", ""),
+        mm=_mm(say, data.get("allowance_mm")),
+    )
+    return Phrased(headline)
+
+
+def _other(say: Phrases, data: Mapping[str, Any], _: Sequence[float] | None) -> Phrased:
+    """The rules' English sentence, and below it what the catalogue can word."""
+    warnings = {f"warning: {w}" for w in data.get("warnings") or ()}
+    first, *rest = [
+        line for line in str(data.get("message", "")).splitlines() if line not in warnings
+    ] or [""]
+    details = list(rest)
+    if data.get("reasons"):
+        details.append(say.t("detail.reasons", reasons=_reasons(say, data["reasons"])))
+    details += _margin(say, data) + _warnings(say, data)
+    return Phrased(first, tuple(details))
+
+
+def _margin(say: Phrases, data: Mapping[str, Any]) -> list[str]:
+    if not _has(data, "margin_mm"):
+        return []
+    return [say.t("detail.margin", mm=_mm(say, data["margin_mm"]))]
+
+
+def _warnings(say: Phrases, data: Mapping[str, Any]) -> list[str]:
+    return [say.t("detail.warnings", text=w) for w in data.get("warnings") or ()]
+
+
+_PHRASINGS = {"distance": _distance, "fire": _fire, "move": _move, "reach": _reach}
