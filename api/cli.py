@@ -383,6 +383,14 @@ def serve(
         str, typer.Option(help="address to listen on; 0.0.0.0 for phones on the same network")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port")] = 8000,
+    tuio: Annotated[
+        str | None,
+        typer.Option(
+            help="also send the figures as TUIO 1.1 /tuio/2Dobj to HOST:PORT (UDP), e.g. "
+            "127.0.0.1:3333",
+            metavar="HOST:PORT",
+        ),
+    ] = None,
 ) -> None:
     """Run the live table: camera loop, HTTP API and the web page."""
     import secrets
@@ -390,8 +398,18 @@ def serve(
     import uvicorn
 
     from arbitre.api.main import create_app
+    from arbitre.api.tuio import TuioError, TuioSender, resolve_target
 
+    try:
+        tuio_target = resolve_target(tuio) if tuio is not None else None
+    except TuioError as error:
+        raise fail(str(error)) from None
     live = _live_table(config, demo, camera_index, video, folder, url)
+    sender: TuioSender | None = None
+    if tuio_target is not None:
+        table = live.config.table
+        sender = TuioSender(*tuio_target, table.width_mm, table.depth_mm)
+        live.on_frame = sender
     token = secrets.token_urlsafe(12)
     app_ = create_app(live, token=token)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
@@ -399,16 +417,22 @@ def serve(
     typer.echo(f"arbitre: to change settings, open http://{shown}:{port}/?token={token}")
     if host in ("0.0.0.0", "::"):
         typer.echo("arbitre: anyone on this network may view; changes need the token")
+    if sender is not None:
+        typer.echo(f"arbitre: TUIO /tuio/2Dobj to {tuio} (UDP), each frame")
     # States are small; compressing each one for each client costs more than it saves.
     # Open camera streams never end by themselves: give them 2 s to close on shutdown.
-    uvicorn.run(
-        app_,
-        host=host,
-        port=port,
-        log_level="warning",
-        ws_per_message_deflate=False,
-        timeout_graceful_shutdown=2,
-    )
+    try:
+        uvicorn.run(
+            app_,
+            host=host,
+            port=port,
+            log_level="warning",
+            ws_per_message_deflate=False,
+            timeout_graceful_shutdown=2,
+        )
+    finally:
+        if sender is not None:
+            sender.close()
 
 
 @app.command()

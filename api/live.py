@@ -2,9 +2,10 @@
 
 A background thread reads the source, locates the markers of each frame
 (`arbitre.calibration.frame.locate_frame`, the same chain as ``arbitre locate``), feeds
-the figure tracker and publishes a new state. When the source gives no frame,
-the state goes stale (positions kept, never deleted) and the source is retried
-every few seconds; the server stays up.
+the figure tracker and publishes a new state; an ``on_frame`` callback (the TUIO
+output of `arbitre.api.tuio`) gets the tracks of every frame. When the source gives
+no frame, the state goes stale (positions kept, never deleted) and the source is
+retried every few seconds; the server stays up.
 """
 
 from __future__ import annotations
@@ -77,9 +78,11 @@ class LiveTable:
         clock: Callable[[], float] = time.monotonic,
         max_fps: float | None = 30.0,
         retry_s: float = RETRY_S,
+        on_frame: Callable[[tuple[Track, ...]], None] | None = None,
     ) -> None:
         find_ruleset(config.ruleset)  # fail early on a bad ruleset name
         self.config = config
+        self.on_frame = on_frame  # e.g. a TuioSender: gets the tracks after every step
         self.max_fps = max_fps
         self.retry_s = retry_s
         self.source = source
@@ -137,7 +140,17 @@ class LiveTable:
                 self._stop.wait(max(0.0, 1 / self.max_fps - spent))
 
     def step(self) -> bool:
-        """Process one frame from the source; False when the source gave none."""
+        """Process one frame from the source; False when the source gave none.
+
+        Then ``on_frame``, when set, gets the tracks (every one stale when the frame
+        showed no table or there was no frame); it must return at once.
+        """
+        got = self._read_and_process()
+        if self.on_frame is not None:
+            self.on_frame(self.tracks())
+        return got
+
+    def _read_and_process(self) -> bool:
         try:
             image = self.source.read()
         except Exception as error:  # a driver failing mid-stream must not kill the loop
