@@ -525,7 +525,3 @@ def main() -> None:
         app()
     except KeyboardInterrupt:
         sys.exit(130)
-
-
-if __name__ == "__main__":
-    main()
