@@ -25,17 +25,18 @@ count arcs as ``r * theta``; ``points_mm`` samples arcs every 2 degrees.
 
 Costly regions
 --------------
-Each mm inside a :class:`CostlyRegion` costs ``factor`` mm. Where regions overlap
-the highest factor applies; region boundaries count as outside (a path may skirt
-difficult ground at normal cost). Segment costs are exact (clipped against the
-regions). Paths may bend on region boundaries: the boundary nodes are the
+Each mm inside a :class:`CostlyRegion` costs ``factor`` mm, wherever the path starts
+or ends. Where regions overlap the highest factor applies. A region's boundary
+belongs to it: a path may skirt difficult ground at normal cost (the limit of paths
+just outside it), but where the table edge or an obstacle leaves no room beside the
+boundary, running along it costs the factor. Segment costs are exact (clipped against
+the regions). Paths may bend on region boundaries: the boundary nodes are the
 regions' vertices, points every few mm along their edges and the points where a
 boundary meets a grown obstacle. Every bend of the path found on a boundary, and
 every point where one of its straight pieces crosses a boundary, is then moved
 along the boundary by bounded 1-D minimisations until the cost changes by less
 than 1e-4 mm, which recovers the refraction of the optimum. When costly regions
-shape the path and its cost is within 5 % of the allowance (or there is no
-allowance), the search is repeated in a corridor around it with boundary points
+shape the path, the search is repeated in a corridor around it with boundary points
 every 2 mm, and the cheaper answer is kept.
 
 Obstacles overlapped at the start or at the goal

@@ -17,6 +17,9 @@ from arbitre.rules.pathing.model import BoolArray, FloatArray, IntArray
 from arbitre.rules.pathing.primitives import _TWO_PI, _bbox_pairs, _circle_segment_angles, _empty2
 from arbitre.rules.pathing.region import _Region
 
+_CLIFF = 2.0
+"""The last column of a boundary point where a zone's edge meets an obstacle (1: a vertex)."""
+
 
 class _Scene(Protocol):
     """What the arc computations read of a pathing scene (`arbitre.rules.pathing.scene._Scene`)."""
@@ -370,7 +373,7 @@ def _cliffs(
                         np.full(int(keep.sum()), float(index)),
                         ring[k[keep]].astype(np.float64),
                         start[k[keep]] + u[keep] * span[k[keep]],
-                        np.zeros(int(keep.sum())),
+                        np.full(int(keep.sum()), _CLIFF),
                     ]
                 )
             )

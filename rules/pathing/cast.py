@@ -216,7 +216,12 @@ def _budget_cut(
     dy = length[cand] * uy[cand]
     rows, ta, tb = _crossing_intervals(ox[cand], oy[cand], dx, dy, edges)
     mid = (ta + tb) / 2.0
-    weight = scene.weight_at(ox[cand][rows] + mid * dx[rows], oy[cand][rows] + mid * dy[rows])
+    weight = scene.piece_weights(
+        ox[cand][rows] + mid * dx[rows],
+        oy[cand][rows] + mid * dy[rows],
+        ux[cand][rows],
+        uy[cand][rows],
+    )
     seg_len = length[cand][rows]
     piece = (tb - ta) * seg_len
     cost = piece * weight

@@ -218,6 +218,7 @@ class _Zone:
 
     extra: float  # cost added per mm inside, above the level below
     inner: shapely.Geometry  # the union shrunk by the tolerance (prepared)
+    closed: shapely.Geometry  # the union grown by the tolerance: with its boundary (prepared)
     edges: FloatArray  # (e, 4)
     edge_ring: IntArray  # ring of each edge
     edge_start: FloatArray  # arc length along its ring where each edge starts
@@ -237,7 +238,9 @@ def _prepare_zones(costly: tuple[CostlyRegion, ...]) -> tuple[_Zone, ...]:
     for level in levels:
         union = shapely.union_all([c.polygon for c in costly if c.factor >= level])
         inner = union.buffer(-TOLERANCE_MM, join_style="mitre")
+        closed = union.buffer(TOLERANCE_MM, join_style="mitre")
         shapely.prepare(inner)
+        shapely.prepare(closed)
         rings: list[FloatArray] = []
         lengths: list[FloatArray] = []
         edges: list[FloatArray] = []
@@ -262,6 +265,7 @@ def _prepare_zones(costly: tuple[CostlyRegion, ...]) -> tuple[_Zone, ...]:
             _Zone(
                 level - below,
                 inner,
+                closed,
                 np.concatenate(edges) if edges else np.zeros((0, 4)),
                 np.concatenate(edge_ring) if edge_ring else np.zeros(0, dtype=np.intp),
                 np.concatenate(edge_start) if edge_start else np.zeros(0),

@@ -133,8 +133,7 @@ def shortest_path(
         target = graph.ids.get(("p", 1))
         if target is not None and graph.done[target]:
             path, costly = _finish(scene, graph, target, blocked_by)
-            close = limit is None or abs(path.cost_mm - limit) <= 0.05 * limit + 1.0
-            if not (costly and close):
+            if not costly:
                 return path
             return _polish(scene, path, start, goal, region, blocked_by)
         if unbounded:
