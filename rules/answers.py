@@ -108,6 +108,18 @@ def warning_lines(warnings: Iterable[str]) -> str:
     return "".join(f"\nwarning: {w}" for w in warnings)
 
 
+def area_text(area_mm2: float) -> str:
+    """An area as players read it, in cm² (100 mm²): a decimal below 100 cm².
+
+    >>> area_text(403_457.0)
+    '4035 cm²'
+    >>> area_text(1_256.6)
+    '12.6 cm²'
+    """
+    cm2 = area_mm2 / 100.0
+    return f"{cm2:.1f} cm²" if cm2 < 100.0 else f"{cm2:.0f} cm²"
+
+
 def combined_sigma(*sigmas_mm: float) -> float:
     """Uncertainty of a difference of independent measures (root sum of squares)."""
     return math.sqrt(sum(s * s for s in sigmas_mm))

@@ -40,6 +40,7 @@ from arbitre.rules.answers import (
     ReachAnswer,
     Reason,
     Unit,
+    area_text,
     combined_sigma,
     warning_lines,
     with_certainty,
@@ -325,7 +326,7 @@ class ChocBase6Neutral(Ruleset):
         return ReachAnswer(
             question="reach",
             message=f"{a} may move anywhere in {len(polygons)} area(s) of "
-            f"{area.area / 1e4:.0f} cm² within {allowance_units} {unit.name}",
+            f"{area_text(area.area)} within {allowance_units} {unit.name}",
             mover=a,
             area_mm2=float(area.area),
             polygons_mm=tuple(ring_points(p.exterior.coords) for p in polygons),

@@ -15,6 +15,7 @@ from arbitre.rules.answers import (
     Margin,
     Reason,
     Unit,
+    area_text,
     combined_sigma,
     with_certainty,
 )
@@ -292,7 +293,7 @@ class Confrontation(Ruleset):
         return PursuitAnswer(
             question="pursuit",
             message=f"{a} may pursue {pursuit_cm} cm (half of MOU {mou:g}, rounded up): "
-            f"{area.area / 100:.0f} cm² within reach",
+            f"{area_text(area.area)} within reach",
             mover=a,
             area_mm2=float(area.area),
             polygons_mm=tuple(ring_points(p.exterior.coords) for p in pieces),

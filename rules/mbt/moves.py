@@ -14,6 +14,7 @@ from arbitre.rules.answers import (
     GroupsAnswer,
     Margin,
     Reason,
+    area_text,
     with_certainty,
 )
 from arbitre.rules.errors import QuestionError
@@ -258,7 +259,7 @@ def reach_answer(scene: Scene, a: str) -> MbtReachAnswer:
     return MbtReachAnswer(
         question="reach",
         message=f"{a} may move its centre anywhere in {len(polygons)} area(s) of "
-        f"{total / 100:.0f} cm² within {allowance_units:g} graduations",
+        f"{area_text(total)} within {allowance_units:g} graduations",
         mover=a,
         area_mm2=total,
         polygons_mm=tuple(ring_points(p.exterior.coords) for p in polygons),

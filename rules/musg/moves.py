@@ -9,7 +9,7 @@ import numpy as np
 import shapely
 
 from arbitre.rules import pathing
-from arbitre.rules.answers import Margin, Reason, Unit, with_certainty
+from arbitre.rules.answers import Margin, Reason, Unit, area_text, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import ring_points
 from arbitre.rules.model import Figure, Scene
@@ -159,7 +159,7 @@ def reach_answer(scene: Scene, a: str, mode: str = "walk") -> MusgReachAnswer:
     return MusgReachAnswer(
         question="reach",
         message=f"{a} may {mode} anywhere in {len(polygons)} area(s) of "
-        f"{area.area / 100:.0f} cm² within {allowance_units:g} pas",
+        f"{area_text(area.area)} within {allowance_units:g} pas",
         mover=a,
         area_mm2=float(area.area),
         polygons_mm=tuple(ring_points(p.exterior.coords) for p in polygons),

@@ -18,6 +18,7 @@ from arbitre.rules.answers import (
     ReachAnswer,
     Reason,
     Unit,
+    area_text,
     combined_sigma,
     warning_lines,
     with_certainty,
@@ -308,7 +309,7 @@ class SmoothAndRifled(Ruleset):
         return ReachAnswer(
             question="reach",
             message=f"{a} may move anywhere in {len(polygons)} area(s) of "
-            f"{area.area / 100:.0f} cm² with {UNIT.from_mm(plan.allowance_mm):g} cm "
+            f"{area_text(area.area)} with {UNIT.from_mm(plan.allowance_mm):g} cm "
             f"({plan.kind}, {plan.mode}, action {plan.index})",
             mover=a,
             area_mm2=float(area.area),
