@@ -15,6 +15,7 @@ import time
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -52,6 +53,9 @@ class TableConfig:
     options: Mapping[str, Any] = field(default_factory=dict)
     terrain: Sequence[Mapping[str, Any]] = ()
     allies: Sequence[Sequence[str]] = ()
+    # The arbitre.yaml the table was read from, where terrain changes are saved (None:
+    # the demo table, whose changes last until the server stops).
+    config_path: Path | None = None
     # Averaging frames removes noise, not the errors every frame shares (calibration,
     # a marker not quite above the base's centre): positions given to the rules never
     # claim to be surer than this.
@@ -295,6 +299,20 @@ class LiveTable:
         )
         self.config = candidate
         return dict(options)
+
+    def check_terrain(self, terrain: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """The terrain as plain data, checked by the rules' scene parser (RulesError if bad)."""
+        pieces = [dict(piece) for piece in terrain]
+        parse_scene(
+            {**self._document(self.tracks()), "terrain": pieces, "figures": []}, source="terrain"
+        )
+        return pieces
+
+    def set_terrain(self, terrain: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """Use new fixed terrain from the next state and question on (RulesError if bad)."""
+        pieces = self.check_terrain(terrain)
+        self.config = replace(self.config, terrain=tuple(pieces))
+        return pieces
 
     def scene(self) -> Scene | None:
         """The live table as a rules scene (None before any figure was seen)."""

@@ -11,13 +11,15 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from arbitre import __version__
 from arbitre.api.live import LiveTable
-from arbitre.api.routes import ask, camera, page, state
+from arbitre.api.routes import ask, camera, page, scenes, state, terrain
 
 STATIC = Path(__file__).parent / "static"
 PUSH_EVERY_S = 0.1
@@ -68,7 +70,20 @@ def _what_players_see(state: dict[str, Any]) -> object:
         json.dumps(state["groups"], sort_keys=True),
         state["source"]["ok"],
         state["unit_mm"],
+        json.dumps(state["terrain"], sort_keys=True),
     )
+
+
+async def one_line_422(request: Request, error: Exception) -> JSONResponse:
+    """A malformed body: HTTP 422 whose detail is one sentence naming the first bad field."""
+    problems = error.errors() if isinstance(error, RequestValidationError) else []
+    if not problems:
+        return JSONResponse({"detail": "malformed request"}, status_code=422)
+    first = problems[0]
+    where = "".join(
+        f"[{part}]" if isinstance(part, int) else f".{part}" for part in first["loc"]
+    ).lstrip(".")
+    return JSONResponse({"detail": f"{where}: {first['msg']}"}, status_code=422)
 
 
 def create_app(live: LiveTable, *, token: str | None = None, run_loop: bool = True) -> FastAPI:
@@ -103,5 +118,8 @@ def create_app(live: LiveTable, *, token: str | None = None, run_loop: bool = Tr
     app.include_router(state.router)
     app.include_router(ask.router)
     app.include_router(camera.router)
+    app.include_router(terrain.router)
+    app.include_router(scenes.router)
+    app.add_exception_handler(RequestValidationError, one_line_422)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

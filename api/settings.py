@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import re
+import tempfile
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -65,5 +69,107 @@ def load_settings(path: str | Path) -> tuple[Settings, TableConfig]:
         options=settings.options,
         terrain=tuple(settings.terrain),
         allies=tuple(tuple(a) for a in settings.allies),
+        config_path=where,
     )
     return settings, config
+
+
+def save_terrain(path: str | Path, terrain: Sequence[Mapping[str, Any]]) -> None:
+    """Write new fixed terrain into arbitre.yaml, keeping its other keys, atomically.
+
+    Only the top-level ``terrain:`` block is replaced (added at the end when absent),
+    so the user's comments elsewhere stay; when the file's layout does not allow that
+    (a flow mapping at the top, say), the whole file is written again from its data.
+    The text goes to a temporary file beside it, flushed and synced, then replaces it
+    with ``os.replace``: a reader sees the old file or the new one, never half of one.
+    Raises `CalibrationError` when the file cannot be read or written.
+    """
+    where = Path(path)
+    try:
+        text = where.read_text(encoding="utf-8")
+        data = yaml.safe_load(text)
+    except OSError as error:
+        raise CalibrationError(f"{where}: cannot read the file ({error.strerror})") from None
+    except yaml.YAMLError as error:
+        raise CalibrationError(f"{where}: malformed YAML ({error})".splitlines()[0]) from None
+    if not isinstance(data, dict):
+        raise CalibrationError(f"{where}: expected a mapping at the top level")
+    pieces = [dict(piece) for piece in terrain]
+    wanted = {**data, "terrain": pieces}
+    new_text = _with_terrain_block(text, pieces)
+    try:
+        kept = yaml.safe_load(new_text) == wanted
+    except yaml.YAMLError:
+        kept = False
+    if not kept:
+        new_text = yaml.safe_dump(wanted, sort_keys=False, allow_unicode=True)
+    write_atomically(where, new_text)
+
+
+def _with_terrain_block(text: str, pieces: list[dict[str, Any]]) -> str:
+    """The text with its top-level ``terrain:`` block replaced by ``pieces``.
+
+    The block is the key's line and the lines after it that are indented, list items,
+    blank or comments, less the blank lines and comments that open the next key.
+    """
+    block = yaml.safe_dump(
+        {"terrain": pieces}, sort_keys=False, allow_unicode=True, default_flow_style=None
+    )
+    lines = text.splitlines(keepends=True)
+    first = next((i for i, line in enumerate(lines) if _TERRAIN_KEY.match(line)), None)
+    if first is None:
+        return text + ("" if not text or text.endswith("\n") else "\n") + block
+    end = first + 1
+    while end < len(lines) and _IN_BLOCK.match(lines[end]):
+        end += 1
+    while end > first + 1 and _LOOSE.match(lines[end - 1]):
+        end -= 1
+    return "".join(lines[:first]) + block + "".join(lines[end:])
+
+
+_TERRAIN_KEY = re.compile(r"terrain\s*:")
+_IN_BLOCK = re.compile(r"[ \t]|-|#|\r?\n|$")
+_LOOSE = re.compile(r"\s*(#.*)?$")
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a synced temporary file beside it and os.replace.
+
+    On any failure the temporary file is removed and ``path`` is left as it was.
+    """
+    try:
+        mode = path.stat().st_mode & 0o777
+    except OSError:
+        mode = 0o644
+    temporary: str | None = None
+    try:
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=".tmp", dir=path.parent
+        )
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+        temporary = None
+    except OSError as error:
+        raise CalibrationError(f"{path}: cannot write the file ({error.strerror})") from None
+    finally:
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
+    _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (where the system allows opening folders)."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)

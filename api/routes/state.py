@@ -44,6 +44,16 @@ def get_scene(request: Request) -> dict[str, Any]:
     return live_of(request).scene_document()
 
 
+def require_token(request: Request, token: str | None) -> None:
+    """Refuse (403) a configuration change without the token printed at start-up."""
+    if token != request.app.state.token:
+        raise HTTPException(
+            status_code=403,
+            detail="changing the configuration needs the "
+            "token printed when the server started (header X-Arbitre-Token)",
+        )
+
+
 class OptionsChange(BaseModel):
     """New ruleset options (merged into the current ones)."""
 
@@ -56,12 +66,7 @@ def put_options(
     change: OptionsChange, request: Request, x_arbitre_token: str | None = Header(None)
 ) -> dict[str, Any]:
     """Change the ruleset options (e.g. the length of M); needs the start-up token."""
-    if x_arbitre_token != request.app.state.token:
-        raise HTTPException(
-            status_code=403,
-            detail="changing the configuration needs the "
-            "token printed when the server started (header X-Arbitre-Token)",
-        )
+    require_token(request, x_arbitre_token)
     live = live_of(request)
     try:
         options = live.set_options({**live.config.options, **change.options})

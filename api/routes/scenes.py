@@ -1,0 +1,97 @@
+"""Scene files on the page: the live table saved as scene.yaml, a scene file read back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import Response
+
+from arbitre.api.routes.state import live_of
+from arbitre.rules.errors import RulesError
+from arbitre.rules.model import Scene
+from arbitre.rules.questions import ask
+from arbitre.rules.registry import find_ruleset
+from arbitre.rules.scene import parse_scene
+
+MAX_SCENE_BYTES = 2_000_000
+
+router = APIRouter(prefix="/api")
+
+
+@router.get("/scene.yaml")
+def get_scene_yaml(request: Request) -> Response:
+    """The live table as a scene.yaml file to download (the data of ``GET /api/scene``)."""
+    document = live_of(request).scene_document()
+    text = yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
+    return Response(
+        text,
+        media_type="application/yaml",
+        headers={"Content-Disposition": 'attachment; filename="scene.yaml"'},
+    )
+
+
+@router.post("/scene/read")
+async def post_scene_read(request: Request, name: str = "scene.yaml") -> dict[str, Any]:
+    """Read a scene file (YAML or JSON text in the body): its data and how to draw it."""
+    body = await request.body()
+    source = name[:200] or "scene.yaml"
+    if len(body) > MAX_SCENE_BYTES:
+        raise HTTPException(
+            status_code=413, detail=f"{source}: larger than {MAX_SCENE_BYTES // 1_000_000} MB"
+        )
+    try:
+        data = yaml.safe_load(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise HTTPException(status_code=422, detail=f"{source}: not a text file") from None
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f": line {mark.line + 1}" if mark is not None else ""
+        problem = getattr(error, "problem", None) or "malformed YAML"
+        raise HTTPException(status_code=422, detail=f"{source}{where}: {problem}") from None
+    try:
+        scene = parse_scene(data, source=source)
+    except RulesError as error:
+        raise HTTPException(status_code=422, detail=str(error).splitlines()[0]) from None
+    return {"scene": data, "view": scene_view(scene, data)}
+
+
+def scene_view(scene: Scene, data: dict[str, Any]) -> dict[str, Any]:
+    """The parts of ``/api/state`` the page draws, for a scene file."""
+    problem: str | None = None
+    try:
+        groups = ask(scene, "groups", []).to_json()
+    except RulesError as error:
+        groups, problem = {"groups": {}, "warnings": []}, str(error)
+    unit = find_ruleset(scene.ruleset).unit(scene)
+    return {
+        "table": {"width_mm": scene.table.width_mm, "depth_mm": scene.table.depth_mm},
+        "terrain": list(data.get("terrain") or []),
+        "figures": [
+            {
+                "id": f.id,
+                "name": None,
+                "side": f.side,
+                "group": f.group,
+                "reference": f.reference,
+                "type": f.type,
+                "wounded": f.wounded,
+                "x_mm": f.x_mm,
+                "y_mm": f.y_mm,
+                "sigma_mm": f.sigma_mm,
+                "heading_deg": f.facing_deg,
+                "stale": False,
+                "age_s": 0.0,
+                "settled": True,
+                "image_px": None,
+            }
+            for f in scene.figures
+        ],
+        "ruleset": scene.ruleset,
+        "unit": unit.name,
+        "unit_mm": unit.mm,
+        "groups": groups["groups"],
+        "group_warnings": groups["warnings"],
+        "problem": problem,
+    }

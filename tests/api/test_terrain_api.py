@@ -1,0 +1,358 @@
+"""The routes that change the fixed terrain and read scene files (FastAPI's TestClient)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from fastapi.testclient import TestClient
+
+from arbitre.api.demo import DemoSource, demo_setup
+from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.main import create_app
+from arbitre.api.settings import save_terrain
+from arbitre.calibration.errors import CalibrationError
+from arbitre.rules.scene import parse_scene
+
+TOKEN = "secret-token"
+HEADERS = {"X-Arbitre-Token": TOKEN}
+ARBITRE_YAML = """\
+# The club's table.
+camera: camera.yaml
+table: table.yaml
+roster: roster.yaml
+ruleset: choc-base-6
+options: {unit_mm: 100}   # 1 M = 10 cm
+terrain:
+  - {id: bois, kind: wood, polygon_mm: [[400, 420], [520, 400], [540, 520], [420, 540]]}
+# where the frames come from
+source: {camera_index: 0}
+"""
+# A wood strip 40 mm wide (x 360-400) across the Sergent's way east (he stands at 330, 300).
+STRIP = {
+    "id": "strip",
+    "kind": "wood",
+    "polygon_mm": [[360, 250], [400, 250], [400, 350], [360, 350]],
+}
+
+
+def _live(config_path: Path | None) -> LiveTable:
+    setup = demo_setup()
+    live = LiveTable(
+        TableConfig(
+            setup.camera,
+            setup.table,
+            setup.roster,
+            options={"unit_mm": 100},
+            terrain=setup.terrain,
+            config_path=config_path,
+        ),
+        DemoSource(move_every_s=1e9),  # nobody walks during the tests
+    )
+    for _ in range(3):
+        assert live.step()
+    return live
+
+
+@pytest.fixture()
+def table(tmp_path: Path) -> Iterator[tuple[TestClient, LiveTable, Path]]:
+    config = tmp_path / "arbitre.yaml"
+    config.write_text(ARBITRE_YAML, encoding="utf-8")
+    live = _live(config)
+    with TestClient(create_app(live, token=TOKEN, run_loop=False)) as client:
+        yield client, live, config
+
+
+@pytest.fixture(scope="module")
+def demo() -> Iterator[tuple[TestClient, LiveTable]]:
+    live = _live(None)
+    with TestClient(create_app(live, token=TOKEN, run_loop=False)) as client:
+        yield client, live
+
+
+def _pieces(extra: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    base = [dict(piece) for piece in demo_setup().terrain]
+    return base + ([extra] if extra else [])
+
+
+# ---- PUT /api/terrain -----------------------------------------------------------------
+
+
+def test_changing_the_terrain_needs_the_token(
+    table: tuple[TestClient, LiveTable, Path],
+) -> None:
+    client, live, config = table
+    body = {"terrain": _pieces(STRIP)}
+    assert client.put("/api/terrain", json=body).status_code == 403
+    wrong = client.put("/api/terrain", json=body, headers={"X-Arbitre-Token": "guess"})
+    assert wrong.status_code == 403
+    assert "token" in wrong.json()["detail"]
+    assert config.read_text(encoding="utf-8") == ARBITRE_YAML
+    assert [t["id"] for t in live.state()["terrain"]] == ["bois", "rocher"]
+
+
+@pytest.mark.parametrize(
+    ("body", "fragment"),
+    [
+        ({}, "terrain: Field required"),
+        ({"terrain": "wood"}, "terrain: Input should be a valid list"),
+        ({"terrain": [], "colour": "green"}, "colour"),
+        (
+            {"terrain": [{"id": "w", "kind": "forest", "polygon_mm": [[0, 0], [9, 0], [0, 9]]}]},
+            "terrain[0].kind",
+        ),
+        (
+            {"terrain": [{"id": "w", "kind": "wood", "polygon_mm": [[0, 0], [9, 0]]}]},
+            "a polygon needs at least 3 points",
+        ),
+        (
+            {"terrain": [{"id": "w", "kind": "wood", "line_mm": [[0, 0], [9, 0]]}]},
+            "only obstacles may be lines",
+        ),
+        (
+            {
+                "terrain": [
+                    {"id": "w", "kind": "wood", "polygon_mm": [[0, 0], [90, 90], [90, 0], [0, 90]]}
+                ]
+            },
+            "not a simple polygon",
+        ),
+        ({"terrain": [STRIP, STRIP]}, "duplicate id 'strip'"),
+        (
+            {"terrain": [{"id": "h", "kind": "obstacle", "level": 7, "line_mm": [[0, 0], [9, 0]]}]},
+            "terrain[0].level",
+        ),
+    ],
+)
+def test_bad_terrain_is_a_one_line_422_and_changes_nothing(
+    table: tuple[TestClient, LiveTable, Path], body: dict[str, Any], fragment: str
+) -> None:
+    client, live, config = table
+    reply = client.put("/api/terrain", json=body, headers=HEADERS)
+    assert reply.status_code == 422
+    detail = reply.json()["detail"]
+    assert isinstance(detail, str) and "\n" not in detail, detail
+    assert fragment in detail
+    assert config.read_text(encoding="utf-8") == ARBITRE_YAML
+    assert [t["id"] for t in live.state()["terrain"]] == ["bois", "rocher"]
+
+
+def test_a_body_that_is_not_json_is_a_one_line_422(
+    table: tuple[TestClient, LiveTable, Path],
+) -> None:
+    client, _, _ = table
+    reply = client.put(
+        "/api/terrain",
+        content=b"{terrain: [",
+        headers={**HEADERS, "content-type": "application/json"},
+    )
+    assert reply.status_code == 422
+    assert isinstance(reply.json()["detail"], str) and "JSON" in reply.json()["detail"]
+
+
+def test_new_terrain_is_saved_keeping_the_other_keys_and_comments(
+    table: tuple[TestClient, LiveTable, Path],
+) -> None:
+    client, _, config = table
+    reply = client.put("/api/terrain", json={"terrain": _pieces(STRIP)}, headers=HEADERS)
+    assert reply.status_code == 200, reply.text
+    assert reply.json()["saved"] is True and reply.json()["file"] == str(config)
+    text = config.read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    before = yaml.safe_load(ARBITRE_YAML)
+    assert data == {**before, "terrain": _pieces(STRIP)}
+    assert list(data) == list(before)  # same keys, same order
+    for comment in ("# The club's table.", "# 1 M = 10 cm", "# where the frames come from"):
+        assert comment in text
+    assert not [p for p in config.parent.iterdir() if p.name != "arbitre.yaml"]
+
+
+def test_the_next_state_and_question_use_the_new_terrain(
+    table: tuple[TestClient, LiveTable, Path],
+) -> None:
+    client, _, _ = table
+    move = {"question": "move", "args": ["Sergent", "430", "300"]}
+    # The Sergent stands at (330, 300): 100 mm to go east, 1 M. Through the 40 mm of
+    # the wood strip, which costs double, 60 + 2 x 40 = 140 mm; going round the strip's
+    # ends (y 250 or 350) is longer: 2 x hypot(30, 50) + 40 = 156.6 mm.
+    before = client.post("/api/ask", json=move).json()
+    assert before["cost_mm"] == pytest.approx(100, abs=1)
+    assert client.put("/api/terrain", json={"terrain": _pieces(STRIP)}, headers=HEADERS).is_success
+    state = client.get("/api/state").json()
+    assert [t["id"] for t in state["terrain"]] == ["bois", "rocher", "strip"]
+    assert [t["id"] for t in client.get("/api/scene").json()["terrain"]][-1] == "strip"
+    after = client.post("/api/ask", json=move).json()
+    assert after["cost_mm"] == pytest.approx(140, abs=1)
+
+
+def test_removing_every_piece_is_allowed(table: tuple[TestClient, LiveTable, Path]) -> None:
+    client, _, config = table
+    assert client.put("/api/terrain", json={"terrain": []}, headers=HEADERS).is_success
+    assert client.get("/api/state").json()["terrain"] == []
+    data = yaml.safe_load(config.read_text(encoding="utf-8"))
+    assert data["terrain"] == [] and data["source"] == {"camera_index": 0}
+
+
+def test_a_failing_write_leaves_the_old_file_and_the_live_terrain(
+    table: tuple[TestClient, LiveTable, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, live, config = table
+    seen: list[tuple[str, str]] = []
+
+    def failing_replace(src: str, dst: str) -> None:
+        # The new text is complete in the temporary file beside arbitre.yaml when it
+        # would be renamed: only the rename itself fails here.
+        seen.append((src, Path(src).read_text(encoding="utf-8")))
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    reply = client.put("/api/terrain", json={"terrain": _pieces(STRIP)}, headers=HEADERS)
+    assert reply.status_code == 500
+    assert reply.json()["detail"] == f"{config}: cannot write the file (No space left on device)"
+    assert config.read_text(encoding="utf-8") == ARBITRE_YAML
+    assert [t["id"] for t in live.state()["terrain"]] == ["bois", "rocher"]
+    ((temporary, text),) = seen
+    assert Path(temporary).parent == config.parent
+    assert yaml.safe_load(text)["terrain"][-1]["id"] == "strip"
+    assert not Path(temporary).exists()
+    assert [p.name for p in config.parent.iterdir()] == ["arbitre.yaml"]
+
+
+def test_a_write_failing_midway_leaves_the_old_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "arbitre.yaml"
+    config.write_text(ARBITRE_YAML, encoding="utf-8")
+
+    def failing_fsync(descriptor: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", failing_fsync)
+    with pytest.raises(CalibrationError, match="cannot write the file"):
+        save_terrain(config, _pieces(STRIP))
+    assert config.read_text(encoding="utf-8") == ARBITRE_YAML
+    assert [p.name for p in tmp_path.iterdir()] == ["arbitre.yaml"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # no terrain yet: the block is added at the end
+        "camera: c.yaml\ntable: t.yaml\nroster: r.yaml\n",
+        # list items at the key's own indentation, a comment before the next key
+        "camera: c.yaml\nterrain:\n- {id: a, kind: wood, polygon_mm: [[0, 0], [9, 0], [0, 9]]}\n"
+        "\n# the roster\nroster: r.yaml\ntable: t.yaml\n",
+        # a flow mapping at the top: written again from its data
+        "{camera: c.yaml, table: t.yaml, roster: r.yaml, terrain: []}\n",
+    ],
+)
+def test_saving_terrain_keeps_every_other_key(tmp_path: Path, text: str) -> None:
+    config = tmp_path / "arbitre.yaml"
+    config.write_text(text, encoding="utf-8")
+    save_terrain(config, [STRIP])
+    written = config.read_text(encoding="utf-8")
+    assert yaml.safe_load(written) == {**yaml.safe_load(text), "terrain": [STRIP]}
+    if "# the roster" in text:
+        assert "# the roster\nroster: r.yaml" in written
+
+
+def test_without_arbitre_yaml_the_change_lasts_until_restart(
+    demo: tuple[TestClient, LiveTable],
+) -> None:
+    client, live = demo
+    try:
+        reply = client.put("/api/terrain", json={"terrain": _pieces(STRIP)}, headers=HEADERS)
+        assert reply.status_code == 200
+        assert reply.json()["saved"] is False and reply.json()["file"] is None
+        assert "until the server stops" in reply.json()["message"]
+        assert client.get("/api/state").json()["terrain"][-1] == STRIP
+    finally:
+        live.set_terrain(_pieces())
+
+
+# ---- scene files ----------------------------------------------------------------------
+
+
+def test_the_live_table_downloads_as_a_scene_file(demo: tuple[TestClient, LiveTable]) -> None:
+    client, _ = demo
+    reply = client.get("/api/scene.yaml")
+    assert reply.status_code == 200
+    assert reply.headers["content-disposition"] == 'attachment; filename="scene.yaml"'
+    data = yaml.safe_load(reply.text)
+    assert len(parse_scene(data, source="scene.yaml").figures) == 7
+    assert {t["id"] for t in data["terrain"]} == {"bois", "rocher"}
+
+
+def test_a_scene_file_is_read_and_answered_on(demo: tuple[TestClient, LiveTable]) -> None:
+    client, _ = demo
+    data = yaml.safe_load(client.get("/api/scene.yaml").text)
+    # What if the Sergent stood 40 mm east of the Capitaine's column? Move him.
+    sergent = next(f for f in data["figures"] if f["id"] == "Sergent")
+    sergent["x_mm"], sergent["y_mm"] = 300.0, 200.0
+    text = yaml.safe_dump(data, allow_unicode=True)
+    read = client.post("/api/scene/read?name=what-if.yaml", content=text.encode())
+    assert read.status_code == 200, read.text
+    view = read.json()["view"]
+    assert view["unit"] == "M" and view["unit_mm"] == 100
+    assert {f["id"]: (f["x_mm"], f["y_mm"]) for f in view["figures"]}["Sergent"] == (300, 200)
+    assert view["groups"]["section"] == ["Sergent"]
+    # Sergent (300, 200) to Capitaine: the Capitaine's position is the live one.
+    capitaine = next(f for f in data["figures"] if f["id"] == "Capitaine")
+    expected = ((capitaine["x_mm"] - 300) ** 2 + (capitaine["y_mm"] - 200) ** 2) ** 0.5
+    answer = client.post(
+        "/api/ask",
+        json={
+            "question": "distance",
+            "args": ["Sergent", "Capitaine"],
+            "scene": read.json()["scene"],
+        },
+    ).json()
+    assert answer["distance_mm"] == pytest.approx(expected, abs=0.01)
+    assert answer["positions"] == "scene"
+    live = client.post("/api/ask", json={"question": "distance", "args": ["Sergent", "Capitaine"]})
+    assert live.json()["distance_mm"] != pytest.approx(expected, abs=1)
+    assert live.json()["positions"] in ("settled", "moving")
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        (
+            "ruleset: choc-base-6\ntable: {width_mm: 900}\nfigures: []\n",
+            "mine.yaml: table.depth_mm: missing",
+        ),
+        ("ruleset: choc-base-6\nfigures: [\n", "mine.yaml: line 3"),
+        ("just words\n", "mine.yaml: expected a mapping"),
+        (
+            "ruleset: chess\ntable: {width_mm: 900, depth_mm: 600}\nfigures: []\n",
+            "unsupported ruleset",
+        ),
+        (
+            "ruleset: cb6\ntable: {width_mm: 900, depth_mm: 600}\n"
+            "figures: [{id: a, side: x, x_mm: 950, y_mm: 10}]\n",
+            "figures[0].x_mm",
+        ),
+    ],
+)
+def test_a_bad_scene_file_is_a_one_line_422(
+    demo: tuple[TestClient, LiveTable], text: str, fragment: str
+) -> None:
+    client, _ = demo
+    reply = client.post("/api/scene/read?name=mine.yaml", content=text.encode())
+    assert reply.status_code == 422
+    detail = reply.json()["detail"]
+    assert isinstance(detail, str) and "\n" not in detail and fragment in detail, detail
+
+
+def test_a_question_on_a_bad_scene_is_a_one_line_422(demo: tuple[TestClient, LiveTable]) -> None:
+    client, _ = demo
+    reply = client.post(
+        "/api/ask",
+        json={"question": "distance", "args": ["a", "b"], "scene": {"ruleset": "cb6"}},
+    )
+    assert reply.status_code == 422
+    assert reply.json()["detail"] == "scene: table: missing"
