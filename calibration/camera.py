@@ -44,7 +44,7 @@ FloatArray = NDArray[np.float64]
 DIST_COEFF_COUNTS = (4, 5, 8, 12, 14)
 """The numbers of distortion coefficients OpenCV's camera model accepts."""
 
-_ARBITRE_FIELDS = ("image_size", "camera_matrix", "dist_coeffs", "rms_px")
+_ARBITRE_FIELDS = ("image_size", "camera_matrix", "dist_coeffs", "rms_px", "covariance")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -62,6 +62,10 @@ class CameraIntrinsics:
         ty]]]]``, n in 4, 5, 8, 12, 14.
     rms_px:
         The calibration's reprojection error, when known.
+    covariance:
+        ``(4 + n, 4 + n)`` covariance of ``(fx, fy, cx, cy, *dist_coeffs)`` from the
+        calibration (pixels, and the coefficients' own units), when known: what the
+        views left uncertain, with the correlations between the parameters.
 
     The arrays are read-only. Invalid values raise `CalibrationError`.
 
@@ -74,6 +78,7 @@ class CameraIntrinsics:
     camera_matrix: FloatArray
     dist_coeffs: FloatArray
     rms_px: float | None = None
+    covariance: FloatArray | None = None
 
     def __post_init__(self) -> None:
         size, matrix, coeffs, rms = _validated(
@@ -83,6 +88,15 @@ class CameraIntrinsics:
         object.__setattr__(self, "camera_matrix", matrix)
         object.__setattr__(self, "dist_coeffs", coeffs)
         object.__setattr__(self, "rms_px", rms)
+        if self.covariance is not None:
+            covariance = _covariance("CameraIntrinsics", "covariance", self.covariance, coeffs.size)
+            object.__setattr__(self, "covariance", covariance)
+
+    @property
+    def parameters(self) -> FloatArray:
+        """``(fx, fy, cx, cy, *dist_coeffs)``, the order of `covariance`."""
+        k = self.camera_matrix
+        return np.concatenate([[k[0, 0], k[1, 1], k[0, 2], k[1, 2]], self.dist_coeffs])
 
     @property
     def fx(self) -> float:
@@ -148,7 +162,12 @@ class CameraIntrinsics:
         matrix[0, 2] = scale_u * (matrix[0, 2] + 0.5) - 0.5
         matrix[1, 2] = scale_v * (matrix[1, 2] + 0.5) - 0.5
         rms = None if self.rms_px is None else self.rms_px * (scale_u + scale_v) / 2.0
-        return CameraIntrinsics((width, height), matrix, self.dist_coeffs.copy(), rms)
+        covariance = None
+        if self.covariance is not None:
+            scales = np.ones(len(self.covariance))
+            scales[:4] = (scale_u, scale_v, scale_u, scale_v)
+            covariance = self.covariance * np.outer(scales, scales)
+        return CameraIntrinsics((width, height), matrix, self.dist_coeffs.copy(), rms, covariance)
 
     def to_json(self) -> dict[str, Any]:
         """The fields of ``camera.yaml`` as plain Python values."""
@@ -159,6 +178,8 @@ class CameraIntrinsics:
         }
         if self.rms_px is not None:
             data["rms_px"] = self.rms_px
+        if self.covariance is not None:
+            data["covariance"] = [[float(v) for v in row] for row in self.covariance]
         return data
 
 
@@ -211,6 +232,9 @@ def save_camera(intrinsics: CameraIntrinsics, path: str | Path) -> None:
     ]
     if intrinsics.rms_px is not None:
         lines.append(f"rms_px: {intrinsics.rms_px!r}")
+    if intrinsics.covariance is not None:
+        lines.append("covariance:  # of fx, fy, cx, cy, then dist_coeffs")
+        lines.extend(f"  - {row(r)}" for r in intrinsics.covariance)
     try:
         Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
     except OSError as error:
@@ -290,7 +314,35 @@ def _from_arbitre(source: str, fields: dict[str, Any]) -> CameraIntrinsics:
             raise CalibrationFileError(source, key, "missing")
     matrix = _matrix(source, "camera_matrix", fields["camera_matrix"])
     coeffs = _matrix(source, "dist_coeffs", fields["dist_coeffs"])
-    return _build(source, fields["image_size"], matrix, coeffs, fields.get("rms_px"), _FieldNames())
+    camera = _build(
+        source, fields["image_size"], matrix, coeffs, fields.get("rms_px"), _FieldNames()
+    )
+    if fields.get("covariance") is None:
+        return camera
+    covariance = _covariance(source, "covariance", fields["covariance"], camera.dist_coeffs.size)
+    return CameraIntrinsics(
+        camera.image_size, camera.camera_matrix, camera.dist_coeffs, camera.rms_px, covariance
+    )
+
+
+def _covariance(source: str, field: str, value: Any, dist_count: int) -> FloatArray:
+    """A symmetric, finite ``(4 + n, 4 + n)`` matrix with a non-negative diagonal."""
+    matrix = _numbers(source, field, value)
+    size = 4 + dist_count
+    if matrix.shape != (size, size):
+        raise CalibrationFileError(
+            source,
+            field,
+            f"expected {size}x{size} (fx, fy, cx, cy and {dist_count} "
+            f"coefficients), got {_shape_text(matrix.shape)}",
+        )
+    if not np.all(np.isfinite(matrix)) or np.any(np.diag(matrix) < 0):
+        raise CalibrationFileError(source, field, "values must be finite, variances >= 0")
+    if not np.allclose(matrix, matrix.T, rtol=1e-6, atol=1e-12):
+        raise CalibrationFileError(source, field, "expected a symmetric matrix")
+    matrix = ((matrix + matrix.T) / 2.0).astype(np.float64)
+    matrix.setflags(write=False)
+    return matrix
 
 
 _MATRIX_NAMES = ("camera_matrix", "cameraMatrix", "K")

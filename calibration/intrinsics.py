@@ -479,8 +479,10 @@ def _calibrate(
                 )
             views = [v for i, v in enumerate(views) if i not in outliers]
             fit = _run_calibration(views, flags)
-        rms, matrix, coeffs, std, per_view = fit
-        intrinsics = CameraIntrinsics(views[0].image_size, matrix, coeffs.reshape(-1), rms)
+        rms, matrix, coeffs, std, per_view, covariance = fit
+        intrinsics = CameraIntrinsics(
+            views[0].image_size, matrix, coeffs.reshape(-1), rms, covariance
+        )
     except (cv2.error, CalibrationError) as error:
         detail = str(error).strip().splitlines()[-1] if str(error).strip() else "no detail"
         return failure(f"the calibration did not converge ({detail})")
@@ -508,7 +510,7 @@ def _calibrate(
 
 def _run_calibration(
     views: list[BoardView], flags: int
-) -> tuple[float, FloatArray, FloatArray, FloatArray, FloatArray]:
+) -> tuple[float, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
     object_points = [v.object_points_mm.astype(np.float32) for v in views]
     image_points = [v.image_points_px.astype(np.float32) for v in views]
     result = cv2.calibrateCameraExtended(
@@ -519,14 +521,62 @@ def _run_calibration(
         np.zeros(5),
         flags=flags,
     )
-    rms, matrix, coeffs, _rvecs, _tvecs, std_intrinsics, _std_extrinsics, per_view = result
+    rms, matrix, coeffs, rvecs, tvecs, std_intrinsics, _std_extrinsics, per_view = result
+    camera_matrix = np.asarray(matrix, dtype=np.float64)
+    dist_coeffs = np.asarray(coeffs, dtype=np.float64).reshape(-1)
+    std = np.asarray(std_intrinsics, dtype=np.float64).reshape(-1)
+    covariance = _intrinsics_covariance(views, camera_matrix, dist_coeffs, rvecs, tvecs, std)
     return (
         float(rms),
-        np.asarray(matrix, dtype=np.float64),
-        np.asarray(coeffs, dtype=np.float64),
-        np.asarray(std_intrinsics, dtype=np.float64),
+        camera_matrix,
+        dist_coeffs,
+        std,
         np.asarray(per_view, dtype=np.float64),
+        covariance,
     )
+
+
+def _intrinsics_covariance(
+    views: list[BoardView],
+    matrix: FloatArray,
+    coeffs: FloatArray,
+    rvecs: Sequence[Any],
+    tvecs: Sequence[Any],
+    std: FloatArray,
+) -> FloatArray:
+    """The covariance of ``(fx, fy, cx, cy, *coeffs)``, correlations included.
+
+    OpenCV reports only the standard deviations. This is the same least-squares estimate
+    in full: ``s^2 (J^T J)^-1`` over every view's corners, with the views' poses as the
+    other unknowns, keeping the block of the intrinsics. Parameters the calibration held
+    fixed (standard deviation 0) get no variance.
+    """
+    count = 4 + len(coeffs)
+    free = np.ones(count, dtype=bool)
+    free[: min(count, len(std))] = std[:count] > 0
+    rows: list[FloatArray] = []
+    residuals: list[FloatArray] = []
+    for k, view in enumerate(views):
+        points = view.object_points_mm.reshape(-1, 1, 3).astype(np.float64)
+        projected, jacobian = cv2.projectPoints(points, rvecs[k], tvecs[k], matrix, coeffs)
+        jac = np.asarray(jacobian, dtype=np.float64)
+        block = np.zeros((len(jac), count + 6 * len(views)))
+        block[:, :count] = jac[:, 6 : 6 + count]
+        block[:, count + 6 * k : count + 6 * k + 6] = jac[:, :6]
+        rows.append(block)
+        residuals.append(view.image_points_px.reshape(-1) - projected.reshape(-1))
+    jac_all = np.concatenate(rows)
+    keep = np.concatenate([free, np.ones(6 * len(views), dtype=bool)])
+    jac_all = jac_all[:, keep]
+    residual = np.concatenate(residuals)
+    dof = max(len(residual) - jac_all.shape[1], 1)
+    variance = float(residual @ residual) / dof
+    inverse = np.linalg.pinv(jac_all.T @ jac_all)
+    kept = int(free.sum())
+    covariance = np.zeros((count, count))
+    index = np.flatnonzero(free)
+    covariance[np.ix_(index, index)] = variance * inverse[:kept, :kept]
+    return (covariance + covariance.T) / 2.0
 
 
 def _warnings(

@@ -23,6 +23,7 @@ Uncertainty (``sigma_mm``) is described in `place_markers`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -247,6 +248,9 @@ def locate_with_pose(
         pose,
         corner_noise_px=noise,
         height_sigma_mm=height_sigma_mm,
+        anchor_tolerance_mm=table.anchor_tolerance_mm,
+        print_scale_sigma=table.print_scale_sigma,
+        intrinsics_covariance=calibration_covariance(intrinsics),
     )
     markers: list[LocatedMarker] = []
     rejected: list[RejectedMarker] = []
@@ -270,6 +274,32 @@ def locate_with_pose(
     return LocateResult(intrinsics.image_size, pose, tuple(markers), tuple(rejected))
 
 
+UNKNOWN_FOCAL_SIGMA = 0.01
+"""1-sigma relative error of fx and fy assumed for a camera file that does not say (1 %)."""
+
+UNKNOWN_PRINCIPAL_SIGMA = 0.01
+"""1-sigma error of cx, cy assumed for a camera file that does not say, as a share of the
+image's width and height."""
+
+
+def calibration_covariance(intrinsics: CameraIntrinsics) -> FloatArray:
+    """The covariance of ``(fx, fy, cx, cy, *dist_coeffs)``: the calibration's own when the
+    camera file has it (``arbitre calibrate camera`` writes it), else a diagonal one from
+    `UNKNOWN_FOCAL_SIGMA` and `UNKNOWN_PRINCIPAL_SIGMA` (the coefficients taken as exact).
+    """
+    if intrinsics.covariance is not None:
+        return np.asarray(intrinsics.covariance, dtype=np.float64)
+    width, height = intrinsics.image_size
+    variances = np.zeros(4 + len(intrinsics.dist_coeffs))
+    variances[:4] = (
+        (UNKNOWN_FOCAL_SIGMA * intrinsics.fx) ** 2,
+        (UNKNOWN_FOCAL_SIGMA * intrinsics.fy) ** 2,
+        (UNKNOWN_PRINCIPAL_SIGMA * width) ** 2,
+        (UNKNOWN_PRINCIPAL_SIGMA * height) ** 2,
+    )
+    return np.diag(variances)
+
+
 def place_markers(
     corners_px: ArrayLike,
     heights_mm: ArrayLike,
@@ -278,6 +308,9 @@ def place_markers(
     *,
     corner_noise_px: ArrayLike = DEFAULT_CORNER_NOISE_PX,
     height_sigma_mm: float = 0.0,
+    anchor_tolerance_mm: float = 0.0,
+    print_scale_sigma: float = 0.0,
+    intrinsics_covariance: ArrayLike | None = None,
 ) -> MarkerPlacement:
     """Place N markers on the table from their corners and heights.
 
@@ -294,6 +327,12 @@ def place_markers(
         the corner refinement residual (default 0.15 px).
     height_sigma_mm:
         1-sigma uncertainty of the heights, mm.
+    anchor_tolerance_mm, print_scale_sigma:
+        How well the anchors the pose rests on are known: 1-sigma error of each one's
+        glued position (per axis, mm) and of the printed markers' scale (relative).
+    intrinsics_covariance:
+        ``(4 + n, 4 + n)`` covariance of ``(fx, fy, cx, cy, *dist_coeffs)``
+        (`calibration_covariance`), or None to leave the lens out.
 
     Returns
     -------
@@ -309,12 +348,16 @@ def place_markers(
       ``s_c = corner_noise_px * max(1, SMALL_MARKER_PX / side_px)`` grows for markers whose
       side is small in pixels;
     - the table pose's uncertainty (``pose.covariance``, from the anchors' residuals) through
-      ``d(x, y)/d(rvec, tvec)``;
-    - the height uncertainty through ``d(x, y)/dh``.
+      ``d(x, y)/d(rvec, tvec)``: it grows with few anchors, or anchors on one line;
+    - the height uncertainty through ``d(x, y)/dh``;
+    - what the pose and the rays rest on but the image cannot tell: the lens
+      (``intrinsics_covariance``), the anchors' glued positions and the print scale. Each
+      moves the marker's ray and the pose fitted to the anchors (``dp = -(A^T A)^-1 A^T B
+      dq`` with ``A`` and ``B`` the anchor corners' Jacobians in the pose and in that
+      source), and the marker moves with both.
 
-    The terms are first-order (linearised) and assume independent Gaussian errors; lens
-    calibration errors and errors in ``table.yaml`` are not included. With zero corner noise
-    and a perfectly fitting pose, sigma_mm is 0.
+    The terms are first-order (linearised) and assume independent Gaussian errors. With
+    zero corner noise, a perfectly fitting pose and nothing else uncertain, sigma_mm is 0.
     """
     corners = np.asarray(corners_px, dtype=np.float64).reshape(-1, 4, 2)
     n = len(corners)
@@ -322,8 +365,13 @@ def place_markers(
     noise = np.broadcast_to(np.asarray(corner_noise_px, dtype=np.float64), (n,)).copy()
     if not (np.all(np.isfinite(corners)) and np.all(np.isfinite(heights))):
         raise CalibrationError("marker corners and heights must be finite")
-    if np.any(noise < 0) or not np.all(np.isfinite(noise)) or height_sigma_mm < 0:
-        raise CalibrationError("noise and height uncertainties must be finite and >= 0")
+    uncertainties = (height_sigma_mm, anchor_tolerance_mm, print_scale_sigma)
+    if (
+        np.any(noise < 0)
+        or not np.all(np.isfinite(noise))
+        or not all(math.isfinite(u) and u >= 0 for u in uncertainties)
+    ):
+        raise CalibrationError("noise and uncertainties must be finite and >= 0")
     if n == 0:
         empty = np.zeros((0,))
         return MarkerPlacement(np.zeros((0, 2)), empty, empty.copy(), np.zeros(0, bool), ())
@@ -356,6 +404,13 @@ def place_markers(
             height_sigma_mm,
             intrinsics,
             pose,
+            _ModelSources(
+                anchor_tolerance_mm,
+                print_scale_sigma,
+                None
+                if intrinsics_covariance is None
+                else np.asarray(intrinsics_covariance, dtype=np.float64),
+            ),
         )
     reasons = tuple(
         ""
@@ -470,6 +525,20 @@ def _rays_to_plane(
     return xy, ok
 
 
+@dataclass(frozen=True, slots=True)
+class _ModelSources:
+    """What a placement rests on besides the image: anchors, print scale, lens."""
+
+    anchor_tolerance_mm: float
+    print_scale_sigma: float
+    intrinsics_covariance: FloatArray | None
+
+    @property
+    def any(self) -> bool:
+        lens = self.intrinsics_covariance is not None and bool(np.any(self.intrinsics_covariance))
+        return self.anchor_tolerance_mm > 0 or self.print_scale_sigma > 0 or lens
+
+
 def _sigma_mm(
     corners: FloatArray,
     centre: FloatArray,
@@ -478,6 +547,7 @@ def _sigma_mm(
     height_sigma_mm: float,
     intrinsics: CameraIntrinsics,
     pose: TablePose,
+    sources: _ModelSources,
 ) -> FloatArray:
     """1-sigma horizontal uncertainty along the worst direction, mm, for each marker."""
     n = len(corners)
@@ -507,7 +577,8 @@ def _sigma_mm(
 
     # The pose: d(x, y)/d(rvec, tvec) by central differences.
     pose_covariance = np.asarray(pose.covariance, dtype=np.float64)
-    if np.any(pose_covariance):
+    j_pose = np.zeros((n, 2, 6))
+    if np.any(pose_covariance) or sources.any:
         j_pose = np.zeros((n, 2, 6))
         parameters = np.concatenate([pose.rvec, pose.tvec])
         for p in range(6):
@@ -521,6 +592,8 @@ def _sigma_mm(
                 moved.append(plane_xy(centre, rot, cam, heights))
             j_pose[:, :, p] = (moved[0] - moved[1]) / (2 * delta)
         covariance += j_pose @ pose_covariance @ np.transpose(j_pose, (0, 2, 1))
+    if sources.any and len(pose.anchor_corners_mm):
+        covariance += _model_covariance(centre, d_plane, j_pose, intrinsics, pose, sources)
 
     if height_sigma_mm > 0:
         rays = np.column_stack([centre, np.ones(n)]) @ rotation
@@ -531,7 +604,86 @@ def _sigma_mm(
     return np.sqrt(np.maximum(largest, 0.0))
 
 
+def _model_covariance(
+    centre: FloatArray,
+    d_plane: FloatArray,
+    j_pose: FloatArray,
+    intrinsics: CameraIntrinsics,
+    pose: TablePose,
+    sources: _ModelSources,
+) -> FloatArray:
+    """``(N, 2, 2)``: the markers' covariance from the lens, the anchors and the print scale.
+
+    A source ``q`` moves the anchor corners' projections by ``B dq``; the pose refitted
+    to them moves by ``dp = -(A^T A)^-1 A^T B dq``; a marker moves by ``P dp`` (``P`` =
+    ``j_pose``), and for the lens also by ``D dn``, its ray turning by ``dn = -(dpi/dn)^-1
+    (dpi/dq) dq`` for the same pixel (``D`` = ``d_plane``).
+    """
+    corners = pose.anchor_corners_mm
+    projected = cv2.projectPoints(
+        corners.reshape(-1, 1, 3),
+        pose.rvec,
+        pose.tvec,
+        intrinsics.camera_matrix,
+        intrinsics.dist_coeffs,
+    )[1]
+    jacobian = np.asarray(projected, dtype=np.float64)
+    a = jacobian[:, :6]
+    refit = -np.linalg.pinv(a.T @ a) @ a.T  # (6, 2k): dp per unit of projection moved
+    j_translation = jacobian[:, 3:6].reshape(-1, 2, 3)  # d(corner pixel)/d(corner, camera)
+    rotation = pose.rotation
+    n = len(centre)
+    covariance = np.zeros((n, 2, 2))
+
+    def add(b: FloatArray, variance: float, lens: FloatArray | None = None) -> None:
+        """Add one source: ``b`` (2k,) moves the anchors' projections per unit."""
+        moved = np.einsum("nij,j->ni", j_pose, refit @ b)
+        if lens is not None:
+            moved = moved + lens
+        covariance[:] += variance * moved[:, :, None] * moved[:, None, :]
+
+    blocks = len(corners) // 4
+    if sources.anchor_tolerance_mm > 0:
+        variance = sources.anchor_tolerance_mm**2
+        for k in range(blocks):
+            for axis in range(2):
+                b = np.zeros((len(corners), 2))
+                b[4 * k : 4 * k + 4] = j_translation[4 * k : 4 * k + 4] @ rotation[:, axis]
+                add(b.reshape(-1), variance)
+    if sources.print_scale_sigma > 0:
+        b = np.zeros((len(corners), 2))
+        for k in range(blocks):
+            block = corners[4 * k : 4 * k + 4]
+            outward = (block - block.mean(axis=0)) @ rotation.T  # camera frame, per unit
+            b[4 * k : 4 * k + 4] = np.einsum(
+                "cij,cj->ci", j_translation[4 * k : 4 * k + 4], outward
+            )
+        add(b.reshape(-1), sources.print_scale_sigma**2)
+    lens = sources.intrinsics_covariance
+    if lens is not None and np.any(lens):
+        count = len(lens)
+        b_lens = jacobian[:, 6 : 6 + count]  # (2k, count): d(anchor pixel)/d(intrinsics)
+        # d(normalised ray of each marker)/d(intrinsics), at its centre's pixel
+        points = np.column_stack([centre, np.ones(n)]).reshape(-1, 1, 3)
+        zero = np.zeros(3)
+        marker_jacobian = np.asarray(
+            cv2.projectPoints(points, zero, zero, intrinsics.camera_matrix, intrinsics.dist_coeffs)[
+                1
+            ],
+            dtype=np.float64,
+        ).reshape(n, 2, -1)
+        d_pixel_d_ray = marker_jacobian[:, :, 3:5]
+        d_pixel_d_lens = marker_jacobian[:, :, 6 : 6 + count]
+        d_ray = -np.linalg.solve(d_pixel_d_ray, d_pixel_d_lens)  # (n, 2, count)
+        through_pose = np.einsum("nij,jc->nic", j_pose, refit @ b_lens)
+        total = through_pose + d_plane @ d_ray  # (n, 2, count)
+        covariance += total @ lens @ np.transpose(total, (0, 2, 1))
+    return covariance
+
+
 __all__ = [
+    "UNKNOWN_FOCAL_SIGMA",
+    "UNKNOWN_PRINCIPAL_SIGMA",
     "LocateResult",
     "LocatedMarker",
     "MarkerPlacement",
@@ -539,6 +691,7 @@ __all__ = [
     "RejectedAnchor",
     "RejectedMarker",
     "TablePose",
+    "calibration_covariance",
     "locate_markers",
     "locate_with_pose",
     "pixels_to_table",

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -83,6 +83,9 @@ class TablePose:
         ``(6, 6)`` covariance of ``(rvec, tvec)`` (rad, mm) from the corners' residuals
         (floored by the assumed corner noise): ``s^2 (A^T A)^-1`` with ``A`` the Jacobian
         of the reprojected corners.
+    anchor_corners_mm:
+        ``(4k, 3)`` the table corners of the anchors used, four per anchor in the order of
+        ``anchors_used``: what the pose was fitted to.
     """
 
     rvec: FloatArray
@@ -94,6 +97,7 @@ class TablePose:
     anchors_rejected: tuple[RejectedAnchor, ...]
     reprojection_px: float
     covariance: FloatArray
+    anchor_corners_mm: FloatArray = field(default_factory=lambda: np.zeros((0, 3)))
 
     @classmethod
     def from_rvec_tvec(
@@ -106,6 +110,7 @@ class TablePose:
         anchors_rejected: tuple[RejectedAnchor, ...] = (),
         reprojection_px: float = 0.0,
         covariance: ArrayLike | None = None,
+        anchor_corners_mm: ArrayLike | None = None,
     ) -> TablePose:
         """A pose from OpenCV's ``rvec, tvec`` (table to camera, mm)."""
         r = np.asarray(rvec, dtype=np.float64).reshape(3).copy()
@@ -113,7 +118,9 @@ class TablePose:
         rotation = np.asarray(cv2.Rodrigues(r)[0], dtype=np.float64)
         centre = -rotation.T @ t
         cov = np.zeros((6, 6)) if covariance is None else np.asarray(covariance, np.float64)
-        for array in (r, t, rotation, centre, cov):
+        corners = np.zeros((0, 3)) if anchor_corners_mm is None else anchor_corners_mm
+        corners = np.asarray(corners, dtype=np.float64).reshape(-1, 3).copy()
+        for array in (r, t, rotation, centre, cov, corners):
             array.setflags(write=False)
         return cls(
             r,
@@ -125,6 +132,7 @@ class TablePose:
             anchors_rejected,
             float(reprojection_px),
             cov,
+            corners,
         )
 
     def project(self, points_mm: ArrayLike, intrinsics: CameraIntrinsics) -> FloatArray:
@@ -261,6 +269,7 @@ def estimate_table_pose(
         anchors_rejected=_rejections(seen, used, errors, max_anchor_error_px),
         reprojection_px=reprojection,
         covariance=covariance,
+        anchor_corners_mm=obj,
     )
 
 

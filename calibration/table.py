@@ -65,14 +65,28 @@ class Anchor:
         return corners
 
 
+DEFAULT_ANCHOR_TOLERANCE_MM = 0.5
+"""1-sigma error of where an anchor is glued, along each axis, mm (ruler and care)."""
+
+DEFAULT_PRINT_SCALE_SIGMA = 0.005
+"""1-sigma relative error of a printed marker's size (a printer at "100 %": about 0.5 %)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Table:
-    """The table: a ``width_mm x depth_mm`` rectangle, the marker dictionary and the anchors."""
+    """The table: a ``width_mm x depth_mm`` rectangle, the marker dictionary and the anchors.
+
+    ``anchor_tolerance_mm`` and ``print_scale_sigma`` say how well the anchors are known:
+    the 1-sigma error of each anchor's glued position (per axis) and of the printed
+    markers' scale. Both widen every located marker's ``sigma_mm``.
+    """
 
     width_mm: float
     depth_mm: float
     dictionary: str
     anchors: tuple[Anchor, ...]
+    anchor_tolerance_mm: float = DEFAULT_ANCHOR_TOLERANCE_MM
+    print_scale_sigma: float = DEFAULT_PRINT_SCALE_SIGMA
 
     @property
     def anchor_ids(self) -> frozenset[int]:
@@ -130,7 +144,14 @@ def table_from_mapping(data: dict[str, Any], source: str = "table.yaml") -> Tabl
     except pydantic.ValidationError as error:
         raise file_error(source, error) from None
     anchors = tuple(Anchor(a.id, a.x_mm, a.y_mm, a.size_mm, a.rotation_deg) for a in spec.anchors)
-    return Table(spec.width_mm, spec.depth_mm, spec.dictionary, anchors)
+    return Table(
+        spec.width_mm,
+        spec.depth_mm,
+        spec.dictionary,
+        anchors,
+        spec.anchor_tolerance_mm,
+        spec.print_scale_sigma,
+    )
 
 
 def load_roster(path: str | Path) -> Roster:
@@ -204,6 +225,12 @@ class _TableFile(_Strict):
     depth_mm: _Positive
     dictionary: str = DEFAULT_DICTIONARY
     anchors: Annotated[list[_AnchorSpec], Field(min_length=2)]
+    anchor_tolerance_mm: Annotated[float, Field(ge=0, le=100, allow_inf_nan=False)] = (
+        DEFAULT_ANCHOR_TOLERANCE_MM
+    )
+    print_scale_sigma: Annotated[float, Field(ge=0, le=0.5, allow_inf_nan=False)] = (
+        DEFAULT_PRINT_SCALE_SIGMA
+    )
 
     @pydantic.field_validator("dictionary")
     @classmethod
