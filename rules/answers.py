@@ -37,6 +37,16 @@ class Reason(StrEnum):
     NOT_FACE_TO_FACE = "not_face_to_face"
     CHARGE_SHORT = "charge_short"
     OBSTACLE_CROSSING = "obstacle_crossing"
+    BACKWARDS_TOO_FAR = "backwards_too_far"
+    NO_SAVE = "no_save"
+    STANDARD_SHAKEN = "standard_shaken"
+    TOO_FEW_NEAR = "too_few_near"
+    NO_FRIEND_NEAR = "no_friend_near"
+    ENEMY_NEAR = "enemy_near"
+    TOO_EARLY = "too_early"
+    OUTSIDE_ZONE = "outside_zone"
+    CREW_TOO_FAR = "crew_too_far"
+    AMMUNITION_TOO_FAR = "ammunition_too_far"
     NOT_IN_GRID = "not_in_grid"
 
 

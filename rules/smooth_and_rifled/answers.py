@@ -146,6 +146,161 @@ class SRMeleeAnswer(Answer):
     warnings: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class SRSaveAnswer(Checked):
+    """The leaders' save (§6.2.8): who takes a hit on a figure with a save."""
+
+    figure: str = ""
+    has_save: bool = False
+    reasons: tuple[Reason, ...] = ()
+    substitute: str | None = None
+    substitute_gap_mm: float | None = None
+    substitute_gap_units: float | None = None
+    radius_mm: float = 0.0
+    radius_units: float = 0.0
+    unit: str = ""
+    pass_probability: float = 0.0
+    die: int | None = None
+    hit: str | None = None
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SRRallyAnswer(Checked):
+    """Rallying a shaken figure (§6.2.9): 1 action with a helper within 20 cm, else 2."""
+
+    figure: str = ""
+    actions: int = 2
+    helper: str | None = None
+    helper_gap_mm: float | None = None
+    helper_gap_units: float | None = None
+    radius_mm: float = 0.0
+    radius_units: float = 0.0
+    unit: str = ""
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SRStandardAnswer(Checked):
+    """The standard-bearer's re-roll of a morale test (§7.0, §8.0)."""
+
+    standard: str = ""
+    reroll: bool = False
+    reasons: tuple[Reason, ...] = ()
+    companions: tuple[str, ...] = ()
+    within_reroll: tuple[str, ...] = ()
+    needed_reroll: int = 0
+    reroll_radius_mm: float = 0.0
+    within_morale: tuple[str, ...] = ()
+    needed_morale: int = 0
+    morale_radius_mm: float = 0.0
+    majority_within_morale: bool = False
+    unit: str = ""
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SRObjectiveAnswer(Checked):
+    """Scenario 1's objective: a friend within 3 cm and no enemy within 25 cm."""
+
+    side: str = ""
+    objective_mm: tuple[float, float] = (0.0, 0.0)
+    held: bool = False
+    reasons: tuple[Reason, ...] = ()
+    friends_near: tuple[str, ...] = ()
+    enemies_near: tuple[str, ...] = ()
+    nearest_friend: str | None = None
+    nearest_friend_gap_mm: float | None = None
+    nearest_enemy: str | None = None
+    nearest_enemy_gap_mm: float | None = None
+    friend_radius_mm: float = 0.0
+    enemy_radius_mm: float = 0.0
+    unit: str = ""
+    turn: int | None = None
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SRDeploymentAnswer(Checked):
+    """Deployment zones (Annexe I): every figure within 30 cm of its edge (scouts 40)."""
+
+    side: str = ""
+    edge: str = ""
+    legal: bool = False
+    reasons: tuple[Reason, ...] = ()
+    zone_mm: float = 0.0
+    scout_zone_mm: float = 0.0
+    depth_mm: dict[str, float] = field(default_factory=dict)
+    outside: tuple[str, ...] = ()
+    unit: str = ""
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SRSpotAnswer(Checked):
+    """Spotting an ambush marker (§6.3, §6.3.1)."""
+
+    spotter: str = ""
+    marker: str = ""
+    allowed: bool = False
+    automatic: bool = False
+    reasons: tuple[Reason, ...] = ()
+    distance_mm: float = 0.0
+    distance_units: float = 0.0
+    unit: str = ""
+    range_mm: float = 0.0
+    automatic_mm: float = 0.0
+    scout: bool = False
+    va: int | None = None
+    probability: float | None = None
+    die: int | None = None
+    reroll: int | None = None
+    spotted: bool | None = None
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SRGunAnswer(Checked):
+    """A gun's crew within 3 cm and its ammunition box within 10 cm (Artillerie)."""
+
+    gun: str = ""
+    legal: bool = False
+    reasons: tuple[Reason, ...] = ()
+    crew: tuple[str, ...] = ()
+    crew_away: tuple[str, ...] = ()
+    crew_needed: tuple[int, int] = (0, 0)
+    crew_radius_mm: float = 0.0
+    ammunition: str | None = None
+    ammunition_gap_mm: float | None = None
+    ammunition_radius_mm: float = 0.0
+    unit: str = ""
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SRWithdrawalAnswer(Checked):
+    """A charged group's fall-back of 15 cm + 1d6 (§6.7.3)."""
+
+    group: str = ""
+    charger: str = ""
+    kind: str = "none"
+    legal: bool = True
+    reasons: tuple[Reason, ...] = ()
+    shaken: bool = False
+    test_needs: int | None = None
+    test_reroll: bool = False
+    test_probability: float | None = None
+    test_die: int | None = None
+    holds: bool | None = None
+    die: int | None = None
+    distance_mm: float = 0.0
+    distance_units: float = 0.0
+    unit: str = ""
+    direction_deg: float = 0.0
+    destinations: dict[str, tuple[float, float]] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+
 def probability(value: Any) -> float:
     """A Fraction as a float for JSON."""
     return float(value)

@@ -54,7 +54,10 @@ def fire_question(
     armed = [f for f in team if weapon_range_cm(f) is not None]
     if not armed:
         global_reasons.append(Reason.NO_SHOOTERS)
-    shots = [_shot(scene, options, f, target, arc_deg, friends, is_aimed) for f in armed]
+    shots = [
+        _shot(scene, options, f, target, arc_deg, friends, is_aimed, group is not None)
+        for f in armed
+    ]
     allowed_shots = [s for s in shots if not s.reasons]
     allowed = bool(allowed_shots) and not global_reasons
     pool = allowed_shots or shots
@@ -145,6 +148,20 @@ def fire_question(
     )
 
 
+def extreme_allowed(shooter: Figure, *, aimed: bool, group_fire: bool) -> bool:
+    """Whether the extreme band (3R, 13+) is open to this shooter (§6.2.1).
+
+    "Portée Extrême : Portée Moyenne X 3 (seulement possible pour les Tireurs d'Elite
+    et le tir visé des Groupes armés de fusils)": a sniper always; otherwise only a
+    group's aimed fire, with rifled weapons (``attrs.weapon.rifled``). A lone figure
+    that is not a sniper never shoots at extreme range, aimed or not.
+    """
+    if shooter.attrs.get("sniper", False):
+        return True
+    weapon = shooter.attrs.get("weapon") or {}
+    return group_fire and aimed and bool(weapon.get("rifled", False))
+
+
 @dataclass(slots=True)
 class _Shot:
     """One shooter's view of the target."""
@@ -167,6 +184,7 @@ def _shot(
     arc_deg: float,
     friends: list[str],
     aimed: bool,
+    group_fire: bool,
 ) -> _Shot:
     range_cm = weapon_range_cm(shooter)
     assert range_cm is not None
@@ -175,10 +193,7 @@ def _shot(
     shot = _Shot(shooter, distance, medium_mm)
     sigma = combined_sigma(shooter.sigma_mm, target.sigma_mm)
     margins: list[Margin] = []
-    weapon = shooter.attrs.get("weapon", {})
-    extreme = bool(shooter.attrs.get("sniper", False)) or (
-        aimed and bool(weapon.get("rifled", False))
-    )
+    extreme = extreme_allowed(shooter, aimed=aimed, group_fire=group_fire)
     shot.band = band_of(distance, medium_mm, extreme)
     if shot.band is None:
         shot.reasons.append(Reason.OUT_OF_RANGE)

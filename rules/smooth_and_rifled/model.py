@@ -48,6 +48,17 @@ class SmoothAndRifledOptions(BaseModel):
         """
         return rule_cm * MM_PER_CM * self.scale_factor
 
+    def mm_or(self, rule_cm: float, small_scale_cm: float | None) -> float:
+        """A distance the book gives for both scales: its own 15 mm value when it has one.
+
+        >>> small, large = SmoothAndRifledOptions(scale="15mm"), SmoothAndRifledOptions()
+        >>> small.mm_or(25, 15), large.mm_or(25, 15)
+        (150.0, 250.0)
+        """
+        if self.scale == "15mm" and small_scale_cm is not None:
+            return small_scale_cm * MM_PER_CM
+        return self.mm(rule_cm)
+
 
 @dataclass(frozen=True, slots=True)
 class Numbers:
@@ -70,6 +81,27 @@ class Numbers:
     canister_cone_deg: float = 90.0
     default_base_mm: float = 25.0
     max_actions: int = 3
+    backwards_cm: float = 3.0  # §6.1: at most 3 cm backwards keeping the facing
+    save_radius_cm: float = 5.0  # §6.2.8: the hit passes to the nearest figure within 5 cm
+    save_from: int = 4  # §6.2.8: 1-3 the figure is hit, 4-6 the hit passes
+    rally_cm: float = 20.0  # §6.2.9: 1 action with a Leader, standard or hero within 20 cm
+    rally_actions: tuple[int, int] = (1, 2)
+    standard_morale_cm: float = 30.0  # §7.0: most companions within 30 cm
+    standard_reroll_cm: float = 40.0  # §8.0: at least 50% of friends within 40 cm
+    objective_friend_cm: float = 3.0  # Annexe II scenario 1: a friend within 3 cm
+    objective_enemy_cm: float = 25.0  # ... no enemy within 25 cm
+    objective_enemy_15mm_cm: float = 15.0  # ... (15 cm in 15 mm, the book's own number)
+    objective_from_turn: int = 3
+    deployment_cm: float = 30.0  # Annexe I: 30 cm from the table edge (15 cm in 15 mm)
+    scout_deployment_cm: float = 40.0  # ... scouts 40 cm
+    scout_deployment_15mm_cm: float = 25.0  # ... (25 cm in 15 mm, the book's own number)
+    withdrawal_cm: float = 15.0  # §6.7.3: fall back 15 cm + 1d6
+    spot_cm: float = 30.0  # §6.3: an ambush is never spotted beyond 30 cm
+    scout_spot_cm: float = 45.0  # §6.3, §8.0: scouts spot at 45 cm
+    auto_spot_cm: float = 15.0  # §6.3: spotted automatically at 15 cm or less
+    spot_arc_deg: float = 180.0
+    crew_cm: float = 3.0  # Artillerie: gunners within 3 cm of their piece
+    ammunition_cm: float = 10.0  # Artillerie: an ammunition box within 10 cm
 
 
 NUMBERS = Numbers()
@@ -84,6 +116,7 @@ class Gun:
     explosion_cm: float
     strip_dice: int
     strip_factor: int
+    crew: tuple[int, int] = (3, 6)
 
 
 GUNS: Mapping[str, Gun] = MappingProxyType(
@@ -92,7 +125,12 @@ GUNS: Mapping[str, Gun] = MappingProxyType(
             medium_range_cm=60.0, canister_cm=30.0, explosion_cm=20.0, strip_dice=4, strip_factor=1
         ),
         "medium": Gun(
-            medium_range_cm=90.0, canister_cm=45.0, explosion_cm=30.0, strip_dice=4, strip_factor=2
+            medium_range_cm=90.0,
+            canister_cm=45.0,
+            explosion_cm=30.0,
+            strip_dice=4,
+            strip_factor=2,
+            crew=(4, 12),
         ),
     }
 )

@@ -53,6 +53,14 @@ from arbitre.rules.smooth_and_rifled.moves import (
     single_charge,
     straight_cost,
 )
+from arbitre.rules.smooth_and_rifled.scenario import deployment_question, objective_question
+from arbitre.rules.smooth_and_rifled.support import (
+    gun_question,
+    rally_question,
+    save_question,
+    spot_question,
+    standard_question,
+)
 from arbitre.rules.smooth_and_rifled.tables import (
     damage_question,
     melee_question,
@@ -64,6 +72,7 @@ from arbitre.rules.smooth_and_rifled.templates import (
     explosion_question,
     roundshot_question,
 )
+from arbitre.rules.smooth_and_rifled.withdrawal import withdrawal_question
 
 
 class SmoothAndRifled(Ruleset):
@@ -124,6 +133,22 @@ class SmoothAndRifled(Ruleset):
             "volley": Question("volley", ("A", "B"), "volley of group A at B", volley_question),
             "morale": Question("morale", ("SIDE",), "moral value and break point", morale_question),
             "melee": Question("melee", ("A", "B"), "melee dice of A against B", melee_question),
+            "save": Question("save", ("A",), "who takes a hit on A (Leader's save)", save_question),
+            "rally": Question("rally", ("A",), "actions shaken A needs to rally", rally_question),
+            "standard": Question(
+                "standard", ("A",), "may standard-bearer A's unit re-roll morale", standard_question
+            ),
+            "objective": Question(
+                "objective", ("SIDE", "X", "Y"), "does SIDE hold the objective", objective_question
+            ),
+            "deployment": Question(
+                "deployment", ("SIDE",), "is SIDE inside its deployment zone", deployment_question
+            ),
+            "withdrawal": Question(
+                "withdrawal", ("A", "B"), "A's fall-back from B's charge", withdrawal_question
+            ),
+            "spot": Question("spot", ("A", "B"), "may A spot ambush marker B", spot_question),
+            "gun": Question("gun", ("A",), "are gun A's crew and ammunition near", gun_question),
         }
 
     # --- measures ------------------------------------------------------------------------
@@ -200,9 +225,13 @@ class SmoothAndRifled(Ruleset):
         action: object = None,
         action_index: object = None,
         mode: object = "normal",
+        facing_deg: object = None,
     ) -> SRMoveAnswer:
         plan = move_plan(scene, a, action, action_index, mode)
         goal = np.array([number(x, "X"), number(y, "Y")])
+        end_facing = (
+            plan.mover.facing_deg if facing_deg is None else number(facing_deg, "facing_deg")
+        )
         mover, radius_mm = plan.mover, base_of(plan.mover).radius_mm
         reasons: list[Reason] = []
         margins: list[Margin] = []
@@ -258,6 +287,16 @@ class SmoothAndRifled(Ruleset):
                 margins.append(
                     Margin("allowance", abs(plan.allowance_mm - path.cost_mm), mover.sigma_mm)
                 )
+        backwards_mm = backwards_distance_mm(mover.xy, goal, end_facing)
+        limit_mm = options_of(scene).mm(NUMBERS.backwards_cm)
+        if backwards_mm > 0.0:
+            margins.append(Margin("backwards", abs(limit_mm - backwards_mm), mover.sigma_mm))
+        if backwards_mm > limit_mm:
+            reasons.append(Reason.BACKWARDS_TOO_FAR)
+            warnings.append(
+                f"{UNIT.from_mm(backwards_mm):.1f} cm backwards keeping the facing "
+                f"(at most {UNIT.from_mm(limit_mm):g} cm): turn the figure first"
+            )
         legal = not reasons
         cost = path.cost_mm if path.found else math.inf
         allowance_cm = UNIT.from_mm(plan.allowance_mm)
@@ -342,6 +381,17 @@ class SmoothAndRifled(Ruleset):
         return single_charge(
             scene, options, a, b, charger, defender, plain_action_index(action, action_index)
         )
+
+
+def backwards_distance_mm(start: np.ndarray, goal: np.ndarray, facing_deg: float) -> float:
+    """How far a move goes backwards against a facing: the straight move's rear component.
+
+    >>> backwards_distance_mm(np.array([0.0, 0.0]), np.array([10.0, -40.0]), 90.0)
+    40.0
+    """
+    heading = math.radians(facing_deg)
+    forward = np.array([math.cos(heading), math.sin(heading)])
+    return round(-float((goal - start) @ forward), 9)
 
 
 def _closest(scene: Scene, a: str, b: str) -> tuple[Figure, Figure, float]:
