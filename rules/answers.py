@@ -48,6 +48,9 @@ class Reason(StrEnum):
     CREW_TOO_FAR = "crew_too_far"
     AMMUNITION_TOO_FAR = "ammunition_too_far"
     NOT_IN_GRID = "not_in_grid"
+    NO_REFERENCE = "no_reference"
+    NOT_FRIENDLY = "not_friendly"
+    TOO_MANY_FIGURES = "too_many_figures"
 
 
 @dataclass(frozen=True, slots=True)

@@ -145,12 +145,13 @@ def impact_answer(
     die: int | None,
     bonus: int,
     fire: Callable[[], FireAnswer],
-    in_contact: Callable[[], bool],
+    in_contact: Callable[[], bool | None],
 ) -> ImpactAnswer:
     """The impact of a shot or a close combat, on any CB6 surface.
 
     ``fire`` and ``in_contact`` ask the surface's own rules whether the action is
-    allowed; the arithmetic is the same everywhere.
+    allowed (``in_contact`` gives None when it cannot be measured); the arithmetic
+    is the same everywhere.
     """
     warnings: list[str] = []
     if action == "fire":
@@ -161,7 +162,13 @@ def impact_answer(
             warnings.append(f"{attacker.name} may not shoot at {target.name} ({codes})")
     elif action == "close":
         counted = [f for f in attacker.figures if f.type == CLOSE_COMBAT_TYPE]
-        if not in_contact():
+        touching = in_contact()
+        if touching is None:
+            warnings.append(
+                f"whether {attacker.name} is in contact with {target.name} cannot be measured "
+                "(no reference figure)"
+            )
+        elif not touching:
             warnings.append(f"{attacker.name} is not in contact with {target.name}")
     else:
         raise QuestionError(f"action must be 'fire' or 'close', got {action!r}")

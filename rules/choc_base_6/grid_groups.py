@@ -16,13 +16,13 @@ from arbitre.rules.model import Figure, Scene
 
 @dataclass(frozen=True, slots=True)
 class CellGroup:
-    """The group standing in one cell."""
+    """The group standing in one cell (``reference`` None when none of its figures is)."""
 
     name: str
     side: str
     cell: Cell
     figures: tuple[Figure, ...]
-    reference: Figure
+    reference: Figure | None
     in_grid: bool
     margin: Margin  # how sure the cell is: the figure nearest a side of it
 
@@ -47,7 +47,13 @@ class CellGrouping:
 
 @functools.lru_cache(maxsize=16)
 def cell_groups(scene: Scene) -> CellGrouping:
-    """One group per occupied cell; declared groups must match the cells."""
+    """One group per occupied cell; declared groups must match the cells.
+
+    A cell's group is named after its declared group, else its reference figure,
+    else its first figure. On a grid nothing is measured from a reference figure
+    (cells are counted), so a group without one answers every question; only a
+    figure named alone splits off instead of moving its whole group.
+    """
     grid = grid_of(scene)
     index_of = {f.id: k for k, f in enumerate(scene.figures)}
     crews: dict[Cell, list[Figure]] = defaultdict(list)
@@ -87,15 +93,21 @@ def cell_groups(scene: Scene) -> CellGrouping:
                 )
             declared_cell[name] = cell
         references = [f for f in crew if f.reference]
-        reference = references[0] if references else first
-        name = next(iter(names)) if names else reference.id
+        reference = references[0] if references else (first if len(crew) == 1 else None)
+        named_after = reference or first
+        name = next(iter(names)) if names else named_after.id
         if name in names_used:
             raise SceneError(
                 scene.source,
-                f"figures[{index_of[reference.id]}].id",
+                f"figures[{index_of[named_after.id]}].id",
                 f"group name {name!r} is used by two cells",
             )
         names_used.add(name)
+        if reference is None:
+            warnings.append(
+                f"group {name} ({', '.join(f.id for f in crew)}) has no reference figure: "
+                "name the group to move it whole"
+            )
         nearest = min(crew, key=lambda f: grid.boundary_margin_mm(f.x_mm, f.y_mm))
         margin = Margin(
             f"cell of {name}",
@@ -157,7 +169,7 @@ def cell_movers(scene: Scene, grouping: CellGrouping, name: str) -> tuple[CellGr
     if figure is None:
         raise QuestionError(f"unknown figure or group {name!r}")
     group = grouping.of_figure(name)
-    if figure.id == group.reference.id or len(group.figures) == 1:
+    if len(group.figures) == 1 or (group.reference is not None and figure.id == group.reference.id):
         return group, list(group.figures)
     return group, [figure]
 

@@ -33,6 +33,12 @@ from arbitre.rules.answers import (
     warning_lines,
     with_certainty,
 )
+from arbitre.rules.choc_base_6.activation import (
+    RegroupAnswer,
+    TurnOrderAnswer,
+    regroup_answer,
+    turn_order_answer,
+)
 from arbitre.rules.choc_base_6.book import (
     NUMBERS,
     SHOOTER_TYPE,
@@ -88,6 +94,11 @@ class ChocBase6Grid(Ruleset):
             "potentials": Question(
                 "potentials", ("A",), "PJ, PA and PI of a group", self.potentials
             ),
+            "regroup": Question(
+                "regroup", ("A", "B"), "may two friendly groups regroup", self.regroup
+            ),
+            "turn-order": Question("turn-order", (), "who plays first this turn", self.turn_order),
+            "initiative": Question("initiative", (), "who plays first this turn", self.turn_order),
         }
 
     def distance(self, scene: Scene, a: str, b: str) -> GridDistanceAnswer:
@@ -348,7 +359,7 @@ class ChocBase6Grid(Ruleset):
             question="groups",
             message=f"{len(grouping.groups)} groups: {listing}" + warning_lines(grouping.warnings),
             groups={g.name: list(g.ids) for g in grouping.groups},
-            references={g.name: g.reference.id for g in grouping.groups},
+            references={g.name: g.reference.id if g.reference else None for g in grouping.groups},
             sides={g.name: g.side for g in grouping.groups},
             warnings=grouping.warnings,
             cells={g.name: g.cell for g in grouping.groups},
@@ -383,6 +394,31 @@ class ChocBase6Grid(Ruleset):
         grouping = cell_groups(scene)
         group = cell_group_named(scene, grouping, a)
         return potentials_answer(group, grouping.grid.unit, f" ({cell_text(group.cell)})")
+
+    def regroup(self, scene: Scene, a: str, b: str, manager: str | None = None) -> RegroupAnswer:
+        """Regrouping two friendly groups (§4.2): neighbouring cells, neither touching an enemy."""
+        grouping = cell_groups(scene)
+        grid = grouping.grid
+        first, second = cell_group_named(scene, grouping, a), cell_group_named(scene, grouping, b)
+        if first.name == second.name:
+            raise QuestionError(f"{a!r} and {b!r} are the same group {first.name!r}")
+        found: list[tuple[Reason, str]] = []
+        if scene.are_enemies(first.side, second.side):
+            found.append((Reason.NOT_FRIENDLY, f" ({first.side} and {second.side})"))
+        steps = grid.steps(first.cell, second.cell)
+        if steps != 1:
+            found.append((Reason.NOT_IN_CONTACT, f" ({steps} {grid.unit.name} apart)"))
+        for group in (first, second):
+            if touches_enemy(scene, grouping, group):
+                found.append((Reason.IN_CONTACT_WITH_ENEMY, f" ({group.name})"))
+        return regroup_answer(first, second, found, (first.margin, second.margin), (), manager)
+
+    def turn_order(self, scene: Scene, dice: object = None) -> TurnOrderAnswer:
+        """Who activates first this turn (§3): the side with the most groups; ties by 1D6."""
+        grouping = cell_groups(scene)
+        if dice is not None and not isinstance(dice, str | dict):
+            raise QuestionError(f"dice takes SIDE:DIE,SIDE:DIE, got {dice!r}")
+        return turn_order_answer(grouping.groups, dice, grouping.warnings)
 
 
 GRID = ChocBase6Grid()

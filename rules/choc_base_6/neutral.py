@@ -14,6 +14,9 @@ group's reference figure. Readings chosen where the book is silent:
 * a group's footprint (what blocks a fire line or a move) is the convex hull of
   its figures' bases; a group known only by its reference figure is a disc of
   ``group_radius_mm`` around it (``attrs.alone: true`` marks a true lone figure);
+* a group with no reference figure (eliminated, §2.2, or its marker unseen) is
+  still a group and still blocks; a question that measures from its reference
+  answers ``no_reference`` (or refuses, when its answer has no reasons);
 * a shot reaches 3 M; a sniper's shot 5 M, and beyond 3 M only snipers' PI count;
 * difficult ground and woods cost double to cross; impassable ground and
   buildings block; other terrain does not change a CB6 move.
@@ -45,6 +48,12 @@ from arbitre.rules.answers import (
     warning_lines,
     with_certainty,
 )
+from arbitre.rules.choc_base_6.activation import (
+    RegroupAnswer,
+    TurnOrderAnswer,
+    regroup_answer,
+    turn_order_answer,
+)
 from arbitre.rules.choc_base_6.book import (
     NUMBERS,
     SHOOTER_TYPE,
@@ -57,18 +66,21 @@ from arbitre.rules.choc_base_6.book import (
     potentials_answer,
 )
 from arbitre.rules.choc_base_6.neutral_groups import (
+    Group,
+    NoReference,
     figure_radius,
     find_groups,
     group_named,
     is_group,
     measure_point,
     moving_figures,
+    reference_of,
 )
 from arbitre.rules.choc_base_6.neutral_messages import fire_message, move_message
 from arbitre.rules.choc_base_6.neutral_obstacles import enemy_contact, line_blockers, move_field
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import centre_distance_mm, ring_points
-from arbitre.rules.model import Scene
+from arbitre.rules.model import Figure, Scene
 from arbitre.rules.ruleset import Question, Ruleset, coordinate_mm
 from arbitre.rules.terrain import straight_cost_mm
 
@@ -95,6 +107,11 @@ class ChocBase6Neutral(Ruleset):
             "potentials": Question(
                 "potentials", ("A",), "PJ, PA and PI of a group", self.potentials
             ),
+            "regroup": Question(
+                "regroup", ("A", "B"), "may two friendly groups regroup", self.regroup
+            ),
+            "turn-order": Question("turn-order", (), "who plays first this turn", self.turn_order),
+            "initiative": Question("initiative", (), "who plays first this turn", self.turn_order),
         }
 
     # --- questions ---------------------------------------------------------------------
@@ -128,14 +145,7 @@ class ChocBase6Neutral(Ruleset):
         first, second = group_named(scene, grouping, a), group_named(scene, grouping, b)
         if first.name == second.name:
             raise QuestionError(f"{a!r} and {b!r} are the same group {first.name!r}")
-        distance_mm = centre_distance_mm(first.reference.xy, second.reference.xy)
-        gap_mm = distance_mm - options.thickness_mm
-        touching = gap_mm < options.thickness_mm
-        margin = Margin(
-            "contact",
-            abs(options.thickness_mm - gap_mm),
-            combined_sigma(first.reference.sigma_mm, second.reference.sigma_mm),
-        )
+        touching, gap_mm, margin = _contact(first, second, options.thickness_mm)
         verdict = "in contact" if touching else "not in contact"
         return ContactAnswer(
             question="contact",
@@ -168,16 +178,19 @@ class ChocBase6Neutral(Ruleset):
         shooters = [f for f in shooter.figures if f.type == SHOOTER_TYPE]
         if not shooters:
             reasons.append(Reason.NO_SHOOTERS)
+        if shooter.reference is None or target.reference is None:
+            return self._fire_unmeasured(scene, shooter, target, reasons, shooters)
 
         for group, code in (
             (shooter, Reason.IN_CONTACT_WITH_ENEMY),
             (target, Reason.TARGET_IN_CONTACT),
         ):
-            touching, margin = enemy_contact(scene, grouping, group, options)
+            touching, margin, unknown = enemy_contact(scene, grouping, group, options)
             if touching:
                 reasons.append(code)
             if margin is not None:
                 margins.append(margin)
+            warnings.extend(_unknown_contact(group, unknown))
 
         distance_mm = centre_distance_mm(shooter.reference.xy, target.reference.xy)
         sigma = combined_sigma(shooter.reference.sigma_mm, target.reference.sigma_mm)
@@ -234,15 +247,59 @@ class ChocBase6Neutral(Ruleset):
             pi=pi_total if allowed else 0,
         )
 
+    def _fire_unmeasured(
+        self,
+        scene: Scene,
+        shooter: Group,
+        target: Group,
+        reasons: list[Reason],
+        shooters: list[Figure],
+    ) -> FireAnswer:
+        """A shot from or at a group with no reference figure: nothing can be measured."""
+        unit = self.unit(scene)
+        reasons.append(Reason.NO_REFERENCE)
+        missing = [g.name for g in (shooter, target) if g.reference is None]
+        text = fire_message(shooter, target, False, reasons, math.nan, unit, (), 0, missing)
+        return FireAnswer(
+            question="fire",
+            message=text,
+            shooter=shooter.name,
+            target=target.name,
+            allowed=False,
+            reasons=tuple(reasons),
+            distance_mm=math.nan,
+            distance_units=math.nan,
+            unit=unit.name,
+            band=None,
+            warnings=(),
+            shooters=tuple(f.id for f in shooters),
+            pi=0,
+        )
+
     def move(self, scene: Scene, a: str, x: str, y: str) -> MoveAnswer:
         options = options_of(scene)
         unit = self.unit(scene)
         goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")])
         grouping = find_groups(scene)
         movers, mover = moving_figures(scene, grouping, a)
-        radius_mm = figure_radius(mover, options)
         allowance_units = min(figure_pa(f) for f in movers)
         allowance_mm = unit.to_mm(allowance_units)
+        if mover is None:
+            name = grouping.of_figure(movers[0].id).name
+            return MoveAnswer(
+                question="move",
+                message=f"{a} may not move there: group {name} has no reference figure "
+                "to measure the move from (move one of its figures alone, or mark its reference)",
+                mover=a,
+                legal=False,
+                reasons=(Reason.NO_REFERENCE,),
+                cost_mm=math.nan,
+                cost_units=math.nan,
+                allowance_mm=allowance_mm,
+                allowance_units=float(allowance_units),
+                unit=unit.name,
+            )
+        radius_mm = figure_radius(mover, options)
         moving_ids = {f.id for f in movers}
         field = move_field(scene, grouping, moving_ids, mover, options)
 
@@ -317,6 +374,8 @@ class ChocBase6Neutral(Ruleset):
         unit = self.unit(scene)
         grouping = find_groups(scene)
         movers, mover = moving_figures(scene, grouping, a)
+        if mover is None:
+            raise NoReference(grouping.of_figure(movers[0].id))
         radius_mm = figure_radius(mover, options)
         allowance_units = min(figure_pa(f) for f in movers)
         allowance_mm = unit.to_mm(allowance_units)
@@ -343,7 +402,7 @@ class ChocBase6Neutral(Ruleset):
             question="groups",
             message=f"{len(grouping.groups)} groups: {listing}" + warning_lines(grouping.warnings),
             groups={g.name: list(g.ids) for g in grouping.groups},
-            references={g.name: g.reference.id for g in grouping.groups},
+            references={g.name: g.reference.id if g.reference else None for g in grouping.groups},
             sides={g.name: g.side for g in grouping.groups},
             warnings=grouping.warnings,
         )
@@ -359,6 +418,7 @@ class ChocBase6Neutral(Ruleset):
     ) -> ImpactAnswer:
         grouping = find_groups(scene)
         attacker, target = group_named(scene, grouping, a), group_named(scene, grouping, b)
+        measured = attacker.reference is not None and target.reference is not None
         return impact_answer(
             attacker,
             target,
@@ -366,8 +426,69 @@ class ChocBase6Neutral(Ruleset):
             die,
             bonus,
             fire=lambda: self.fire(scene, a, b),
-            in_contact=lambda: self.contact(scene, a, b).contact,
+            in_contact=lambda: self.contact(scene, a, b).contact if measured else None,
         )
 
     def potentials(self, scene: Scene, a: str) -> PotentialsAnswer:
         return potentials_answer(group_named(scene, find_groups(scene), a), self.unit(scene))
+
+    def regroup(self, scene: Scene, a: str, b: str, manager: str | None = None) -> RegroupAnswer:
+        """Regrouping two friendly groups (§4.2): in contact, neither touching an enemy."""
+        options = options_of(scene)
+        grouping = find_groups(scene)
+        first, second = group_named(scene, grouping, a), group_named(scene, grouping, b)
+        if first.name == second.name:
+            raise QuestionError(f"{a!r} and {b!r} are the same group {first.name!r}")
+        found: list[tuple[Reason, str]] = []
+        margins: list[Margin] = []
+        warnings: list[str] = []
+        if scene.are_enemies(first.side, second.side):
+            found.append((Reason.NOT_FRIENDLY, f" ({first.side} and {second.side})"))
+        missing = [g.name for g in (first, second) if g.reference is None]
+        if missing:
+            found.append((Reason.NO_REFERENCE, f" ({', '.join(missing)})"))
+        else:
+            touching, gap_mm, margin = _contact(first, second, options.thickness_mm)
+            margins.append(margin)
+            if not touching:
+                found.append(
+                    (
+                        Reason.NOT_IN_CONTACT,
+                        f" (reference figures {gap_mm:.1f} mm apart, "
+                        f"contact under {options.thickness_mm:g} mm)",
+                    )
+                )
+        for group in (first, second):
+            if group.reference is None:
+                continue
+            touching, nearest, unknown = enemy_contact(scene, grouping, group, options)
+            if nearest is not None:
+                margins.append(nearest)
+                if touching:
+                    found.append((Reason.IN_CONTACT_WITH_ENEMY, f" ({nearest.what})"))
+            warnings.extend(_unknown_contact(group, unknown))
+        return regroup_answer(first, second, found, margins, warnings, manager)
+
+    def turn_order(self, scene: Scene, dice: object = None) -> TurnOrderAnswer:
+        """Who activates first this turn (§3): the side with the most groups; ties by 1D6."""
+        grouping = find_groups(scene)
+        if dice is not None and not isinstance(dice, str | dict):
+            raise QuestionError(f"dice takes SIDE:DIE,SIDE:DIE, got {dice!r}")
+        return turn_order_answer(grouping.groups, dice, grouping.warnings)
+
+
+def _contact(first: Group, second: Group, thickness_mm: float) -> tuple[bool, float, Margin]:
+    """Whether two groups touch (reference gap < a thickness), their gap and the margin."""
+    one, other = reference_of(first), reference_of(second)
+    gap_mm = centre_distance_mm(one.xy, other.xy) - thickness_mm
+    margin = Margin(
+        "contact", abs(thickness_mm - gap_mm), combined_sigma(one.sigma_mm, other.sigma_mm)
+    )
+    return gap_mm < thickness_mm, gap_mm, margin
+
+
+def _unknown_contact(group: Group, unknown: list[str]) -> list[str]:
+    return [
+        f"{group.name} may be in contact with {name}, which has no reference figure to measure from"
+        for name in unknown
+    ]

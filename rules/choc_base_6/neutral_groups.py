@@ -18,12 +18,17 @@ from arbitre.rules.model import Figure, Scene
 
 @dataclass(frozen=True, slots=True)
 class Group:
-    """A CB6 group: its figures, side and reference figure."""
+    """A CB6 group: its figures, side and reference figure.
+
+    ``reference`` is None when no figure of the group is its reference figure (it
+    was eliminated, or its marker is not seen): the group still stands on the
+    table, but nothing can be measured from it.
+    """
 
     name: str
     side: str
     figures: tuple[Figure, ...]
-    reference: Figure
+    reference: Figure | None
     declared: bool
 
     @property
@@ -50,7 +55,9 @@ def find_groups(scene: Scene) -> Grouping:
     A figure without a ``group`` joins the figures of its side whose centres are
     less than two thicknesses from it (the gap between them less than a
     thickness), transitively; such a cluster joins the declared group it touches,
-    or forms a group named after its reference figure.
+    or forms a group named after its reference figure. A cluster with no reference
+    figure is still a group (ANNEXE 2: groups are made by proximity), named after
+    its first figure, with no reference and a warning.
     """
     options = options_of(scene)
     chain_mm = options.contact_distance_mm
@@ -83,13 +90,7 @@ def find_groups(scene: Scene) -> Grouping:
         elif len(loose) == 1:
             members[loose[0].id].append(loose[0])
         elif not references:
-            names = ", ".join(f.id for f in loose)
-            raise SceneError(
-                scene.source,
-                "figures",
-                f"figures {names} stand together with no reference figure "
-                "(mark one `reference: true` or declare their `group`)",
-            )
+            members[loose[0].id].extend(loose)
         else:
             for figure in loose:
                 nearest = min(references, key=lambda f: centre_distance_mm(f.xy, figure.xy))
@@ -108,9 +109,10 @@ def find_groups(scene: Scene) -> Grouping:
         if len(crew) == 1 and not references:
             references = crew
         if not references:
-            index = figure_index[crew[0].id]
-            raise SceneError(
-                scene.source, f"figures[{index}].group", f"group {name!r} has no reference figure"
+            ids = ", ".join(f.id for f in crew)
+            warnings.append(
+                f"group {name} ({ids}) has no reference figure: "
+                "nothing can be measured from it (no_reference)"
             )
         if len(references) > 1:
             index = figure_index[references[1].id]
@@ -129,7 +131,8 @@ def find_groups(scene: Scene) -> Grouping:
                 f"group {name} is not together: its figures are not all within "
                 f"{options.thickness_mm:g} mm of each other"
             )
-        groups.append(Group(name, sides[0], tuple(crew), references[0], name in declared))
+        reference = references[0] if references else None
+        groups.append(Group(name, sides[0], tuple(crew), reference, name in declared))
     return Grouping(tuple(groups), tuple(warnings))
 
 
@@ -165,22 +168,42 @@ def group_named(scene: Scene, grouping: Grouping, name: str) -> Group:
     raise QuestionError(f"unknown figure or group {name!r}")
 
 
+class NoReference(QuestionError):
+    """A question needs the reference figure of a group that has none."""
+
+    def __init__(self, group: Group) -> None:
+        super().__init__(
+            f"group {group.name!r} has no reference figure to measure from (no_reference): "
+            f"mark one of {', '.join(group.ids)} `reference: true`"
+        )
+
+
+def reference_of(group: Group) -> Figure:
+    """The group's reference figure; `NoReference` when it has none."""
+    if group.reference is None:
+        raise NoReference(group)
+    return group.reference
+
+
 def measure_point(scene: Scene, grouping: Grouping, name: str) -> Figure:
     """What a distance is measured from: a group's reference figure, or the named figure."""
     group = grouping.by_name(name)
     if group is not None:
-        return group.reference
+        return reference_of(group)
     figure = scene.figure(name)
     if figure is None:
         raise QuestionError(f"unknown figure or group {name!r}")
     return figure
 
 
-def moving_figures(scene: Scene, grouping: Grouping, name: str) -> tuple[list[Figure], Figure]:
+def moving_figures(
+    scene: Scene, grouping: Grouping, name: str
+) -> tuple[list[Figure], Figure | None]:
     """The figures that move and the one whose path is measured.
 
-    A group (or its reference figure) moves whole, measured from its reference;
-    another figure named alone splits off and moves by itself.
+    A group (or its reference figure) moves whole, measured from its reference
+    (None when the group has none); another figure named alone splits off and
+    moves by itself.
     """
     group = grouping.by_name(name)
     if group is None:
@@ -199,8 +222,8 @@ def figure_radius(figure: Figure, options: ChocBase6Options) -> float:
 def footprint_discs(group: Group, options: ChocBase6Options) -> np.ndarray:
     """Discs (N, 3) whose convex hull is the group's footprint."""
     if len(group.figures) == 1 and not group.figures[0].attrs.get("alone", False):
-        ref = group.reference
-        return np.array([[ref.x_mm, ref.y_mm, options.group_footprint_radius_mm]])
+        only = group.figures[0]
+        return np.array([[only.x_mm, only.y_mm, options.group_footprint_radius_mm]])
     return np.array([[f.x_mm, f.y_mm, figure_radius(f, options)] for f in group.figures])
 
 

@@ -20,6 +20,7 @@ _REASON_TEXT = {
     Reason.DESTINATION_OCCUPIED: "the destination overlaps",
     Reason.PATH_BLOCKED: "the way is blocked",
     Reason.OVER_ALLOWANCE: "too far",
+    Reason.NO_REFERENCE: "no reference figure to measure from in",
 }
 
 
@@ -32,6 +33,7 @@ def fire_message(
     unit: Unit,
     blocked_by: Sequence[str],
     pi_total: int,
+    unmeasured: Sequence[str] = (),
 ) -> str:
     at = f"{unit.from_mm(distance_mm):.2f} {unit.name}"
     if allowed:
@@ -43,6 +45,8 @@ def fire_message(
             sentence += " " + ", ".join(blocked_by)
         if reason is Reason.OUT_OF_RANGE:
             sentence += f" ({at})"
+        if reason is Reason.NO_REFERENCE:
+            sentence += " " + ", ".join(unmeasured)
         because.append(sentence)
     return f"{shooter.name} may not shoot at {target.name}: " + "; ".join(because)
 

@@ -16,6 +16,7 @@ from arbitre.rules.choc_base_6.neutral_groups import (
     figure_radius,
     footprint_discs,
     group_footprints,
+    reference_of,
 )
 from arbitre.rules.geometry import centre_distance_mm, line_penetration_mm
 from arbitre.rules.model import Figure, Scene
@@ -24,29 +25,42 @@ from arbitre.rules.terrain import terrain_regions
 
 def enemy_contact(
     scene: Scene, grouping: Grouping, group: Group, options: ChocBase6Options
-) -> tuple[bool, Margin | None]:
-    """Whether a group touches an enemy group, with the margin of the nearest enemy."""
+) -> tuple[bool, Margin | None, list[str]]:
+    """Whether a group touches an enemy group, with the margin of the nearest enemy.
+
+    The group must have a reference figure. Enemy groups without one cannot be
+    measured: those with a figure near enough that their reference could touch
+    the group (within two contact distances of its reference) are returned by
+    name, so that the answer can say it could not tell.
+    """
     limit = options.contact_distance_mm
+    own = reference_of(group)
     nearest: tuple[float, Group] | None = None
+    unknown: list[str] = []
     for other in grouping.groups:
         if other.name == group.name or not scene.are_enemies(group.side, other.side):
             continue
-        d = centre_distance_mm(group.reference.xy, other.reference.xy)
+        if other.reference is None:
+            if min(centre_distance_mm(own.xy, f.xy) for f in other.figures) < 2 * limit:
+                unknown.append(other.name)
+            continue
+        d = centre_distance_mm(own.xy, other.reference.xy)
         if nearest is None or d < nearest[0]:
             nearest = (d, other)
     if nearest is None:
-        return False, None
+        return False, None, unknown
     d, other = nearest
-    sigma = combined_sigma(group.reference.sigma_mm, other.reference.sigma_mm)
-    return d < limit, Margin(f"contact {group.name}-{other.name}", abs(d - limit), sigma)
+    sigma = combined_sigma(own.sigma_mm, reference_of(other).sigma_mm)
+    margin = Margin(f"contact {group.name}-{other.name}", abs(d - limit), sigma)
+    return d < limit, margin, unknown
 
 
 def line_blockers(
     scene: Scene, grouping: Grouping, shooter: Group, target: Group, options: ChocBase6Options
 ) -> tuple[list[str], Margin | None]:
     """Groups whose footprint the shooter-target segment crosses, and the deciding margin."""
-    p, q = shooter.reference.xy, target.reference.xy
-    line_sigma = max(shooter.reference.sigma_mm, target.reference.sigma_mm)
+    p, q = reference_of(shooter).xy, reference_of(target).xy
+    line_sigma = max(reference_of(shooter).sigma_mm, reference_of(target).sigma_mm)
     footprints = group_footprints(scene)
     others = [i for i, g in enumerate(grouping.groups) if g.name not in (shooter.name, target.name)]
     if not others:

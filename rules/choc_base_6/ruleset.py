@@ -67,4 +67,4 @@ class ChocBase6(ChocBase6Neutral):
         if options.surface != "neutral":
             validate_grid(scene)  # the cell size is given; one group per cell
             return
-        find_groups(scene)  # raises on groups without a reference figure
+        find_groups(scene)  # raises on a group mixing sides or with several references

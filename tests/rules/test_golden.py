@@ -72,7 +72,10 @@ def test_golden(path: Path, index: int, item: dict[str, Any]) -> None:
 
 # Each rule system's modules, and the prefix of its golden files.
 RULE_SYSTEMS = {
-    "choc-base-6 (neutral)": (["choc_base_6/neutral*.py"], ("cb6-",)),
+    "choc-base-6 (neutral)": (
+        ["choc_base_6/neutral*.py", "choc_base_6/activation.py"],
+        ("cb6-",),
+    ),
     "choc-base-6 (grids)": (["choc_base_6/grid*.py"], ("cb6-grid",)),
     "smooth-and-rifled": (["smooth_and_rifled/*.py"], ("smooth-and-rifled-",)),
     "musg": (["musg/*.py"], ("musg-",)),

@@ -62,7 +62,6 @@ def test_the_alias_is_accepted_and_named_in_full(tmp_path: Path) -> None:
         (("y_mm: 200, type: TD", "y_mm: -5, type: TD"), "figures[0].y_mm", "off the table"),
         (("id: a2", "id: a1"), "figures[1].id", "duplicate id 'a1'"),
         (("ruleset: choc-base-6", "ruleset: chess"), "ruleset", "unsupported ruleset: 'chess'"),
-        (("reference: true, ", ""), "figures[0].group", "no reference figure"),
         (("unit_mm: 100", "unit_mm: -100"), "options.unit_mm", "greater than 0"),
         (("unit_mm: 100", "unit_mm: 100, colour: red"), "options.colour", "unknown key"),
         (("surface: neutral", "surface: hex"), "options.hex_mm", "required"),
@@ -122,10 +121,20 @@ def test_a_scene_that_is_not_a_mapping(tmp_path: Path) -> None:
         load_scene(_write(tmp_path, "- 1\n- 2\n"))
 
 
-def test_a_cluster_without_reference_is_an_error(tmp_path: Path) -> None:
-    text = GOOD.replace("group: A, reference: true, ", "").replace("group: A, ", "")
-    with pytest.raises(SceneError, match="figures a1, a2 stand together with no reference"):
-        load_scene(_write(tmp_path, text))
+def test_a_group_without_reference_loads(tmp_path: Path) -> None:
+    # CB6 groups are made by proximity (ANNEXE 2); a reference figure can be eliminated
+    # (§2.2): the scene loads, and only questions measured from that reference refuse.
+    from arbitre.rules.questions import ask
+
+    for text in (
+        GOOD.replace("reference: true, ", ""),
+        GOOD.replace("group: A, reference: true, ", "").replace("group: A, ", ""),
+    ):
+        answer = ask(load_scene(_write(tmp_path, text)), "groups", []).to_json()
+        (name,) = answer["groups"]
+        assert answer["groups"][name] == ["a1", "a2"]
+        assert answer["references"] == {name: None}
+        assert any("has no reference figure" in w for w in answer["warnings"])
 
 
 def test_a_group_with_two_references_is_an_error(tmp_path: Path) -> None:

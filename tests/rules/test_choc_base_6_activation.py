@@ -1,0 +1,111 @@
+"""Choc Base 6: groups without a reference figure, regrouping (§4.2), turn order (§3).
+
+The golden scenes cb6-no-reference, cb6-regroup, cb6-turn-order and cb6-grid-regroup
+hold the worked answers; these tests hold the refusals and the tie-breaks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.questions import ask
+from arbitre.rules.scene import parse_scene
+
+
+def _scene(*figures: dict[str, Any], **options: Any) -> Any:
+    return parse_scene(
+        {
+            "ruleset": "cb6",
+            "options": {"unit_mm": 100, **options},
+            "table": {"width_mm": 1200, "depth_mm": 900},
+            "figures": list(figures),
+        }
+    )
+
+
+def _figure(fid: str, side: str, x: float, y: float, **more: Any) -> dict[str, Any]:
+    return {"id": fid, "side": side, "x_mm": x, "y_mm": y, "type": "TD", **more}
+
+
+# x1, x2 chained (30 mm apart), no reference; R a red group of one 200 mm from x1.
+HEADLESS = (
+    _figure("x1", "blue", 300, 300),
+    _figure("x2", "blue", 330, 300),
+    _figure("r1", "red", 300, 500),
+    _figure("b1", "blue", 600, 500),
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "args"),
+    [
+        ("distance", ["x1", "r1"]),
+        ("contact", ["x1", "r1"]),
+        ("contact", ["r1", "x1"]),
+        ("reach", ["x1"]),
+    ],
+)
+def test_questions_without_reasons_refuse_with_the_code(question: str, args: list[str]) -> None:
+    with pytest.raises(QuestionError, match=r"group 'x1' has no reference figure.*no_reference"):
+        ask(_scene(*HEADLESS), question, args)
+
+
+def test_a_figure_of_a_headless_group_is_still_measured_from_its_head() -> None:
+    # x2 is named as a figure: 330 - 300 = 30 mm across, 200 mm down -> hypot = 202.24 mm.
+    answer = ask(_scene(*HEADLESS), "distance", ["x2", "r1"]).to_json()
+    assert answer["mode"] == "head"
+    assert answer["distance_mm"] == pytest.approx(202.237, abs=1e-3)
+    # and the other groups answer as usual: r1 -> b1 is 300 mm = 3 M, in range.
+    assert ask(_scene(*HEADLESS), "fire", ["b1", "r1"]).to_json()["allowed"] is True
+
+
+def test_impact_of_a_close_combat_says_contact_cannot_be_measured() -> None:
+    answer = ask(_scene(*HEADLESS), "impact", ["x1", "r1"], {"action": "close", "die": 1})
+    assert any("cannot be measured" in w for w in answer.to_json()["warnings"])
+
+
+def test_potentials_need_no_reference() -> None:
+    assert ask(_scene(*HEADLESS), "potentials", ["x1"]).to_json()["pj"] == 4
+
+
+def test_turn_order_tie_for_first_waits_for_the_dice() -> None:
+    scene = _scene(_figure("a", "blue", 100, 100), _figure("b", "red", 500, 500))
+    open_tie = ask(scene, "turn-order", []).to_json()
+    assert (open_tie["first"], open_tie["ties"]) == (None, [["blue", "red"]])
+    assert "--with dice=blue:N,red:N" in ask(scene, "turn-order", []).message
+    # The higher roll plays first; equal rolls stay tied ("roll 1D6 again").
+    assert ask(scene, "turn-order", [], {"dice": {"red": 6, "blue": 3}}).to_json()["first"] == "red"
+    again = ask(scene, "turn-order", [], {"dice": "blue:4,red:4"})
+    assert again.to_json()["first"] is None and "again" in again.message
+
+
+@pytest.mark.parametrize(
+    ("dice", "problem"),
+    [
+        ("blue:7,red:1", "a die shows 1 to 6"),
+        ("green:3", "unknown side 'green'"),
+        ("blue=3", "SIDE:DIE"),
+        ("blue:three", "not a number"),
+        (5, "SIDE:DIE"),
+    ],
+)
+def test_bad_dice_are_question_errors(dice: Any, problem: str) -> None:
+    scene = _scene(_figure("a", "blue", 100, 100), _figure("b", "red", 500, 500))
+    with pytest.raises(QuestionError, match=problem):
+        ask(scene, "turn-order", [], {"dice": dice})
+
+
+def test_regroup_refuses_bad_input() -> None:
+    scene = _scene(
+        _figure("a", "blue", 100, 100, reference=True, group="A"),
+        _figure("b", "blue", 140, 100, reference=True, group="B"),
+    )
+    with pytest.raises(QuestionError, match="same group"):
+        ask(scene, "regroup", ["A", "A"])
+    with pytest.raises(QuestionError, match="manager must be blue, got 'red'"):
+        ask(scene, "regroup", ["A", "B"], {"manager": "red"})
+    with pytest.raises(QuestionError, match="unknown figure or group 'Z'"):
+        ask(scene, "regroup", ["A", "Z"])
