@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from arbitre.rules.answers import (
     Checked,
@@ -89,3 +90,22 @@ class MbtMoveAnswer(MoveAnswer):
 @dataclass(frozen=True, slots=True)
 class MbtReachAnswer(ReachAnswer):
     group: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PanicAnswer(Checked):
+    """A panicking elephant's way and the chain it sets off.
+
+    ``runs`` holds one entry per elephant that panics, in turn: ``elephant``, ``die``,
+    ``direction``, ``from_mm`` and ``to_mm`` (its centre), ``moved_mm`` /
+    ``moved_units``, ``length_mm`` (the way it would go unhindered), ``stopped_by``,
+    ``trampled`` and ``sets_off`` (the elephants it meets, that panic next).
+    """
+
+    elephant: str = ""
+    runs: tuple[dict[str, Any], ...] = ()
+    chain: tuple[str, ...] = ()
+    destroyed: tuple[str, ...] = ()
+    waiting: tuple[str, ...] = ()
+    unit: str = ""

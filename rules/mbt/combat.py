@@ -276,7 +276,7 @@ def recoil_blockers(
         found.append("table edge")
     found.extend(
         ident
-        for ident, g in _blocking_terrain(scene, loser.figure)
+        for ident, g in _blocking_terrain(scene, loser.figure, options)
         if swept.intersection(g).area > TOUCH_MM2
     )
     near = shapely.distance(swept, layout.polygons) <= options.contact_tolerance_mm + NEAR_SLACK_MM

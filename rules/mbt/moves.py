@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import shapely
@@ -29,6 +30,7 @@ from arbitre.rules.mbt.plates import (
     _group_of,
     _plate,
     _plates,
+    _woods,
     penetration_mm,
 )
 from arbitre.rules.model import Figure, Scene, TerrainKind
@@ -50,9 +52,67 @@ def move_allowance(figure: Figure) -> int:
 
 
 def _difficulty(kind: TerrainKind, figure: Figure, options: MbtOptions) -> float:
-    if kind is TerrainKind.DIFFICULT or (kind is TerrainKind.WOOD and figure.type != "cavalry"):
+    if kind is TerrainKind.DIFFICULT or (
+        kind is TerrainKind.WOOD and _woods(figure, options) == "difficult"
+    ):
         return options.difficult_factor
     return 1.0
+
+
+def _as_group(value: Any) -> bool:
+    """The ``as_group`` option of ``move`` and ``reach``: true or false."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "1"):
+        return True
+    if text in ("false", "no", "0"):
+        return False
+    raise QuestionError(f"as_group must be true or false, got {value!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Mover:
+    """What moves: one base, or a group moving as one (the rectangle holding its bases).
+
+    ``plate`` is the moving rectangle; ``offset_mm`` (2,) runs from the named base's
+    centre to that rectangle's centre, so a goal for the named base is a goal for the
+    rectangle once shifted by it.
+    """
+
+    plate: Plate
+    members: tuple[Plate, ...]
+    offset_mm: np.ndarray
+    allowance_units: float
+
+
+def _mover(scene: Scene, a: str, as_group: Any, options: MbtOptions) -> Mover:
+    """The base named, alone at its own pace, or its group as one at the slowest pace.
+
+    "Les plaquettes se déplacent individuellement [...] Un groupe peut se déplacer comme
+    s'il s'agissait d'une simple et même plaquette, à la vitesse de la plaquette la plus
+    lente." (Mouvements)
+    """
+    named = _plate(scene, a)
+    if not _as_group(as_group):
+        return Mover(named, (named,), np.zeros(2), float(move_allowance(named.figure)))
+    group = tuple(_group_of(scene, named, options))
+    corners = np.array(
+        [p.corner(x, y) for p in group for x, y in ((1, -1), (1, 1), (-1, 1), (-1, -1))]
+    )
+    along = (corners - named.centre) @ named.u
+    across = (corners - named.centre) @ named.n
+    middle = (along.max() + along.min()) / 2 * named.u + (across.max() + across.min()) / 2 * named.n
+    plate = Plate(
+        named.figure,
+        named.centre + middle,
+        named.u,
+        named.n,
+        float(across.max() - across.min()),
+        float(along.max() - along.min()),
+    )
+    slowest = float(min(move_allowance(p.figure) for p in group))
+    return Mover(plate, group, np.asarray(middle, dtype=np.float64), slowest)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -83,14 +143,14 @@ def _ground(scene: Scene, mover: Plate, members: set[str], options: MbtOptions) 
     half = np.abs(mover.u) * mover.depth_mm / 2.0 + np.abs(mover.n) * mover.width_mm / 2.0
     shift = np.maximum(radius - half, 0.0)
     others = tuple(p for p in _plates(scene) if p.figure.id not in members)
-    blocking_kinds = _blocking_kinds(mover.figure)
+    blocking_kinds = _blocking_kinds(mover.figure, options)
     factors = {kind: _difficulty(kind, mover.figure, options) for kind in TerrainKind}
     costly = {
         kind: factor
         for kind, factor in factors.items()
         if factor > 1.0 and kind not in blocking_kinds
     }
-    blocking = _blocking_terrain(scene, mover.figure)
+    blocking = _blocking_terrain(scene, mover.figure, options)
     terrain, regions = terrain_regions(scene, blocking_kinds, costly)
 
     def moved(polygon: shapely.Polygon) -> shapely.Polygon:
@@ -142,15 +202,16 @@ def _swept_through(
     return tuple(found)
 
 
-def move_answer(scene: Scene, a: str, x: str, y: str) -> MbtMoveAnswer:
-    """Whether A may move its centre to (X, Y) mm, and by which way."""
+def move_answer(scene: Scene, a: str, x: str, y: str, as_group: Any = False) -> MbtMoveAnswer:
+    """Whether A may move its centre to (X, Y) mm, and by which way; with ``as_group``,
+    A's whole group moves as one, A's centre going to (X, Y)."""
     options = _options(scene)
     unit = _unit(scene)
-    mover = _plate(scene, a)
-    goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")])
-    group = _group_of(scene, mover, options)
-    members = {p.figure.id for p in group}
-    allowance_units = float(min(move_allowance(p.figure) for p in group))
+    moving = _mover(scene, a, as_group, options)
+    mover = moving.plate
+    goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")]) + moving.offset_mm
+    members = {p.figure.id for p in moving.members}
+    allowance_units = moving.allowance_units
     allowance_mm = unit.to_mm(allowance_units)
     ground = _ground(scene, mover, members, options)
     moved = mover.polygon(goal - mover.centre)
@@ -163,7 +224,7 @@ def move_answer(scene: Scene, a: str, x: str, y: str) -> MbtMoveAnswer:
     occupied = [
         p.figure.id
         for p in _plates(scene)
-        if p.figure.id != mover.figure.id
+        if p.figure.id not in members
         and penetration_mm(moved, p.polygon()) > options.contact_tolerance_mm
     ]
     if occupied:
@@ -209,12 +270,8 @@ def move_answer(scene: Scene, a: str, x: str, y: str) -> MbtMoveAnswer:
             text += f" ({', '.join(crossed)})"
         if detour_mm is not None:
             text += f"; the way round costs {unit.from_mm(detour_mm):.2f} graduations"
-    warnings = []
-    if len(group) > 1:
-        warnings.append(
-            f"{a} is in a group with {', '.join(sorted(members - {a}))}: the group moves "
-            "at its slowest base's pace"
-        )
+    warnings = _group_warnings(scene, a, moving, options)
+    points = points - moving.offset_mm
     return MbtMoveAnswer(
         question="move",
         message=with_certainty(text, margin),
@@ -229,27 +286,28 @@ def move_answer(scene: Scene, a: str, x: str, y: str) -> MbtMoveAnswer:
         unit=unit.name,
         path_mm=tuple((float(px), float(py)) for px, py in points),
         blocked_by=tuple(crossed),
-        warnings=tuple(warnings),
-        group=tuple(sorted(members)),
+        warnings=warnings,
+        group=tuple(sorted(members)) if len(members) > 1 else (),
         detour_cost_mm=detour_mm,
         detour_cost_units=None if detour_mm is None else unit.from_mm(detour_mm),
     )
 
 
-def reach_answer(scene: Scene, a: str) -> MbtReachAnswer:
-    """Where A may move its centre within its allowance."""
+def reach_answer(scene: Scene, a: str, as_group: Any = False) -> MbtReachAnswer:
+    """Where A may move its centre within its allowance (with ``as_group``, its group
+    moving as one)."""
     options = _options(scene)
     unit = _unit(scene)
-    mover = _plate(scene, a)
-    group = _group_of(scene, mover, options)
-    members = {p.figure.id for p in group}
-    allowance_units = float(min(move_allowance(p.figure) for p in group))
+    moving = _mover(scene, a, as_group, options)
+    mover = moving.plate
+    members = {p.figure.id for p in moving.members}
+    allowance_units = moving.allowance_units
     allowance_mm = unit.to_mm(allowance_units)
     ground = _ground(scene, mover, members, options)
     area = pathing.reachable_area(
         ground.field, ground.inside(mover.centre), ground.radius_mm, allowance_mm
     )
-    back = -ground.shift_mm
+    back = -ground.shift_mm - moving.offset_mm
     polygons = [
         shapely.transform(p, lambda xy: xy + back)
         for p in shapely.get_parts(area)
@@ -267,8 +325,24 @@ def reach_answer(scene: Scene, a: str) -> MbtReachAnswer:
         allowance_mm=allowance_mm,
         allowance_units=allowance_units,
         unit=unit.name,
-        group=tuple(sorted(members)),
+        group=tuple(sorted(members)) if len(members) > 1 else (),
+        warnings=_group_warnings(scene, a, moving, options),
     )
+
+
+def _group_warnings(scene: Scene, a: str, moving: Mover, options: MbtOptions) -> tuple[str, ...]:
+    """Say the base named alone could move with its group, or that its group moves as one."""
+    if len(moving.members) > 1:
+        others = ", ".join(sorted(p.figure.id for p in moving.members if p.figure.id != a))
+        return (f"{a} moves as one with {others}, at its slowest base's pace",)
+    group = _group_of(scene, moving.plate, options)
+    if len(group) > 1:
+        others = ", ".join(sorted(p.figure.id for p in group if p.figure.id != a))
+        return (
+            f"{a} moves alone at its own pace; its group with {others} may move as one "
+            "at its slowest base's pace (as_group=true)",
+        )
+    return ()
 
 
 def groups_answer(scene: Scene) -> GroupsAnswer:

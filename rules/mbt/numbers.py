@@ -63,6 +63,9 @@ class MbtOptions(BaseModel):
     align_tolerance_deg: Annotated[float, Field(ge=0, le=45, allow_inf_nan=False)] = 5.0
     difficult_factor: Annotated[float, Field(ge=1, allow_inf_nan=False)] = 2.0
     arc: Literal["front", "90"] = "front"
+    woods_for_cavalry: Literal["impassable", "difficult", "open"] = "impassable"
+    woods_for_infantry: Literal["impassable", "difficult", "open"] = "difficult"
+    panic_distance: Literal["depth", "move"] = "depth"
 
 
 def _options(scene: Scene) -> MbtOptions:

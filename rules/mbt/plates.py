@@ -243,14 +243,24 @@ def _group_of(scene: Scene, plate: Plate, options: MbtOptions) -> list[Plate]:
     return members
 
 
-def _blocking_kinds(figure: Figure) -> set[TerrainKind]:
-    """Ground a base may not enter: impassable ground, buildings, and woods for cavalry."""
-    kinds = set(BLOCKING_TERRAIN)
+def _woods(figure: Figure, options: MbtOptions) -> str:
+    """What a wood is to this base: ``impassable``, ``difficult`` or ``open`` (options)."""
     if figure.type == "cavalry":
+        return options.woods_for_cavalry
+    return options.woods_for_infantry
+
+
+def _blocking_kinds(figure: Figure, options: MbtOptions) -> set[TerrainKind]:
+    """Ground a base may not enter: impassable ground, buildings, and woods when the
+    scenario says so (by default for cavalry, "bois dense pour les cavaliers")."""
+    kinds = set(BLOCKING_TERRAIN)
+    if _woods(figure, options) == "impassable":
         kinds.add(TerrainKind.WOOD)
     return kinds
 
 
-def _blocking_terrain(scene: Scene, figure: Figure) -> list[tuple[str, shapely.Geometry]]:
-    kinds = _blocking_kinds(figure)
+def _blocking_terrain(
+    scene: Scene, figure: Figure, options: MbtOptions
+) -> list[tuple[str, shapely.Geometry]]:
+    kinds = _blocking_kinds(figure, options)
     return [(f.id, f.geometry) for f in scene.terrain if f.kind in kinds]

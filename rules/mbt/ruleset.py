@@ -22,10 +22,12 @@ from arbitre.rules.mbt.answers import (
     MbtFireAnswer,
     MbtMoveAnswer,
     MbtReachAnswer,
+    PanicAnswer,
 )
 from arbitre.rules.mbt.combat import combat_answer, facing_answer
 from arbitre.rules.mbt.moves import groups_answer, move_answer, reach_answer
 from arbitre.rules.mbt.numbers import TYPES, MbtOptions, _options, _unit
+from arbitre.rules.mbt.panic import panic_answer
 from arbitre.rules.mbt.plates import _contact, _pair, _plate
 from arbitre.rules.mbt.shooting import fire_answer
 from arbitre.rules.model import BaseShape, Scene
@@ -82,6 +84,9 @@ class Mbt(Ruleset):
             "facing": Question("facing", ("A", "B"), "face to face, or how B turns", self.facing),
             "combat": Question("combat", ("A", "B"), "the combat of A against B", self.combat),
             "fire": Question("fire", ("A", "B"), "may archers A shoot at B", self.fire),
+            "panic": Question(
+                "panic", ("A",), "where the panicking elephant A goes, what it tramples", self.panic
+            ),
             "move": Question("move", ("A", "X", "Y"), "may A move to (X, Y) mm", self.move),
             "reach": Question("reach", ("A",), "where may A move", self.reach),
             "groups": Question("groups", (), "bases in contact and aligned", self.groups),
@@ -151,13 +156,23 @@ class Mbt(Ruleset):
     ) -> MbtFireAnswer:
         return fire_answer(scene, a, b, die_a, die_b)
 
+    def panic(
+        self,
+        scene: Scene,
+        a: str,
+        die: Any = None,
+        dice: Any = None,
+        direction: Any = None,
+    ) -> PanicAnswer:
+        return panic_answer(scene, a, die, dice, direction)
+
     # --- moves and groups --------------------------------------------------------------
 
-    def move(self, scene: Scene, a: str, x: str, y: str) -> MbtMoveAnswer:
-        return move_answer(scene, a, x, y)
+    def move(self, scene: Scene, a: str, x: str, y: str, as_group: Any = False) -> MbtMoveAnswer:
+        return move_answer(scene, a, x, y, as_group)
 
-    def reach(self, scene: Scene, a: str) -> MbtReachAnswer:
-        return reach_answer(scene, a)
+    def reach(self, scene: Scene, a: str, as_group: Any = False) -> MbtReachAnswer:
+        return reach_answer(scene, a, as_group)
 
     def groups(self, scene: Scene) -> GroupsAnswer:
         return groups_answer(scene)
