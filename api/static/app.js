@@ -10,8 +10,10 @@ import {
   figureLabel,
   mapPointMm,
   renderCamera,
+  renderEdit,
   renderMap,
 } from "./draw.js";
+import { createEditor } from "./editor.js";
 import { initialLanguage, language, list, number, setLanguage, t, tOr, translatePage } from "./i18n.js";
 import * as server from "./server.js";
 
@@ -22,7 +24,9 @@ const CAMERA_RETRY_MS = 3000;
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
 
 const app = {
-  state: null,
+  state: null, // what the page shows: the live state, or the loaded scene's
+  live: null, // the newest live state
+  scene: null, // a loaded scene file: {name, data, view}
   connection: "connecting", // connecting | open | closed
   mode: "distance",
   picks: [], // figure ids picked for the current question
@@ -37,6 +41,7 @@ const app = {
   cameraAttempt: 0,
   token: new URLSearchParams(location.search).get("token"),
   views: {},
+  editor: null,
 };
 
 // ---- the state of the table -------------------------------------------------------
@@ -240,7 +245,9 @@ function renderLive() {
   if (!app.state) return;
   const colourOf = colourOfSide();
   const overlay = currentOverlay();
-  renderMap(app.views.map, app.state, colourOf, overlay);
+  const marks = app.editor.marks();
+  renderMap(app.views.map, marks ? { ...app.state, terrain: marks.pieces } : app.state, colourOf, overlay);
+  renderEdit(app.views.map, app.state, marks);
   if (app.cameraOn) renderCamera(app.views.camera, app.state, colourOf, overlay);
   renderFigureList(colourOf, overlay);
   renderLegend(colourOf);
@@ -260,6 +267,9 @@ function renderAll() {
   renderCameraFrame();
   renderResult();
   renderSettingsLabel();
+  app.editor.fillPickers();
+  app.editor.render();
+  renderScenes();
   renderLive();
 }
 
@@ -369,7 +379,7 @@ async function send(question, args) {
   app.pending = true;
   app.error = null;
   renderHint();
-  const reply = await server.ask(question, args);
+  const reply = await server.ask(question, args, {}, app.scene?.data ?? null);
   if (ticket !== app.ticket) return null;
   app.pending = false;
   renderHint();
@@ -469,6 +479,7 @@ function pickFigure(id) {
 
 function onMapTap(event) {
   if (!app.state) return;
+  if (app.editor.tap(event)) return;
   const { map } = app.views;
   const id = figureAtMap(map, app.state, event.clientX, event.clientY);
   if (app.mode === "move" && app.picks.length === 1) {
@@ -555,9 +566,67 @@ function switchLanguage() {
 
 function onState(state) {
   const first = !app.state;
-  app.state = state;
+  app.live = state;
+  app.state = shownState();
   if (first) renderAll();
   else renderLive();
+}
+
+// ---- scene files ------------------------------------------------------------------
+
+/** The state the page shows: the live table's, or the loaded scene's with the live source. */
+function shownState() {
+  if (!app.scene) return app.live;
+  const live = app.live ?? {};
+  return {
+    ...app.scene.view,
+    source: live.source ?? { description: "", ok: false, message: "" },
+    fps: live.fps ?? 0,
+    image_size: live.image_size ?? [16, 9],
+  };
+}
+
+function renderScenes() {
+  const banner = byTestId("scene-banner");
+  banner.hidden = !app.scene;
+  banner.textContent = app.scene ? t("scenes.loaded", { name: app.scene.name }) : "";
+  byTestId("scene-back").hidden = !app.scene;
+  document.body.classList.toggle("scene-shown", Boolean(app.scene));
+}
+
+function sceneMessage(text, kind = "") {
+  const node = byTestId("scene-message");
+  node.textContent = text;
+  node.dataset.kind = kind;
+}
+
+async function loadSceneFile(event) {
+  const input = event.target;
+  const file = input.files?.[0];
+  input.value = ""; // the same file may be loaded again after a change
+  if (!file) return;
+  sceneMessage(t("scenes.reading", { name: file.name }));
+  const reply = await server.readScene(file.name, await file.text());
+  if (!reply.ok) {
+    sceneMessage(t("scenes.refused", { detail: reply.detail ?? "" }), "refused");
+    return;
+  }
+  sceneMessage("");
+  app.scene = { name: file.name, data: reply.data.scene, view: reply.data.view };
+  showScene();
+}
+
+function backToLive() {
+  app.scene = null;
+  sceneMessage(t("scenes.live"));
+  showScene();
+}
+
+function showScene() {
+  clearQuestion();
+  app.state = shownState();
+  app.views.map.drawnFor = null;
+  renderAll();
 }
 
 function onConnection(status) {
@@ -581,6 +650,9 @@ function wire() {
   byTestId("camera-overlay").addEventListener("click", onCameraTap);
   byTestId("figure-list").addEventListener("click", onFigureListTap);
   byTestId("settings-form").addEventListener("submit", saveSettings);
+  byTestId("scene-file").addEventListener("change", loadSceneFile);
+  byTestId("scene-back").addEventListener("click", backToLive);
+  app.editor.wire();
   byTestId("unit-mm").addEventListener("input", (event) => {
     event.target.dataset.edited = "true";
   });
@@ -591,6 +663,14 @@ function start() {
   setLanguage(initialLanguage(localStorage.getItem("arbitre.lang"), navigator.languages || [navigator.language]));
   app.views.map = createMap(byTestId("map"));
   app.views.camera = createCamera(byTestId("camera-overlay"));
+  app.editor = createEditor({
+    byTestId,
+    view: app.views.map,
+    getState: () => app.state,
+    token: () => app.token,
+    blocked: () => Boolean(app.scene),
+    onChange: () => renderLive(),
+  });
   wire();
   renderAll();
   server.fetchState().then(onState).catch(() => {});

@@ -105,7 +105,7 @@ function answerLine(from, to, line) {
 /** Prepare the map's layers inside `svg`. */
 export function createMap(svg) {
   const layers = {};
-  for (const name of ["table", "reach", "answer", "figures"]) {
+  for (const name of ["table", "reach", "answer", "figures", "edit"]) {
     layers[name] = svgEl("g", { class: `layer-${name}` });
   }
   svg.replaceChildren(...Object.values(layers));
@@ -137,11 +137,17 @@ function gridLines(state) {
   return lines;
 }
 
+/** A terrain piece's points in table mm: its outline, or its line. */
+export function piecePoints(piece) {
+  return piece.polygon_mm || piece.line_mm || [];
+}
+
 function terrainShape(state, piece) {
-  const ring = piece.polygon_mm || [];
+  const ring = piecePoints(piece);
   const points = ring.map((point) => toMap(state, point).join(",")).join(" ");
   const kind = String(piece.kind || "");
-  return svgEl(ring.length < 3 ? "polyline" : "polygon", {
+  const line = Boolean(piece.line_mm) || ring.length < 3;
+  return svgEl(line ? "polyline" : "polygon", {
     class: `terrain kind-${kind.replace(/[^a-z_-]/gi, "")}`,
     points,
     "data-testid": "terrain",
@@ -152,7 +158,7 @@ function terrainShape(state, piece) {
 }
 
 function terrainLabel(state, piece) {
-  const ring = piece.polygon_mm || [];
+  const ring = piecePoints(piece);
   if (!ring.length) return null;
   const centre = [0, 1].map((axis) => ring.reduce((sum, point) => sum + point[axis], 0) / ring.length);
   const [x, y] = toMap(state, centre);
@@ -251,6 +257,46 @@ export function renderMap(view, state, colourOf, overlay) {
     () => createFigure("map-figure"),
     (node, f) => updateFigure(node, f, toMap(state, [f.x_mm, f.y_mm]), sizes, colourOf(f.side), overlay),
   );
+}
+
+/** Screen pixels per table millimetre on the map. */
+export function mapPixelsPerMm(view) {
+  return screenScale(view.svg, view.viewWidth);
+}
+
+/**
+ * The terrain editor's marks over the map: the chosen piece outlined with a handle on
+ * each corner (dragged to move it), and the piece being drawn. `edit` is
+ * {pieces, selected (index or null), drawing ({shape, points} or null)}; null clears.
+ */
+export function renderEdit(view, state, edit) {
+  const layer = view.layers.edit;
+  view.svg.classList.toggle("editing", Boolean(edit));
+  if (!edit) {
+    layer.replaceChildren();
+    return;
+  }
+  const radius = 11 / mapPixelsPerMm(view);
+  const drawn = [];
+  const piece = edit.selected === null ? null : edit.pieces[edit.selected];
+  if (piece) {
+    const points = piecePoints(piece).map((p) => toMap(state, p).join(",")).join(" ");
+    drawn.push(svgEl(piece.line_mm ? "polyline" : "polygon", { class: "edit-outline", points, "vector-effect": "non-scaling-stroke" }));
+    piecePoints(piece).forEach((point, index) => {
+      const [x, y] = toMap(state, point);
+      drawn.push(svgEl("circle", { class: "vertex", cx: x, cy: y, r: radius, "data-testid": "vertex", "data-index": index, "vector-effect": "non-scaling-stroke" }));
+    });
+  }
+  if (edit.drawing) {
+    const points = edit.drawing.points.map((p) => toMap(state, p).join(",")).join(" ");
+    const closed = edit.drawing.shape === "polygon" && edit.drawing.points.length > 2;
+    drawn.push(svgEl(closed ? "polygon" : "polyline", { class: "edit-draft", points, "data-testid": "terrain-draft", "vector-effect": "non-scaling-stroke" }));
+    for (const point of edit.drawing.points) {
+      const [x, y] = toMap(state, point);
+      drawn.push(svgEl("circle", { class: "draft-point", cx: x, cy: y, r: radius * 0.6, "vector-effect": "non-scaling-stroke" }));
+    }
+  }
+  layer.replaceChildren(...drawn);
 }
 
 /** The figure nearest to a tap on the map, or null. */

@@ -18,13 +18,18 @@ async function readDetail(response) {
   }
 }
 
-/** POST a question; resolves to {ok: true, data} or {ok: false, detail}. */
-export async function ask(question, args, extras = {}) {
+/**
+ * POST a question, on the live table or on `scene` (the data of a scene file) when given;
+ * resolves to {ok: true, data} or {ok: false, detail}.
+ */
+export async function ask(question, args, extras = {}, scene = null) {
+  const body = { question, args: args.map(String), extras };
+  if (scene) body.scene = scene;
   try {
     const response = await fetch(apiUrl("api/ask"), {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ question, args: args.map(String), extras }),
+      body: JSON.stringify(body),
     });
     if (!response.ok) return { ok: false, status: response.status, detail: await readDetail(response) };
     return { ok: true, data: await response.json() };
@@ -41,6 +46,34 @@ export async function putOptions(token, options) {
       headers: { "Content-Type": "application/json", "X-Arbitre-Token": token },
       body: JSON.stringify({ options }),
     });
+    if (!response.ok) return { ok: false, status: response.status, detail: await readDetail(response) };
+    return { ok: true, data: await response.json() };
+  } catch (error) {
+    return { ok: false, status: 0, detail: String(error) };
+  }
+}
+
+/** PUT the whole fixed terrain with the start-up token. */
+export async function putTerrain(token, terrain) {
+  try {
+    const response = await fetch(apiUrl("api/terrain"), {
+      method: "PUT",
+      headers: { "Content-Type": "application/json", "X-Arbitre-Token": token },
+      body: JSON.stringify({ terrain }),
+    });
+    if (!response.ok) return { ok: false, status: response.status, detail: await readDetail(response) };
+    return { ok: true, data: await response.json() };
+  } catch (error) {
+    return { ok: false, status: 0, detail: String(error) };
+  }
+}
+
+/** Have the server read a scene file's text: {ok: true, data: {scene, view}} or {ok: false, detail}. */
+export async function readScene(name, text) {
+  try {
+    const url = new URL(apiUrl("api/scene/read"));
+    url.searchParams.set("name", name);
+    const response = await fetch(url, { method: "POST", headers: { "Content-Type": "text/plain" }, body: text });
     if (!response.ok) return { ok: false, status: response.status, detail: await readDetail(response) };
     return { ok: true, data: await response.json() };
   } catch (error) {

@@ -69,7 +69,7 @@ def test_every_reason_code_and_terrain_kind_has_words() -> None:
 
 def test_every_key_the_page_names_is_in_the_catalogue() -> None:
     named = set()
-    for script in ("app.js", "draw.js"):
+    for script in ("app.js", "draw.js", "editor.js"):
         named |= set(re.findall(r"\bt(?:Or)?\(\"([\w.]+)\"", (STATIC / script).read_text()))
     named |= set(
         re.findall(r'data-i18n(?:-label|-alt)?="([\w.]+)"', (STATIC / "index.html").read_text())

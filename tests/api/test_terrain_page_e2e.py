@@ -1,0 +1,283 @@
+"""The terrain editor and scene files in a real browser (Debian's chromium, Playwright).
+
+The server runs the demo table in this process, its figures standing still (the demo's
+walks are switched off), so that every answer can be worked out before it is asked.
+Like the other browser tests, these fail, never skip, without chromium.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+import yaml
+
+from arbitre.api.demo import DemoSource, demo_setup
+from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.main import create_app
+
+from .test_page_e2e import CHROMIUM, CHROMIUM_ARGS, _free_port, _get_json, _playwright, _post_json
+
+TOKEN = "e2e-token"
+DEPTH_MM = 600.0  # the demo table is 900 x 600 mm
+ANSWER_TIMEOUT_MS = 10_000
+# The Sergent (a TD, 2 M = 200 mm of move a turn, 1 M = 100 mm) stands at (330, 300).
+SERGENT, DESTINATION = "Sergent", (490.0, 300.0)
+# A wood drawn across his way east: x 380-440, y 220-380.
+WOOD_MM = [(380.0, 220.0), (440.0, 220.0), (440.0, 380.0), (380.0, 380.0)]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    setup = demo_setup()
+    live = LiveTable(
+        TableConfig(
+            setup.camera, setup.table, setup.roster, options={"unit_mm": 100}, terrain=setup.terrain
+        ),
+        DemoSource(move_every_s=1e9),  # nobody walks: the answers below are worked out
+    )
+    port = _free_port()
+    config = uvicorn.Config(
+        create_app(live, token=TOKEN), host="127.0.0.1", port=port, log_level="warning"
+    )
+    runner = uvicorn.Server(config)
+    thread = threading.Thread(target=runner.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            state = _get_json(base + "api/state")
+            if len(state["figures"]) == 7 and all(f["settled"] for f in state["figures"]):
+                break
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            pytest.fail("the demo table did not settle in 30 s")
+        time.sleep(0.2)
+    try:
+        yield base
+    finally:
+        runner.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def page(server: str) -> Iterator[tuple[Any, list[str]]]:
+    sync_playwright = _playwright()
+    errors: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = browser.new_context(
+            viewport={"width": 1280, "height": 900}, locale="en-US", accept_downloads=True
+        )
+        tab = context.new_page()
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        tab.add_init_script("localStorage.setItem('arbitre.lang', 'en')")
+        tab.add_init_script("localStorage.setItem('arbitre.camera', 'off')")
+        tab.goto(f"{server}?token={TOKEN}", wait_until="domcontentloaded")
+        tab.wait_for_selector('[data-testid="map-figure"]', timeout=15_000)
+        try:
+            yield tab, errors
+        finally:
+            browser.close()
+
+
+def _screen(page: Any, x_mm: float, y_mm: float) -> tuple[float, float]:
+    """Where a table point is on the screen (the map draws +y up)."""
+    point: list[float] = page.evaluate(
+        """([x, y]) => {
+            const svg = document.querySelector('[data-testid="map"]');
+            const p = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
+            return [p.x, p.y];
+        }""",
+        [x_mm, DEPTH_MM - y_mm],
+    )
+    return point[0], point[1]
+
+
+def _tap_table(page: Any, x_mm: float, y_mm: float) -> None:
+    page.mouse.click(*_screen(page, x_mm, y_mm))
+
+
+def _tap_figure(page: Any, figure_id: str) -> None:
+    node = page.locator(f'[data-testid="map-figure"][data-id="{figure_id}"] .body')
+    box = node.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def _wait_for_answer(page: Any, question: str) -> dict[str, str]:
+    page.wait_for_function(
+        """(q) => document.querySelector('[data-testid="result"]').dataset.question === q""",
+        arg=question,
+        timeout=ANSWER_TIMEOUT_MS,
+    )
+    panel: dict[str, str] = page.evaluate(
+        """() => ({...document.querySelector('[data-testid="result"]').dataset,
+                  headline: document.querySelector('[data-testid="result-headline"]').textContent,
+                  details: document.querySelector('[data-testid="result-details"]').textContent})"""
+    )
+    return panel
+
+
+def _ask_move(page: Any) -> dict[str, str]:
+    page.click('[data-testid="clear"]')
+    page.click('[data-testid="mode-move"]')
+    _tap_figure(page, SERGENT)
+    _wait_for_answer(page, "reach")
+    _tap_table(page, *DESTINATION)
+    return _wait_for_answer(page, "move")
+
+
+def _ask_pair(page: Any, mode: str, first: str, second: str) -> dict[str, str]:
+    page.click('[data-testid="clear"]')
+    page.click(f'[data-testid="mode-{mode}"]')
+    _tap_figure(page, first)
+    _tap_figure(page, second)
+    return _wait_for_answer(page, "fire" if mode == "fire" else "distance")
+
+
+def _terrain_ids(server: str) -> list[str]:
+    return [piece["id"] for piece in _get_json(server + "api/state")["terrain"]]
+
+
+def test_a_wood_drawn_on_the_map_changes_the_answers_at_once(
+    server: str, page: tuple[Any, list[str]]
+) -> None:
+    tab, errors = page
+    # Before: 160 mm straight east over open ground, 1.60 M of his 2 M: he may go.
+    before = _ask_move(tab)
+    assert before["legal"] == "true", before
+    assert "1.60 M" in before["details"], before
+    # Choc Base 6 fire ignores terrain (only other groups block a line): the Sergent's
+    # shot at the Capitaine (640, 330), 3.11 M away (over 3 M), stays refused for range
+    # alone, before and after the wood.
+    fire = _ask_pair(tab, "fire", SERGENT, "Capitaine")
+    assert fire["allowed"] == "false" and "out of range" in fire["details"], fire
+
+    tab.click('[data-testid="terrain-edit"]')
+    tab.select_option('[data-testid="terrain-kind"]', "wood")
+    tab.click('[data-testid="terrain-draw-area"]')
+    for corner in WOOD_MM[:3]:
+        _tap_table(tab, *corner)
+    _tap_table(tab, 380.0, 360.0)  # the last corner a little low: dragged into place below
+    tab.click('[data-testid="terrain-finish"]')
+    handle = tab.locator('[data-testid="vertex"][data-index="3"]')
+    box = handle.bounding_box()
+    tab.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    tab.mouse.down()
+    tab.mouse.move(*_screen(tab, 380.0, 370.0), steps=3)
+    tab.mouse.move(*_screen(tab, *WOOD_MM[3]), steps=3)
+    tab.mouse.up()
+    tab.click('[data-testid="terrain-save"]')
+    tab.wait_for_selector('[data-testid="terrain-message"][data-kind="saved"]', timeout=5_000)
+    assert "until the server stops" in tab.text_content('[data-testid="terrain-message"]')
+    wood = _get_json(server + "api/state")["terrain"][-1]
+    assert wood["id"] == "wood1" and wood["kind"] == "wood"
+    for got, wanted in zip(wood["polygon_mm"], WOOD_MM, strict=True):
+        assert math.dist(got, wanted) < 3, wood  # taps land within a pixel or two
+    assert tab.locator('[data-testid="terrain"][data-id="wood1"]').count() == 1
+
+    # After: straight through, 100 mm of open ground and 60 mm of wood at double cost
+    # make 220 mm; round either end of the wood (y 220 or 380) is longer still,
+    # hypot(50, 80) + 60 + hypot(50, 80) = 249 mm. Over his 200 mm: he may not go.
+    after = _ask_move(tab)
+    assert after["legal"] == "false", after
+    answer = _post_json(
+        server + "api/ask",
+        {"question": "move", "args": [SERGENT, str(DESTINATION[0]), str(DESTINATION[1])]},
+    )
+    assert answer["legal"] is False and answer["cost_mm"] == pytest.approx(220, abs=3)
+
+    # Delete the wood again: the move is legal again.
+    tab.click('[data-testid="terrain-edit"]')
+    _tap_table(tab, 410.0, 300.0)
+    assert "wood1" in tab.text_content('[data-testid="terrain-hint"]')
+    tab.click('[data-testid="terrain-delete"]')
+    tab.click('[data-testid="terrain-save"]')
+    tab.wait_for_selector('[data-testid="terrain-message"][data-kind="saved"]', timeout=5_000)
+    assert _terrain_ids(server) == ["bois", "rocher"]
+    assert _ask_move(tab)["legal"] == "true"
+    assert not errors, f"errors in the page: {errors}"
+
+
+def test_a_line_is_an_obstacle_with_a_level(server: str, page: tuple[Any, list[str]]) -> None:
+    tab, errors = page
+    tab.click('[data-testid="terrain-edit"]')
+    tab.click('[data-testid="terrain-draw-line"]')
+    assert tab.input_value('[data-testid="terrain-kind"]') == "obstacle"
+    tab.select_option('[data-testid="terrain-level"]', "2")
+    _tap_table(tab, 600.0, 100.0)
+    _tap_table(tab, 800.0, 100.0)
+    tab.click('[data-testid="terrain-finish"]')
+    tab.select_option('[data-testid="terrain-kind"]', "wood")  # a line stays an obstacle
+    assert tab.get_attribute('[data-testid="terrain-message"]', "data-kind") == "refused"
+    tab.click('[data-testid="terrain-save"]')
+    tab.wait_for_selector('[data-testid="terrain-message"][data-kind="saved"]', timeout=5_000)
+    hedge = _get_json(server + "api/state")["terrain"][-1]
+    assert (hedge["kind"], hedge["level"], len(hedge["line_mm"])) == ("obstacle", 2, 2)
+    tab.click('[data-testid="terrain-edit"]')
+    _tap_table(tab, 700.0, 101.0)
+    tab.click('[data-testid="terrain-delete"]')
+    tab.click('[data-testid="terrain-save"]')
+    tab.wait_for_selector('[data-testid="terrain-message"][data-kind="saved"]', timeout=5_000)
+    assert _terrain_ids(server) == ["bois", "rocher"]
+    assert not errors, f"errors in the page: {errors}"
+
+
+def test_a_saved_scene_loads_back_answers_questions_and_the_live_table_returns(
+    server: str, page: tuple[Any, list[str]], tmp_path: Path
+) -> None:
+    tab, errors = page
+    with tab.expect_download() as download:
+        tab.click('[data-testid="scene-save"]')
+    saved = tmp_path / "scene.yaml"
+    download.value.save_as(saved)
+    scene = yaml.safe_load(saved.read_text(encoding="utf-8"))
+    assert len(scene["figures"]) == 7 and scene["ruleset"] == "choc-base-6"
+    # What if the Sergent stood at (600, 250)? Then hypot(40, 80) = 89.4 mm from the
+    # Capitaine (640, 330) instead of hypot(310, 30) = 311.4 mm; worked out below from
+    # the Capitaine's measured position, which the scene keeps.
+    sergent = next(f for f in scene["figures"] if f["id"] == SERGENT)
+    capitaine = next(f for f in scene["figures"] if f["id"] == "Capitaine")
+    sergent["x_mm"], sergent["y_mm"] = 600.0, 250.0
+    what_if = tmp_path / "what-if.yaml"
+    what_if.write_text(yaml.safe_dump(scene, allow_unicode=True), encoding="utf-8")
+    tab.set_input_files('[data-testid="scene-file"]', str(what_if))
+    tab.wait_for_selector('[data-testid="scene-banner"]:not([hidden])', timeout=5_000)
+    assert "what-if.yaml" in tab.text_content('[data-testid="scene-banner"]')
+    panel = _ask_pair(tab, "distance", SERGENT, "Capitaine")
+    expected = math.hypot(capitaine["x_mm"] - 600.0, capitaine["y_mm"] - 250.0)
+    assert float(panel["distanceMm"]) == pytest.approx(expected, abs=0.01)
+    # The server's answer on the live table has not changed.
+    live = _post_json(server + "api/ask", {"question": "distance", "args": [SERGENT, "Capitaine"]})
+    assert live["distance_mm"] > expected + 100
+
+    tab.click('[data-testid="scene-back"]')
+    assert tab.locator('[data-testid="scene-banner"]').is_hidden()
+    panel = _ask_pair(tab, "distance", SERGENT, "Capitaine")
+    assert float(panel["distanceMm"]) == pytest.approx(live["distance_mm"], abs=0.5)
+    assert not errors, f"errors in the page: {errors}"
+
+
+def test_a_bad_scene_file_says_why_in_one_line(page: tuple[Any, list[str]], tmp_path: Path) -> None:
+    tab, errors = page
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "ruleset: choc-base-6\ntable: {width_mm: 900, depth_mm: 600}\n"
+        "figures: [{id: a, side: x, x_mm: 1500, y_mm: 10}]\n",
+        encoding="utf-8",
+    )
+    tab.set_input_files('[data-testid="scene-file"]', str(bad))
+    message = tab.locator('[data-testid="scene-message"][data-kind="refused"]')
+    message.wait_for(timeout=5_000)
+    text = message.text_content()
+    assert "bad.yaml: figures[0].x_mm: 1500.0 is off the table" in text and "\n" not in text
+    assert tab.locator('[data-testid="scene-banner"]').is_hidden()
+    assert not errors, f"errors in the page: {errors}"
