@@ -10,7 +10,9 @@ Modules
 neutral-surface scenes with :mod:`~arbitre.rules.choc_base_6.neutral` and hands hex and
 square scenes to :mod:`~arbitre.rules.choc_base_6.grid_questions`.
 :mod:`~arbitre.rules.choc_base_6.book` holds the book's numbers, the options, figure
-potentials and the impact arithmetic shared by both surfaces.
+potentials and the impact arithmetic shared by both surfaces;
+:mod:`~arbitre.rules.choc_base_6.activation` the turn order (§3) and regrouping (§4.2),
+also shared.
 
 On a neutral surface, :mod:`~arbitre.rules.choc_base_6.neutral_groups` finds the groups and
 their footprints, :mod:`~arbitre.rules.choc_base_6.neutral_obstacles` what stands

@@ -126,3 +126,50 @@ def test_reach_contains_every_legal_destination(
         answer = ask(scene, "move", ["M", f"{x}", f"{y}"]).to_json()
         if answer["legal"] and answer["margin_mm"] > 1.0:
             assert area.buffer(1e-6).contains(shapely.Point(x, y)), (x, y, answer["cost_mm"])
+
+
+@st.composite
+def crowds(draw: st.DrawFn) -> dict[str, Any]:
+    """Up to ten figures of three sides, some marked reference, on a 400 x 300 table."""
+    figures = []
+    for k in range(draw(st.integers(2, 10))):
+        figures.append(
+            {
+                "id": f"f{k}",
+                "side": draw(st.sampled_from(["blue", "red", "green"])),
+                "reference": draw(st.booleans()),
+                "x_mm": draw(st.floats(20, 380)),
+                "y_mm": draw(st.floats(20, 280)),
+            }
+        )
+    return {
+        "ruleset": "cb6",
+        "options": {"unit_mm": 100},
+        "table": {"width_mm": 400, "depth_mm": 300},
+        "figures": figures,
+        "allies": [["blue", "green"]],
+    }
+
+
+@PROFILE
+@given(crowds())
+def test_groups_partition_the_table_and_regroup_is_symmetric(document: dict[str, Any]) -> None:
+    scene = parse_scene(document)  # with or without reference figures, the scene loads
+    groups = ask(scene, "groups", []).to_json()
+    ids = sorted(i for members in groups["groups"].values() for i in members)
+    assert ids == sorted(f["id"] for f in document["figures"])  # every figure exactly once
+    names = sorted(groups["groups"])
+    for a in names:
+        for b in names:
+            if a < b:
+                ab = ask(scene, "regroup", [a, b]).to_json()
+                ba = ask(scene, "regroup", [b, a]).to_json()
+                assert (ab["allowed"], ab["transfer"], sorted(ab["reasons"])) == (
+                    ba["allowed"],
+                    ba["transfer"],
+                    sorted(ba["reasons"]),
+                )
+    order = ask(scene, "turn-order", []).to_json()
+    counts = order["counts"]
+    assert sum(counts.values()) == len(names)
+    assert [counts[s] for s in order["order"]] == sorted(counts.values(), reverse=True)
