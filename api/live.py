@@ -199,7 +199,12 @@ class LiveTable:
                     now,
                     [
                         Observation(
-                            m.id, m.x_mm, m.y_mm, max(m.sigma_mm, MIN_SIGMA_MM), m.heading_deg
+                            m.id,
+                            m.x_mm,
+                            m.y_mm,
+                            max(m.sigma_mm, MIN_SIGMA_MM),
+                            m.heading_deg,
+                            min(m.shared_sigma_mm, max(m.sigma_mm, MIN_SIGMA_MM)),
                         )
                         for m in located.markers
                     ],

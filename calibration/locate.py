@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -72,6 +72,9 @@ class MarkerPlacement:
     valid:
         ``(N,)`` False where a marker could not be placed; ``reasons`` says why, and the other
         arrays hold 0 there.
+    shared_sigma_mm:
+        ``(N,)`` the part of ``sigma_mm`` that every frame shares (the lens, the anchors'
+        placement, the print scale): averaging frames does not reduce it.
     """
 
     xy_mm: FloatArray
@@ -79,6 +82,7 @@ class MarkerPlacement:
     sigma_mm: FloatArray
     valid: BoolArray
     reasons: tuple[str, ...]
+    shared_sigma_mm: FloatArray = field(default_factory=lambda: np.zeros(0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +97,7 @@ class LocatedMarker:
     height_known: bool
     heading_deg: float
     sigma_mm: float
+    shared_sigma_mm: float = 0.0  # the part of sigma_mm every frame shares (not in the JSON)
 
     def to_json(self) -> dict[str, Any]:
         """The contract's marker object (mm to 0.001, degrees to 0.01)."""
@@ -269,6 +274,7 @@ def locate_with_pose(
                 height_known=heights[k] is not None,
                 heading_deg=float(placement.heading_deg[k]),
                 sigma_mm=float(placement.sigma_mm[k]),
+                shared_sigma_mm=float(placement.shared_sigma_mm[k]),
             )
         )
     return LocateResult(intrinsics.image_size, pose, tuple(markers), tuple(rejected))
@@ -374,7 +380,9 @@ def place_markers(
         raise CalibrationError("noise and uncertainties must be finite and >= 0")
     if n == 0:
         empty = np.zeros((0,))
-        return MarkerPlacement(np.zeros((0, 2)), empty, empty.copy(), np.zeros(0, bool), ())
+        return MarkerPlacement(
+            np.zeros((0, 2)), empty, empty.copy(), np.zeros(0, bool), (), empty.copy()
+        )
 
     normalised, _, corner_undistorted = _undistort(corners.reshape(-1, 2), intrinsics)
     normalised = normalised.reshape(n, 4, 2)
@@ -395,8 +403,9 @@ def place_markers(
     valid = undistorted_ok & diagonal_ok & plane_ok
 
     sigma = np.zeros(n)
+    shared = np.zeros(n)
     if np.any(valid):
-        sigma[valid] = _sigma_mm(
+        sigma[valid], shared[valid] = _sigma_mm(
             corners[valid],
             centre[valid],
             heights[valid],
@@ -424,7 +433,12 @@ def place_markers(
     )
     xy = np.where(valid[:, None], centre_xy, 0.0)
     return MarkerPlacement(
-        xy, np.where(valid, heading, 0.0), np.where(valid, sigma, 0.0), valid, reasons
+        xy,
+        np.where(valid, heading, 0.0),
+        np.where(valid, sigma, 0.0),
+        valid,
+        reasons,
+        np.where(valid, shared, 0.0),
     )
 
 
@@ -548,8 +562,9 @@ def _sigma_mm(
     intrinsics: CameraIntrinsics,
     pose: TablePose,
     sources: _ModelSources,
-) -> FloatArray:
-    """1-sigma horizontal uncertainty along the worst direction, mm, for each marker."""
+) -> tuple[FloatArray, FloatArray]:
+    """1-sigma horizontal uncertainty along the worst direction, mm, for each marker, and
+    the part of it every frame shares (the model's sources)."""
     n = len(corners)
     rotation, camera_centre = pose.rotation, pose.camera_centre_mm
 
@@ -592,8 +607,10 @@ def _sigma_mm(
                 moved.append(plane_xy(centre, rot, cam, heights))
             j_pose[:, :, p] = (moved[0] - moved[1]) / (2 * delta)
         covariance += j_pose @ pose_covariance @ np.transpose(j_pose, (0, 2, 1))
+    shared = np.zeros((n, 2, 2))
     if sources.any and len(pose.anchor_corners_mm):
-        covariance += _model_covariance(centre, d_plane, j_pose, intrinsics, pose, sources)
+        shared = _model_covariance(centre, d_plane, j_pose, intrinsics, pose, sources)
+        covariance += shared
 
     if height_sigma_mm > 0:
         rays = np.column_stack([centre, np.ones(n)]) @ rotation
@@ -601,7 +618,8 @@ def _sigma_mm(
         covariance += height_sigma_mm**2 * j_height[:, :, None] * j_height[:, None, :]
 
     largest = np.linalg.eigvalsh(covariance)[:, -1]
-    return np.sqrt(np.maximum(largest, 0.0))
+    largest_shared = np.linalg.eigvalsh(shared)[:, -1]
+    return np.sqrt(np.maximum(largest, 0.0)), np.sqrt(np.maximum(largest_shared, 0.0))
 
 
 def _model_covariance(

@@ -8,11 +8,12 @@ stream into what the live table shows, one `Track` per marker:
 
 Smoothing
     A marker's position is the mean of its observations since it last moved, weighted
-    by 1/sigma^2, over at most ``max_window`` of the latest of them. Its ``sigma_mm`` is
-    the sigma of that mean, 1/sqrt(sum of the weights): n observations of equal sigma
-    divide it by sqrt(n), so 0.3 mm of jitter becomes 0.3 / sqrt(60) = 0.04 mm after
-    two seconds at 30 fps. This is the random part only: an error shared by every frame
-    (a wrong marker height, a calibration error) does not average out. The heading is
+    by 1/sigma^2 of each one's own (per-frame) part, over at most ``max_window`` of the
+    latest of them. Its ``sigma_mm`` combines the sigma of that mean, 1/sqrt(sum of the
+    weights) -- n observations of equal sigma divide it by sqrt(n), so 0.3 mm of jitter
+    becomes 0.3 / sqrt(60) = 0.04 mm after two seconds at 30 fps -- with the part every
+    frame shares (``Observation.shared_sigma_mm``: the lens, the anchors), which does not
+    average out. The heading is
     the weighted mean direction of the same observations. Because the window is capped,
     a shift too small to count as a move is followed within ``max_window`` frames.
 
@@ -75,7 +76,9 @@ class Observation:
 
     ``x_mm``, ``y_mm``: the point of the table below the marker's centre; ``sigma_mm``:
     its 1-sigma uncertainty (> 0); ``heading_deg``: the direction of the marker's top
-    edge, counter-clockwise from +x.
+    edge, counter-clockwise from +x. ``shared_sigma_mm`` is the part of ``sigma_mm``
+    that every frame shares (a lens or an anchor slightly off moves the marker the same
+    way in every frame): averaging frames reduces only the rest.
     """
 
     marker: int
@@ -83,14 +86,25 @@ class Observation:
     y_mm: float
     sigma_mm: float
     heading_deg: float
+    shared_sigma_mm: float = 0.0
 
     def __post_init__(self) -> None:
-        values = (self.x_mm, self.y_mm, self.sigma_mm, self.heading_deg)
-        if not all(math.isfinite(v) for v in values) or not self.sigma_mm > 0.0:
+        values = (self.x_mm, self.y_mm, self.sigma_mm, self.heading_deg, self.shared_sigma_mm)
+        if (
+            not all(math.isfinite(v) for v in values)
+            or not self.sigma_mm > 0.0
+            or not 0.0 <= self.shared_sigma_mm <= self.sigma_mm
+        ):
             raise VisionError(
-                f"observation of marker {self.marker!r} needs finite x_mm, y_mm, heading_deg"
-                f" and sigma_mm > 0, got {values!r}"
+                f"observation of marker {self.marker!r} needs finite x_mm, y_mm, heading_deg,"
+                f" sigma_mm > 0 and 0 <= shared_sigma_mm <= sigma_mm, got {values!r}"
             )
+
+    @property
+    def own_sigma_mm(self) -> float:
+        """The part of ``sigma_mm`` this frame alone has (kept above 1 % of it)."""
+        own2 = self.sigma_mm**2 - self.shared_sigma_mm**2
+        return math.sqrt(max(own2, (0.01 * self.sigma_mm) ** 2))
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +147,7 @@ class _Marker:
         "x_mm",
         "y_mm",
         "sigma_mm",
+        "shared_sigma_mm",
         "heading_deg",
         "still_since_s",
         "last_seen_s",
@@ -150,6 +165,7 @@ class _Marker:
         self.x_mm = observation.x_mm
         self.y_mm = observation.y_mm
         self.sigma_mm = observation.sigma_mm
+        self.shared_sigma_mm = observation.shared_sigma_mm
         self.heading_deg = observation.heading_deg % 360.0
         self.still_since_s = time_s
         self.last_seen_s = time_s
@@ -169,7 +185,8 @@ class _Marker:
 
     def add(self, observation: Observation, max_window: int) -> None:
         """Add an observation to the window (dropping the oldest beyond ``max_window``)."""
-        w = 1.0 / (observation.sigma_mm * observation.sigma_mm)
+        own = observation.own_sigma_mm
+        w = 1.0 / (own * own)
         heading_rad = math.radians(observation.heading_deg)
         sample = (
             w,
@@ -187,7 +204,8 @@ class _Marker:
                 self._resum()
         self.x_mm = self.origin_x_mm + self.sum_wx / self.sum_w
         self.y_mm = self.origin_y_mm + self.sum_wy / self.sum_w
-        self.sigma_mm = 1.0 / math.sqrt(self.sum_w)
+        self.shared_sigma_mm = observation.shared_sigma_mm
+        self.sigma_mm = math.sqrt(1.0 / self.sum_w + self.shared_sigma_mm**2)
         self.heading_deg = math.degrees(math.atan2(self.sum_wsin, self.sum_wcos)) % 360.0
 
     def _accumulate(self, sample: _Sample, sign: float) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from arbitre.api.bench.certainty import CASES, OFFSETS_MM, certainty_report
 from arbitre.calibration.board import Board
 from arbitre.calibration.frame import locate_frame
 from arbitre.calibration.intrinsics import CalibrationFailure, calibrate_camera
@@ -179,14 +180,17 @@ def run_vision_bench(
     ``progress`` is told ``(done, total)`` after each render located, each frame timed,
     each calibration view rendered and the calibration.
     """
+    questions = len(CASES) * len(OFFSETS_MM)
     steps = Steps(
-        len(PRESETS) * seeds + len(SPEED_SCENES) * frames + CALIBRATION_VIEWS + 1, progress
+        len(PRESETS) * seeds + len(SPEED_SCENES) * frames + CALIBRATION_VIEWS + 1 + questions,
+        progress,
     )
     return {
         "targets": TARGETS,
         "accuracy": accuracy(seeds, steps),
         "speed": speed(frames, steps),
         "calibration": charuco_calibration(CALIBRATION_VIEWS, steps=steps),
+        "certainty": certainty_report(progress=steps.advance),
     }
 
 
@@ -215,6 +219,12 @@ def report_lines(report: dict[str, Any]) -> list[str]:
         lines.append(
             f"  {key:>8}: {row['ms']:.1f} ms ({row['fps']:.0f} fps) vs plain detectMarkers "
             f"{row['baseline_ms']:.1f} ms: ratio {row['ratio']:.2f}{target}"
+        )
+    lines.append("certainty (figures rendered near a rule's threshold, live chain):")
+    for row in report["certainty"]["by_offset"]:
+        lines.append(
+            f"  +-{row['offset_mm']:g} mm: {row['certain']:.0%} of {row['questions']} answered "
+            f"with certainty, {row['wrong']} wrong  {_mark(row['wrong'] == 0)}"
         )
     cal = report["calibration"]
     if "error" in cal:

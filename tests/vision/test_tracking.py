@@ -380,3 +380,19 @@ def test_hundreds_of_markers_cost_little() -> None:
         tracker.tracks()
     assert time.perf_counter() - start < 1.0
     assert len(tracker.tracks()) == 300
+
+
+def test_averaging_reduces_only_the_part_of_sigma_each_frame_has_alone() -> None:
+    # 60 observations of sigma 0.5 mm of which 0.4 mm is shared by every frame (the lens,
+    # the anchors): the own part is sqrt(0.25 - 0.16) = 0.3 mm, averaged to
+    # 0.3 / sqrt(60) = 0.0387 mm; with the shared part, sqrt(0.0387^2 + 0.4^2) = 0.4019.
+    tracker = FigureTracker()
+    for frame in range(60):
+        tracker.update(frame / 30.0, [Observation(7, 100.0, 200.0, 0.5, 0.0, 0.4)])
+    (track,) = tracker.tracks()
+    assert track.sigma_mm == pytest.approx(math.hypot(0.3 / math.sqrt(60), 0.4), rel=1e-6)
+
+
+def test_a_shared_part_larger_than_sigma_is_refused() -> None:
+    with pytest.raises(VisionError):
+        Observation(7, 100.0, 200.0, 0.5, 0.0, 0.6)
