@@ -154,6 +154,7 @@ class SRSaveAnswer(Checked):
     has_save: bool = False
     reasons: tuple[Reason, ...] = ()
     substitute: str | None = None
+    tied: tuple[str, ...] = ()
     substitute_gap_mm: float | None = None
     substitute_gap_units: float | None = None
     radius_mm: float = 0.0

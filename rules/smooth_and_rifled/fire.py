@@ -247,6 +247,8 @@ def _nearest_warnings(
             continue
         if not scene.are_enemies(shooter.side, other.side) or other.attrs.get("shaken", False):
             continue
+        if other.attrs.get("ambush", False):
+            continue  # an ambush marker is not a target until it is revealed
         if is_mounted(target) and not is_mounted(other):
             continue  # cavalry may be shot behind infantry
         if not in_arc(shooter, prints[i], arc_deg)[0]:

@@ -40,6 +40,9 @@ from arbitre.rules.smooth_and_rifled.moves import UNIT, figure_gap_mm
 SAVE_ATTRS = ("leader", "senior_officer", "hero", "standard", "musician", "sniper")
 """Figures with a save (§6.2.8): Leaders, heroes, standard-bearers, musicians, snipers."""
 
+TIE_MM = 0.01
+"""Gaps closer than this are equal (round bases are polygons to a few micrometres)."""
+
 RALLY_ATTRS = ("leader", "senior_officer", "standard", "hero")
 """Figures whose presence within 20 cm rallies in one action (§6.2.9)."""
 
@@ -130,6 +133,16 @@ def save_question(scene: Scene, a: str, die: object = None) -> SRSaveAnswer:
                         combined_sigma(first.sigma_mm, second.sigma_mm),
                     )
                 )
+    tied: tuple[str, ...] = ()
+    if substitute is not None and gap is not None:
+        tied = tuple(
+            f.id
+            for g, f in ranked
+            if g <= radius_mm
+            and g - gap <= max(2.0 * combined_sigma(substitute.sigma_mm, f.sigma_mm), TIE_MM)
+        )
+        if len(tied) > 1:
+            warnings.append(f"{', '.join(tied)} are equally near {figure.id}: the players choose")
     hit: str | None = None
     if rolled is not None:
         hit = figure.id if rolled < NUMBERS.save_from else (substitute.id if substitute else None)
@@ -150,6 +163,7 @@ def save_question(scene: Scene, a: str, die: object = None) -> SRSaveAnswer:
         figure=figure.id,
         has_save=True,
         substitute=substitute.id if substitute else None,
+        tied=tied,
         substitute_gap_mm=gap,
         substitute_gap_units=UNIT.from_mm(gap) if gap is not None else None,
         radius_mm=radius_mm,

@@ -211,3 +211,100 @@ def test_distance_is_symmetric_and_edge_to_edge(x1: float, y1: float, x2: float,
     assert ab == _json(scene, "distance", "c", "a")["distance_mm"]
     centres = ((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5
     assert ab == pytest.approx(max(0.0, centres - 25.0), abs=0.01)
+
+
+def test_fifteen_mm_uses_the_books_own_numbers_where_it_gives_them() -> None:
+    # Scenario 1: "aucune figurine ennemie à moins de 25cm (15cm en 15mm)" — not 12.5 cm.
+    # An enemy whose base is 140 mm from the objective: near in 15 mm (< 150), not at 28 mm
+    # (< 250 too). At 200 mm: near at 28 mm only.
+    def objective(scale: str, enemy_y: float) -> dict[str, Any]:
+        figures = [
+            {"id": "f", "side": "blue", "x_mm": 600, "y_mm": 462.5},
+            {"id": "e", "side": "red", "x_mm": 600, "y_mm": enemy_y},
+        ]
+        scene = _scene(figures, options={"scale": scale})
+        return _json(scene, "objective", "blue", 600, 450, turn=3)
+
+    # f touches the point (gap 0); e at y = 450 + 200 + 12.5 is 200 mm from it.
+    assert objective("15mm", 662.5)["held"] is True
+    assert objective("15mm", 662.5)["enemy_radius_mm"] == 150
+    assert objective("28mm", 662.5)["reasons"] == ["enemy_near"]
+    assert objective("15mm", 602.5)["reasons"] == ["enemy_near"]  # 140 mm < 150
+    # Annexe I: scouts deploy to "40cm (25cm en 15mm)"; others to 30 cm, halved to 15 cm.
+    figures = [
+        {"id": "s", "side": "blue", "x_mm": 600, "y_mm": 230, "attrs": {"scout": True}},
+        {"id": "p", "side": "blue", "x_mm": 500, "y_mm": 130},
+    ]
+    small = _json(_scene(figures, options={"scale": "15mm"}), "deployment", "blue", edge="y0")
+    # s reaches y 242.5 <= 250; p reaches 142.5 <= 150.
+    assert (small["scout_zone_mm"], small["zone_mm"], small["legal"]) == (250, 150, True)
+    assert small["margin_mm"] == pytest.approx(7.5)
+
+
+def test_halved_radii_at_15_mm() -> None:
+    # §2.0: "En 15mm, vous pouvez diviser toutes les mesures par 2": the save's 5 cm is 25 mm.
+    figures = [
+        {"id": "L", "side": "blue", "x_mm": 100, "y_mm": 100, "attrs": {"leader": True}},
+        {"id": "s", "side": "blue", "x_mm": 100, "y_mm": 155},  # 55 - 25 = 30 mm
+    ]
+    assert _json(_scene(figures), "save", "L")["substitute"] == "s"
+    small = _json(_scene(figures, options={"scale": "15mm"}), "save", "L")
+    assert (small["radius_mm"], small["substitute"]) == (25, None)
+
+
+def test_a_threshold_within_the_uncertainty_is_too_close_to_call() -> None:
+    # The hero is 199 mm from the shaken figure (rally radius 200): margin 1 mm; with
+    # sigma 0.5 mm on each figure the gap's sigma is 0.707 mm and 1 < 2 x 0.707.
+    figures = [
+        {
+            "id": "x",
+            "side": "blue",
+            "x_mm": 100,
+            "y_mm": 100,
+            "sigma_mm": 0.5,
+            "attrs": {"shaken": True},
+        },
+        {
+            "id": "h",
+            "side": "blue",
+            "x_mm": 100,
+            "y_mm": 324,
+            "sigma_mm": 0.5,
+            "attrs": {"hero": True},
+        },
+    ]
+    answer = ask(_scene(figures), "rally", ["x"], {})
+    data = answer.to_json()
+    assert (data["actions"], data["certain"]) == (1, False)
+    assert data["margin_mm"] == pytest.approx(1.0, abs=0.01)
+    assert answer.message.startswith("too close to call")
+
+
+@pytest.mark.parametrize(
+    ("question", "args", "extras", "fragment"),
+    [
+        ("save", ["L"], {"die": 7}, "die must be a die's face"),
+        ("save", ["L"], {"die": "four"}, "die must be a number"),
+        ("save", ["nobody"], {}, "unknown figure"),
+        ("deployment", ["blue"], {}, "deployment needs the side's edge"),
+        ("deployment", ["blue"], {"edge": "north"}, "edge must be one of"),
+        ("deployment", ["purple"], {"edge": "y0"}, "no figure of side 'purple'"),
+        ("standard", ["L"], {}, "not a standard-bearer"),
+        ("gun", ["L"], {}, "not a gun"),
+        ("spot", ["L", "m"], {"die": 4}, "--with va=N"),
+        ("spot", ["L", "m"], {"va": 2, "die": 1, "reroll": 5}, "only scouts re-roll"),
+        ("objective", ["blue", "600", "x"], {}, "Y must be a number"),
+        ("objective", ["blue", "600", "450"], {"turn": 0}, "turn must be"),
+        ("withdrawal", ["L", "m"], {"test_die": 3}, "takes no morale test"),
+        ("move", ["L", "100", "200"], {"facing_deg": "up"}, "facing_deg must be a number"),
+    ],
+)
+def test_bad_input_to_the_new_questions_is_a_question_error(
+    question: str, args: list[str], extras: dict[str, Any], fragment: str
+) -> None:
+    figures = [
+        {"id": "L", "side": "blue", "x_mm": 100, "y_mm": 100, "attrs": {"leader": True}},
+        {"id": "m", "side": "red", "x_mm": 100, "y_mm": 300, "attrs": {"ambush": True}},
+    ]
+    with pytest.raises(QuestionError, match=fragment):
+        ask(_scene(figures), question, args, extras)

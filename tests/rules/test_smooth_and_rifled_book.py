@@ -286,3 +286,63 @@ def test_volley_hit_distribution_counts_every_throw() -> None:
     assert answer["hits_distribution"] == expected
     # A volley of one shooter is an ordinary shot: 2d6, 7+ is 21/36.
     assert float(at_least(2, 7)) == pytest.approx(21 / 36)
+
+
+def test_save_of_the_volley_example_may_pass_to_c_already_hit() -> None:
+    # §6.2.5: "Si B était un Leader ... et que sa Sauvegarde ait réussi, le joueur Rouge
+    # pourrait « dévier » le tir sur C qui subirait les effets de 2 touches."
+    # §6.2.8: on 4-6 the nearest figure within 5 cm takes the hit. B (260, 340) is
+    # sqrt(40^2 + 50^2) - 25 = 39.03 mm from C (300, 290) and exactly as far from A (210, 380):
+    # both are within 50 mm, equally near; the players choose, and C, already hit, may take it.
+    document = {**VOLLEY_SCENE, "figures": [dict(f) for f in VOLLEY_SCENE["figures"]]}
+    for figure in document["figures"]:
+        if figure["id"] == "B":
+            figure["attrs"] = {"leader": True}
+    scene = parse_scene(document)
+    answer = _json(scene, "save", "B", die=4)
+    assert answer["tied"] == ["A", "C"]
+    assert answer["substitute_gap_mm"] == pytest.approx(4100**0.5 - 25, abs=0.01)
+    assert answer["hit"] in ("A", "C")
+    assert any("the players choose" in w for w in answer["warnings"])
+    assert _json(scene, "save", "B", die=3)["hit"] == "B"
+
+
+def _rifles(group: bool, *, sniper: bool = False, rifled: bool = True) -> Any:
+    """Three blue figures with rifles (R = 30 cm) facing +y; red at 80 cm from the leader."""
+    weapon = {"medium_range_cm": 30, "reload": 2, "rifled": rifled}
+    figures: list[dict[str, Any]] = [
+        {
+            "id": f"r{k}",
+            "side": "blue",
+            "unit": "rifles",
+            "x_mm": 100 + 30 * k,
+            "y_mm": 100,
+            "facing_deg": 90,
+            "attrs": {"leader": group and k == 0, "weapon": weapon, "sniper": sniper},
+        }
+        for k in range(3)
+    ]
+    # 80 cm edge to edge from r1 (130, 100): centre at y = 100 + 800 + 25 = 925 is off a
+    # 900 mm table, so the table is deeper.
+    figures.append({"id": "t", "side": "red", "x_mm": 130, "y_mm": 925})
+    return _scene(figures, table={"width_mm": 1200, "depth_mm": 1200})
+
+
+def test_extreme_range_only_for_snipers_and_the_aimed_fire_of_rifle_groups() -> None:
+    # §6.2.1: "Portée Extrême : Portée Moyenne X 3 (seulement possible pour les Tireurs
+    # d'Elite et le tir visé des Groupes armés de fusils)". The target is 80 cm from r1:
+    # beyond long range (2R = 60 cm), within extreme (3R = 90 cm).
+    lone = _json(_rifles(group=False), "fire", "r1", "t", aimed=True)
+    assert lone["distance_units"] == pytest.approx(80.0)
+    assert (lone["allowed"], lone["reasons"], lone["band"]) == (False, ["out_of_range"], None)
+    assert _json(_rifles(group=False), "fire", "r1", "t")["reasons"] == ["out_of_range"]
+    # The same rifles as a group (r0 leads r1, r2), aiming: extreme, 13+.
+    volley = _json(_rifles(group=True), "fire", "rifles", "t", aimed=True)
+    assert (volley["allowed"], volley["band"], volley["to_hit_2d6"]) == (True, "extreme", 13)
+    # The group without aiming, or with smooth-bore weapons, stays at 2R.
+    assert _json(_rifles(group=True), "fire", "rifles", "t")["reasons"] == ["out_of_range"]
+    smooth = _json(_rifles(group=True, rifled=False), "fire", "rifles", "t", aimed=True)
+    assert smooth["reasons"] == ["out_of_range"]
+    # A sniper alone reaches extreme range, aimed or not.
+    sniper = _json(_rifles(group=False, sniper=True), "fire", "r1", "t")
+    assert (sniper["allowed"], sniper["band"]) == (True, "extreme")
