@@ -34,6 +34,12 @@ class MusgMoveAnswer(MoveAnswer):
     mode: str = "walk"
     action_points: int = 1
     contact_with: tuple[str, ...] = ()
+    pa_left: int | None = None
+    failed_move_mm: float | None = None
+    failed_move_units: float | None = None
+    failed_to_mm: tuple[float, float] | None = None
+    failed_path_mm: tuple[tuple[float, float], ...] = ()
+    failed_in_difficult: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +91,37 @@ class DamageAnswer(Answer):
     needed: int = 0
     die: int | None = None
     damage: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ExplosionAnswer(Checked):
+    figure: str = ""
+    weapon: str | None = None
+    artillery: bool = False
+    die: int | None = None
+    explodes: bool | None = None
+    radius_mm: float = 0.0
+    radius_units: float = 0.0
+    unit: str = ""
+    caught: tuple[str, ...] = ()
+    distances_units: dict[str, float] = field(default_factory=dict)
+    strength: int | None = None
+    damage_needed: dict[str, int] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionAnswer(Checked):
+    """The 1d3-pas move of a failed test: one entry in ``moves`` per die face considered
+    (the die given, or 1, 2 and 3): ``die``, ``kind`` (``cover`` or ``back``), ``cover``,
+    ``destination_mm``, ``moved_mm``, ``moved_units``, ``full``, ``blocked_by`` and, for
+    a charge, ``resistance_penalty``."""
+
+    figure: str = ""
+    source: str = ""
+    die: int | None = None
+    moves: tuple[dict[str, Any], ...] = ()
+    unit: str = ""
 
 
 _REASON_TEXT = {

@@ -30,6 +30,7 @@ class Numbers:
         default_factory=lambda: {"walk": 1, "run": 2, "charge": 1}
     )
     failed_charge_points: int = 2
+    failed_charge_fraction: float = 0.5
     difficult_factor: float = 2.0
     leave_move_fraction: float = 0.5
     leave_friend_pas: float = 1.0
@@ -43,6 +44,10 @@ class Numbers:
     )
     bow_interception_face: int = 6
     die_faces: int = 6
+    accident_face: int = 1
+    explosion_face: int = 1
+    artillery_blast_pas: float = 3.0
+    charge_recoil_penalty: int = 1
 
 
 NUMBERS = Numbers()
@@ -105,6 +110,9 @@ class Weapon:
     short_pas: float
     medium_pas: float
     long_pas: float
+    strength: int | None = None
+    black_powder: bool = False
+    artillery: bool = False
 
     def band(self, distance_pas: float) -> str | None:
         """The range band of a distance, None beyond long range.
@@ -129,12 +137,38 @@ def parse_weapon(raw: Any, where: str) -> Weapon:
     kind = raw.get("kind", "firearm")
     if not isinstance(kind, str):
         raise ValueError(f"{where}.kind: expected a name, got {kind!r}")
-    unknown = set(raw) - {"kind", "short_pas", "medium_pas", "long_pas", "range_pas"}
+    unknown = set(raw) - {
+        "kind",
+        "short_pas",
+        "medium_pas",
+        "long_pas",
+        "range_pas",
+        "strength",
+        "black_powder",
+        "artillery",
+    }
     if unknown:
         raise ValueError(f"{where}.{sorted(unknown)[0]}: unknown key (a typo?)")
+    extra: dict[str, Any] = {}
+    if "strength" in raw:
+        strength = raw["strength"]
+        if (
+            isinstance(strength, bool)
+            or not isinstance(strength, int)
+            or not 1 <= strength <= TABLE_MAX
+        ):
+            raise ValueError(
+                f"{where}.strength: expected a whole number 1-{TABLE_MAX}, got {strength!r}"
+            )
+        extra["strength"] = strength
+    for key in ("black_powder", "artillery"):
+        if key in raw:
+            if not isinstance(raw[key], bool):
+                raise ValueError(f"{where}.{key}: expected true or false, got {raw[key]!r}")
+            extra[key] = raw[key]
     if "range_pas" in raw:
         far = _positive(raw["range_pas"], f"{where}.range_pas")
-        return Weapon(kind, far / 3.0, 2.0 * far / 3.0, far)
+        return Weapon(kind, far / 3.0, 2.0 * far / 3.0, far, **extra)
     limits = []
     for key in ("short_pas", "medium_pas", "long_pas"):
         if key not in raw:
@@ -142,7 +176,7 @@ def parse_weapon(raw: Any, where: str) -> Weapon:
         limits.append(_positive(raw[key], f"{where}.{key}"))
     if not limits[0] <= limits[1] <= limits[2]:
         raise ValueError(f"{where}: bands must grow short <= medium <= long, got {limits!r}")
-    return Weapon(kind, *limits)
+    return Weapon(kind, *limits, **extra)
 
 
 def _positive(value: Any, where: str) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import shapely
@@ -34,9 +35,20 @@ from arbitre.rules.musg.book import (
 from arbitre.rules.ruleset import coordinate_mm, figure_named
 from arbitre.rules.terrain import straight_cost_mm, terrain_regions
 
+CUT_BISECTIONS = 40  # halvings of a leg when cutting a way at a cost (leg / 2^40)
 
-def move_answer(scene: Scene, a: str, x: str, y: str, mode: str = "walk") -> MusgMoveAnswer:
-    """May A walk, run or charge to (x, y) table mm: the path, its cost and the PA spent."""
+
+def move_answer(
+    scene: Scene, a: str, x: str, y: str, mode: str = "walk", pa_left: Any = None
+) -> MusgMoveAnswer:
+    """May A walk, run or charge to (x, y) table mm: the path, its cost and the PA spent.
+
+    A charge that falls short becomes a run and costs 2 PA; with ``pa_left`` 1 the
+    figure "ne se déplace que de la moitié de son mouvement, et s'il est en terrain
+    difficile il ne se déplace pas" (Charger au corps à corps): the answer then gives
+    how far it goes along the charge's way (``failed_*``).
+    """
+    left = _pa_left(pa_left)
     if mode not in MODES:
         raise QuestionError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     options = _options(scene)
@@ -107,8 +119,12 @@ def move_answer(scene: Scene, a: str, x: str, y: str, mode: str = "walk") -> Mus
             margins.append(Margin("allowance", abs(allowance_mm - path.cost_mm), mover.sigma_mm))
     legal = not reasons
     points = NUMBERS.action_points[mode]
+    failed: dict[str, Any] = {}
     if mode == "charge" and Reason.CHARGE_SHORT in reasons:
         points = NUMBERS.failed_charge_points
+        if left is not None and left < points:
+            points = left
+            failed = _failed_charge(scene, mover, terrain, goal, options, unit)
     cost_mm = path.cost_mm if path.found else math.inf
     text = _move_message(
         a,
@@ -123,6 +139,8 @@ def move_answer(scene: Scene, a: str, x: str, y: str, mode: str = "walk") -> Mus
         contact_with,
         points,
     )
+    if failed:
+        text += "; " + failed.pop("text")
     return MusgMoveAnswer(
         question="move",
         message=with_certainty(text, *margins),
@@ -140,7 +158,100 @@ def move_answer(scene: Scene, a: str, x: str, y: str, mode: str = "walk") -> Mus
         mode=mode,
         action_points=points,
         contact_with=tuple(contact_with),
+        pa_left=left,
+        **failed,
     )
+
+
+def _pa_left(value: Any) -> int | None:
+    """The ``pa_left`` option: the action points the figure has left (1 or more)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise QuestionError(f"pa_left must be a whole number of PA, got {value!r}")
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        raise QuestionError(f"pa_left must be a whole number of PA, got {value!r}") from None
+    if number < 1:
+        raise QuestionError(f"pa_left must be 1 or more, got {value!r}")
+    return number
+
+
+def _in_difficult(scene: Scene, mover: Figure) -> str | None:
+    """The difficult ground (or wood) the figure stands in (its centre), if any."""
+    point = shapely.Point(mover.x_mm, mover.y_mm)
+    for feature in scene.terrain_of(COSTLY_TERRAIN):
+        if isinstance(feature.geometry, shapely.Polygon) and feature.geometry.covers(point):
+            return feature.id
+    return None
+
+
+def _failed_charge(
+    scene: Scene,
+    mover: Figure,
+    terrain: pathing.Field,
+    goal: np.ndarray,
+    options: MusgOptions,
+    unit: Unit,
+) -> dict[str, Any]:
+    """A short charge with one PA left: half a move along the cheapest way to the charge's
+    goal, none in difficult ground (the figure's centre in it)."""
+    ground = _in_difficult(scene, mover)
+    move_units = 0.0 if ground else _move_pas(mover) * NUMBERS.failed_charge_fraction
+    move_mm = unit.to_mm(move_units)
+    path = pathing.shortest_path(terrain, mover.xy, goal, _radius(mover, options))
+    points = np.asarray(path.points_mm, dtype=np.float64)
+    if not path.found or len(points) < 2:
+        points = np.array([mover.xy])
+    way = cut_path(terrain, points, move_mm)
+    end = way[-1]
+    if ground:
+        text = f"with 1 PA left it does not move, being in difficult ground ({ground})"
+    else:
+        text = (
+            f"with 1 PA left it moves only half its move, {move_units:g} pas, "
+            f"to ({end[0]:.0f}, {end[1]:.0f})"
+        )
+    return {
+        "text": text,
+        "failed_move_mm": move_mm,
+        "failed_move_units": move_units,
+        "failed_to_mm": (float(end[0]), float(end[1])) if path.found or ground else None,
+        "failed_path_mm": tuple((float(px), float(py)) for px, py in way),
+        "failed_in_difficult": ground,
+    }
+
+
+def cut_path(field: pathing.Field, points: np.ndarray, budget_mm: float) -> np.ndarray:
+    """The start of the polyline ``points`` (K, 2) table mm that costs ``budget_mm``.
+
+    Costly ground counts along the way (`straight_cost_mm` on each leg); the whole way
+    when it costs less.
+
+    >>> bog = pathing.CostlyRegion(shapely.box(10, -5, 20, 5), 2.0, "bog")
+    >>> cut_path(pathing.Field(100, 100, costly=(bog,)), np.array([[0.0, 0], [30, 0]]), 20.0)
+    array([[ 0.,  0.],
+           [15.,  0.]])
+    """
+    kept = [points[0]]
+    spent = 0.0
+    for start, end in zip(points[:-1], points[1:], strict=True):
+        leg = straight_cost_mm(field, start, end)
+        if spent + leg <= budget_mm:
+            kept.append(end)
+            spent += leg
+            continue
+        low, high = 0.0, 1.0
+        for _ in range(CUT_BISECTIONS):
+            middle = (low + high) / 2
+            if spent + straight_cost_mm(field, start, start + middle * (end - start)) <= budget_mm:
+                low = middle
+            else:
+                high = middle
+        kept.append(start + low * (end - start))
+        break
+    return np.asarray(kept, dtype=np.float64)
 
 
 def reach_answer(scene: Scene, a: str, mode: str = "walk") -> MusgReachAnswer:

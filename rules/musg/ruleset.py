@@ -17,18 +17,22 @@ from arbitre.rules.errors import QuestionError, SceneError
 from arbitre.rules.model import Scene
 from arbitre.rules.musg.answers import (
     DamageAnswer,
+    ExplosionAnswer,
     InitiativeAnswer,
     LeaveAnswer,
     MusgFireAnswer,
     MusgMoveAnswer,
     MusgReachAnswer,
+    ReactionAnswer,
     SupportAnswer,
 )
 from arbitre.rules.musg.bases import _gap, _measure, _options, _unit
 from arbitre.rules.musg.book import RANKS, MusgOptions, _positive, parse_weapon
 from arbitre.rules.musg.dice import damage_answer, initiative_answer
 from arbitre.rules.musg.fire import fire_answer
+from arbitre.rules.musg.mishaps import explosion_answer
 from arbitre.rules.musg.moves import move_answer, reach_answer
+from arbitre.rules.musg.reactions import under_charge_answer, under_fire_answer
 from arbitre.rules.musg.support import leave_answer, support_answer
 from arbitre.rules.ruleset import Question, Ruleset, figure_named
 
@@ -84,6 +88,18 @@ class Musg(Ruleset):
             "support": Question("support", ("A",), "allies and leaders near A", self.support),
             "initiative": Question("initiative", (), "who starts the turn", self.initiative),
             "damage": Question("damage", ("F", "R"), "the damage roll F vs R", self.damage),
+            "under_fire": Question(
+                "under_fire",
+                ("A", "B"),
+                "A flees B's fire 1d3 pas",
+                self.under_fire,
+            ),
+            "under_charge": Question(
+                "under_charge", ("A", "B"), "A, charged by B, steps back 1d3 pas", self.under_charge
+            ),
+            "explosion": Question(
+                "explosion", ("A",), "who A's exploding black-powder weapon hits", self.explosion
+            ),
         }
 
     # --- measures ----------------------------------------------------------------------
@@ -139,14 +155,16 @@ class Musg(Ruleset):
 
     # --- moving ------------------------------------------------------------------------
 
-    def move(self, scene: Scene, a: str, x: str, y: str, mode: str = "walk") -> MusgMoveAnswer:
-        return move_answer(scene, a, x, y, mode)
+    def move(
+        self, scene: Scene, a: str, x: str, y: str, mode: str = "walk", pa_left: Any = None
+    ) -> MusgMoveAnswer:
+        return move_answer(scene, a, x, y, mode, pa_left)
 
     def run(self, scene: Scene, a: str, x: str, y: str) -> MusgMoveAnswer:
         return self.move(scene, a, x, y, mode="run")
 
-    def charge(self, scene: Scene, a: str, x: str, y: str) -> MusgMoveAnswer:
-        return self.move(scene, a, x, y, mode="charge")
+    def charge(self, scene: Scene, a: str, x: str, y: str, pa_left: Any = None) -> MusgMoveAnswer:
+        return self.move(scene, a, x, y, mode="charge", pa_left=pa_left)
 
     def reach(self, scene: Scene, a: str, mode: str = "walk") -> MusgReachAnswer:
         return reach_answer(scene, a, mode)
@@ -169,3 +187,19 @@ class Musg(Ruleset):
 
     def damage(self, scene: Scene, f: str, r: str, die: Any = None) -> DamageAnswer:
         return damage_answer(scene, f, r, die)
+
+    def under_fire(self, scene: Scene, a: str, b: str, die: Any = None) -> ReactionAnswer:
+        return under_fire_answer(scene, a, b, die)
+
+    def under_charge(self, scene: Scene, a: str, b: str, die: Any = None) -> ReactionAnswer:
+        return under_charge_answer(scene, a, b, die)
+
+    def explosion(
+        self,
+        scene: Scene,
+        a: str,
+        die: Any = None,
+        artillery: Any = None,
+        strength: Any = None,
+    ) -> ExplosionAnswer:
+        return explosion_answer(scene, a, die, artillery, strength)

@@ -1,0 +1,131 @@
+"""Mishaps of black-powder weapons: the accident roll and who an explosion catches."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arbitre.rules.answers import Margin, combined_sigma, with_certainty
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.model import Figure, Scene
+from arbitre.rules.musg.answers import ExplosionAnswer
+from arbitre.rules.musg.bases import _measure, _options, _unit, _weapon
+from arbitre.rules.musg.book import NUMBERS, TABLE_MAX
+from arbitre.rules.musg.dice import _die, _int_arg, damage_needed
+from arbitre.rules.ruleset import figure_named
+
+KEPT_MARGINS = 3
+
+
+def _flag(value: Any, name: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "1"):
+        return True
+    if text in ("false", "no", "0"):
+        return False
+    raise QuestionError(f"{name} must be true or false, got {value!r}")
+
+
+def _resistance(figure: Figure) -> int | None:
+    """``attrs.resistance`` plus ``attrs.armour`` (the damage table's row), when given."""
+    if "resistance" not in figure.attrs:
+        return None
+    total = _int_arg(figure.attrs["resistance"], f"{figure.id}: attrs.resistance")
+    total += _int_arg(figure.attrs.get("armour", 0), f"{figure.id}: attrs.armour")
+    return min(max(total, 1), TABLE_MAX)
+
+
+def explosion_answer(
+    scene: Scene,
+    a: str,
+    die: Any = None,
+    artillery: Any = None,
+    strength: Any = None,
+) -> ExplosionAnswer:
+    """Who an exploding black-powder weapon of A hits, and with what strength.
+
+    "Dans le cas de l'utilisation d'armes à feu à poudre noire [...] un 1 sur le jet donne
+    lieu à un accident de tir. On jette 1d6. Sur un 1, l'arme explose, elle touche
+    automatiquement son porteur ou les figurines à proximité (3 pas dans le cas des pièces
+    d'artillerie) avec la force de l'arme." (Tirer). ``die`` is the accident die (1:
+    the weapon explodes); ``artillery`` and ``strength`` stand for the weapon's profile.
+    """
+    options = _options(scene)
+    unit = _unit(scene)
+    bearer = figure_named(scene, a)
+    weapon = _weapon(bearer)
+    warnings: list[str] = []
+    if weapon is not None and not weapon.black_powder:
+        warnings.append(
+            f"{a}'s {weapon.kind} is not marked black_powder: only black-powder firearms "
+            "have shooting accidents"
+        )
+    piece = (
+        _flag(artillery, "artillery")
+        if artillery is not None
+        else bool(weapon is not None and weapon.artillery)
+    )
+    force = weapon.strength if weapon is not None else None
+    if strength is not None:
+        force = _int_arg(strength, "strength")
+        if not 1 <= force <= TABLE_MAX:
+            raise QuestionError(f"strength must be 1 to {TABLE_MAX}, got {strength!r}")
+    rolled = None if die is None else _die(die, "die")
+    explodes = None if rolled is None else rolled == NUMBERS.explosion_face
+    radius_units = NUMBERS.artillery_blast_pas if piece else 0.0
+    radius_mm = unit.to_mm(radius_units)
+    distances: dict[str, float] = {a: 0.0}
+    caught = [a]
+    margins: list[Margin] = []
+    if piece:
+        near = []
+        for other in scene.figures:
+            if other.id == bearer.id:
+                continue
+            d = _measure(bearer, other, options)
+            sigma = combined_sigma(bearer.sigma_mm, other.sigma_mm)
+            margins.append(Margin(f"blast {other.id}", abs(radius_mm - d), sigma))
+            if d <= radius_mm:
+                near.append((d, other.id))
+        for d, ident in sorted(near):
+            caught.append(ident)
+            distances[ident] = unit.from_mm(d)
+    needed: dict[str, int] = {}
+    if force is not None:
+        for ident in caught:
+            row = _resistance(figure_named(scene, ident))
+            if row is not None:
+                needed[ident] = damage_needed(force, row)
+    kept = tuple(sorted(margins, key=lambda m: m.margin_mm)[:KEPT_MARGINS])
+    who = (
+        f"the piece hits {', '.join(caught)} (every figure within "
+        f"{NUMBERS.artillery_blast_pas:g} pas)"
+        if piece
+        else f"it hits its bearer {a}"
+    )
+    hit = f"{who}" + (f" with strength {force}" if force is not None else "")
+    if explodes is None:
+        text = f"on a 1 on the accident die {a}'s weapon explodes: {hit}"
+    elif explodes:
+        text = f"{a}'s weapon explodes: {hit}"
+    else:
+        text = f"accident die {rolled}: {a}'s weapon does not explode"
+    return ExplosionAnswer(
+        question="explosion",
+        message=with_certainty(text, *kept),
+        margins=kept,
+        figure=a,
+        weapon=None if weapon is None else weapon.kind,
+        artillery=piece,
+        die=rolled,
+        explodes=explodes,
+        radius_mm=radius_mm,
+        radius_units=radius_units,
+        unit=unit.name,
+        caught=tuple(caught) if explodes is not False else (),
+        distances_units=distances if explodes is not False else {},
+        strength=force,
+        damage_needed=needed if explodes is not False else {},
+        warnings=tuple(warnings),
+    )

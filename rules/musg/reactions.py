@@ -1,0 +1,245 @@
+"""The 1d3-pas moves of the tests "Subir un tir" and "Subir une charge": where the figure
+goes, and whether the way lets it go the whole distance."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import shapely
+
+from arbitre.rules.answers import Margin, Unit, with_certainty
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.model import Figure, Scene
+from arbitre.rules.musg.answers import ReactionAnswer
+from arbitre.rules.musg.bases import (
+    _footprint,
+    _footprint_at,
+    _options,
+    _overlap_beyond,
+    _unit,
+)
+from arbitre.rules.musg.book import BLOCKING_TERRAIN, COVER_TERRAIN, NUMBERS, TOUCH_MM, MusgOptions
+from arbitre.rules.musg.dice import _int_arg
+from arbitre.rules.ruleset import figure_named
+
+BISECTIONS = 40  # halvings of the way when finding where a slide stops (way / 2^40)
+LOOK_BEYOND_PAS = 1.0  # how far past the die's distance a free way is checked (margin)
+
+
+@dataclass(frozen=True, slots=True)
+class Slide:
+    """A straight slide of a figure's base: how far it goes freely and what stops it."""
+
+    free_mm: float
+    blocked_by: tuple[str, ...]
+
+
+def slide(
+    scene: Scene, mover: Figure, direction: np.ndarray, length_mm: float, options: MusgOptions
+) -> Slide:
+    """How far ``mover``'s base slides along the unit vector ``direction`` (2,), up to
+    ``length_mm``: other bases (beyond the contact tolerance), impassable ground,
+    buildings and the table edge stop it."""
+    start = mover.xy
+    others = [(f.id, _footprint(f, options)) for f in scene.figures if f.id != mover.id]
+    walls = [
+        (t.id, t.geometry)
+        for t in scene.terrain_of(BLOCKING_TERRAIN)
+        if isinstance(t.geometry, shapely.Polygon)
+    ]
+
+    def stoppers(t: float) -> list[str]:
+        end = start + t * length_mm * direction
+        swept = shapely.convex_hull(
+            shapely.union(_footprint_at(mover, start, options), _footprint_at(mover, end, options))
+        )
+        found = []
+        minx, miny, maxx, maxy = _footprint_at(mover, end, options).bounds
+        if minx < 0 or miny < 0 or maxx > scene.table.width_mm or maxy > scene.table.depth_mm:
+            found.append("table edge")
+        found += [i for i, g in walls if swept.intersection(g).area > TOUCH_MM]
+        found += [i for i, g in others if _overlap_beyond(swept, g, options)]
+        return found
+
+    if not stoppers(1.0):
+        return Slide(length_mm, ())
+    low, high = 0.0, 1.0
+    for _ in range(BISECTIONS):
+        middle = (low + high) / 2
+        if stoppers(middle):
+            high = middle
+        else:
+            low = middle
+    return Slide(low * length_mm, tuple(stoppers(high)))
+
+
+def _d3(value: Any) -> int:
+    number = _int_arg(value, "die")
+    if not 1 <= number <= 3:
+        raise QuestionError(f"die: a 1d3 shows 1 to 3, got {value!r}")
+    return number
+
+
+def _away(figure: Figure, source: Figure) -> np.ndarray:
+    """The unit vector (2,) from ``source``'s centre through ``figure``'s: "en arrière"."""
+    offset = figure.xy - source.xy
+    length = float(np.hypot(*offset))
+    if length == 0.0:
+        raise QuestionError(f"{figure.id!r} and {source.id!r} stand on the same point")
+    return np.asarray(offset / length, dtype=np.float64)
+
+
+def _faces(die: Any) -> list[int]:
+    return [1, 2, 3] if die is None else [_d3(die)]
+
+
+def under_fire_answer(scene: Scene, a: str, b: str, die: Any = None) -> ReactionAnswer:
+    """Where A, shot at by B, goes when it fails "Subir un tir": 1d3 pas to the nearest
+    cover, or back (away from B) when no cover is within the die's distance.
+
+    "le personnage visé doit se déplacer soit de 1d3 pas vers le couvert le plus proche
+    soit en arrière s'il n'y a pas de couvert à la distance indiquée par le dé."
+    """
+    options = _options(scene)
+    unit = _unit(scene)
+    figure, shooter = figure_named(scene, a), figure_named(scene, b)
+    if figure.id == shooter.id:
+        raise QuestionError(f"{a!r} and {b!r} are the same figure")
+    base = _footprint(figure, options)
+    covers = sorted(
+        (float(shapely.distance(base, t.geometry)), t.id, t.geometry)
+        for t in scene.terrain_of(COVER_TERRAIN)
+        if not t.geometry.intersects(base)
+    )
+    back = _away(figure, shooter)
+    moves: list[dict[str, Any]] = []
+    margins: list[Margin] = []
+    for face in _faces(die):
+        reach_mm = unit.to_mm(face)
+        if covers:
+            margins.append(
+                Margin(f"cover within {face} pas", abs(reach_mm - covers[0][0]), figure.sigma_mm)
+            )
+        if covers and covers[0][0] <= reach_mm:
+            gap, ident, geometry = covers[0]
+            target = np.asarray(
+                shapely.get_coordinates(shapely.shortest_line(base, geometry))[1],
+                dtype=np.float64,
+            )
+            nearest = np.asarray(
+                shapely.get_coordinates(shapely.shortest_line(base, geometry))[0],
+                dtype=np.float64,
+            )
+            step = target - nearest
+            length = float(np.hypot(*step))
+            way = step / length if length > 0 else back
+            moved = slide(scene, figure, way, length, options)
+            moves.append(_move(face, unit, figure, way, moved, length, "cover", ident))
+        else:
+            moved = slide(scene, figure, back, reach_mm, options)
+            moves.append(_move(face, unit, figure, back, moved, reach_mm, "back", None))
+            margins.append(_way_margin(scene, figure, back, reach_mm, moved, options, unit))
+    text = f"{a} fails its test under {b}'s fire: " + "; ".join(_move_text(m) for m in moves)
+    kept = tuple(sorted(margins, key=lambda m: m.margin_mm)[:3])
+    return ReactionAnswer(
+        question="under_fire",
+        message=with_certainty(text, *kept),
+        margins=kept,
+        figure=a,
+        source=b,
+        die=None if die is None else moves[0]["die"],
+        moves=tuple(moves),
+        unit=unit.name,
+    )
+
+
+def under_charge_answer(scene: Scene, a: str, b: str, die: Any = None) -> ReactionAnswer:
+    """Where A, charged by B, goes when it fails "Subir une charge" and rolls 5 or 6: 1d3
+    pas back from the charge; if it cannot go the whole distance it loses 1 resistance
+    should B reach contact.
+
+    "il lance 1d6 et sur 5 ou 6 il peut effectuer un déplacement de 1d3 pas en arrière de
+    la charge. S'il ne peut pas reculer du score indiqué par le dé, il perd 1 à sa
+    résistance si le personnage qui le charge arrive au contact."
+    """
+    options = _options(scene)
+    unit = _unit(scene)
+    figure, charger = figure_named(scene, a), figure_named(scene, b)
+    if figure.id == charger.id:
+        raise QuestionError(f"{a!r} and {b!r} are the same figure")
+    back = _away(figure, charger)
+    moves: list[dict[str, Any]] = []
+    margins: list[Margin] = []
+    for face in _faces(die):
+        reach_mm = unit.to_mm(face)
+        moved = slide(scene, figure, back, reach_mm, options)
+        entry = _move(face, unit, figure, back, moved, reach_mm, "back", None)
+        entry["resistance_penalty"] = 0 if entry["full"] else NUMBERS.charge_recoil_penalty
+        moves.append(entry)
+        margins.append(_way_margin(scene, figure, back, reach_mm, moved, options, unit))
+    text = f"{a}, charged by {b}, steps back: " + "; ".join(_move_text(m) for m in moves)
+    kept = tuple(sorted(margins, key=lambda m: m.margin_mm)[:3])
+    return ReactionAnswer(
+        question="under_charge",
+        message=with_certainty(text, *kept),
+        margins=kept,
+        figure=a,
+        source=b,
+        die=None if die is None else moves[0]["die"],
+        moves=tuple(moves),
+        unit=unit.name,
+    )
+
+
+def _way_margin(
+    scene: Scene,
+    figure: Figure,
+    way: np.ndarray,
+    reach_mm: float,
+    moved: Slide,
+    options: MusgOptions,
+    unit: Unit,
+) -> Margin:
+    """How far the slide's stop lies from the die's distance: short of it when blocked,
+    beyond it (looked at up to ``LOOK_BEYOND_PAS`` further) when free."""
+    if moved.blocked_by:
+        return Margin("way back", reach_mm - moved.free_mm, figure.sigma_mm)
+    further = slide(scene, figure, way, reach_mm + unit.to_mm(LOOK_BEYOND_PAS), options)
+    return Margin("way back", further.free_mm - reach_mm, figure.sigma_mm)
+
+
+def _move(
+    face: int,
+    unit: Unit,
+    figure: Figure,
+    way: np.ndarray,
+    moved: Slide,
+    wanted_mm: float,
+    kind: str,
+    cover: str | None,
+) -> dict[str, Any]:
+    end = figure.xy + moved.free_mm * way
+    full = not moved.blocked_by or moved.free_mm >= wanted_mm
+    return {
+        "die": face,
+        "kind": kind,
+        "cover": cover,
+        "destination_mm": [float(end[0]), float(end[1])],
+        "moved_mm": moved.free_mm,
+        "moved_units": unit.from_mm(moved.free_mm),
+        "full": bool(full),
+        "blocked_by": list(moved.blocked_by),
+    }
+
+
+def _move_text(move: dict[str, Any]) -> str:
+    where = f"to cover ({move['cover']})" if move["kind"] == "cover" else "back"
+    x, y = move["destination_mm"]
+    text = f"die {move['die']}: {where} {move['moved_units']:.2f} pas to ({x:.0f}, {y:.0f})"
+    if move["blocked_by"]:
+        text += f", stopped by {', '.join(move['blocked_by'])}"
+    if move.get("resistance_penalty"):
+        text += f", -{move['resistance_penalty']} resistance if the charger reaches contact"
+    return text
