@@ -24,7 +24,10 @@ and cover, with :mod:`~arbitre.rules.smooth_and_rifled.geometry`),
 :mod:`~arbitre.rules.smooth_and_rifled.moves` (moves, reach and charges),
 :mod:`~arbitre.rules.smooth_and_rifled.templates` (artillery) and
 :mod:`~arbitre.rules.smooth_and_rifled.tables` (damage, volleys, morale, melee, with the dice
-arithmetic of :mod:`~arbitre.rules.smooth_and_rifled.dice`).
+arithmetic of :mod:`~arbitre.rules.smooth_and_rifled.dice`),
+:mod:`~arbitre.rules.smooth_and_rifled.support` (saves, rally, standards, guns' crews, ambushes),
+:mod:`~arbitre.rules.smooth_and_rifled.scenario` (objective, deployment) and
+:mod:`~arbitre.rules.smooth_and_rifled.withdrawal` (falling back before a charge).
 :mod:`~arbitre.rules.smooth_and_rifled.model` holds the options, the book's distances and
 the groups; :mod:`~arbitre.rules.smooth_and_rifled.answers` the answer types.
 """
