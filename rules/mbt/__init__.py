@@ -13,7 +13,13 @@ where the book is silent (see ``docs/rules/mbt.md``):
   obstacles, as the disc circumscribing its rectangle (radius half its diagonal) so
   that the way suits any facing; against the table edge its own rectangle counts;
   the centre's path inside difficult ground counts double (``difficult_factor``);
-  woods are impassable for cavalry and difficult for infantry;
+  woods are what the scenario says (``woods_for_cavalry``, default impassable;
+  ``woods_for_infantry``, default difficult);
+* a base named alone moves at its own pace; its group moves as one (the rectangle
+  holding its bases, at the slowest pace) only when asked (``as_group``);
+* a panicking elephant goes by its die, keeping its facing, its base's depth
+  (``panic_distance``), trampling the bases it enters and stopping against an
+  elephant, which panics next;
 * a recoil moves the loser straight back by its depth; it is blocked by the
   table edge, impassable ground, any other base in the way, or by ending in
   contact with an enemy's front edge;
@@ -23,7 +29,8 @@ where the book is silent (see ``docs/rules/mbt.md``):
 
 The package: ``numbers`` (the book's numbers and options), ``answers``,
 ``plates`` (rectangles, contact, groups), ``combat`` (facing, points, recoil),
-``shooting``, ``moves`` (moves, reach, groups) and ``ruleset`` (the ``Mbt`` object).
+``shooting``, ``moves`` (moves, reach, groups), ``panic`` (elephants) and ``ruleset``
+(the ``Mbt`` object).
 """
 
 from arbitre.rules.mbt.answers import (

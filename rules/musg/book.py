@@ -176,7 +176,7 @@ def parse_weapon(raw: Any, where: str) -> Weapon:
         limits.append(_positive(raw[key], f"{where}.{key}"))
     if not limits[0] <= limits[1] <= limits[2]:
         raise ValueError(f"{where}: bands must grow short <= medium <= long, got {limits!r}")
-    return Weapon(kind, *limits, **extra)
+    return Weapon(kind, limits[0], limits[1], limits[2], **extra)
 
 
 def _positive(value: Any, where: str) -> float:

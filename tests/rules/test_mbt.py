@@ -227,3 +227,104 @@ def test_reach_holds_every_legal_destination(mover: str, kind: str) -> None:
             assert answer["cost_mm"] <= reach["allowance_mm"] + 1e-6
             assert area.distance(point) <= 0.5, (goal, answer["path_mm"])
     assert checked >= 5
+
+
+def test_a_base_alone_moves_at_its_own_pace_and_its_group_only_when_asked() -> None:
+    # "Les plaquettes se déplacent individuellement [...] Un groupe peut se déplacer [...] à
+    # la vitesse de la plaquette la plus lente." G1 light infantry (3 graduations = 75 mm)
+    # and G2 heavy infantry (2 = 50 mm), side by side, same facing: a group.
+    scene = _scene(
+        _base("G1", "blue", 300, 300, 90, "infantry"),
+        _base("G2", "blue", 340, 300, 90, "infantry", heavy=True),
+    )
+    alone = ask(scene, "move", ["G1", "300", "370"]).to_json()  # 70 mm
+    assert alone["legal"] and alone["allowance_units"] == 3 and alone["group"] == []
+    together = ask(scene, "move", ["G1", "300", "370"], {"as_group": True}).to_json()
+    assert not together["legal"] and together["reasons"] == ["over_allowance"]
+    assert together["allowance_units"] == 2 and together["group"] == ["G1", "G2"]
+    # The group's rectangle (x 280..360) moves with G1: its path is G1's centre's.
+    assert together["path_mm"][0] == [300, 300]
+    reach_alone = ask(scene, "reach", ["G1"]).to_json()
+    reach_group = ask(scene, "reach", ["G1"], {"as_group": "true"}).to_json()
+    assert reach_group["area_mm2"] < reach_alone["area_mm2"]
+
+
+def test_bad_options_of_move_and_panic_are_question_errors() -> None:
+    from arbitre.rules.errors import QuestionError
+
+    scene = _scene(
+        _base("G1", "blue", 300, 300, 90, "infantry"),
+        _base("E", "red", 600, 300, 90, "infantry", elephant=True),
+    )
+    with pytest.raises(QuestionError, match="as_group"):
+        ask(scene, "move", ["G1", "300", "330"], {"as_group": "perhaps"})
+    with pytest.raises(QuestionError, match="not an elephant"):
+        ask(scene, "panic", ["G1"])
+    with pytest.raises(QuestionError, match="die"):
+        ask(scene, "panic", ["E"], {"die": 7})
+    with pytest.raises(QuestionError, match="direction"):
+        ask(scene, "panic", ["E"], {"direction": "up"})
+    with pytest.raises(QuestionError, match="not both"):
+        ask(scene, "panic", ["E"], {"die": 2, "direction": "left"})
+
+
+@pytest.mark.parametrize(
+    ("die", "to"),
+    [
+        (1, [600, 340]),
+        (2, [560, 300]),
+        (3, [640, 300]),
+        (4, [600, 260]),
+        (5, [600, 260]),
+        (6, [600, 260]),
+    ],
+)
+def test_panic_directions_by_the_die(die: int, to: list[float]) -> None:
+    # "1 droit devant, 2 sur sa gauche, 3 sur sa droite, 4, 5 ou 6 en arrière": the
+    # elephant at (600, 300) faces 90 (+y), its left is -x; a 40 x 40 base goes 40 mm.
+    scene = _scene(
+        {
+            **_base("E", "red", 600, 300, 90, "infantry", elephant=True),
+            "base": {"shape": "rect", "width_mm": 40, "depth_mm": 40},
+        },
+    )
+    run = ask(scene, "panic", ["E"], {"die": die}).to_json()["runs"][0]
+    assert run["to_mm"] == pytest.approx(to)
+
+
+def test_panic_distance_move_goes_the_elephants_allowance() -> None:
+    # panic_distance: move -> a light infantry elephant goes 3 graduations = 75 mm.
+    scene = _scene(
+        {
+            **_base("E", "red", 600, 300, 90, "infantry", elephant=True),
+            "base": {"shape": "rect", "width_mm": 40, "depth_mm": 40},
+        },
+        options={"panic_distance": "move"},
+    )
+    run = ask(scene, "panic", ["E"], {"direction": "back"}).to_json()["runs"][0]
+    assert run["moved_mm"] == pytest.approx(75.0) and run["to_mm"] == pytest.approx([600, 225])
+
+
+@pytest.mark.parametrize(
+    ("woods", "legal", "cost_mm"),
+    [("open", True, 50), ("difficult", True, 70), ("impassable", False, None)],
+)
+def test_woods_for_infantry_is_the_scenarios_choice(
+    woods: str, legal: bool, cost_mm: float | None
+) -> None:
+    # I at (300, 300) to (350, 300): 30 mm open, then 20 mm in the wood (x >= 330).
+    scene = _scene(
+        _base("I", "blue", 300, 300, 90, "infantry"),
+        options={"woods_for_infantry": woods},
+        terrain=[
+            {
+                "id": "w",
+                "kind": "wood",
+                "polygon_mm": [[330, 200], [500, 200], [500, 400], [330, 400]],
+            }
+        ],
+    )
+    answer = ask(scene, "move", ["I", "350", "300"]).to_json()
+    assert answer["legal"] is legal
+    if cost_mm is not None:
+        assert answer["cost_mm"] == pytest.approx(cost_mm)

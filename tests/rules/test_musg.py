@@ -233,3 +233,74 @@ def test_a_move_needs_move_pas() -> None:
     scene = _scene([{"id": "x", "side": "a", "x_mm": 100, "y_mm": 100}])
     with pytest.raises(QuestionError, match="attrs.move_pas"):
         ask(scene, "move", ["x", "120", "100"])
+
+
+def test_a_cut_way_never_costs_more_than_its_budget() -> None:
+    import numpy as np
+    import shapely
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from arbitre.rules import pathing
+    from arbitre.rules.musg.moves import cut_path
+    from arbitre.rules.terrain import straight_cost_mm
+
+    bog = pathing.CostlyRegion(shapely.box(40, 0, 80, 100), 2.0, "bog")
+    field = pathing.Field(200, 200, costly=(bog,))
+    coordinate = st.floats(0, 200, allow_nan=False)
+
+    @settings(max_examples=60, deadline=None)
+    @given(
+        st.lists(st.tuples(coordinate, coordinate), min_size=2, max_size=5),
+        st.floats(0, 300, allow_nan=False),
+    )
+    def check(points: list[tuple[float, float]], budget: float) -> None:
+        way = np.asarray(points, dtype=np.float64)
+        cut = cut_path(field, way, budget)
+        spent = sum(straight_cost_mm(field, p, q) for p, q in zip(cut[:-1], cut[1:], strict=True))
+        whole = sum(straight_cost_mm(field, p, q) for p, q in zip(way[:-1], way[1:], strict=True))
+        assert spent <= budget + 1e-6
+        assert spent >= min(budget, whole) - 1e-6  # it stops only when the budget is spent
+
+    check()
+
+
+def test_bad_options_of_the_new_questions_are_question_errors() -> None:
+    scene = _scene(
+        [
+            {"id": "a", "side": "x", "x_mm": 100, "y_mm": 100, "attrs": {"move_pas": 4}},
+            {"id": "b", "side": "y", "x_mm": 300, "y_mm": 100, "attrs": {"move_pas": 4}},
+        ]
+    )
+    with pytest.raises(QuestionError, match="pa_left"):
+        ask(scene, "charge", ["a", "200", "100"], {"pa_left": "two"})
+    with pytest.raises(QuestionError, match="1d3"):
+        ask(scene, "under_fire", ["a", "b"], {"die": 4})
+    with pytest.raises(QuestionError, match="same figure"):
+        ask(scene, "under_charge", ["a", "a"])
+    with pytest.raises(QuestionError, match="strength"):
+        ask(scene, "explosion", ["a"], {"strength": 13})
+    with pytest.raises(QuestionError, match="artillery"):
+        ask(scene, "explosion", ["a"], {"artillery": "big"})
+
+
+def test_weapon_strength_and_powder_are_checked_when_the_scene_loads() -> None:
+    bad = {"kind": "musket", "range_pas": 18, "strength": 0}
+    with pytest.raises(SceneError, match="strength"):
+        _scene([{"id": "a", "side": "x", "x_mm": 100, "y_mm": 100, "attrs": {"weapon": bad}}])
+    bad = {"kind": "musket", "range_pas": 18, "black_powder": "yes"}
+    with pytest.raises(SceneError, match="black_powder"):
+        _scene([{"id": "a", "side": "x", "x_mm": 100, "y_mm": 100, "attrs": {"weapon": bad}}])
+
+
+def test_under_fire_without_a_die_answers_each_face() -> None:
+    # No cover near: each face sends the figure back, away from the shooter, that many pas.
+    scene = _scene(
+        [
+            {"id": "t", "side": "x", "x_mm": 500, "y_mm": 500},
+            {"id": "s", "side": "y", "x_mm": 500, "y_mm": 300},
+        ]
+    )
+    moves = ask(scene, "under_fire", ["t", "s"]).to_json()["moves"]
+    assert [m["die"] for m in moves] == [1, 2, 3]
+    assert [m["destination_mm"] for m in moves] == [[500, 525], [500, 550], [500, 575]]
