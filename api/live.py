@@ -206,7 +206,7 @@ class LiveTable:
                             m.heading_deg,
                             min(m.shared_sigma_mm, max(m.sigma_mm, MIN_SIGMA_MM)),
                         )
-                        for m in located.markers
+                        for m in (*located.markers, *(p.marker for p in located.terrain))
                     ],
                 )
             else:
@@ -245,6 +245,8 @@ class LiveTable:
         ruleset = find_ruleset(self.config.ruleset)
         figures = []
         for track in tracks:
+            if self.config.roster.terrain_by_marker(track.marker) is not None:
+                continue  # a terrain marker is never a figure
             who = self.config.roster.by_marker(track.marker)
             figures.append(
                 {
@@ -281,7 +283,7 @@ class LiveTable:
                 "width_mm": self.config.table.width_mm,
                 "depth_mm": self.config.table.depth_mm,
             },
-            "terrain": [dict(t) for t in self.config.terrain],
+            "terrain": self._terrain(tracks),
             "ruleset": ruleset.name,
             "unit": unit.name if unit else None,
             "unit_mm": unit.mm if unit else None,
@@ -327,10 +329,23 @@ class LiveTable:
         """The live table as the data of a ``scene.yaml``."""
         return self._document(self.tracks())
 
+    def _terrain(self, tracks: Sequence[Track]) -> list[dict[str, Any]]:
+        """The fixed terrain of arbitre.yaml, then every piece placed by its marker's track
+        (a piece whose marker is hidden keeps its last place, ``stale``)."""
+        features = [dict(t) for t in self.config.terrain]
+        for track in tracks:
+            piece = self.config.roster.terrain_by_marker(track.marker)
+            if piece is not None:
+                placed = piece.placed(track.x_mm, track.y_mm, track.heading_deg)
+                features.append({**placed, "marker": track.marker, "stale": track.stale})
+        return features
+
     def _document(self, tracks: Sequence[Track]) -> dict[str, Any]:
         table = self.config.table
         figures = []
         for track in tracks:
+            if self.config.roster.terrain_by_marker(track.marker) is not None:
+                continue
             if not (0 <= track.x_mm <= table.width_mm and 0 <= track.y_mm <= table.depth_mm):
                 continue
             who = self.config.roster.by_marker(track.marker)
@@ -341,8 +356,12 @@ class LiveTable:
             "table": {"width_mm": table.width_mm, "depth_mm": table.depth_mm},
             "figures": figures,
         }
-        if self.config.terrain:
-            document["terrain"] = [dict(t) for t in self.config.terrain]
+        terrain = [
+            {k: v for k, v in feature.items() if k not in ("marker", "stale")}
+            for feature in self._terrain(tracks)
+        ]
+        if terrain:
+            document["terrain"] = terrain
         if self.config.allies:
             document["allies"] = [list(a) for a in self.config.allies]
         return document

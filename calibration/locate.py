@@ -44,7 +44,7 @@ from arbitre.calibration.pose import (
     estimate_table_pose,
     marker_corners,
 )
-from arbitre.calibration.table import Roster, Table, check_roster_against_table
+from arbitre.calibration.table import Roster, RosterTerrain, Table, check_roster_against_table
 from arbitre.vision.detect import diagonal_intersections
 
 FloatArray = NDArray[np.float64]
@@ -122,6 +122,22 @@ class RejectedMarker:
 
 
 @dataclass(frozen=True, slots=True)
+class PlacedTerrain:
+    """A terrain piece of the roster placed on the table by its marker (``marker``)."""
+
+    piece: RosterTerrain
+    marker: LocatedMarker
+
+    def feature(self) -> dict[str, Any]:
+        """The piece as a scene's terrain feature, in table mm."""
+        return self.piece.placed(self.marker.x_mm, self.marker.y_mm, self.marker.heading_deg)
+
+    def to_json(self) -> dict[str, Any]:
+        """An entry of ``arbitre locate``'s ``terrain`` (docs/formats.md)."""
+        return {**self.feature(), "marker": self.piece.marker}
+
+
+@dataclass(frozen=True, slots=True)
 class LocateResult:
     """The answer of ``arbitre locate``: the table pose and the figure markers on the table."""
 
@@ -129,6 +145,7 @@ class LocateResult:
     pose: TablePose
     markers: tuple[LocatedMarker, ...]
     markers_rejected: tuple[RejectedMarker, ...] = ()
+    terrain: tuple[PlacedTerrain, ...] = ()
 
     @property
     def anchors_seen(self) -> tuple[int, ...]:
@@ -146,6 +163,7 @@ class LocateResult:
             "anchors_used": list(self.pose.anchors_used),
             "anchors_rejected": [r.to_json() for r in self.pose.anchors_rejected],
             "markers_rejected": [{"id": r.id, "reason": r.reason} for r in self.markers_rejected],
+            "terrain": [piece.to_json() for piece in self.terrain],
         }
 
 
@@ -240,7 +258,11 @@ def locate_with_pose(
     ids = sorted(i for i in detections if i not in table.anchor_ids)
     corners = np.array([marker_corners(i, detections[i]) for i in ids]).reshape(-1, 4, 2)
     figures = [None if roster is None else roster.by_marker(i) for i in ids]
-    heights = [None if f is None else f.marker_height_mm for f in figures]
+    pieces = [None if roster is None else roster.terrain_by_marker(i) for i in ids]
+    heights: list[float | None] = [
+        piece.marker_height_mm if piece is not None else None if f is None else f.marker_height_mm
+        for f, piece in zip(figures, pieces, strict=True)
+    ]
     heights_mm = np.array([0.0 if h is None else h for h in heights])
     if isinstance(corner_noise_px, Mapping):
         noise = np.array([corner_noise_px.get(i, DEFAULT_CORNER_NOISE_PX) for i in ids])
@@ -258,26 +280,32 @@ def locate_with_pose(
         intrinsics_covariance=calibration_covariance(intrinsics),
     )
     markers: list[LocatedMarker] = []
+    terrain: list[PlacedTerrain] = []
     rejected: list[RejectedMarker] = []
     for k, marker_id in enumerate(ids):
         if not placement.valid[k]:
             rejected.append(RejectedMarker(marker_id, placement.reasons[k]))
             continue
         figure = figures[k]
-        markers.append(
-            LocatedMarker(
-                id=marker_id,
-                figure=None if figure is None else figure.name,
-                x_mm=float(placement.xy_mm[k, 0]),
-                y_mm=float(placement.xy_mm[k, 1]),
-                z_mm=float(heights_mm[k]),
-                height_known=heights[k] is not None,
-                heading_deg=float(placement.heading_deg[k]),
-                sigma_mm=float(placement.sigma_mm[k]),
-                shared_sigma_mm=float(placement.shared_sigma_mm[k]),
-            )
+        located = LocatedMarker(
+            id=marker_id,
+            figure=None if figure is None else figure.name,
+            x_mm=float(placement.xy_mm[k, 0]),
+            y_mm=float(placement.xy_mm[k, 1]),
+            z_mm=float(heights_mm[k]),
+            height_known=heights[k] is not None,
+            heading_deg=float(placement.heading_deg[k]),
+            sigma_mm=float(placement.sigma_mm[k]),
+            shared_sigma_mm=float(placement.shared_sigma_mm[k]),
         )
-    return LocateResult(intrinsics.image_size, pose, tuple(markers), tuple(rejected))
+        piece = pieces[k]
+        if piece is None:
+            markers.append(located)
+        else:
+            terrain.append(PlacedTerrain(piece, located))
+    return LocateResult(
+        intrinsics.image_size, pose, tuple(markers), tuple(rejected), tuple(terrain)
+    )
 
 
 UNKNOWN_FOCAL_SIGMA = 0.01
@@ -705,6 +733,7 @@ __all__ = [
     "LocateResult",
     "LocatedMarker",
     "MarkerPlacement",
+    "PlacedTerrain",
     "PoseFailure",
     "RejectedAnchor",
     "RejectedMarker",

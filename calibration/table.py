@@ -122,14 +122,67 @@ class RosterFigure:
 
 
 @dataclass(frozen=True, slots=True)
+class RosterTerrain:
+    """A terrain piece of ``roster.yaml`` that carries a marker: its outline in its own frame.
+
+    The piece's frame: millimetres from the marker's centre, +y along the marker's top
+    edge (the way its number reads), +x to the marker's right. Exactly one of
+    ``polygon_mm`` (an area) and ``line_mm`` (a linear obstacle) is given.
+    """
+
+    marker: int
+    id: str
+    kind: str
+    marker_height_mm: float = 0.0
+    level: int | None = None
+    polygon_mm: tuple[tuple[float, float], ...] | None = None
+    line_mm: tuple[tuple[float, float], ...] | None = None
+
+    def placed(self, x_mm: float, y_mm: float, heading_deg: float) -> dict[str, Any]:
+        """The piece as a scene's terrain feature, its marker at ``(x_mm, y_mm)`` with its
+        top edge towards ``heading_deg``.
+
+        >>> hedge = RosterTerrain(61, "hedge1", "obstacle", level=1, line_mm=((0, 0), (0, 100)))
+        >>> hedge.placed(300, 200, 0.0)["line_mm"]  # its +y turned to the table's +x
+        [[300.0, 200.0], [400.0, 200.0]]
+        """
+        angle = math.radians(heading_deg)
+        up = (math.cos(angle), math.sin(angle))  # the piece's +y on the table
+        right = (up[1], -up[0])  # its +x: a quarter turn clockwise from +y
+
+        def place(points: tuple[tuple[float, float], ...]) -> list[list[float]]:
+            return [
+                [
+                    round(x_mm + px * right[0] + py * up[0], 6),
+                    round(y_mm + px * right[1] + py * up[1], 6),
+                ]
+                for px, py in points
+            ]
+
+        feature: dict[str, Any] = {"id": self.id, "kind": self.kind}
+        if self.level is not None:
+            feature["level"] = self.level
+        if self.polygon_mm is not None:
+            feature["polygon_mm"] = place(self.polygon_mm)
+        if self.line_mm is not None:
+            feature["line_mm"] = place(self.line_mm)
+        return feature
+
+
+@dataclass(frozen=True, slots=True)
 class Roster:
-    """The figures of ``roster.yaml``, each with a distinct marker."""
+    """The figures of ``roster.yaml``, each with a distinct marker, and its terrain pieces."""
 
     figures: tuple[RosterFigure, ...]
+    terrain: tuple[RosterTerrain, ...] = ()
 
     def by_marker(self, marker_id: int) -> RosterFigure | None:
-        """The figure carrying this marker, or None."""
+        """The figure carrying this marker, or None (a terrain piece's marker is no figure)."""
         return next((f for f in self.figures if f.marker == marker_id), None)
+
+    def terrain_by_marker(self, marker_id: int) -> RosterTerrain | None:
+        """The terrain piece carrying this marker, or None."""
+        return next((t for t in self.terrain if t.marker == marker_id), None)
 
 
 def load_table(path: str | Path) -> Table:
@@ -182,7 +235,19 @@ def roster_from_mapping(data: dict[str, Any], source: str = "roster.yaml") -> Ro
         )
         for f in spec.figures
     )
-    return Roster(figures)
+    terrain = tuple(
+        RosterTerrain(
+            marker=t.marker,
+            id=t.id,
+            kind=t.kind,
+            marker_height_mm=t.marker_height_mm,
+            level=t.level,
+            polygon_mm=None if t.polygon_mm is None else tuple(t.polygon_mm),
+            line_mm=None if t.line_mm is None else tuple(t.line_mm),
+        )
+        for t in spec.terrain
+    )
+    return Roster(figures, terrain)
 
 
 def check_roster_against_table(
@@ -191,8 +256,11 @@ def check_roster_against_table(
     """Raise `CalibrationFileError` if a figure carries an anchor's marker or an id the
     table's dictionary does not have."""
     size = dictionary_size(table.dictionary)
-    for index, figure in enumerate(roster.figures):
-        where = f"figures[{index}].marker"
+    carriers: list[tuple[str, RosterFigure | RosterTerrain]] = [
+        (f"figures[{i}].marker", f) for i, f in enumerate(roster.figures)
+    ]
+    carriers += [(f"terrain[{i}].marker", t) for i, t in enumerate(roster.terrain)]
+    for where, figure in carriers:
         if figure.marker in table.anchor_ids:
             raise CalibrationFileError(
                 roster_source, where, f"marker {figure.marker} is an anchor of the table"
@@ -295,12 +363,43 @@ class _FigureSpec(_Strict):
         return str(value) if is_number else value
 
 
+_Point = tuple[_Finite, _Finite]
+
+
+class _TerrainSpec(_Strict):
+    marker: _MarkerId
+    id: Annotated[str, Field(min_length=1)]
+    kind: Literal["difficult", "impassable", "obstacle", "wood", "building"]
+    marker_height_mm: _NonNegative = 0.0
+    level: Annotated[int, Field(ge=1, le=3, strict=True)] | None = None
+    polygon_mm: Annotated[list[_Point], Field(min_length=3, max_length=1000)] | None = None
+    line_mm: Annotated[list[_Point], Field(min_length=2, max_length=1000)] | None = None
+
+    @pydantic.model_validator(mode="after")
+    def _one_outline(self) -> _TerrainSpec:
+        if (self.polygon_mm is None) == (self.line_mm is None):
+            raise FieldProblem("", "give exactly one of polygon_mm (an area) and line_mm (a line)")
+        if self.line_mm is not None and self.kind != "obstacle":
+            raise FieldProblem("line_mm", f"only an obstacle is a line, not a {self.kind}")
+        return self
+
+
 class _RosterFile(_Strict):
-    figures: list[_FigureSpec]
+    figures: list[_FigureSpec] = Field(default_factory=list)
+    terrain: list[_TerrainSpec] = Field(default_factory=list)
 
     @pydantic.model_validator(mode="after")
     def _distinct_markers_and_ids(self) -> _RosterFile:
         _reject_duplicates([f.marker for f in self.figures], "figures", "marker", "marker")
+        _reject_duplicates([t.marker for t in self.terrain], "terrain", "marker", "marker")
+        figure_markers = {f.marker for f in self.figures}
+        for index, piece in enumerate(self.terrain):
+            if piece.marker in figure_markers:
+                raise FieldProblem(
+                    f"terrain[{index}].marker",
+                    f"marker {piece.marker} is a figure's: a terrain marker is never a figure",
+                )
+        _reject_duplicates_text([t.id for t in self.terrain], "terrain", "id")
         ids = [f.id if f.id is not None else f.name for f in self.figures]
         fields = ["id" if f.id is not None else "name" for f in self.figures]
         seen: dict[str, int] = {}
@@ -312,6 +411,17 @@ class _RosterFile(_Strict):
                 )
             seen[figure_id] = index
         return self
+
+
+def _reject_duplicates_text(values: list[str], items: str, field_name: str) -> None:
+    seen: dict[str, int] = {}
+    for index, value in enumerate(values):
+        if value in seen:
+            raise FieldProblem(
+                f"{items}[{index}].{field_name}",
+                f"duplicate {field_name} {value!r} (also {items}[{seen[value]}])",
+            )
+        seen[value] = index
 
 
 def _reject_duplicates(values: list[int], items: str, field_name: str, what: str) -> None:

@@ -25,7 +25,6 @@ from arbitre.api.cli import app
 from arbitre.api.settings import load_settings
 from arbitre.calibration.board import load_board
 from arbitre.calibration.camera import load_camera, save_camera
-from arbitre.calibration.errors import CalibrationFileError
 from arbitre.calibration.table import check_roster_against_table, load_roster, load_table
 from arbitre.rules.answers import Reason
 from arbitre.rules.questions import ask
@@ -124,6 +123,19 @@ def real_locate(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     image = folder / "frame.png"
     cv2.imwrite(str(image), scene.render().image)
     files = write_setup(scene, folder)
+    # One of the figures' markers carries a wood instead: it is listed under terrain.
+    roster = yaml.safe_load(files.roster.read_text(encoding="utf-8"))
+    carrier = roster["figures"].pop()
+    roster["terrain"] = [
+        {
+            "marker": carrier["marker"],
+            "id": "wood1",
+            "kind": "wood",
+            "marker_height_mm": carrier.get("marker_height_mm", 0),
+            "polygon_mm": [[-100, -60], [100, -60], [100, 60], [-100, 60]],
+        }
+    ]
+    files.roster.write_text(yaml.safe_dump(roster), encoding="utf-8")
     return _cli(
         "locate",
         str(image),
@@ -298,19 +310,13 @@ def _roster(body: str, folder: Path, _: pytest.FixtureRequest) -> None:
 
 
 def _roster_terrain(body: str, folder: Path, _: pytest.FixtureRequest) -> None:
-    # The page says this version refuses terrain pieces in the roster: when they are
-    # read, this fails and the page must say what they do.
-    with pytest.raises(CalibrationFileError, match=r"roster\.yaml: terrain: unknown field$"):
-        load_roster(_write(folder, "roster.yaml", body))
-    # Each piece is otherwise a valid terrain feature (its kind, level, outline).
+    roster = load_roster(_write(folder, "roster.yaml", body))
     pieces = yaml.safe_load(body)["terrain"]
-    features = [
-        {k: v for k, v in piece.items() if k not in ("marker", "marker_height_mm")}
-        for piece in pieces
-    ]
-    document = {"ruleset": "choc-base-6", "table": {"width_mm": 1, "depth_mm": 1}}
+    assert [t.id for t in roster.terrain] == [p["id"] for p in pieces]
+    # Each piece, placed by its marker, is a valid terrain feature of a scene.
+    features = [t.placed(600.0, 450.0, 90.0) for t in roster.terrain]
+    document = {"ruleset": "choc-base-6", "table": {"width_mm": 1200, "depth_mm": 900}}
     parse_scene({**document, "figures": [], "terrain": features})
-    assert all("marker" in piece and "marker_height_mm" in piece for piece in pieces)
 
 
 def _scene(body: str, folder: Path, _: pytest.FixtureRequest) -> None:

@@ -148,7 +148,7 @@ function terrainShape(state, piece) {
   const kind = String(piece.kind || "");
   const line = Boolean(piece.line_mm) || ring.length < 3;
   return svgEl(line ? "polyline" : "polygon", {
-    class: `terrain kind-${kind.replace(/[^a-z_-]/gi, "")}`,
+    class: `terrain kind-${kind.replace(/[^a-z_-]/gi, "")}${piece.stale ? " stale" : ""}`,
     points,
     "data-testid": "terrain",
     "data-id": piece.id,

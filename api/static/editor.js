@@ -116,7 +116,8 @@ export function createEditor({ byTestId, view, getState, token, blocked, onChang
   function start() {
     const state = getState();
     if (!state) return;
-    edit = { pieces: structuredClone(state.terrain ?? []), selected: null, drawing: null };
+    // Only the fixed terrain is edited here: pieces placed by their markers follow the camera.
+    edit = { pieces: structuredClone((state.terrain ?? []).filter((p) => p.marker == null)), selected: null, drawing: null };
     say("");
     changed();
   }
