@@ -14,7 +14,7 @@ above (z up) with side ``s`` centred on ``(x, y)``::
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -399,7 +399,7 @@ class _RosterFile(_Strict):
                     f"terrain[{index}].marker",
                     f"marker {piece.marker} is a figure's: a terrain marker is never a figure",
                 )
-        _reject_duplicates_text([t.id for t in self.terrain], "terrain", "id")
+        _reject_duplicates([t.id for t in self.terrain], "terrain", "id", "id")
         ids = [f.id if f.id is not None else f.name for f in self.figures]
         fields = ["id" if f.id is not None else "name" for f in self.figures]
         seen: dict[str, int] = {}
@@ -413,23 +413,14 @@ class _RosterFile(_Strict):
         return self
 
 
-def _reject_duplicates_text(values: list[str], items: str, field_name: str) -> None:
-    seen: dict[str, int] = {}
+def _reject_duplicates(values: Sequence[int | str], items: str, field_name: str, what: str) -> None:
+    """Name the first item whose ``field_name`` repeats an earlier one's."""
+    seen: dict[int | str, int] = {}
     for index, value in enumerate(values):
         if value in seen:
+            shown = repr(value) if isinstance(value, str) else str(value)
             raise FieldProblem(
                 f"{items}[{index}].{field_name}",
-                f"duplicate {field_name} {value!r} (also {items}[{seen[value]}])",
-            )
-        seen[value] = index
-
-
-def _reject_duplicates(values: list[int], items: str, field_name: str, what: str) -> None:
-    seen: dict[int, int] = {}
-    for index, value in enumerate(values):
-        if value in seen:
-            raise FieldProblem(
-                f"{items}[{index}].{field_name}",
-                f"duplicate {what} {value} (also {items}[{seen[value]}])",
+                f"duplicate {what} {shown} (also {items}[{seen[value]}])",
             )
         seen[value] = index

@@ -22,10 +22,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from arbitre.api.demo import demo_camera
+from arbitre.api.demo import TABLE_MM, demo_camera, demo_setup
 from arbitre.api.live import LiveTable, TableConfig
 from arbitre.calibration.camera import CameraIntrinsics
-from arbitre.calibration.table import Roster, Table, roster_from_mapping, table_from_mapping
+from arbitre.calibration.table import Roster, Table, roster_from_mapping
 from arbitre.rules.answers import Answer, Checked
 from arbitre.rules.questions import ask
 from arbitre.rules.scene import parse_scene
@@ -40,7 +40,6 @@ from arbitre.vision.simulate import (
 )
 from arbitre.vision.sources import FrameSource
 
-TABLE_MM = (900.0, 600.0)
 MARKER_MM = 20.0
 HEAD_MM = 30.0  # the markers ride on the figures' heads
 WEAPON = {"medium_range_cm": 30, "reload": 2}  # a Smooth & Rifled musket
@@ -148,22 +147,10 @@ def _certain(answer: Answer) -> bool:
 
 
 def _setup(case: Case) -> tuple[CameraIntrinsics, Table, Roster]:
-    camera = demo_camera()
-    table = table_from_mapping(
-        {
-            "width_mm": TABLE_MM[0],
-            "depth_mm": TABLE_MM[1],
-            "dictionary": "DICT_4X4_250",
-            "anchors": [
-                {"id": a.id, "x_mm": a.x_mm, "y_mm": a.y_mm, "size_mm": a.size_mm}
-                for a in anchors(SimTable(*TABLE_MM))
-            ],
-        },
-        "certainty table",
-    )
+    """The demo table's camera and anchors, with the case's figures."""
+    demo = demo_setup()
     roster = roster_from_mapping({"figures": list(case.figures)}, "certainty roster")
-    intrinsics = CameraIntrinsics(camera.image_size, camera.camera_matrix, camera.dist_coeffs)
-    return intrinsics, table, roster
+    return demo.camera, demo.table, roster
 
 
 def _point(case: Case, distance_mm: float) -> tuple[float, float]:
