@@ -19,3 +19,11 @@ if not os.environ.get("ARBITRE_REAL_DATA"):
     found = next((path for path in _CANDIDATES if (path / "README.md").is_file()), None)
     if found is not None:
         os.environ["ARBITRE_REAL_DATA"] = str(found)
+
+# Property tests see the same examples on every run, so that a test run never depends on
+# luck; HYPOTHESIS_PROFILE=explore draws new examples each time (a long search for bugs).
+from hypothesis import settings  # noqa: E402
+
+settings.register_profile("repeatable", derandomize=True, database=None)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))

@@ -91,9 +91,13 @@ def find_groups(scene: Scene) -> Grouping:
             members[loose[0].id].append(loose[0])
         elif not references:
             members[loose[0].id].extend(loose)
-        else:
+        else:  # split by nearest reference; a reference leads its own group
             for figure in loose:
-                nearest = min(references, key=lambda f: centre_distance_mm(f.xy, figure.xy))
+                nearest = (
+                    figure
+                    if figure.reference
+                    else min(references, key=lambda f: centre_distance_mm(f.xy, figure.xy))
+                )
                 members[nearest.id].append(figure)
 
     groups: list[Group] = []
