@@ -27,6 +27,8 @@ class MusgFireAnswer(FireAnswer):
     interposed: tuple[str, ...] = ()
     attention_chef: tuple[str, ...] = ()
     weapon: str | None = None
+    elevation_mm: dict[str, float] = field(default_factory=dict)
+    dominates: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

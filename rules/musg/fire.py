@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arbitre.rules.answers import Margin, Reason, Unit, combined_sigma, with_certainty
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.model import Scene
+from arbitre.rules.model import Figure, Scene
 from arbitre.rules.musg.answers import _REASON_TEXT, CoverRoll, MusgFireAnswer
 from arbitre.rules.musg.bases import (
     _attention_chef,
@@ -103,6 +104,15 @@ def fire_answer(scene: Scene, a: str, b: str) -> MusgFireAnswer:
                 f"{NUMBERS.bow_interception_face} takes the missile"
             )
     attention = _attention_chef(scene, target, options, unit)
+    elevation = {shooter.id: _elevation_mm(shooter), target.id: _elevation_mm(target)}
+    dominates = _dominating(shooter.id, target.id, elevation)
+    if dominates is not None:
+        low = target.id if dominates == shooter.id else shooter.id
+        warnings.append(
+            f"{dominates} stands {abs(elevation[shooter.id] - elevation[target.id]):g} mm "
+            f"higher than {low}: the book counts domination in shooting but gives no "
+            "modifier; apply the one the players agreed"
+        )
     allowed = not reasons
     text = _fire_message(a, b, allowed, reasons, distance_mm, unit, band, sight, cover_rolls)
     decisive = tuple(margins)
@@ -128,7 +138,27 @@ def fire_answer(scene: Scene, a: str, b: str) -> MusgFireAnswer:
         interposed=interposed,
         attention_chef=attention,
         weapon=None if weapon is None else weapon.kind,
+        elevation_mm=elevation,
+        dominates=dominates,
     )
+
+
+def _elevation_mm(figure: Figure) -> float:
+    """How high a figure stands on scenery it climbed (``attrs.elevation_mm``, default 0)."""
+    value = figure.attrs.get("elevation_mm", 0.0)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise QuestionError(f"{figure.id}: attrs.elevation_mm must be a number, got {value!r}")
+    if not 0.0 <= value <= 10_000.0:
+        raise QuestionError(f"{figure.id}: attrs.elevation_mm must be 0-10000, got {value!r}")
+    return float(value)
+
+
+def _dominating(shooter: str, target: str, elevation: Mapping[str, float]) -> str | None:
+    """Who stands higher (the book's "domination"), if either does by a millimetre or more."""
+    difference = elevation[shooter] - elevation[target]
+    if abs(difference) < 1.0:
+        return None
+    return shooter if difference > 0 else target
 
 
 def _band(

@@ -304,3 +304,54 @@ def test_under_fire_without_a_die_answers_each_face() -> None:
     moves = ask(scene, "under_fire", ["t", "s"]).to_json()["moves"]
     assert [m["die"] for m in moves] == [1, 2, 3]
     assert [m["destination_mm"] for m in moves] == [[500, 525], [500, 550], [500, 575]]
+
+
+@pytest.mark.parametrize(
+    ("shooter_mm", "target_mm", "dominates"),
+    [(60.0, 0.0, "archer"), (0.0, 40.0, "orc"), (20.0, 20.5, None)],
+)
+def test_fire_says_who_dominates(
+    shooter_mm: float, target_mm: float, dominates: str | None
+) -> None:
+    # Introduction: "le placement et la domination d'un personnage par un autre est un
+    # facteur utilisé dans la résolution des tirs" -- the book gives no modifier, so the
+    # answer names who stands higher (attrs.elevation_mm, scenery climbed) and says so.
+    scene = _scene(
+        [
+            {
+                "id": "archer",
+                "side": "a",
+                "x_mm": 100,
+                "y_mm": 100,
+                "attrs": {"weapon": {"range_pas": 24}, "elevation_mm": shooter_mm},
+            },
+            {
+                "id": "orc",
+                "side": "b",
+                "x_mm": 300,
+                "y_mm": 100,
+                "attrs": {"elevation_mm": target_mm},
+            },
+        ]
+    )
+    answer = ask(scene, "fire", ["archer", "orc"]).to_json()
+    assert answer["elevation_mm"] == {"archer": shooter_mm, "orc": target_mm}
+    assert answer["dominates"] == dominates
+    assert any("domination" in w for w in answer["warnings"]) == (dominates is not None)
+
+
+def test_a_bad_elevation_is_refused_in_one_line() -> None:
+    scene = _scene(
+        [
+            {
+                "id": "archer",
+                "side": "a",
+                "x_mm": 100,
+                "y_mm": 100,
+                "attrs": {"weapon": {"range_pas": 24}, "elevation_mm": "high"},
+            },
+            {"id": "orc", "side": "b", "x_mm": 300, "y_mm": 100},
+        ]
+    )
+    with pytest.raises(QuestionError, match="elevation_mm must be a number"):
+        ask(scene, "fire", ["archer", "orc"])
