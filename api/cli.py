@@ -208,12 +208,26 @@ def print_markers(
     out: Annotated[Path, typer.Option(help="sheet.pdf or sheet.svg")],
     dictionary: Annotated[str, typer.Option(help="ArUco dictionary")] = "DICT_4X4_250",
     paper: Annotated[str, typer.Option(help="paper size: a4 or letter")] = "a4",
+    roster: Annotated[
+        Path | None,
+        typer.Option(help="roster.yaml: label each marker with its figure or terrain piece"),
+    ] = None,
 ) -> None:
     """Print markers at their exact size, each labelled with its id and dictionary."""
     from arbitre.calibration.printing import find_paper, marker_sheets, parse_ids, write_pages
+    from arbitre.calibration.table import load_roster
 
     sheet = find_paper(paper)
-    pages = marker_sheets(parse_ids(ids), size_mm, dictionary, paper=sheet)
+    marker_ids = parse_ids(ids)
+    labels: list[str] = []
+    if roster is not None:
+        who = load_roster(roster)
+        for marker_id in marker_ids:
+            figure, piece = who.by_marker(marker_id), who.terrain_by_marker(marker_id)
+            labels.append(
+                figure.name if figure else f"terrain {piece.id} ({piece.kind})" if piece else ""
+            )
+    pages = marker_sheets(marker_ids, size_mm, dictionary, labels=labels, paper=sheet)
     with _progress_bar("writing pages", quiet=len(pages) < 2) as progress:
         write_pages(pages, out, progress=progress)
     typer.echo(f"{out}: {len(pages)} page(s) of {sheet}; print at 100 % and check the 100 mm bar")

@@ -189,3 +189,33 @@ def test_the_bar_is_drawn_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr("sys.stderr", io.StringIO())  # not a terminal
     with _progress_bar("working") as progress:
         assert progress is None
+
+
+def test_markers_are_labelled_with_the_roster_s_figures_and_terrain(tmp_path: Path) -> None:
+    roster = tmp_path / "roster.yaml"
+    roster.write_text(
+        "figures:\n  - {marker: 10, name: Dupont}\n"
+        "terrain:\n  - {marker: 60, id: wood1, kind: wood,"
+        " polygon_mm: [[-50, -50], [50, -50], [50, 50]]}\n"
+    )
+    out = tmp_path / "markers.svg"
+    result = CliRunner().invoke(
+        app,
+        [
+            "print",
+            "markers",
+            "--ids",
+            "10,60,61",
+            "--size-mm",
+            "20",
+            "--out",
+            str(out),
+            "--roster",
+            str(roster),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    svg = out.read_text()
+    assert "10 DICT_4X4_250 20 mm Dupont" in svg
+    assert "60 DICT_4X4_250 20 mm terrain wood1 (wood)" in svg
+    assert "61 DICT_4X4_250 20 mm<" in svg  # in no roster: no label
