@@ -534,8 +534,19 @@ def bench_serve(
 
 
 def main() -> None:
-    """Console entry point."""
+    """Console entry point: a usage error (a missing argument, a bad option value) is one
+    line on stderr and exit status 2, like every other bad input."""
     try:
-        app()
+        code = app(prog_name="arbitre", standalone_mode=False)
     except KeyboardInterrupt:
         sys.exit(130)
+    except Exception as error:
+        if getattr(error, "exit_code", None) != 2 or not hasattr(error, "format_message"):
+            raise
+        context = getattr(error, "ctx", None)
+        command = context.command_path if context is not None else "arbitre"
+        message = " ".join(str(error.format_message()).split())
+        if message:  # (none when the help was shown for a command given nothing)
+            typer.echo(f"arbitre: {message} (see {command} --help)", err=True)
+        sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)

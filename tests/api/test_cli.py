@@ -154,3 +154,25 @@ def test_other_question_options_go_through_with() -> None:
     code, _, err = _run("ask", str(EXAMPLE), "groups", "--with", "oops")
     assert code == 2
     assert "--with takes KEY=VALUE" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["ask"], "Missing argument 'scene'. (see arbitre ask --help)"),
+        (
+            ["ask", "examples/cb6-skirmish.yaml", "impact", "alpins", "verts", "--die", "abc"],
+            "Invalid value for '--die'",
+        ),
+        (["nosuch"], "No such command 'nosuch'."),
+    ],
+)
+def test_a_usage_error_is_one_line_and_exit_2(args: list[str], says: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "arbitre", *args], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("arbitre: ") and says in lines[0]
+    assert "╭" not in result.stderr  # not Typer's box
