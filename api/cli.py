@@ -108,11 +108,10 @@ def ask(
     ] = None,
 ) -> None:
     """Answer a rules question on a scene file."""
-    import yaml
 
     from arbitre.api.i18n import DEFAULT_LANGUAGE, LanguageError, find_language, phrase_answer
     from arbitre.rules.questions import ask as ask_question
-    from arbitre.rules.scene import load_scene
+    from arbitre.rules.scene import load_scene, read_scene_text
 
     try:
         language = find_language(lang) if lang else DEFAULT_LANGUAGE
@@ -123,7 +122,10 @@ def ask(
         key, equals, value = item.partition("=")
         if not equals or not key:
             raise fail(f"--with takes KEY=VALUE, got {item!r}")
-        extras[key] = yaml.safe_load(value)  # 3 -> int, 2.5 -> float, true -> bool
+        try:  # 3 -> int, 2.5 -> float, true -> bool, [1, 2] -> a list
+            extras[key] = read_scene_text(value, f"--with {key}")
+        except RulesError as error:
+            raise fail(str(error)) from None
     for key, value in (("action", action), ("die", die), ("bonus", bonus)):
         if value is not None:
             extras[key] = value

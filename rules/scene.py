@@ -86,15 +86,24 @@ class FigureSpec(_Strict):
 class TerrainSpec(_Strict):
     id: Annotated[str, Field(min_length=1)]
     kind: TerrainKind
-    polygon_mm: list[tuple[Finite, Finite]] | None = None
-    line_mm: list[tuple[Finite, Finite]] | None = None
+    polygon_mm: list[tuple[Coordinate, Coordinate]] | None = None
+    line_mm: list[tuple[Coordinate, Coordinate]] | None = None
     level: Annotated[int, Field(ge=1, le=3)] | None = None
     attrs: dict[str, Any] = Field(default_factory=dict)
 
 
+MAX_TABLE_MM = 100_000.0
+"""The largest table side a scene may give (100 m)."""
+
+TableSide = Annotated[float, Field(gt=0, le=MAX_TABLE_MM, allow_inf_nan=False)]
+Coordinate = Annotated[
+    float, Field(ge=-10 * MAX_TABLE_MM, le=10 * MAX_TABLE_MM, allow_inf_nan=False)
+]
+
+
 class TableSpec(_Strict):
-    width_mm: Positive
-    depth_mm: Positive
+    width_mm: TableSide
+    depth_mm: TableSide
 
 
 class SceneSpec(_Strict):
@@ -106,21 +115,64 @@ class SceneSpec(_Strict):
     allies: list[list[str]] = Field(default_factory=list)
 
 
+MAX_SCENE_BYTES = 10_000_000
+"""A scene file larger than this is refused (a table of 1,000 figures is about 200 kB)."""
+
+MAX_NESTING = 40
+"""Deepest nesting of lists and mappings a scene file may have (a scene needs about 6)."""
+
+
+class _SceneLoader(yaml.SafeLoader):
+    """YAML without aliases (which can multiply a small file a billion times) and with a
+    bounded nesting (which could exhaust the stack)."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            raise self._refusal("aliases (*name) are not read in a scene")
+        depth = getattr(self, "_depth", 0)
+        if depth >= MAX_NESTING:
+            raise self._refusal(f"nested deeper than {MAX_NESTING} levels")
+        self._depth = depth + 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth = depth
+
+    def _refusal(self, problem: str) -> yaml.YAMLError:
+        """An error at the event about to be read (its line is reported)."""
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        return yaml.composer.ComposerError(None, None, problem, event.start_mark)
+
+
 def load_scene(path: str | Path) -> Scene:
-    """Read and validate a scene file."""
+    """Read and validate a scene file (UTF-8 YAML, or JSON)."""
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = Path(path).read_bytes()
     except OSError as error:
         raise SceneError(source, "", f"cannot read the file ({error.strerror or error})") from None
+    if len(raw) > MAX_SCENE_BYTES:
+        raise SceneError(source, "", f"{len(raw):,} bytes: larger than a scene can be")
     try:
-        data = yaml.safe_load(text)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise SceneError(
+            source, "", f"not UTF-8 text (byte {error.start}): save the file as UTF-8"
+        ) from None
+    return parse_scene(read_scene_text(text, source), source=source)
+
+
+def read_scene_text(text: str, source: str = "<scene>") -> Any:
+    """The data of a scene's YAML (or JSON) text, refusing aliases and deep nesting."""
+    try:
+        return yaml.load(text, Loader=_SceneLoader)  # a SafeLoader: no objects built
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(error, "problem", None) or "malformed YAML"
+        problem = str(getattr(error, "problem", None) or "malformed YAML")[:120]
         raise SceneError(source, where, f"malformed YAML: {problem}") from None
-    return parse_scene(data, source=source)
+    except RecursionError:
+        raise SceneError(source, "", "nested too deeply") from None
 
 
 def parse_scene(data: Any, *, source: str = "<scene>") -> Scene:

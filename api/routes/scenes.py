@@ -13,7 +13,7 @@ from arbitre.rules.errors import RulesError
 from arbitre.rules.model import Scene
 from arbitre.rules.questions import ask
 from arbitre.rules.registry import find_ruleset
-from arbitre.rules.scene import parse_scene
+from arbitre.rules.scene import parse_scene, read_scene_text
 
 MAX_SCENE_BYTES = 2_000_000
 
@@ -42,15 +42,11 @@ async def post_scene_read(request: Request, name: str = "scene.yaml") -> dict[st
             status_code=413, detail=f"{source}: larger than {MAX_SCENE_BYTES // 1_000_000} MB"
         )
     try:
-        data = yaml.safe_load(body.decode("utf-8"))
+        text = body.decode("utf-8")
     except UnicodeDecodeError:
-        raise HTTPException(status_code=422, detail=f"{source}: not a text file") from None
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f": line {mark.line + 1}" if mark is not None else ""
-        problem = getattr(error, "problem", None) or "malformed YAML"
-        raise HTTPException(status_code=422, detail=f"{source}{where}: {problem}") from None
+        raise HTTPException(status_code=422, detail=f"{source}: not UTF-8 text") from None
     try:
+        data = read_scene_text(text, source)  # no aliases, bounded nesting
         scene = parse_scene(data, source=source)
     except RulesError as error:
         raise HTTPException(status_code=422, detail=str(error).splitlines()[0]) from None

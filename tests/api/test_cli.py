@@ -176,3 +176,11 @@ def test_a_usage_error_is_one_line_and_exit_2(args: list[str], says: str) -> Non
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("arbitre: ") and says in lines[0]
     assert "╭" not in result.stderr  # not Typer's box
+
+
+@pytest.mark.parametrize("value", ["die=[1,", "die=[&a 1, *a]", "die=" + "[" * 100 + "]" * 100])
+def test_a_malformed_with_value_is_one_line_and_exit_2(value: str) -> None:
+    scene = str(ROOT / "examples" / "cb6-skirmish.yaml")
+    result = CliRunner().invoke(app, ["ask", scene, "impact", "alpins", "verts", "--with", value])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("arbitre: --with die") and result.stderr.count("\n") == 1

@@ -141,3 +141,40 @@ def test_a_group_with_two_references_is_an_error(tmp_path: Path) -> None:
     text = GOOD.replace("group: A, x_mm: 130", "group: A, reference: true, x_mm: 130")
     with pytest.raises(SceneError, match=r"figures\[1\].reference: group 'A' has several"):
         load_scene(_write(tmp_path, text))
+
+
+SMALL = "ruleset: cb6\ntable: {width_mm: 900, depth_mm: 600}\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        # Latin-1 bytes of "café": not UTF-8.
+        (
+            (SMALL + "figures: [{id: caf\xe9, side: a, x_mm: 1, y_mm: 1}]\n").encode("latin-1"),
+            "not UTF-8",
+        ),
+        # UTF-16: the same refusal, not a crash.
+        ((SMALL + "figures: []\n").encode("utf-16"), "not UTF-8"),
+        # A billion laughs in a few hundred bytes: aliases are refused before expanding.
+        (
+            (
+                SMALL + "figures: []\na: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a]\n"
+            ).encode(),
+            "aliases",
+        ),
+        # 2,000 nested lists would exhaust the stack.
+        ((SMALL + "figures: " + "[" * 2000 + "]" * 2000 + "\n").encode(), "nested deeper than 40"),
+        # A table of 1e308 mm, or an infinite one.
+        (b"ruleset: cb6\ntable: {width_mm: 1e308, depth_mm: 600}\nfigures: []\n", "100000"),
+        (b"ruleset: cb6\ntable: {width_mm: .inf, depth_mm: 600}\nfigures: []\n", "width_mm"),
+    ],
+)
+def test_a_hostile_scene_file_is_one_short_line(tmp_path: Path, content: bytes, says: str) -> None:
+    path = tmp_path / "scene.yaml"
+    path.write_bytes(content)
+    with pytest.raises(SceneError) as caught:
+        load_scene(path)
+    message = str(caught.value)
+    assert says in message
+    assert "\n" not in message and len(message) < 300
