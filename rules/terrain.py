@@ -31,16 +31,27 @@ def terrain_regions(
     return polygons, regions
 
 
-def straight_cost_mm(field: pathing.Field, start: np.ndarray, goal: np.ndarray) -> float:
-    """Cost of the straight segment start-goal, ignoring what blocks it (costly ground counted).
+def straight_cost_mm(
+    field: pathing.Field, start: np.ndarray, goal: np.ndarray, radius_mm: float = 0.0
+) -> float:
+    """Cost of the straight segment start-goal, ignoring what blocks it (costly ground counted
+    while a base of ``radius_mm`` overlaps it, as the path finder counts it).
 
     >>> wood = pathing.CostlyRegion(shapely.box(10, -5, 20, 5), 2.0, "wood")
     >>> straight_cost_mm(pathing.Field(100, 100, costly=(wood,)), np.zeros(2), np.array([30, 0]))
     40.0
+    >>> field = pathing.Field(100, 100, costly=(wood,))
+    >>> straight_cost_mm(field, np.zeros(2), np.array([30, 0]), radius_mm=2.0)  # 14 mm in it
+    44.0
     """
     segment = shapely.LineString([start, goal])
     extra = sum(
-        (region.factor - 1.0) * segment.intersection(region.polygon).length
+        (region.factor - 1.0)
+        * segment.intersection(
+            region.polygon.buffer(radius_mm, join_style="mitre")
+            if radius_mm > 0
+            else region.polygon
+        ).length
         for region in field.costly
     )
     return float(segment.length + extra)

@@ -330,7 +330,7 @@ class ChocBase6Neutral(Ruleset):
             if not path.found:
                 reasons.append(Reason.PATH_BLOCKED)
             elif path.cost_mm > allowance_mm:
-                straight_cost = straight_cost_mm(field, mover.xy, goal)
+                straight_cost = straight_cost_mm(field, mover.xy, goal, radius_mm)
                 reasons.append(
                     Reason.PATH_BLOCKED
                     if path.blocked_by and straight_cost <= allowance_mm

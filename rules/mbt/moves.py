@@ -229,7 +229,9 @@ def move_answer(scene: Scene, a: str, x: str, y: str, as_group: Any = False) -> 
     ]
     if occupied:
         reasons.append(Reason.DESTINATION_OCCUPIED)
-    straight_mm = straight_cost_mm(ground.field, ground.inside(mover.centre), ground.inside(goal))
+    straight_mm = straight_cost_mm(
+        ground.field, ground.inside(mover.centre), ground.inside(goal), ground.radius_mm
+    )
     straight = np.array([mover.centre, goal])
     cost_mm, points, crossed = straight_mm, straight, list(occupied)
     detour_mm: float | None = None

@@ -109,7 +109,7 @@ def move_answer(
         if not path.found:
             reasons.append(Reason.PATH_BLOCKED)
         elif path.cost_mm > allowance_mm + TOUCH_MM:
-            straight = straight_cost_mm(terrain, mover.xy, goal)
+            straight = straight_cost_mm(terrain, mover.xy, goal, radius_mm)
             reasons.append(
                 Reason.PATH_BLOCKED
                 if path.blocked_by and straight <= allowance_mm
@@ -178,11 +178,13 @@ def _pa_left(value: Any) -> int | None:
     return number
 
 
-def _in_difficult(scene: Scene, mover: Figure) -> str | None:
-    """The difficult ground (or wood) the figure stands in (its centre), if any."""
+def _in_difficult(scene: Scene, mover: Figure, radius_mm: float) -> str | None:
+    """The difficult ground (or wood) the figure stands in (its base overlaps it), if any."""
     point = shapely.Point(mover.x_mm, mover.y_mm)
     for feature in scene.terrain_of(COSTLY_TERRAIN):
-        if isinstance(feature.geometry, shapely.Polygon) and feature.geometry.covers(point):
+        if isinstance(feature.geometry, shapely.Polygon) and (
+            feature.geometry.distance(point) < radius_mm or feature.geometry.covers(point)
+        ):
             return feature.id
     return None
 
@@ -196,15 +198,15 @@ def _failed_charge(
     unit: Unit,
 ) -> dict[str, Any]:
     """A short charge with one PA left: half a move along the cheapest way to the charge's
-    goal, none in difficult ground (the figure's centre in it)."""
-    ground = _in_difficult(scene, mover)
+    goal, none in difficult ground (the figure's base overlapping it)."""
+    ground = _in_difficult(scene, mover, _radius(mover, options))
     move_units = 0.0 if ground else _move_pas(mover) * NUMBERS.failed_charge_fraction
     move_mm = unit.to_mm(move_units)
     path = pathing.shortest_path(terrain, mover.xy, goal, _radius(mover, options))
     points = np.asarray(path.points_mm, dtype=np.float64)
     if not path.found or len(points) < 2:
         points = np.array([mover.xy])
-    way = cut_path(terrain, points, move_mm)
+    way = cut_path(terrain, points, move_mm, _radius(mover, options))
     end = way[-1]
     if ground:
         text = f"with 1 PA left it does not move, being in difficult ground ({ground})"
@@ -223,7 +225,9 @@ def _failed_charge(
     }
 
 
-def cut_path(field: pathing.Field, points: np.ndarray, budget_mm: float) -> np.ndarray:
+def cut_path(
+    field: pathing.Field, points: np.ndarray, budget_mm: float, radius_mm: float = 0.0
+) -> np.ndarray:
     """The start of the polyline ``points`` (K, 2) table mm that costs ``budget_mm``.
 
     Costly ground counts along the way (`straight_cost_mm` on each leg); the whole way
@@ -237,7 +241,7 @@ def cut_path(field: pathing.Field, points: np.ndarray, budget_mm: float) -> np.n
     kept = [points[0]]
     spent = 0.0
     for start, end in zip(points[:-1], points[1:], strict=True):
-        leg = straight_cost_mm(field, start, end)
+        leg = straight_cost_mm(field, start, end, radius_mm)
         if spent + leg <= budget_mm:
             kept.append(end)
             spent += leg
@@ -245,7 +249,8 @@ def cut_path(field: pathing.Field, points: np.ndarray, budget_mm: float) -> np.n
         low, high = 0.0, 1.0
         for _ in range(CUT_BISECTIONS):
             middle = (low + high) / 2
-            if spent + straight_cost_mm(field, start, start + middle * (end - start)) <= budget_mm:
+            part = straight_cost_mm(field, start, start + middle * (end - start), radius_mm)
+            if spent + part <= budget_mm:
                 low = middle
             else:
                 high = middle

@@ -25,12 +25,13 @@ count arcs as ``r * theta``; ``points_mm`` samples arcs every 2 degrees.
 
 Costly regions
 --------------
-Each mm inside a :class:`CostlyRegion` costs ``factor`` mm, wherever the path starts
-or ends. Where regions overlap the highest factor applies. A region's boundary
-belongs to it: a path may skirt difficult ground at normal cost (the limit of paths
-just outside it), but where the table edge or an obstacle leaves no room beside the
-boundary, running along it costs the factor. Segment costs are exact (clipped against
-the regions). Paths may bend on region boundaries: the boundary nodes are the
+A mover pays a :class:`CostlyRegion`'s ``factor`` for each mm its centre moves while
+its disc overlaps the region: the region is grown by the mover's radius (square
+corners), wherever the path starts or ends. Where regions overlap the highest factor
+applies. A grown region's boundary belongs to it: a path may skirt it at normal cost
+(the limit of paths just outside it), but where the table edge or an obstacle leaves
+no room beside the boundary, running along it costs the factor. Segment costs are
+exact (clipped against the regions). Paths may bend on region boundaries: the boundary nodes are the
 regions' vertices, points every few mm along their edges and the points where a
 boundary meets a grown obstacle. Every bend of the path found on a boundary, and
 every point where one of its straight pieces crosses a boundary, is then moved

@@ -227,9 +227,10 @@ class _Zone:
     samples: dict[float, tuple[FloatArray, IntArray, FloatArray, BoolArray]]
 
 
-def _prepare_zones(costly: tuple[CostlyRegion, ...]) -> tuple[_Zone, ...]:
-    """Nested unions of costly regions, one per distinct factor above 1."""
-    cached = _ZONES.get(costly)
+def _prepare_zones(costly: tuple[CostlyRegion, ...], reach_mm: float) -> tuple[_Zone, ...]:
+    """Nested unions of costly regions, one per distinct factor above 1, each grown by
+    ``reach_mm``: the mover's radius, since it pays while its base overlaps the region."""
+    cached = _ZONES.get((costly, reach_mm))
     if cached is not None:
         return cached
     levels = sorted({region.factor for region in costly if region.factor > 1.0})
@@ -237,6 +238,8 @@ def _prepare_zones(costly: tuple[CostlyRegion, ...]) -> tuple[_Zone, ...]:
     below = 1.0
     for level in levels:
         union = shapely.union_all([c.polygon for c in costly if c.factor >= level])
+        if reach_mm > 0.0:
+            union = union.buffer(reach_mm, join_style="mitre")
         inner = union.buffer(-TOLERANCE_MM, join_style="mitre")
         closed = union.buffer(TOLERANCE_MM, join_style="mitre")
         shapely.prepare(inner)
@@ -276,7 +279,7 @@ def _prepare_zones(costly: tuple[CostlyRegion, ...]) -> tuple[_Zone, ...]:
         )
         below = level
     result = tuple(zones)
-    _remember(_ZONES, costly, result, 64)
+    _remember(_ZONES, (costly, reach_mm), result, 64)
     return result
 
 
@@ -385,14 +388,22 @@ class _Prepared:
             self.items[index] = item
         return item
 
-    def zones_for(self, box: tuple[float, float, float, float]) -> tuple[_Zone, ...]:
-        """Zones built from the costly regions whose bounds meet ``box``."""
+    def zones_for(
+        self, box: tuple[float, float, float, float], reach_mm: float
+    ) -> tuple[_Zone, ...]:
+        """Zones of the costly regions whose bounds, grown by ``reach_mm``, meet ``box``."""
         if not self.costly:
             return ()
         b = self.costly_boxes
-        near = (b[:, 2] >= box[0]) & (b[:, 0] <= box[2]) & (b[:, 3] >= box[1]) & (b[:, 1] <= box[3])
+        r = reach_mm
+        near = (
+            (b[:, 2] + r >= box[0])
+            & (b[:, 0] - r <= box[2])
+            & (b[:, 3] + r >= box[1])
+            & (b[:, 1] - r <= box[3])
+        )
         chosen = tuple(self.costly[k] for k in np.nonzero(near)[0])
-        return _prepare_zones(chosen) if chosen else ()
+        return _prepare_zones(chosen, reach_mm) if chosen else ()
 
 
 def _remember(store: dict[_K, _V], key: _K, value: _V, size: int) -> None:
@@ -418,4 +429,4 @@ def _prepare(field: Field) -> _Prepared:
 _FIELDS: dict[int, tuple[Field, _Prepared]] = {}
 _HULLS: dict[tuple[str, bytes], _Obstacle] = {}
 _POLYGONS: dict[BlockingPolygon, _Obstacle] = {}
-_ZONES: dict[tuple[CostlyRegion, ...], tuple[_Zone, ...]] = {}
+_ZONES: dict[tuple[tuple[CostlyRegion, ...], float], tuple[_Zone, ...]] = {}

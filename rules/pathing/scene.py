@@ -140,7 +140,7 @@ class _Scene:
         bpoints: list[FloatArray] = []
         binfo: list[FloatArray] = []
         region_point = (start[0], start[1])
-        for zone in prep.zones_for(box):
+        for zone in prep.zones_for(box, radius):
             edges = zone.edges
             if len(edges) == 0:
                 continue

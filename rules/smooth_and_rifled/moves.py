@@ -169,16 +169,6 @@ def obstacles_crossed(path: pathing.Path, obstacles: list[TerrainFeature]) -> li
     return [f.id for f in obstacles if line.intersects(f.geometry)]
 
 
-def straight_cost(field: pathing.Field, start: np.ndarray, goal: np.ndarray) -> float:
-    """Cost of the straight segment, costly ground counted, blockers ignored."""
-    segment = shapely.LineString([start, goal])
-    extra = sum(
-        (region.factor - 1.0) * segment.intersection(region.polygon).length
-        for region in field.costly
-    )
-    return float(segment.length + extra)
-
-
 def ring(coords: Any) -> tuple[tuple[float, float], ...]:
     """A polygon ring as plain (x, y) tuples."""
     return tuple((float(px), float(py)) for px, py in coords)

@@ -51,7 +51,6 @@ from arbitre.rules.smooth_and_rifled.moves import (
     plain_action_index,
     ring,
     single_charge,
-    straight_cost,
 )
 from arbitre.rules.smooth_and_rifled.scenario import deployment_question, objective_question
 from arbitre.rules.smooth_and_rifled.support import (
@@ -73,6 +72,7 @@ from arbitre.rules.smooth_and_rifled.templates import (
     roundshot_question,
 )
 from arbitre.rules.smooth_and_rifled.withdrawal import withdrawal_question
+from arbitre.rules.terrain import straight_cost_mm
 
 
 class SmoothAndRifled(Ruleset):
@@ -276,7 +276,7 @@ class SmoothAndRifled(Ruleset):
                 reasons.append(Reason.PATH_BLOCKED)
                 blocked_by.extend(path.blocked_by)
             elif path.cost_mm > plan.allowance_mm:
-                straight = straight_cost(plan.field, mover.xy, goal)
+                straight = straight_cost_mm(plan.field, mover.xy, goal, radius_mm)
                 blocked = path.blocked_by and straight <= plan.allowance_mm
                 if Reason.OBSTACLE_CROSSING not in reasons and blocked:
                     reasons.append(Reason.PATH_BLOCKED)

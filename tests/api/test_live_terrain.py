@@ -103,10 +103,11 @@ def test_the_piece_is_placed_on_the_table(live: tuple[LiveTable, Pictures]) -> N
 def test_questions_use_the_piece(live: tuple[LiveTable, Pictures]) -> None:
     table_live, _ = live
     # a goes from (200, 300) to (350, 300): the wood spans x 300-600 (its y axis along the
-    # table's x), so 100 mm in the open and 50 mm in the wood at twice the cost: 200 mm.
+    # table's x) and a's base (radius 12.5) is in it from x = 287.5, so 87.5 mm in the
+    # open and 62.5 mm in the wood at twice the cost: 212.5 mm.
     answer, _ = table_live.ask("move", ["a", "350", "300"])
     data = answer.to_json()
-    assert data["cost_mm"] == pytest.approx(200.0, abs=1.5)  # 100 open + 50 x 2
+    assert data["cost_mm"] == pytest.approx(212.5, abs=1.5)
 
 
 def test_a_hidden_piece_keeps_its_last_place(live: tuple[LiveTable, Pictures]) -> None:

@@ -176,9 +176,10 @@ def test_the_next_state_and_question_use_the_new_terrain(
 ) -> None:
     client, _, _ = table
     move = {"question": "move", "args": ["Sergent", "430", "300"]}
-    # The Sergent stands at (330, 300): 100 mm to go east, 1 M. Through the 40 mm of
-    # the wood strip, which costs double, 60 + 2 x 40 = 140 mm; going round the strip's
-    # ends (y 250 or 350) is longer: 2 x hypot(30, 50) + 40 = 156.6 mm.
+    # The Sergent stands at (330, 300): 100 mm to go east, 1 M. His base (radius 12.5)
+    # is in the wood strip (x 360..400) from x 347.5 to 412.5, which costs double:
+    # 35 + 2 x 65 = 165 mm; going round the strip's ends (the base clear of them at
+    # y 237.5 or 362.5) is longer: 2 x hypot(17.5, 62.5) + 65 = 194.8 mm.
     before = client.post("/api/ask", json=move).json()
     assert before["cost_mm"] == pytest.approx(100, abs=1)
     assert client.put("/api/terrain", json={"terrain": _pieces(STRIP)}, headers=HEADERS).is_success
@@ -186,7 +187,7 @@ def test_the_next_state_and_question_use_the_new_terrain(
     assert [t["id"] for t in state["terrain"]] == ["bois", "rocher", "strip"]
     assert [t["id"] for t in client.get("/api/scene").json()["terrain"]][-1] == "strip"
     after = client.post("/api/ask", json=move).json()
-    assert after["cost_mm"] == pytest.approx(140, abs=1)
+    assert after["cost_mm"] == pytest.approx(165, abs=1)
 
 
 def test_removing_every_piece_is_allowed(table: tuple[TestClient, LiveTable, Path]) -> None:

@@ -184,16 +184,17 @@ def test_a_wood_drawn_on_the_map_changes_the_answers_at_once(
         assert math.dist(got, wanted) < 3, wood  # taps land within a pixel or two
     assert tab.locator('[data-testid="terrain"][data-id="wood1"]').count() == 1
 
-    # After: straight through, 100 mm of open ground and 60 mm of wood at double cost
-    # make 220 mm; round either end of the wood (y 220 or 380) is longer still,
-    # hypot(50, 80) + 60 + hypot(50, 80) = 249 mm. Over his 200 mm: he may not go.
+    # After: his base (radius 12.5) is in the wood from x 367.5 to 452.5: straight
+    # through, 75 mm of open ground and 85 mm at double cost make 245 mm; round either end
+    # (the base clear of the wood at y 207.5 or 392.5) is longer still,
+    # hypot(37.5, 92.5) + 85 + hypot(37.5, 92.5) = 284.6 mm. Over his 200 mm: he may not go.
     after = _ask_move(tab)
     assert after["legal"] == "false", after
     answer = _post_json(
         server + "api/ask",
         {"question": "move", "args": [SERGENT, str(DESTINATION[0]), str(DESTINATION[1])]},
     )
-    assert answer["legal"] is False and answer["cost_mm"] == pytest.approx(220, abs=3)
+    assert answer["legal"] is False and answer["cost_mm"] == pytest.approx(245, abs=3)
 
     # Delete the wood again: the move is legal again.
     tab.click('[data-testid="terrain-edit"]')

@@ -307,12 +307,14 @@ def test_panic_distance_move_goes_the_elephants_allowance() -> None:
 
 @pytest.mark.parametrize(
     ("woods", "legal", "cost_mm"),
-    [("open", True, 50), ("difficult", True, 70), ("impassable", False, None)],
+    [("open", True, 40), ("difficult", True, 72.361), ("impassable", False, None)],
 )
 def test_woods_for_infantry_is_the_scenarios_choice(
     woods: str, legal: bool, cost_mm: float | None
 ) -> None:
-    # I at (300, 300) to (350, 300): 30 mm open, then 20 mm in the wood (x >= 330).
+    # I (40 x 20, moving as the disc of radius sqrt(20^2 + 10^2) = 22.361 around it) at
+    # (300, 300) to (340, 300): in the wood (x >= 330) from x = 307.639, so 7.639 mm open
+    # and 32.361 mm at double cost: 72.361 of 75.
     scene = _scene(
         _base("I", "blue", 300, 300, 90, "infantry"),
         options={"woods_for_infantry": woods},
@@ -324,7 +326,7 @@ def test_woods_for_infantry_is_the_scenarios_choice(
             }
         ],
     )
-    answer = ask(scene, "move", ["I", "350", "300"]).to_json()
+    answer = ask(scene, "move", ["I", "340", "300"]).to_json()
     assert answer["legal"] is legal
     if cost_mm is not None:
         assert answer["cost_mm"] == pytest.approx(cost_mm)

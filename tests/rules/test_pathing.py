@@ -118,39 +118,42 @@ def test_wall_is_rounded_at_its_corners() -> None:
 
 
 def test_costly_strip_crossed_straight() -> None:
-    # Mud x in [500, 560] over the whole depth; (400, 450) -> (700, 450):
-    # 240 mm outside at cost 1 and 60 mm inside at cost 2 -> 360.
+    # Mud x in [500, 560] over the whole depth; (400, 450) -> (700, 450). The base (radius
+    # 12.5) is in the mud from x = 487.5 to 572.5: 215 mm outside at cost 1 and 85 mm in
+    # it at cost 2 -> 385.
     mud = CostlyRegion(shapely.box(500.0, 0.0, 560.0, 900.0), 2.0, "mud")
     path = shortest_path(Field(*TABLE, costly=(mud,)), (400.0, 450.0), (700.0, 450.0), R_MOVER)
-    assert path.cost_mm == pytest.approx(240.0 + 2 * 60.0, abs=1e-6)
+    assert path.cost_mm == pytest.approx(215.0 + 2 * 85.0, abs=1e-6)
     assert path.length_mm == pytest.approx(300.0, abs=1e-6)
     assert path.blocked_by == ()
 
 
 def test_detour_around_a_costly_square() -> None:
-    # Square x in [480, 520], y in [430, 470], factor 2; (400, 450) -> (600, 450).
-    # Straight across: 200 + 40 extra = 240. Skirting it over the top corners
-    # (480, 470) and (520, 470), along its edge (an edge costs 1):
-    # 2 * |(80, 20)| + 40 = 2 sqrt(6800) + 40 = 204.92.
+    # Square x in [480, 520], y in [430, 470], factor 2; (400, 450) -> (600, 450). A base
+    # of radius 12.5 is in it within x 467.5-532.5, y 417.5-482.5 (square corners).
+    # Straight across: 200 + 65 extra = 265. Skirting it over the top corners
+    # (467.5, 482.5) and (532.5, 482.5), along its edge (an edge with room beside it
+    # costs 1): 2 * |(67.5, 32.5)| + 65 = 2 sqrt(5612.5) + 65 = 214.83.
     square = CostlyRegion(shapely.box(480.0, 430.0, 520.0, 470.0), 2.0, "wood")
-    expected = 2 * math.sqrt(80.0**2 + 20.0**2) + 40.0
+    expected = 2 * math.sqrt(67.5**2 + 32.5**2) + 65.0
     path = shortest_path(Field(*TABLE, costly=(square,)), (400.0, 450.0), (600.0, 450.0), R_MOVER)
-    assert expected < 240.0
+    assert expected < 265.0
     assert path.cost_mm == pytest.approx(expected, abs=1e-6)
     assert path.length_mm == pytest.approx(expected, abs=1e-6)
 
 
 def test_refraction_matches_brute_force() -> None:
-    # Difficult ground x >= 500; from (300, 200) outside to (700, 600) inside.
-    # The path crosses x = 500 at some y: cost(y) = |(200, y - 200)| + 2 |(200, 600 - y)|.
+    # Difficult ground x >= 500; from (300, 200) outside to (700, 600) inside. A base of
+    # radius 10 is in it from x = 490: the path crosses x = 490 at some y,
+    # cost(y) = |(190, y - 200)| + 2 |(210, 600 - y)|.
     # Brute force: scan y on a fine grid, then polish the best cell.
     ground = CostlyRegion(shapely.box(500.0, 0.0, 1200.0, 900.0), 2.0, "ground")
 
     def cost(y: float) -> float:
-        return math.hypot(200.0, y - 200.0) + 2.0 * math.hypot(200.0, 600.0 - y)
+        return math.hypot(190.0, y - 200.0) + 2.0 * math.hypot(210.0, 600.0 - y)
 
     grid = np.linspace(200.0, 600.0, 40001)
-    values = np.hypot(200.0, grid - 200.0) + 2.0 * np.hypot(200.0, 600.0 - grid)
+    values = np.hypot(190.0, grid - 200.0) + 2.0 * np.hypot(210.0, 600.0 - grid)
     best = float(grid[np.argmin(values)])
     fine = minimize_scalar(
         cost, bounds=(best - 0.02, best + 0.02), method="bounded", options={"xatol": 1e-9}
@@ -159,8 +162,8 @@ def test_refraction_matches_brute_force() -> None:
     assert expected < math.hypot(400.0, 400.0) * 1.5  # bending pays off
     path = shortest_path(Field(*TABLE, costly=(ground,)), (300.0, 200.0), (700.0, 600.0), 10.0)
     assert path.cost_mm == pytest.approx(expected, abs=1e-3)
-    crossing = path.points_mm[np.argmin(np.abs(path.points_mm[:, 0] - 500.0))]
-    assert crossing[0] == pytest.approx(500.0, abs=1e-9)
+    crossing = path.points_mm[np.argmin(np.abs(path.points_mm[:, 0] - 490.0))]
+    assert crossing[0] == pytest.approx(490.0, abs=1e-9)
     assert crossing[1] == pytest.approx(float(fine.x), abs=0.05)
 
 
@@ -299,12 +302,13 @@ def test_reachable_area_behind_a_disc_and_in_mud() -> None:
             assert inside, e
         if geodesic >= 200.5:
             assert not inside, e
-    # Mud x in [500, 560] with the start 100 mm left of it: straight right the
-    # budget of 200 runs out 50 mm into the mud (100 + 2 * 50).
+    # Mud x in [500, 560] with the start 100 mm left of it: the base (radius 12.5) is in
+    # the mud from x = 487.5, so straight right the budget of 200 runs out at
+    # 487.5 + (200 - 87.5) / 2 = 543.75.
     mud = CostlyRegion(shapely.box(500.0, 0.0, 560.0, 900.0), 2.0, "mud")
     muddy = reachable_area(Field(*TABLE, costly=(mud,)), (400.0, 450.0), R_MOVER, 200.0)
-    assert shapely.contains_xy(muddy, 549.5, 450.0)
-    assert not shapely.contains_xy(muddy, 550.5, 450.0)
+    assert shapely.contains_xy(muddy, 543.25, 450.0)
+    assert not shapely.contains_xy(muddy, 544.25, 450.0)
 
 
 def test_reachable_area_is_empty_off_the_table_or_without_budget() -> None:

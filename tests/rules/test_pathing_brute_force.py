@@ -1,15 +1,16 @@
 """Exact paths and reachable areas against a brute-force Dijkstra on a fine grid.
 
 The grid joins each node to its 16 neighbours (steps (1, 0), (1, 1) and (2, 1) in every
-direction). A step's cost is its exact length inside each costly box (clipped) times the
-box's factor; a step is kept only if the mover's disc stays on the table and clear of
-every disc obstacle. The strict grid keeps 0.01 mm clear of the discs and pays the
-factors 0.01 mm beyond each box: its paths are real and cost no less than they say.
-The lenient grid may come 0.01 mm into the discs and pays nothing within 0.01 mm inside
-a box: its costs are lower bounds, up to the grid's direction error (the 16 directions
-are at most 26.57 degrees apart: a straight run costs at most 1 / cos(13.28 deg) =
-1.0275 times its length, plus about a step at each bend) -- but only where no sliver
-thinner than a step matters. So the tests check:
+direction). A step's cost is its exact length inside each costly box grown by the base's
+radius (the base pays while it overlaps the box), clipped, times the box's factor; a
+step is kept only if the mover's disc stays on the table and clear of every disc
+obstacle. The strict grid keeps 0.01 mm clear of the discs and pays the factors 0.01 mm
+beyond each grown box: its paths are real and cost no less than they say. The lenient
+grid may come 0.01 mm into the discs and pays nothing within 0.01 mm inside a grown box:
+its costs are lower bounds, up to the grid's direction error (the 16 directions are at
+most 26.57 degrees apart: a straight run costs at most 1 / cos(13.28 deg) = 1.0275
+times its length, plus about a step at each bend) -- but only where no sliver thinner
+than a step matters. So the tests check:
 
 * the exact path never costs more than the strict grid's, and is real: it stays on the
   table and off the discs, and costs what it says (between its cost with open and
@@ -101,11 +102,10 @@ class Grid:
             a, b, p, q = a[keep], b[keep], p[keep], q[keep]
             sources.append(a)
             targets.append(b)
-            # The strict grid pays a box's factor on its boundary too, the lenient one
-            # not even 0.01 mm inside it: real costs lie between the two.
-            grown = [
-                (x0 - clear, y0 - clear, x1 + clear, y1 + clear, f) for x0, y0, x1, y1, f in boxes
-            ]
+            # The base pays while it overlaps a box: the box grown by the base's radius
+            # (square corners). The strict grid pays on that boundary too, the lenient
+            # one not even 0.01 mm inside it: real costs lie between the two.
+            grown = grow(boxes, RADIUS + clear)
             costs.append(segment_costs(p, q, grown))
         size = nx * ny
         self.graph = coo_matrix(
@@ -143,6 +143,11 @@ class Grid:
 
     def costs_from(self, x: float, y: float) -> np.ndarray:
         return np.asarray(dijkstra(self.graph, indices=self.node(x, y)))
+
+
+def grow(boxes: list[Box], by_mm: float) -> list[Box]:
+    """Each box grown by ``by_mm`` on every side: where a base of that radius overlaps it."""
+    return [(x0 - by_mm, y0 - by_mm, x1 + by_mm, y1 + by_mm, f) for x0, y0, x1, y1, f in boxes]
 
 
 def segment_costs(p: np.ndarray, q: np.ndarray, boxes: list[Box]) -> np.ndarray:
@@ -251,8 +256,8 @@ def assert_real(field: Field, boxes: list[Box], path: Path) -> None:
             near = p + t[:, None] * d
             assert np.hypot(near[:, 0] - x, near[:, 1] - y).min() >= r + RADIUS - 0.01
     slack = 0.01 + 1e-4 * path.cost_mm
-    open_ = [(x0 + 1e-6, y0 + 1e-6, x1 - 1e-6, y1 - 1e-6, f) for x0, y0, x1, y1, f in boxes]
-    closed = [(x0 - 1e-6, y0 - 1e-6, x1 + 1e-6, y1 + 1e-6, f) for x0, y0, x1, y1, f in boxes]
+    open_ = grow(boxes, RADIUS - 1e-6)
+    closed = grow(boxes, RADIUS + 1e-6)
     assert segment_costs(p, q, open_).sum() <= path.cost_mm + slack
     assert path.cost_mm <= segment_costs(p, q, closed).sum() + slack
 
