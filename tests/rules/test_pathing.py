@@ -272,6 +272,18 @@ def test_a_move_near_one_edge_of_a_wood_pays_the_wood(limit: float | None) -> No
     assert path.cost_mm == pytest.approx(200.0)
 
 
+def test_a_move_two_centimetres_inside_a_wood_s_edge_pays_the_wood() -> None:
+    # 100 mm along y = 1070, 20 mm inside the wood's bottom edge (y 1050), with open
+    # ground below it. The base (12.5) is 32.5 mm deep in the grown wood: stepping out
+    # and back at the best angle would cost 100 + 2 sqrt(3) x 32.5 = 212.6 > 2 x 100.
+    path = shortest_path(DEEP_WOOD, (400, 1070), (500, 1070), R_MOVER)
+    assert path.cost_mm == pytest.approx(200.0)
+    # Just outside the edge (centre at y 1048, base 10.5 mm into the grown wood) a way
+    # out pays: 4 |(10.5, a)| + 100 - 2a, least at a = 10.5 / sqrt(3): 136.37.
+    outside = shortest_path(DEEP_WOOD, (400, 1048), (500, 1048), R_MOVER)
+    assert outside.cost_mm == pytest.approx(100 + 2 * math.sqrt(3) * 10.5, abs=1e-3)
+
+
 def test_reachable_area_deep_inside_a_wood() -> None:
     # 40 mm of allowance at factor 2 is a disc of 20 mm: pi * 20^2 = 1256.6 mm^2
     # (the polygon inscribed in the disc is a little smaller).
