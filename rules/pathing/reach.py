@@ -138,10 +138,10 @@ def _fan_angles(
         edge_angles = np.mod(edge_angles - start, _TWO_PI)
         angles = np.unique(np.concatenate([angles, edge_angles[edge_angles <= span] + start]))
     nx0, ny0 = graph.x[node], graph.y[node]
-    # Rays straight into the corners of the table within reach: chords would cut them.
-    x_lo, y_lo, x_hi, y_hi = scene.rect
-    cx = np.array([x_lo, x_hi, x_lo, x_hi])
-    cy = np.array([y_lo, y_lo, y_hi, y_hi])
+    # Rays straight into the corners of the table, and into the points where costly
+    # ground's edges meet the table's edge, within reach: chords would cut them.
+    corners = _table_corners(scene)
+    cx, cy = corners[:, 0], corners[:, 1]
     near = (np.hypot(cx - nx0, cy - ny0) < rem) & (np.hypot(cx - nx0, cy - ny0) > 1e-9)
     if np.any(near):
         corner_angles = np.mod(_angle(cx[near] - nx0, cy[near] - ny0) - start, _TWO_PI)
@@ -535,3 +535,28 @@ def _corner_tangents(
         return cast(FloatArray, np.mod(wind * (touch_at - phi), _TWO_PI))
     runs, offsets = scene.run_lookup(np.full(len(touch_at), c, dtype=np.intp), touch_at)
     return cast(FloatArray, np.where(runs == run, wind * (offsets - off), -1.0))
+
+
+def _table_corners(scene: _Scene) -> FloatArray:
+    """The corners of the free table, and where the costly zones' edges cross its edge."""
+    x_lo, y_lo, x_hi, y_hi = scene.rect
+    points = [np.array([[x_lo, y_lo], [x_hi, y_lo], [x_lo, y_hi], [x_hi, y_hi]])]
+    for _, _, edges, _ in scene.zones:
+        if len(edges) == 0:
+            continue
+        for axis, value in ((0, x_lo), (0, x_hi), (1, y_lo), (1, y_hi)):
+            a, b = edges[:, axis], edges[:, axis + 2]
+            span = b - a
+            crossing = (np.minimum(a, b) <= value) & (value <= np.maximum(a, b)) & (span != 0)
+            t = (value - a[crossing]) / span[crossing]
+            other = 1 - axis
+            along = edges[crossing, other] + t * (
+                edges[crossing, other + 2] - edges[crossing, other]
+            )
+            low, high = (y_lo, y_hi) if axis == 0 else (x_lo, x_hi)
+            keep = (along >= low) & (along <= high)
+            found = np.zeros((int(keep.sum()), 2))
+            found[:, axis] = value
+            found[:, other] = along[keep]
+            points.append(found)
+    return np.concatenate(points)

@@ -153,8 +153,9 @@ def grow(boxes: list[Box], by_mm: float) -> list[Box]:
 def segment_costs(p: np.ndarray, q: np.ndarray, boxes: list[Box]) -> np.ndarray:
     """Exact cost of segments p -> q: length, plus (factor - 1) x length inside each box.
 
-    Boxes do not overlap, so their extra costs add up. The clipping is Liang-Barsky on
-    the closed box: a segment along a box's edge is inside it.
+    The boxes do not overlap (even grown by the base's radius), so their extra costs add
+    up. The clipping is Liang-Barsky on the closed box: a segment along a box's edge is
+    inside it.
     """
     d = q - p
     length = np.hypot(d[:, 0], d[:, 1])
@@ -190,8 +191,12 @@ def fields(draw: st.DrawFn) -> tuple[Field, list[Box]]:
             min(DEPTH, y0 + 5.0 * draw(st.integers(4, 24))),
             draw(st.sampled_from([1.5, 2.0, 3.0])),
         )
+        apart = 2.0 * RADIUS + 1.0  # grown by the base's radius, they still do not overlap
         if all(
-            box[2] < other[0] or other[2] < box[0] or box[3] < other[1] or other[3] < box[1]
+            box[2] + apart < other[0]
+            or other[2] + apart < box[0]
+            or box[3] + apart < other[1]
+            or other[3] + apart < box[1]
             for other in boxes
         ):
             boxes.append(box)
