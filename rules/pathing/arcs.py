@@ -36,6 +36,7 @@ class _Scene(Protocol):
     raw_edges: FloatArray
     zones: list[tuple[float, shapely.Geometry, FloatArray, FloatArray]]
     zone_edges: list[tuple[IntArray, FloatArray]]
+    zone_all_edges: list[FloatArray]
 
     def points_free(self, points: FloatArray) -> BoolArray: ...
 
@@ -124,7 +125,8 @@ def _circle_weights(scene: _Scene) -> tuple[FloatArray, list[FloatArray], list[F
     rho = scene.circ_rho
     index: list[IntArray] = []
     angles: list[FloatArray] = []
-    for _, _, e, _ in scene.zones:
+    # Every edge of each zone: a circle may reach edges the search box left out.
+    for e in scene.zone_all_edges:
         i, ang = _circle_edge_angles(ox, oy, rho, e)
         index.append(i)
         angles.append(ang)

@@ -284,6 +284,24 @@ def test_a_move_two_centimetres_inside_a_wood_s_edge_pays_the_wood() -> None:
     assert outside.cost_mm == pytest.approx(100 + 2 * math.sqrt(3) * 10.5, abs=1e-3)
 
 
+def test_an_arc_round_a_figure_pays_the_wood_it_runs_through() -> None:
+    # A wood of factor 3 over x 40..60, y 30..55 (grown by the base's 5 mm: x >= 35); a
+    # disc of 14.5 at (25, 50) (grown: 19.5), which the start (40, 37.5) touches. Any way
+    # to (25, 30) runs at least 5 mm inside the grown wood (x from 40 to 35, 15 mm of
+    # budget) and then 10 mm more (to x = 25): 25 > 20, so (25, 30) is out of reach --
+    # also going round the disc, whose arc from the start runs in the wood (the wood's
+    # far edge, where the circle leaves it, lies outside the reach's search box).
+    field = Field(
+        300.0,
+        200.0,
+        hulls=(disc(25.0, 50.0, 14.5, "figure"),),
+        costly=(CostlyRegion(shapely.box(40, 30, 60, 55), 3.0, "wood"),),
+    )
+    area = reachable_area(field, (40.0, 37.5), 5.0, 20.0)
+    assert not shapely.intersects_xy(area, 25.0, 30.0)
+    assert shortest_path(field, (40.0, 37.5), (25.0, 30.0), 5.0).cost_mm > 25.0
+
+
 def test_reachable_area_deep_inside_a_wood() -> None:
     # 40 mm of allowance at factor 2 is a disc of 20 mm: pi * 20^2 = 1256.6 mm^2
     # (the polygon inscribed in the disc is a little smaller).
