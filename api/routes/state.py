@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hmac
 from typing import Any
 
 from fastapi import APIRouter, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
@@ -46,7 +47,8 @@ def get_scene(request: Request) -> dict[str, Any]:
 
 def require_token(request: Request, token: str | None) -> None:
     """Refuse (403) a configuration change without the token printed at start-up."""
-    if token != request.app.state.token:
+    expected = str(request.app.state.token).encode()
+    if token is None or not hmac.compare_digest(token.encode(), expected):  # constant time
         raise HTTPException(
             status_code=403,
             detail="changing the configuration needs the "
