@@ -47,11 +47,7 @@ def straight_cost_mm(
     segment = shapely.LineString([start, goal])
     extra = sum(
         (region.factor - 1.0)
-        * segment.intersection(
-            region.polygon.buffer(radius_mm, join_style="mitre")
-            if radius_mm > 0
-            else region.polygon
-        ).length
+        * segment.intersection(pathing.base_overlap(region.polygon, radius_mm)).length
         for region in field.costly
     )
     return float(segment.length + extra)

@@ -182,9 +182,9 @@ def _in_difficult(scene: Scene, mover: Figure, radius_mm: float) -> str | None:
     """The difficult ground (or wood) the figure stands in (its base overlaps it), if any."""
     point = shapely.Point(mover.x_mm, mover.y_mm)
     for feature in scene.terrain_of(COSTLY_TERRAIN):
-        if isinstance(feature.geometry, shapely.Polygon) and (
-            feature.geometry.distance(point) < radius_mm or feature.geometry.covers(point)
-        ):
+        if isinstance(feature.geometry, shapely.Polygon) and pathing.base_overlap(
+            feature.geometry, radius_mm
+        ).covers(point):
             return feature.id
     return None
 

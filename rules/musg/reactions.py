@@ -142,17 +142,7 @@ def under_fire_answer(scene: Scene, a: str, b: str, die: Any = None) -> Reaction
             moves.append(_move(face, unit, figure, back, moved, reach_mm, "back", None))
             margins.append(_way_margin(scene, figure, back, reach_mm, moved, options, unit))
     text = f"{a} fails its test under {b}'s fire: " + "; ".join(_move_text(m) for m in moves)
-    kept = tuple(sorted(margins, key=lambda m: m.margin_mm)[:3])
-    return ReactionAnswer(
-        question="under_fire",
-        message=with_certainty(text, *kept),
-        margins=kept,
-        figure=a,
-        source=b,
-        die=None if die is None else moves[0]["die"],
-        moves=tuple(moves),
-        unit=unit.name,
-    )
+    return _reaction("under_fire", text, margins, a, b, die, moves, unit)
 
 
 def under_charge_answer(scene: Scene, a: str, b: str, die: Any = None) -> ReactionAnswer:
@@ -180,9 +170,23 @@ def under_charge_answer(scene: Scene, a: str, b: str, die: Any = None) -> Reacti
         moves.append(entry)
         margins.append(_way_margin(scene, figure, back, reach_mm, moved, options, unit))
     text = f"{a}, charged by {b}, steps back: " + "; ".join(_move_text(m) for m in moves)
+    return _reaction("under_charge", text, margins, a, b, die, moves, unit)
+
+
+def _reaction(
+    question: str,
+    text: str,
+    margins: list[Margin],
+    a: str,
+    b: str,
+    die: Any,
+    moves: list[dict[str, Any]],
+    unit: Unit,
+) -> ReactionAnswer:
+    """The answer of a reaction move, with its three narrowest margins."""
     kept = tuple(sorted(margins, key=lambda m: m.margin_mm)[:3])
     return ReactionAnswer(
-        question="under_charge",
+        question=question,
         message=with_certainty(text, *kept),
         margins=kept,
         figure=a,

@@ -71,12 +71,14 @@ from arbitre.rules.pathing.model import (
     Field,
     Path,
     Terrain,
+    base_overlap,
 )
 from arbitre.rules.pathing.reach import reachable_area
 from arbitre.rules.pathing.search import shortest_path
 
 __all__ = [
     "TOLERANCE_MM",
+    "base_overlap",
     "BlockingPolygon",
     "CostlyRegion",
     "DiscHull",

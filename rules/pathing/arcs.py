@@ -14,6 +14,7 @@ import numpy as np
 import shapely
 
 from arbitre.rules.pathing.model import BoolArray, FloatArray, IntArray
+from arbitre.rules.pathing.prepare import _Zone
 from arbitre.rules.pathing.primitives import _TWO_PI, _bbox_pairs, _circle_segment_angles, _empty2
 from arbitre.rules.pathing.region import _Region
 
@@ -36,7 +37,7 @@ class _Scene(Protocol):
     raw_edges: FloatArray
     zones: list[tuple[float, shapely.Geometry, FloatArray, FloatArray]]
     zone_edges: list[tuple[IntArray, FloatArray]]
-    zone_all_edges: list[FloatArray]
+    zone_ref: list[_Zone]
 
     def points_free(self, points: FloatArray) -> BoolArray: ...
 
@@ -126,8 +127,8 @@ def _circle_weights(scene: _Scene) -> tuple[FloatArray, list[FloatArray], list[F
     index: list[IntArray] = []
     angles: list[FloatArray] = []
     # Every edge of each zone: a circle may reach edges the search box left out.
-    for e in scene.zone_all_edges:
-        i, ang = _circle_edge_angles(ox, oy, rho, e)
+    for zone in scene.zone_ref:
+        i, ang = _circle_edge_angles(ox, oy, rho, zone.edges)
         index.append(i)
         angles.append(ang)
     owner, start, stop = _pieces(count, index, angles)

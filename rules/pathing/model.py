@@ -107,6 +107,18 @@ class CostlyRegion:
         object.__setattr__(self, "ident", str(self.ident))
 
 
+def base_overlap(geometry: shapely.Geometry, radius_mm: float) -> shapely.Geometry:
+    """Where a base of ``radius_mm`` centred overlaps ``geometry``: the geometry grown by
+    the radius, with square corners (how costly ground is charged).
+
+    >>> base_overlap(shapely.box(0, 0, 10, 10), 2.0).bounds
+    (-2.0, -2.0, 12.0, 12.0)
+    """
+    if radius_mm <= 0.0:
+        return geometry
+    return geometry.buffer(radius_mm, join_style="mitre")
+
+
 @dataclass(frozen=True, slots=True)
 class Field:
     """The table ``[0, width_mm] x [0, depth_mm]`` with its obstacles and costly regions."""

@@ -21,6 +21,7 @@ from arbitre.rules.pathing.model import (
     Field,
     FloatArray,
     IntArray,
+    base_overlap,
 )
 from arbitre.rules.pathing.primitives import _angle, _cross2, _empty2
 
@@ -237,9 +238,9 @@ def _prepare_zones(costly: tuple[CostlyRegion, ...], reach_mm: float) -> tuple[_
     zones: list[_Zone] = []
     below = 1.0
     for level in levels:
-        union = shapely.union_all([c.polygon for c in costly if c.factor >= level])
-        if reach_mm > 0.0:
-            union = union.buffer(reach_mm, join_style="mitre")
+        union = base_overlap(
+            shapely.union_all([c.polygon for c in costly if c.factor >= level]), reach_mm
+        )
         inner = union.buffer(-TOLERANCE_MM, join_style="mitre")
         closed = union.buffer(TOLERANCE_MM, join_style="mitre")
         shapely.prepare(inner)

@@ -137,7 +137,6 @@ class _Scene:
         self.zones: list[tuple[float, shapely.Geometry, FloatArray, FloatArray]] = []
         self.zone_ref: list[_Zone] = []
         self.zone_edges: list[tuple[IntArray, FloatArray]] = []
-        self.zone_all_edges: list[FloatArray] = []
         bpoints: list[FloatArray] = []
         binfo: list[FloatArray] = []
         region_point = (start[0], start[1])
@@ -160,7 +159,6 @@ class _Scene:
             self.zone_edges.append((zone.edge_ring[near], zone.edge_start[near]))
             self.zones.append((zone.extra, zone.inner, edges, bbox))
             self.zone_ref.append(zone)
-            self.zone_all_edges.append(zone.edges)
             if dense_near_start:
                 samples, ring_ids, params, vertex = _denser_near(zone, spacing, start)
             else:
