@@ -54,6 +54,12 @@ def test_every_file_of_the_package_is_in_the_wheel(wheel: zipfile.ZipFile, part:
     assert missing == set()
 
 
+def test_the_package_s_own_modules_are_in_the_wheel(wheel: zipfile.ZipFile) -> None:
+    expected = {f"arbitre/{path.name}" for path in (ROOT / "arbitre").glob("*.py")}
+    assert {"arbitre/__init__.py", "arbitre/files.py"} <= expected
+    assert expected - set(wheel.namelist()) == set()
+
+
 def test_the_page_and_its_assets_are_in_the_wheel(wheel: zipfile.ZipFile) -> None:
     names = set(wheel.namelist())
     assert {"arbitre/api/static/index.html", "arbitre/api/static/app.js"} <= names

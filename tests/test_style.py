@@ -26,8 +26,8 @@ def test_mypy_strict_on_rules_calibration_and_vision(tmp_path: Path) -> None:
     # arbitre/ with the four folders inside it.
     tree = tmp_path / "arbitre"
     tree.mkdir()
-    for name in ("__init__.py", "__main__.py"):
-        (tree / name).symlink_to(ROOT / "arbitre" / name)
+    for module in (ROOT / "arbitre").glob("*.py"):  # __init__, __main__, files ...
+        (tree / module.name).symlink_to(module)
     for part in PARTS:
         (tree / part).symlink_to(ROOT / part, target_is_directory=True)
     result = _run(
@@ -42,6 +42,8 @@ def test_mypy_strict_on_rules_calibration_and_vision(tmp_path: Path) -> None:
         "arbitre.calibration",
         "-p",
         "arbitre.vision",
+        "-m",
+        "arbitre.files",
         cwd=tmp_path,
     )
     assert result.returncode == 0, result.stdout + result.stderr
