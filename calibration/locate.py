@@ -34,6 +34,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.errors import CalibrationError
+from arbitre.calibration.heading import tilted_headings
 from arbitre.calibration.pose import (
     DEFAULT_CORNER_NOISE_PX,
     MAX_ANCHOR_ERROR_PX,
@@ -424,11 +425,26 @@ def place_markers(
     )
     corner_xy = corner_xy.reshape(n, 4, 2)
     top = (corner_xy[:, 0] + corner_xy[:, 1]) / 2 - (corner_xy[:, 3] + corner_xy[:, 2]) / 2
-    heading = np.degrees(np.arctan2(top[:, 1], top[:, 0])) % 360.0
+    flat_heading = np.degrees(np.arctan2(top[:, 1], top[:, 0])) % 360.0
 
     diagonal_ok = np.all(np.isfinite(centre), axis=1)
     plane_ok = centre_ok & corner_ok.reshape(n, 4).all(axis=1)
     valid = undistorted_ok & diagonal_ok & plane_ok
+
+    heading = flat_heading.copy()
+    if np.any(valid):
+        sides = np.linalg.norm(corner_xy - np.roll(corner_xy, 1, axis=1), axis=2)
+        heading[valid] = tilted_headings(
+            normalised[valid],
+            centre_xy[valid],
+            heights[valid],
+            rotation,
+            camera_centre,
+            noise[valid],
+            float(intrinsics.fx + intrinsics.fy) / 2.0,
+            flat_heading[valid],
+            sides[valid].mean(axis=1) / 2.0,
+        )
 
     sigma = np.zeros(n)
     shared = np.zeros(n)

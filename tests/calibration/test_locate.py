@@ -308,8 +308,12 @@ def test_real_charuco_photos_measure_marker_centres_on_the_board(corner_set: str
     """README of the tutorial photos: with 4 markers as anchors and the published calibration,
     a homography puts the other markers' centres within 0.28-0.68 mm (mean) and 1.72 mm (max)
     of the board layout. The pose + ray (z = 0) measurement must do as well: mean within
-    0.15 mm of that reference, max under 2 mm, and every heading within 2.5 degrees of the
-    board's (90: the board's markers are printed upright)."""
+    0.15 mm of that reference, max under 2 mm, and every heading within 3.5 degrees of the
+    board's (90: the board's markers are printed upright). The headings allow for cards
+    glued tilted (calibration/heading.py): four corners from OpenCV's tutorial, noisier
+    than the default noise assumed, let the fit tip a flat card, which costs up to 3.2
+    degrees here against 2.3 for the flat measurement; through arbitre's own detector
+    (tests/calibration/test_sigma_real.py) every heading is within 1.5 degrees."""
     expected = json.loads((TUTORIAL / "expected.json").read_text(encoding="utf-8"))
     camera = load_camera(TUTORIAL / "tutorial_camera_charuco.yml")
     # Board frame (OpenCV): origin top-left, y down, 280 mm tall. Table frame: y up, so
@@ -335,6 +339,6 @@ def test_real_charuco_photos_measure_marker_centres_on_the_board(corner_set: str
         assert len(errors) == check["n_measured"]
         assert np.mean(errors) <= check["centre_error_mm_mean"] + 0.15, check["image"]
         assert max(errors) < 2.0, check["image"]
-        assert all(abs(m.heading_deg - 90.0) < 2.5 for m in result.markers)
+        assert all(abs(m.heading_deg - 90.0) < 3.5 for m in result.markers)
         checked += 1
     assert checked == 5

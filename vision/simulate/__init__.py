@@ -17,18 +17,20 @@ Frames (see docs/conventions.md):
   transform ``X_cam = R(rvec) @ X_table + tvec``, in mm;
 - image: pixels, origin top-left, the centre of the top-left pixel at (0, 0).
 
-A marker is a flat printed card parallel to the table at height ``z_mm``: the
+A marker is a flat printed card whose centre is at height ``z_mm``: the
 black square of side ``size_mm`` with a white quiet zone of one module around
 it. Printed upright its top edge points to +y, so its first corner (OpenCV's
 top-left) is at ``(x - s/2, y + s/2)``; ``rotation_deg`` turns it
-counter-clockwise. Only numpy and OpenCV are used, and nothing from the rest
-of the project: every input is a plain value.
+counter-clockwise and ``tilt_deg`` tips it (a card glued a little askew). A
+`SimArea` is a terrain piece: textured ground, or a hill's flat top. Only
+numpy, OpenCV and shapely are used, and nothing from the rest of the project:
+every input is a plain value.
 
 Modules
 -------
 :mod:`~arbitre.vision.simulate.camera` holds :class:`Camera` and :func:`look_at`;
 :mod:`~arbitre.vision.simulate.scene` the scene's items (:class:`SimTable`,
-:class:`SimMarker`, :class:`SimBody`, :class:`SimScene`) with :func:`figure` and
+:class:`SimMarker`, :class:`SimBody`, :class:`SimArea`, :class:`SimScene`) with :func:`figure` and
 :func:`anchors`; :mod:`~arbitre.vision.simulate.render` the renderer :func:`render` and
 the truth it returns, helped by :mod:`~arbitre.vision.simulate.rays` (pixels to rays) and
 :mod:`~arbitre.vision.simulate.hits` (rays to colours); :mod:`~arbitre.vision.simulate.presets`
@@ -48,6 +50,7 @@ from arbitre.vision.simulate.scene import (
     PAPER_BGR,
     SURROUND_BGR,
     Colour,
+    SimArea,
     SimBody,
     SimMarker,
     SimScene,
@@ -70,6 +73,7 @@ __all__ = [
     "Preset",
     "Render",
     "RenderOptions",
+    "SimArea",
     "SimBody",
     "SimMarker",
     "SimScene",
@@ -89,6 +93,7 @@ for _public in (
     Preset,
     Render,
     RenderOptions,
+    SimArea,
     SimBody,
     SimMarker,
     SimScene,

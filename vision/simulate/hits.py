@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import shapely
 from numpy.typing import NDArray
 
 from arbitre.vision.errors import VisionError
@@ -15,6 +16,7 @@ from arbitre.vision.simulate.scene import (
     PAPER_BGR,
     SURROUND_BGR,
     Colour,
+    SimArea,
     SimBody,
     SimMarker,
     SimTable,
@@ -37,8 +39,18 @@ def _hit_card(
     """Ray parameters (N,) (inf when missed) and colours (N, 3) of a marker card."""
     modules = card.shape[0]
     side = _card_side_mm(marker, modules)
-    lam, xy = rays.plane_hits(marker.z_mm)
-    local = _to_local(xy, marker.x_mm, marker.y_mm, marker.rotation_deg)
+    if marker.tilt_deg == 0.0:
+        lam, xy = rays.plane_hits(marker.z_mm)
+        local = _to_local(xy, marker.x_mm, marker.y_mm, marker.rotation_deg)
+    else:
+        axes = marker.frame()
+        centre = np.array([marker.x_mm, marker.y_mm, marker.z_mm])
+        towards = rays.directions @ axes[:, 2]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lam = np.where(towards < 0.0, ((centre - rays.origin) @ axes[:, 2]) / towards, np.inf)
+        lam = np.where(lam > 0.0, lam, np.inf)
+        hits = rays.origin + np.where(np.isfinite(lam), lam, 0.0)[:, None] * rays.directions
+        local = (hits - centre) @ axes[:, :2]
     inside = np.all(np.abs(local) <= side / 2.0, axis=1) & np.isfinite(lam)
     module = side / modules
     col = np.clip(np.floor((local[:, 0] + side / 2.0) / module), 0, modules - 1).astype(np.intp)
@@ -98,6 +110,34 @@ def _hit_body(rays: _Rays, body: SimBody) -> tuple[FloatArray, NDArray[np.float3
         np.column_stack([world_normal_xy, np.zeros(len(lam))]),
     )
     return lam, _shade(body.colour_bgr, normals)
+
+
+def _hit_area(rays: _Rays, area: SimArea) -> tuple[FloatArray, NDArray[np.float32]]:
+    """Ray parameters (N,) (inf when missed) and colours (N, 3) of a terrain piece.
+
+    The ground is textured (3 mm flecks, as flock or sand): the top's colour varies by
+    up to 18 %. A hill's upright sides are shaded darker; a side hit is placed at the
+    ray's meeting with the table, close enough to order it against the other items.
+    """
+    polygon = shapely.Polygon(area.outline_mm)
+    shapely.prepare(polygon)
+    top_lam, top_xy = rays.plane_hits(area.height_mm)
+    on_top = np.isfinite(top_lam) & shapely.contains_xy(polygon, top_xy[:, 0], top_xy[:, 1])
+    cells = np.floor(top_xy / 3.0)
+    fleck = np.sin(cells[:, 0] * 12.9898 + cells[:, 1] * 78.233) * 43758.5453
+    fleck -= np.floor(fleck)
+    colours = np.asarray(area.colour_bgr) * (0.82 + 0.18 * fleck)[:, None]
+    lam = np.where(on_top, top_lam, np.inf)
+    if area.height_mm > 0.0:
+        base_lam, base_xy = rays.plane_hits(0.0)
+        on_side = (
+            ~on_top
+            & np.isfinite(base_lam)
+            & shapely.contains_xy(polygon, base_xy[:, 0], base_xy[:, 1])
+        )
+        lam = np.where(on_side, base_lam, lam)
+        colours = np.where(on_side[:, None], 0.6 * np.asarray(area.colour_bgr), colours)
+    return lam, colours.astype(np.float32)
 
 
 def _table_colours(

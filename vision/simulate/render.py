@@ -20,9 +20,10 @@ from numpy.typing import NDArray
 
 from arbitre.vision.errors import VisionError
 from arbitre.vision.simulate.camera import Camera, FloatArray
-from arbitre.vision.simulate.hits import _hit_body, _hit_card, _table_colours
+from arbitre.vision.simulate.hits import _hit_area, _hit_body, _hit_card, _table_colours
 from arbitre.vision.simulate.rays import _pixel_rays_cached, _Rays, _sample_offsets, _sample_rays
 from arbitre.vision.simulate.scene import (
+    SimArea,
     SimBody,
     SimMarker,
     SimScene,
@@ -99,8 +100,12 @@ class Render:
         return frozenset(i for i, t in self.truth.items() if t.visible_fraction > 0.0)
 
 
-def _outline_mm(item: SimMarker | SimBody, modules: int) -> FloatArray:
+def _outline_mm(item: SimArea | SimMarker | SimBody, modules: int) -> FloatArray:
     """Points (N, 3) table mm whose image bounds the item's image."""
+    if isinstance(item, SimArea):
+        ring = np.asarray(item.outline_mm, dtype=np.float64)
+        bottom = np.column_stack([ring, np.zeros(len(ring))])
+        return np.concatenate([bottom, bottom + [0.0, 0.0, item.height_mm]])
     if isinstance(item, SimMarker):
         half = _card_side_mm(item, modules) / 2.0
         t = np.linspace(-half, half, 5)
@@ -112,7 +117,7 @@ def _outline_mm(item: SimMarker | SimBody, modules: int) -> FloatArray:
                 np.column_stack([np.full(5, -half), t]),
             ]
         )
-        return _place(ring, item.x_mm, item.y_mm, item.z_mm, item.rotation_deg)
+        return item.place(ring)
     angles = np.linspace(0.0, 2.0 * math.pi, 24, endpoint=False)
     if item.shape == "cylinder":
         ring = (
@@ -179,7 +184,8 @@ def render(camera: Camera, scene: SimScene, options: RenderOptions | None = None
     _, background, on_table = _table_colours(_Rays(camera, grid), scene.table)
     image = background.reshape(height, width, 3).copy()
 
-    items: list[SimMarker | SimBody] = [*scene.markers, *scene.bodies]
+    # Areas first: a card lying on one wins the tie with it, as with the table.
+    items: list[SimArea | SimMarker | SimBody] = [*scene.areas, *scene.markers, *scene.bodies]
     boxes = [_pixel_box(camera, _outline_mm(item, modules)) for item in items]
     fine = np.zeros((height, width), dtype=np.uint8)
     table_mask = on_table.reshape(height, width).astype(np.uint8)
@@ -207,8 +213,11 @@ def render(camera: Camera, scene: SimScene, options: RenderOptions | None = None
         x0, y0, x1, y1 = box
         index = (pixel_index[y0:y1, x0:x1].reshape(-1)[:, None] * (s * s) + per_pixel).ravel()
         subset = rays.subset(index)
-        if isinstance(item, SimMarker):
-            lam, item_colour = _hit_card(subset, item, cards[k])
+        if isinstance(item, SimArea):
+            lam, item_colour = _hit_area(subset, item)
+            nearer = lam <= depth[index] * (1.0 + 1e-9)
+        elif isinstance(item, SimMarker):
+            lam, item_colour = _hit_card(subset, item, cards[k - len(scene.areas)])
             card_samples[k] = int(np.isfinite(lam).sum())
             # A card lies on whatever is at its height: it wins ties.
             nearer = np.isfinite(lam) & (lam <= depth[index] * (1.0 + 1e-9))
@@ -225,7 +234,7 @@ def render(camera: Camera, scene: SimScene, options: RenderOptions | None = None
     picture = _finish(image, options)
     truth = {
         m.id: _truth(camera, m, modules, shown[k], card_samples[k])
-        for k, m in enumerate(scene.markers)
+        for k, m in enumerate(scene.markers, start=len(scene.areas))
     }
     return Render(image=picture, truth=truth)
 
@@ -258,13 +267,7 @@ def _truth(
     distorted = camera.project(points)
     ideal = camera.project(points, distorted=False)
     half = _card_side_mm(marker, modules) / 2.0
-    card = _place(
-        np.array([[-half, half], [half, half], [half, -half], [-half, -half]]),
-        marker.x_mm,
-        marker.y_mm,
-        marker.z_mm,
-        marker.rotation_deg,
-    )
+    card = marker.place(np.array([[-half, half], [half, half], [half, -half], [-half, -half]]))
     in_camera = card @ camera.rotation.T + camera.tvec
     card_px = camera.project(card)
     width, height = camera.image_size

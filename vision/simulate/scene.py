@@ -1,11 +1,14 @@
 """The items of a simulated scene (table, marker cards, bodies) and the helpers that place them.
 
-A marker is a flat printed card parallel to the table at height ``z_mm``: the
+A marker is a flat printed card whose centre is at height ``z_mm``: the
 black square of side ``size_mm`` with a white quiet zone of one module around
 it. Printed upright its top edge points to +y, so its first corner (OpenCV's
 top-left) is at ``(x - s/2, y + s/2)``; ``rotation_deg`` turns it
-counter-clockwise. `figure` gives the bodies of a figure carrying a marker,
-`anchors` the flat markers near a table's corners.
+counter-clockwise, and ``tilt_deg`` tips it about a horizontal axis through its
+centre (a card glued slightly askew). A `SimArea` is a terrain piece: a
+textured polygon on the table, or the flat top of a hill. `figure` gives the
+bodies of a figure carrying a marker, `anchors` the flat markers near a
+table's corners.
 """
 
 from __future__ import annotations
@@ -39,7 +42,12 @@ FIGURE_COLOURS_BGR: tuple[Colour, ...] = (
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class SimMarker:
-    """A printed marker card lying flat at height ``z_mm``; ``size_mm``: its black square's side."""
+    """A printed marker card, its centre at height ``z_mm``; ``size_mm``: its black square's side.
+
+    ``tilt_deg`` tips the card about the horizontal axis through its centre that points
+    towards ``tilt_axis_deg`` (table frame, counter-clockwise from +x; right-handed, so
+    a positive tilt about +x raises the card's +y side).
+    """
 
     id: int
     x_mm: float
@@ -47,12 +55,31 @@ class SimMarker:
     z_mm: float = 0.0
     size_mm: float = 20.0
     rotation_deg: float = 0.0
+    tilt_deg: float = 0.0
+    tilt_axis_deg: float = 0.0
 
     def corners_mm(self) -> FloatArray:
         """The black square's corners (4, 3) in table mm, OpenCV order (top-left first)."""
         half = self.size_mm / 2.0
         local = np.array([[-half, half], [half, half], [half, -half], [-half, -half]])
-        return _place(local, self.x_mm, self.y_mm, self.z_mm, self.rotation_deg)
+        return self.place(local)
+
+    def frame(self) -> FloatArray:
+        """The card's axes in the table frame (3, 3): columns +x (right), +y (top), normal."""
+        angle = math.radians(self.rotation_deg)
+        c, s = math.cos(angle), math.sin(angle)
+        turn = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+        if self.tilt_deg == 0.0:
+            return turn
+        axis = math.radians(self.tilt_axis_deg)
+        rvec = math.radians(self.tilt_deg) * np.array([math.cos(axis), math.sin(axis), 0.0])
+        tip, _ = cv2.Rodrigues(rvec)
+        return np.asarray(tip @ turn, dtype=np.float64)
+
+    def place(self, local_xy: FloatArray) -> FloatArray:
+        """Points (N, 2) in the card's own frame (mm from its centre) -> (N, 3) table mm."""
+        local = np.column_stack([local_xy, np.zeros(len(local_xy))])
+        return np.asarray(local @ self.frame().T + [self.x_mm, self.y_mm, self.z_mm])
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -70,6 +97,18 @@ class SimBody:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class SimArea:
+    """A terrain piece: the polygon ``outline_mm`` ((N, 2) table mm) of textured ground.
+
+    ``height_mm`` > 0 makes it a hill: a flat top at that height with upright sides.
+    """
+
+    outline_mm: tuple[tuple[float, float], ...]
+    height_mm: float = 0.0
+    colour_bgr: Colour = (60.0, 95.0, 70.0)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class SimTable:
     """The table top: the rectangle [0, width_mm] x [0, depth_mm] at z = 0."""
 
@@ -80,12 +119,14 @@ class SimTable:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class SimScene:
-    """A table with its markers (anchors are markers at z = 0) and the bodies that carry them."""
+    """A table with its markers (anchors are markers at z = 0), the bodies that carry them
+    and its terrain pieces."""
 
     table: SimTable
     markers: tuple[SimMarker, ...] = ()
     bodies: tuple[SimBody, ...] = ()
     dictionary_name: str = "DICT_4X4_250"
+    areas: tuple[SimArea, ...] = ()
 
 
 def _place(
@@ -138,11 +179,12 @@ def figure(marker: SimMarker, colour_bgr: Colour = FIGURE_COLOURS_BGR[0]) -> tup
     """The bodies of a figure carrying ``marker`` on its head: a 25 mm base and a body.
 
     A marker at z = 0 is a flat token and has no body. The body's top is just under
-    the card, so the card hides it from above.
+    the card's lowest corner, so the card hides it from above even when tilted.
     """
     if marker.z_mm <= 0.0:
         return ()
-    top = max(marker.z_mm - 0.3, 0.1)
+    drop = marker.size_mm / math.sqrt(2.0) * math.sin(math.radians(abs(marker.tilt_deg)))
+    top = max(marker.z_mm - drop - 0.3, 0.1)
     base = SimBody("cylinder", marker.x_mm, marker.y_mm, 25.0, min(3.0, top), colour_bgr=colour_bgr)
     body = SimBody(
         "cylinder", marker.x_mm, marker.y_mm, 0.6 * marker.size_mm, top, colour_bgr=colour_bgr
