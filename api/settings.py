@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,6 +15,7 @@ from arbitre.api.live import TableConfig
 from arbitre.calibration.camera import load_camera
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.table import load_roster, load_table
+from arbitre.files import FileWriteError, write_atomically
 
 
 class SourceSpec(BaseModel):
@@ -80,9 +79,10 @@ def save_terrain(path: str | Path, terrain: Sequence[Mapping[str, Any]]) -> None
     Only the top-level ``terrain:`` block is replaced (added at the end when absent),
     so the user's comments elsewhere stay; when the file's layout does not allow that
     (a flow mapping at the top, say), the whole file is written again from its data.
-    The text goes to a temporary file beside it, flushed and synced, then replaces it
-    with ``os.replace``: a reader sees the old file or the new one, never half of one.
-    Raises `CalibrationError` when the file cannot be read or written.
+    The text is read back first, then goes through `arbitre.files.write_atomically` (a
+    temporary file beside it, flushed and synced, then ``os.replace``): a reader sees
+    the old file or the new one, never half of one. Raises `CalibrationError` when the
+    file cannot be read or written.
     """
     where = Path(path)
     try:
@@ -103,7 +103,15 @@ def save_terrain(path: str | Path, terrain: Sequence[Mapping[str, Any]]) -> None
         kept = False
     if not kept:
         new_text = yaml.safe_dump(wanted, sort_keys=False, allow_unicode=True)
-    write_atomically(where, new_text)
+
+    def reads_back(data: bytes) -> None:
+        if yaml.safe_load(data) != wanted:  # never: both texts were made from `wanted`
+            raise CalibrationError(f"{where}: the new text does not read back as written")
+
+    try:
+        write_atomically(where, new_text, validate=reads_back)
+    except FileWriteError as error:
+        raise CalibrationError(str(error)) from None
 
 
 def _with_terrain_block(text: str, pieces: list[dict[str, Any]]) -> str:
@@ -130,46 +138,3 @@ def _with_terrain_block(text: str, pieces: list[dict[str, Any]]) -> str:
 _TERRAIN_KEY = re.compile(r"terrain\s*:")
 _IN_BLOCK = re.compile(r"[ \t]|-|#|\r?\n|$")
 _LOOSE = re.compile(r"\s*(#.*)?$")
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a synced temporary file beside it and os.replace.
-
-    On any failure the temporary file is removed and ``path`` is left as it was.
-    """
-    try:
-        mode = path.stat().st_mode & 0o777
-    except OSError:
-        mode = 0o644
-    temporary: str | None = None
-    try:
-        handle, temporary = tempfile.mkstemp(
-            prefix=f".{path.name}.", suffix=".tmp", dir=path.parent
-        )
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-        temporary = None
-    except OSError as error:
-        raise CalibrationError(f"{path}: cannot write the file ({error.strerror})") from None
-    finally:
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
-    _sync_folder(path.parent)
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make a rename in ``folder`` durable (where the system allows opening folders)."""
-    try:
-        descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)

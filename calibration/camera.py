@@ -38,6 +38,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from arbitre.calibration._files import parse_yaml, read_text
 from arbitre.calibration.errors import CalibrationError, CalibrationFileError
+from arbitre.files import FileWriteError, write_atomically
 
 FloatArray = NDArray[np.float64]
 
@@ -200,8 +201,14 @@ def load_camera(path: str | Path, *, image_size: tuple[int, int] | None = None) 
         One line naming the file and the field:
         ``camera.yaml: camera_matrix: expected 3x3, got 3x2``.
     """
-    source = str(path)
-    text = read_text(path)
+    return camera_from_text(read_text(path), str(path), image_size=image_size)
+
+
+def camera_from_text(
+    text: str, source: str = "camera.yaml", *, image_size: tuple[int, int] | None = None
+) -> CameraIntrinsics:
+    """Camera intrinsics from the text of a file `load_camera` reads; ``source`` names it
+    in the errors."""
     if text.lstrip().startswith("<"):
         return _from_foreign(source, _opencv_xml_fields(source, text), image_size)
     is_opencv = text.lstrip().startswith("%YAML:") or "!!opencv-matrix" in text
@@ -217,8 +224,14 @@ def load_camera(path: str | Path, *, image_size: tuple[int, int] | None = None) 
     return _from_arbitre(source, fields)
 
 
-def save_camera(intrinsics: CameraIntrinsics, path: str | Path) -> None:
-    """Write ``camera.yaml`` in the format of ``docs/formats.md`` (full float precision)."""
+def save_camera(intrinsics: CameraIntrinsics, path: str | Path, *, overwrite: bool = True) -> None:
+    """Write ``camera.yaml`` in the format of ``docs/formats.md`` (full float precision).
+
+    The text is read back by `load_camera`'s reader and must give the same numbers before
+    it replaces the file, through a temporary file beside it (`arbitre.files`): the file
+    is never half-written. ``overwrite=False`` refuses an existing file
+    (`FileExistsError`); a file that cannot be written is a `CalibrationFileError`.
+    """
 
     def row(values: Sequence[float] | FloatArray) -> str:
         return "[" + ", ".join(repr(float(v)) for v in values) + "]"
@@ -235,11 +248,18 @@ def save_camera(intrinsics: CameraIntrinsics, path: str | Path) -> None:
     if intrinsics.covariance is not None:
         lines.append("covariance:  # of fx, fy, cx, cy, then dist_coeffs")
         lines.extend(f"  - {row(r)}" for r in intrinsics.covariance)
+
+    def reads_back(data: bytes) -> None:
+        again = camera_from_text(data.decode("utf-8"), str(path))
+        if again.to_json() != intrinsics.to_json():
+            raise CalibrationFileError(str(path), "", "the text written does not read back")
+
     try:
-        Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    except OSError as error:
-        reason = error.strerror or str(error)
-        raise CalibrationFileError(str(path), "", f"cannot write the file ({reason})") from None
+        write_atomically(path, "\n".join(lines) + "\n", validate=reads_back, overwrite=overwrite)
+    except FileWriteError as error:
+        raise CalibrationFileError(
+            str(path), "", f"cannot write the file ({error.reason})"
+        ) from None
 
 
 # ---------------------------------------------------------------------------------------------

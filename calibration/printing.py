@@ -17,11 +17,13 @@ the largest square size that would fit.
 
 from __future__ import annotations
 
+import io
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+from xml.etree import ElementTree
 from xml.sax.saxutils import escape
 
 import cv2
@@ -30,6 +32,7 @@ import numpy as np
 from arbitre.calibration.board import Board, aruco_dictionary
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.progress import Progress, Steps
+from arbitre.files import FileWriteError, write_atomically
 
 A4_MM = (210.0, 297.0)
 LETTER_MM = (215.9, 279.4)
@@ -334,11 +337,18 @@ def board_sheet(board: Board, paper: Paper = A4) -> Page:
 
 
 def write_pages(
-    pages: Sequence[Page], path: str | Path, *, progress: Progress | None = None
+    pages: Sequence[Page],
+    path: str | Path,
+    *,
+    progress: Progress | None = None,
+    overwrite: bool = True,
 ) -> None:
     """Write pages as PDF (several pages) or SVG (one page) by the file's suffix.
 
-    ``progress`` is told ``(pages written, pages)`` after each page.
+    The whole document is made first, checked, then written through a temporary file
+    beside ``path`` (`arbitre.files`): a sheet is never half-written. ``overwrite=False``
+    refuses an existing file (`FileExistsError`). ``progress`` is told
+    ``(pages made, pages)`` after each page.
     """
     target = Path(path)
     suffix = target.suffix.lower()
@@ -347,14 +357,43 @@ def write_pages(
             raise CalibrationError(
                 f"{target}: {len(pages)} pages do not fit one SVG file; write a .pdf"
             )
-        target.write_text(svg(pages[0]), encoding="utf-8")
+        _write(target, svg(pages[0]).encode("utf-8"), _check_svg, overwrite)
         Steps(1, progress).advance()
     elif suffix == ".pdf":
-        write_pdf(pages, target, progress=progress)
+        write_pdf(pages, target, progress=progress, overwrite=overwrite)
     else:
         raise CalibrationError(
             f"{target}: write a .pdf or .svg file, not {suffix or 'no suffix'!r}"
         )
+
+
+def _write(path: Path, data: bytes, check: Callable[[bytes], None], overwrite: bool) -> None:
+    def validate(content: bytes) -> None:
+        try:
+            check(content)
+        except ValueError as error:
+            raise CalibrationError(f"{path}: not written: {error}") from None
+
+    try:
+        write_atomically(path, data, validate=validate, overwrite=overwrite)
+    except FileWriteError as error:
+        raise CalibrationError(str(error)) from None
+
+
+def _check_svg(data: bytes) -> None:
+    """ValueError unless ``data`` is a well-formed SVG document."""
+    try:
+        root = ElementTree.fromstring(data)
+    except ElementTree.ParseError as error:
+        raise ValueError(f"the SVG made is not well-formed XML ({error})") from None
+    if root.tag != "{http://www.w3.org/2000/svg}svg":
+        raise ValueError(f"the SVG made has root {root.tag!r}")
+
+
+def _check_pdf(data: bytes) -> None:
+    """ValueError unless ``data`` looks like a whole PDF file (header and end marker)."""
+    if not data.startswith(b"%PDF-") or b"%%EOF" not in data[-1024:]:
+        raise ValueError("the PDF made is incomplete")
 
 
 def svg(page: Page) -> str:
@@ -380,17 +419,27 @@ def svg(page: Page) -> str:
     return "\n".join(parts) + "\n"
 
 
-def write_pdf(pages: Sequence[Page], path: Path, *, progress: Progress | None = None) -> None:
-    """Write the pages as a vector PDF (reportlab), one PDF page per page, each its size."""
+def write_pdf(
+    pages: Sequence[Page],
+    path: Path,
+    *,
+    progress: Progress | None = None,
+    overwrite: bool = True,
+) -> None:
+    """Write the pages as a vector PDF (reportlab), one PDF page per page, each its size.
+
+    The PDF is made in memory, then written as `write_pages` writes.
+    """
     from reportlab.lib.units import mm
     from reportlab.pdfgen import canvas
 
     steps = Steps(len(pages), progress)
+    buffer = io.BytesIO()
     pdf: canvas.Canvas | None = None
     for page in pages:
         size = (page.width_mm * mm, page.height_mm * mm)
         if pdf is None:
-            pdf = canvas.Canvas(str(path), pagesize=size)
+            pdf = canvas.Canvas(buffer, pagesize=size)
             pdf.setTitle("arbitre markers")
         pdf.setPageSize(size)
         pdf.setFillColorRGB(0, 0, 0)
@@ -406,3 +455,4 @@ def write_pdf(pages: Sequence[Page], path: Path, *, progress: Progress | None = 
     if pdf is None:
         raise CalibrationError("nothing to print")
     pdf.save()
+    _write(path, buffer.getvalue(), _check_pdf, overwrite)

@@ -8,7 +8,10 @@ from typing import Any
 
 import yaml
 
-from arbitre.calibration.errors import CalibrationError
+from arbitre.calibration._files import parse_yaml
+from arbitre.calibration.errors import CalibrationError, CalibrationFileError
+from arbitre.calibration.table import table_from_mapping
+from arbitre.files import FileWriteError, write_atomically
 
 
 def corner_anchors(
@@ -49,9 +52,19 @@ def corner_anchors(
 
 
 def write_table(
-    path: Path, width_mm: float, depth_mm: float, dictionary: str, anchors: list[dict[str, Any]]
+    path: Path,
+    width_mm: float,
+    depth_mm: float,
+    dictionary: str,
+    anchors: list[dict[str, Any]],
+    *,
+    overwrite: bool = True,
 ) -> None:
-    """Write table.yaml."""
+    """Write table.yaml, read back by the table's own reader first, never half-written.
+
+    With ``overwrite=False`` an existing file (perhaps corrected by hand) is kept:
+    `FileExistsError`. A file that cannot be written is a `CalibrationFileError`.
+    """
     document = {
         "width_mm": _tidy(width_mm),
         "depth_mm": _tidy(depth_mm),
@@ -62,10 +75,18 @@ def write_table(
         "# The table and its anchor markers (glued flat, top edge towards +y).\n"
         "# Measure where you glued them and correct x_mm, y_mm if they differ.\n"
     )
-    path.write_text(
-        header + yaml.safe_dump(document, sort_keys=False, default_flow_style=None),
-        encoding="utf-8",
-    )
+    text = header + yaml.safe_dump(document, sort_keys=False, default_flow_style=None)
+
+    def reads_back(data: bytes) -> None:
+        fields = parse_yaml(data.decode("utf-8"), str(path))
+        table_from_mapping(fields if isinstance(fields, dict) else {}, str(path))
+
+    try:
+        write_atomically(path, text, validate=reads_back, overwrite=overwrite)
+    except FileWriteError as error:
+        raise CalibrationFileError(
+            str(path), "", f"cannot write the file ({error.reason})"
+        ) from None
 
 
 def _tidy(value: float) -> float | int:

@@ -273,3 +273,30 @@ def test_intrinsics_are_validated_when_built_in_code() -> None:
     camera = _camera((1920, 1080), 960, 540)
     with pytest.raises(ValueError, match="read-only"):
         camera.camera_matrix[0, 0] = 3.0
+
+
+def _disk_full(_descriptor: int) -> None:
+    raise OSError(28, "No space left on device")
+
+
+def test_a_failed_save_leaves_the_old_camera_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _write(tmp_path, GOOD)
+    wider = CameraIntrinsics((3840, 2160), [[2800, 0, 1920], [0, 2800, 1080], [0, 0, 1]], [0] * 5)
+    monkeypatch.setattr("arbitre.files.os.fsync", _disk_full)
+    with pytest.raises(CalibrationFileError) as error:
+        save_camera(wider, path)
+    assert str(error.value) == f"{path}: cannot write the file (No space left on device)"
+    assert path.read_text(encoding="utf-8") == GOOD
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]  # no temporary left
+
+
+def test_save_without_overwrite_keeps_an_existing_camera(tmp_path: Path) -> None:
+    path = _write(tmp_path, GOOD)
+    camera = CameraIntrinsics((640, 480), [[500, 0, 320], [0, 500, 240], [0, 0, 1]], [0] * 5)
+    with pytest.raises(FileExistsError, match="already exists; pass --force"):
+        save_camera(camera, path, overwrite=False)
+    assert path.read_text(encoding="utf-8") == GOOD
+    save_camera(camera, path)  # overwrite is the default for the library
+    assert load_camera(path).fx == 500.0

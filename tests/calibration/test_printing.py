@@ -307,3 +307,46 @@ def test_a_printed_chessboard_has_its_inner_corners() -> None:
     assert found
     steps = np.linalg.norm(np.diff(corners.reshape(6, 9, 2), axis=1), axis=2) / PX_PER_MM
     assert np.allclose(steps, 20.0, atol=0.15)
+
+
+@pytest.mark.parametrize("name", ["sheet.pdf", "sheet.svg"])
+def test_a_sheet_is_written_whole_or_not_at_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(b"the sheet printed last week")
+    pages = marker_sheets([1, 2], 20.0, "DICT_4X4_50")
+
+    def disk_full(_descriptor: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as patch:
+        patch.setattr("arbitre.files.os.fsync", disk_full)
+        with pytest.raises(CalibrationError) as error:
+            write_pages(pages, path)
+    assert str(error.value) == f"{path}: cannot write the file (No space left on device)"
+    assert path.read_bytes() == b"the sheet printed last week"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+    with pytest.raises(FileExistsError, match="pass --force"):
+        write_pages(pages, path, overwrite=False)
+    assert path.read_bytes() == b"the sheet printed last week"
+    write_pages(pages, path)
+    assert path.read_bytes().startswith(b"%PDF-" if name.endswith(".pdf") else b"<?xml")
+
+
+def test_a_pdf_made_incomplete_is_not_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from reportlab.pdfgen import canvas
+
+    def save_half(self: canvas.Canvas) -> None:  # a PDF library stopping half-way
+        self._filename.write(b"%PDF-1.4\n% half a file")
+
+    monkeypatch.setattr(canvas.Canvas, "save", save_half)
+    path = tmp_path / "sheet.pdf"
+    with pytest.raises(
+        CalibrationError, match="sheet.pdf: not written: the PDF made is incomplete"
+    ):
+        write_pages(marker_sheets([1], 20.0, "DICT_4X4_50"), path)
+    assert not path.exists() and list(tmp_path.iterdir()) == []
