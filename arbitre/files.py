@@ -21,7 +21,13 @@ _NEW_FILE_MODE = 0o666  # less the process's umask, as for any new file
 
 
 class FileWriteError(OSError):
-    """A file that could not be written; the message names it and says why, in one line."""
+    """A file that could not be written; the message names it and says why, in one line:
+    ``scene.yaml: cannot write the file (No space left on device)``."""
+
+    def __init__(self, path: str | Path, reason: str) -> None:
+        super().__init__(f"{path}: cannot write the file ({reason})")
+        self.path = str(path)
+        self.reason = reason
 
 
 def refuse_overwrite(path: str | Path, *, force: bool) -> None:
@@ -103,7 +109,7 @@ def write_atomically(
         raise _exists(where) from None
     except OSError as error:
         reason = error.strerror or str(error) or type(error).__name__
-        raise FileWriteError(f"{where}: cannot write the file ({reason})") from None
+        raise FileWriteError(where, reason) from None
     finally:
         if temporary is not None:
             temporary.unlink(missing_ok=True)
