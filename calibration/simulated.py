@@ -18,6 +18,8 @@ from arbitre.calibration.table import Roster, Table, roster_from_mapping, table_
 from arbitre.vision.simulate import Preset
 
 ANCHOR_IDS = frozenset({0, 1, 2, 3})
+_PIECE_KINDS = {"wood": "wood", "hill": "difficult", "hedge": "obstacle"}
+"""The simulator's pieces as roster terrain kinds (a hill is difficult ground, level 1)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +36,8 @@ def setup_of(preset: Preset) -> tuple[CameraIntrinsics, Table, Roster]:
 
 
 def write_setup(preset: Preset, folder: Path) -> SetupFiles:
-    """Write the preset's camera, table (anchors 0-3) and roster (every other marker)."""
+    """Write the preset's camera, table (anchors 0-3) and roster (its terrain pieces and
+    every other marker as a figure)."""
     folder.mkdir(parents=True, exist_ok=True)
     files = SetupFiles(folder / "camera.yaml", folder / "table.yaml", folder / "roster.yaml")
     save_camera(_intrinsics(preset), files.camera)
@@ -68,11 +71,24 @@ def _documents(preset: Preset) -> tuple[dict[str, Any], dict[str, Any]]:
             if m.id in ANCHOR_IDS
         ],
     }
-    roster = {
+    piece_ids = {p.marker.id for p in scene.pieces}
+    roster: dict[str, Any] = {
         "figures": [
             {"marker": m.id, "name": f"figure {m.id}", "marker_height_mm": m.z_mm}
             for m in scene.markers
-            if m.id not in ANCHOR_IDS
+            if m.id not in ANCHOR_IDS and m.id not in piece_ids
         ]
     }
+    if scene.pieces:
+        roster["terrain"] = [
+            {
+                "marker": p.marker.id,
+                "id": f"{p.kind}{p.marker.id}",
+                "kind": _PIECE_KINDS.get(p.kind, "difficult"),
+                "marker_height_mm": p.marker.z_mm,
+                **({"level": 1} if p.area.height_mm > 0.0 else {}),
+                "line_mm" if p.line else "polygon_mm": [list(v) for v in p.outline_mm],
+            }
+            for p in scene.pieces
+        ]
     return table, roster

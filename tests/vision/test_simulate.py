@@ -7,7 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from arbitre.vision.detect import diagonal_intersection
+from arbitre.vision.detect import detect_markers, diagonal_intersection
 from arbitre.vision.errors import VisionError
 from arbitre.vision.simulate import (
     INK_BGR,
@@ -15,10 +15,12 @@ from arbitre.vision.simulate import (
     PRESETS,
     Camera,
     RenderOptions,
+    SimArea,
     SimBody,
     SimMarker,
     SimScene,
     SimTable,
+    figure,
     look_at,
     preset,
     render,
@@ -72,6 +74,59 @@ def test_truth_centre_is_the_diagonals_intersection_in_the_pinhole_image() -> No
             atol=1e-9,
         )
         np.testing.assert_allclose(chosen.camera.project(truth.corners_mm), truth.corners_px)
+
+
+def test_a_tilted_card_has_its_corners_raised_and_lowered() -> None:
+    # A 20 mm card at (100, 100, 30), upright, tipped 10 degrees about +x (the axis
+    # towards 0 degrees): its top edge rises by 10 sin 10 = 1.736 mm and comes 10 (1 -
+    # cos 10) = 0.152 mm closer to the centre; its bottom edge drops as much.
+    card = SimMarker(0, 100.0, 100.0, 30.0, 20.0, tilt_deg=10.0, tilt_axis_deg=0.0)
+    rise, shrink = 10.0 * np.sin(np.radians(10.0)), 10.0 * (1.0 - np.cos(np.radians(10.0)))
+    np.testing.assert_allclose(
+        card.corners_mm(),
+        [
+            [90.0, 110.0 - shrink, 30.0 + rise],
+            [110.0, 110.0 - shrink, 30.0 + rise],
+            [110.0, 90.0 + shrink, 30.0 - rise],
+            [90.0, 90.0 + shrink, 30.0 - rise],
+        ],
+        atol=1e-9,
+    )
+
+
+def test_a_tilted_card_is_drawn_where_it_projects() -> None:
+    # Seen from the side (camera over (0, 100)), a card tipped 8 degrees: the
+    # detector's corners land on the projected truth, as for a flat card.
+    rvec, tvec = look_at((-150.0, 100.0, 400.0), (100.0, 100.0, 0.0))
+    camera = Camera(MATRIX, np.zeros(5), (640, 480), rvec, tvec)
+    card = SimMarker(7, 100.0, 100.0, 20.0, 30.0, rotation_deg=25.0, tilt_deg=8.0, tilt_axis_deg=60)
+    frame = render(camera, SimScene(SimTable(200.0, 200.0), (card,), figure(card)))
+    assert frame.truth[7].visible
+    found = detect_markers(frame.image, "DICT_4X4_250")
+    (marker,) = found.markers
+    np.testing.assert_allclose(marker.corners_px, frame.truth[7].corners_px, atol=0.15)
+    flat = render(camera, SimScene(SimTable(200.0, 200.0), (dataclasses.replace(card, tilt_deg=0),)))
+    assert np.abs(flat.truth[7].corners_px - frame.truth[7].corners_px).max() > 2.0
+
+
+def test_a_terrain_area_is_textured_ground_and_a_hill_stands_up() -> None:
+    # Overhead, 2 px per mm around (100, 100): a flat wood at x 60-90 and a 40 mm hill
+    # at x 110-140, both y 80-120. The wood's pixels take its colour (flecked by up to
+    # 18 %); the hill's top, 40 mm nearer a camera 500 mm up, is drawn 500/460 larger:
+    # its right edge at x = 140 shows at 319.5 + 2 * 40 * 500/460 = 406.5 px, not 399.5.
+    camera = _overhead()
+    wood = SimArea(((60.0, 80.0), (90.0, 80.0), (90.0, 120.0), (60.0, 120.0)))
+    hill = SimArea(((110.0, 80.0), (140.0, 80.0), (140.0, 120.0), (110.0, 120.0)), 40.0)
+    table = SimTable(200.0, 200.0)
+    frame = render(camera, SimScene(table, areas=(wood, hill)), RenderOptions(supersample=2))
+    grey = frame.image[:, :, 1].astype(float)
+    wood_px = grey[200:280, 259:299]  # x 70-90 mm, y 80-120 mm (rows 280-200)
+    assert np.all((wood_px >= 0.82 * wood.colour_bgr[1] - 1) & (wood_px <= wood.colour_bgr[1] + 1))
+    assert wood_px.std() > 2.0  # flecked, not flat
+    assert abs(grey[240, 340] - table.colour_bgr[1]) > 15  # the hill's top over x = 110
+    row = grey[240]
+    assert abs(row[404] - row[350]) < 0.25 * hill.colour_bgr[1]  # still the hill's top
+    assert abs(row[409] - table.colour_bgr[1]) < 1.0  # the table beyond
 
 
 def test_look_at_puts_the_target_on_the_principal_point() -> None:

@@ -5,23 +5,40 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
+import math
+
 import numpy as np
+import shapely
 
 from arbitre.vision.errors import VisionError
 from arbitre.vision.simulate.camera import Camera, look_at
 from arbitre.vision.simulate.render import Render, RenderOptions, render
 from arbitre.vision.simulate.scene import (
     FIGURE_COLOURS_BGR,
+    SimArea,
     SimBody,
     SimMarker,
+    SimPiece,
     SimScene,
     SimTable,
     anchors,
     figure,
+    piece_to_table,
 )
 
 PRESETS = ("overhead", "tripod", "4k", "harsh")
 MIN_SCALE = 0.25  # below, the anchors at the corners of the shrunk table would overlap
+
+PIECE_REACH_MM = 200.0
+"""How far a simulated terrain piece reaches from its marker (its farthest vertex)."""
+
+PIECE_TILT_DEG = 4.0
+"""Terrain markers are glued tipped by up to this much (uniformly drawn), degrees."""
+
+FIRST_PIECE_ID = 200
+PIECE_KINDS = ("wood", "hill", "hedge")
+_PIECE_HEIGHTS_MM = {"wood": 0.0, "hill": 40.0, "hedge": 25.0}
+_HEDGE_WIDTH_MM = 16.0
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -104,7 +121,14 @@ _GEOMETRY: dict[str, _PresetGeometry] = {
 }
 
 
-def preset(name: str, *, scale: float = 1.0, figures: int | None = None, seed: int = 0) -> Preset:
+def preset(
+    name: str,
+    *,
+    scale: float = 1.0,
+    figures: int | None = None,
+    pieces: int = 0,
+    seed: int = 0,
+) -> Preset:
     """A scene of the issue's accuracy benchmark.
 
     ``overhead``: 1080p webcam 1 m straight over a 90 x 60 cm table, 20 mm markers
@@ -116,6 +140,11 @@ def preset(name: str, *, scale: float = 1.0, figures: int | None = None, seed: i
     Every scene has anchors 0-3 (40 mm, flat) near the table's corners and
     ``figures`` markers (default 20 x scale^2) with ids from 10 at random places,
     turns and heights drawn from ``seed``.
+
+    ``pieces`` adds terrain pieces carrying markers (ids from 200), in turn a wood
+    (flecked ground), a hill (40 mm high, its marker on top) and a hedge (a 25 mm
+    strip, its marker on top), each reaching `PIECE_REACH_MM` from its marker, the
+    marker glued tipped by up to `PIECE_TILT_DEG`. Figures keep off hills and hedges.
 
     ``scale`` < 1 renders a smaller image of a proportionally smaller table, seen
     from the same place by a camera with the same focal length (its distortion
@@ -144,8 +173,16 @@ def preset(name: str, *, scale: float = 1.0, figures: int | None = None, seed: i
     count = figures if figures is not None else max(4, int(round(20 * scale * scale)))
     rng = np.random.default_rng(seed)
     corner_anchors = anchors(table)
-    markers, bodies = _random_figures(table, corner_anchors, geometry, count, rng)
-    scene = SimScene(table, corner_anchors + markers, bodies)
+    placed = _random_pieces(table, geometry, pieces, rng)
+    markers, bodies = _random_figures(table, corner_anchors, geometry, count, rng, placed)
+    piece_markers = tuple(p.marker for p in placed)
+    scene = SimScene(
+        table,
+        corner_anchors + piece_markers + markers,
+        bodies,
+        areas=tuple(p.area for p in placed),
+        pieces=placed,
+    )
     options = dataclasses.replace(
         geometry.options, gradient_deg=float(rng.uniform(0.0, 360.0)), seed=seed
     )
@@ -158,12 +195,17 @@ def _random_figures(
     geometry: _PresetGeometry,
     count: int,
     rng: np.random.Generator,
+    pieces: Sequence[SimPiece] = (),
 ) -> tuple[tuple[SimMarker, ...], tuple[SimBody, ...]]:
-    """Figures 10, 11, ... at random free places, turns and heights, with their bodies."""
+    """Figures 10, 11, ... at random free places, turns and heights, with their bodies,
+    clear of the anchors, the pieces' markers and the raised pieces."""
     margin = min(50.0, table.width_mm / 4.0, table.depth_mm / 4.0)
     spacing = max(40.0, 1.6 * geometry.marker_mm)
-    taken = [np.array([a.x_mm, a.y_mm]) for a in corner_anchors]
+    taken = [np.array([a.x_mm, a.y_mm]) for a in (*corner_anchors, *(p.marker for p in pieces))]
     clearances = [35.0 + spacing / 2.0] * len(taken)
+    raised = shapely.union_all(
+        [shapely.Polygon(p.area.outline_mm) for p in pieces if p.area.height_mm > 0.0]
+    ).buffer(20.0)
     markers: list[SimMarker] = []
     bodies: list[SimBody] = []
     for _ in range(200 * max(count, 1)):
@@ -171,6 +213,8 @@ def _random_figures(
             break
         xy = rng.uniform([margin, margin], [table.width_mm - margin, table.depth_mm - margin])
         if any(np.hypot(*(xy - p)) < c for p, c in zip(taken, clearances, strict=True)):
+            continue
+        if shapely.contains_xy(raised, xy[0], xy[1]):
             continue
         if geometry.heights_mm is not None:
             z = float(rng.choice(geometry.heights_mm))
@@ -191,3 +235,69 @@ def _random_figures(
         taken.append(xy)
         clearances.append(spacing)
     return tuple(markers), tuple(bodies)
+
+
+def _random_pieces(
+    table: SimTable, geometry: _PresetGeometry, count: int, rng: np.random.Generator
+) -> tuple[SimPiece, ...]:
+    """``count`` terrain pieces (wood, hill, hedge in turn) with their markers, at random
+    places and turns, each wholly on the table; fewer when the table has no room."""
+    reach = PIECE_REACH_MM
+    low = np.array([reach + 10.0, reach + 10.0])
+    high = np.array([table.width_mm, table.depth_mm]) - low
+    if count <= 0 or np.any(high < low):
+        return ()
+    pieces: list[SimPiece] = []
+    for _ in range(200 * count):
+        if len(pieces) == count:
+            break
+        xy = rng.uniform(low, high)
+        if any(np.hypot(xy[0] - p.marker.x_mm, xy[1] - p.marker.y_mm) < reach for p in pieces):
+            continue
+        kind = PIECE_KINDS[len(pieces) % len(PIECE_KINDS)]
+        height = _PIECE_HEIGHTS_MM[kind]
+        marker = SimMarker(
+            FIRST_PIECE_ID + len(pieces),
+            round(float(xy[0]), 2),
+            round(float(xy[1]), 2),
+            height + (3.0 if kind == "wood" else 1.0),  # on a wood's base, on a top
+            geometry.marker_mm,
+            round(float(rng.uniform(0.0, 360.0)), 1),
+            tilt_deg=round(float(rng.uniform(0.0, PIECE_TILT_DEG)), 2),
+            tilt_axis_deg=round(float(rng.uniform(0.0, 360.0)), 1),
+        )
+        if kind == "hedge":
+            way = rng.uniform(0.0, 2.0 * math.pi)
+            end = reach * np.array([math.cos(way), math.sin(way)])
+            outline = ((float(-end[0]), float(-end[1])), (float(end[0]), float(end[1])))
+            strip = shapely.LineString(outline).buffer(_HEDGE_WIDTH_MM / 2.0, cap_style="flat")
+            local = strip.exterior.coords[:-1]
+        else:
+            outline = _blob(reach, rng)
+            local = outline
+        on_table = piece_to_table(marker, local)
+        area = SimArea(tuple((float(x), float(y)) for x, y in on_table), height)
+        others = [p.area for p in pieces if p.area.height_mm > 0.0] + (
+            [area] if height > 0.0 else []
+        )
+        markers = [p.marker for p in pieces] + [marker]
+        if any(
+            shapely.contains_xy(shapely.Polygon(a.outline_mm).buffer(25.0), m.x_mm, m.y_mm)
+            for a in others
+            for m in markers
+            if m.z_mm < a.height_mm + 1.0
+        ):
+            continue  # a raised piece would hide a marker
+        pieces.append(SimPiece(marker, kind, outline, area, line=kind == "hedge"))
+    return tuple(pieces)
+
+
+def _blob(reach: float, rng: np.random.Generator) -> tuple[tuple[float, float], ...]:
+    """A star-shaped outline of 7 vertices around its marker, the farthest ``reach`` away."""
+    angles = np.sort(rng.uniform(0.0, 2.0 * math.pi, 7))
+    radii = rng.uniform(0.55 * reach, reach, 7)
+    radii[int(rng.integers(7))] = reach
+    return tuple(
+        (round(float(r * math.cos(a)), 2), round(float(r * math.sin(a)), 2))
+        for a, r in zip(angles, radii, strict=True)
+    )

@@ -181,7 +181,25 @@ def render(camera: Camera, scene: SimScene, options: RenderOptions | None = None
     grid = _pixel_rays_cached(
         camera.camera_matrix.tobytes(), camera.dist_coeffs.tobytes(), width, height
     )
-    _, background, on_table = _table_colours(_Rays(camera, grid), scene.table)
+    pixel_rays = _Rays(camera, grid)
+    ground, background, on_table = _table_colours(pixel_rays, scene.table)
+    # Terrain areas are large: their insides are coloured once per pixel, and only a band
+    # along their edges is sampled finely.
+    area_edges = np.zeros((height, width), dtype=bool)
+    kernel = np.ones((3, 3), np.uint8)
+    for area in scene.areas:
+        box = _pixel_box(camera, _outline_mm(area, 8))
+        if box is None:
+            continue
+        x0, y0, x1, y1 = box
+        flat = (np.arange(y0, y1)[:, None] * width + np.arange(x0, x1)[None, :]).ravel()
+        lam, area_colour = _hit_area(pixel_rays.subset(flat), area)
+        shown_here = lam <= ground[flat] * (1.0 + 1e-9)
+        ground[flat[shown_here]] = lam[shown_here]
+        background[flat[shown_here]] = area_colour[shown_here]
+        mask = np.pad(np.isfinite(lam).reshape(y1 - y0, x1 - x0).astype(np.uint8), 1)
+        edge = cv2.dilate(mask, kernel) != cv2.erode(mask, kernel)
+        area_edges[y0:y1, x0:x1] |= edge[1:-1, 1:-1]
     image = background.reshape(height, width, 3).copy()
 
     # Areas first: a card lying on one wins the tie with it, as with the table.
@@ -189,10 +207,10 @@ def render(camera: Camera, scene: SimScene, options: RenderOptions | None = None
     boxes = [_pixel_box(camera, _outline_mm(item, modules)) for item in items]
     fine = np.zeros((height, width), dtype=np.uint8)
     table_mask = on_table.reshape(height, width).astype(np.uint8)
-    kernel = np.ones((3, 3), np.uint8)
     fine[cv2.dilate(table_mask, kernel) != cv2.erode(table_mask, kernel)] = 1
-    for box in boxes:
-        if box is not None:
+    fine[area_edges] = 1
+    for item, box in zip(items, boxes, strict=True):
+        if box is not None and not isinstance(item, SimArea):
             x0, y0, x1, y1 = box
             fine[y0:y1, x0:x1] = 1
     rows, cols = np.nonzero(fine)
@@ -211,7 +229,9 @@ def render(camera: Camera, scene: SimScene, options: RenderOptions | None = None
         if box is None:
             continue
         x0, y0, x1, y1 = box
-        index = (pixel_index[y0:y1, x0:x1].reshape(-1)[:, None] * (s * s) + per_pixel).ravel()
+        in_box = pixel_index[y0:y1, x0:x1].reshape(-1)
+        in_box = in_box[in_box >= 0]  # an area's box is sampled finely only along its edges
+        index = (in_box[:, None] * (s * s) + per_pixel).ravel()
         subset = rays.subset(index)
         if isinstance(item, SimArea):
             lam, item_colour = _hit_area(subset, item)

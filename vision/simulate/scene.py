@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+from collections.abc import Sequence
 from typing import Literal
 
 import cv2
@@ -109,6 +110,42 @@ class SimArea:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class SimPiece:
+    """A terrain piece carrying a marker: what a roster would say of it.
+
+    ``outline_mm``: its polygon (``kind`` an area) or its line (``line`` True: a hedge or
+    wall) in the marker's frame -- mm from the card's centre, +y the way its top edge
+    points on the table, +x to its right. ``area`` is what the camera sees of it.
+    """
+
+    marker: SimMarker
+    kind: str
+    outline_mm: tuple[tuple[float, float], ...]
+    area: SimArea
+    line: bool = False
+
+    def heading_deg(self) -> float:
+        """The way the card's top edge points, seen from above (it may be tilted)."""
+        up = self.marker.frame()[:, 1]
+        return math.degrees(math.atan2(up[1], up[0])) % 360.0
+
+    def outline_on_table(self) -> FloatArray:
+        """The piece's outline (N, 2) in table mm: its place, by its marker, on the table."""
+        return piece_to_table(self.marker, self.outline_mm)
+
+
+def piece_to_table(marker: SimMarker, local_mm: Sequence[tuple[float, float]]) -> FloatArray:
+    """Points (N, 2) of a piece's frame (mm from ``marker``'s centre, +y the way its top edge
+    points seen from above, +x to its right) -> (N, 2) table mm."""
+    up_3d = marker.frame()[:, 1]
+    angle = math.atan2(up_3d[1], up_3d[0])
+    up = np.array([math.cos(angle), math.sin(angle)])
+    right = np.array([up[1], -up[0]])
+    local = np.asarray(local_mm, dtype=np.float64).reshape(-1, 2)
+    return np.asarray([marker.x_mm, marker.y_mm] + local[:, :1] * right + local[:, 1:] * up)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class SimTable:
     """The table top: the rectangle [0, width_mm] x [0, depth_mm] at z = 0."""
 
@@ -127,6 +164,9 @@ class SimScene:
     bodies: tuple[SimBody, ...] = ()
     dictionary_name: str = "DICT_4X4_250"
     areas: tuple[SimArea, ...] = ()
+    pieces: tuple[SimPiece, ...] = ()
+    """The terrain pieces carrying markers (their markers and areas are in ``markers``
+    and ``areas`` too)."""
 
 
 def _place(
