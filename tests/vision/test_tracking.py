@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import doctest
 import math
-import time
 from collections.abc import Sequence
 
 import cv2
@@ -365,21 +364,20 @@ def test_bad_input_is_refused_and_changes_nothing() -> None:
         FigureTracker(jump_sigmas=-1.0)
 
 
-def test_hundreds_of_markers_cost_little() -> None:
-    # 300 markers for 30 frames: about 1.5 ms a frame, update and tracks together (a frame
-    # at 30 fps lasts 33 ms); the bound leaves twenty times that.
+def test_hundreds_of_markers_are_followed() -> None:
+    # 300 markers for 30 frames (what it costs is measured by `arbitre bench vision`).
     rng = np.random.default_rng(11)
     places = {
         10 + k: (float(x), float(y)) for k, (x, y) in enumerate(rng.uniform(0, 900, (300, 2)))
     }
-    frames = [_jittered(rng, places, 0.3) for _ in range(FPS)]
     tracker = FigureTracker()
-    start = time.perf_counter()
-    for frame, observations in enumerate(frames):
-        tracker.update(_frame_time(frame), observations)
-        tracker.tracks()
-    assert time.perf_counter() - start < 1.0
-    assert len(tracker.tracks()) == 300
+    for frame in range(FPS):
+        tracker.update(_frame_time(frame), _jittered(rng, places, 0.3))
+    tracks = _by_marker(tracker)
+    assert len(tracks) == 300
+    # 30 frames of 0.3 mm noise average to 0.3 / sqrt(30) = 0.055 mm per axis: every
+    # track within 4 sigma of sqrt(2) axes, 0.31 mm.
+    assert max(_miss_mm(tracks[m], xy) for m, xy in places.items()) < 0.31
 
 
 def test_averaging_reduces_only_the_part_of_sigma_each_frame_has_alone() -> None:
