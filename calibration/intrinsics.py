@@ -3,7 +3,10 @@
 `calibrate_camera` finds the board in each image, rejects the images it cannot use (each with
 its reason), runs ``cv2.calibrateCamera`` and drops the views that do not fit the others
 before a final run. Too few usable views is an expected failure: a `CalibrationFailure`
-value carrying its message, never an exception.
+value carrying its message, never an exception. So is a degenerate calibration: views that
+repeat one another count once (`SAME_VIEW_PX`), and a result the views did not constrain
+(a focal length no lens has, fx and fy far apart, a focal length uncertain by more than
+25 %) is refused rather than written, however small its RMS.
 
 Board corners:
 
@@ -20,6 +23,7 @@ Board corners:
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -43,6 +47,29 @@ MIN_CHARUCO_CORNERS = 6
 
 RECOMMENDED_VIEWS = 10
 """Below this many views the result carries a warning: the intrinsics are poorly constrained."""
+
+SAME_VIEW_PX = 2.0
+"""Two views whose shared corners all lie within this many pixels of each other are one
+view (the same photo twice, or the camera and board not moved): the second adds nothing."""
+
+MIN_FIELD_OF_VIEW_DEG = 1.0
+MAX_FIELD_OF_VIEW_DEG = 170.0
+"""A focal length giving a field of view outside these, across the image's width (fx) or
+height (fy), is no lens's: the views did not constrain the camera."""
+
+MIN_TILT_DEG = 10.0
+"""Least tilt of the board to the image plane some view must have: a board seen square-on
+shows no foreshortening, and only foreshortening measures the focal length."""
+
+MIN_SPREAD_DEG = 10.0
+"""Below this angle between the board's directions in any two views, the result carries a
+warning: planes (nearly) parallel to one another constrain the camera as one plane does."""
+
+MAX_PIXEL_ASPECT = 1.5
+"""Largest ratio of fx to fy (or fy to fx): anamorphic video modes reach 4:3."""
+
+MAX_FOCAL_UNCERTAINTY = 0.25
+"""Largest relative 1-sigma uncertainty of fx or fy a calibration may keep."""
 
 COUNT_CHECK_IMAGES = 3
 """How many images are searched for a chessboard one square larger each way than board.yaml
@@ -444,6 +471,7 @@ def _calibrate(
     def failure(message: str) -> CalibrationFailure:
         return CalibrationFailure(message, tuple(v.name for v in views), by_input_order(rejected))
 
+    views = _distinct_views(views, rejected)
     if len(views) < min_views:
         total = len(order)
         message = (
@@ -479,7 +507,7 @@ def _calibrate(
                 )
             views = [v for i, v in enumerate(views) if i not in outliers]
             fit = _run_calibration(views, flags)
-        rms, matrix, coeffs, std, per_view, covariance = fit
+        rms, matrix, coeffs, std, per_view, covariance, normals = fit
         intrinsics = CameraIntrinsics(
             views[0].image_size, matrix, coeffs.reshape(-1), rms, covariance
         )
@@ -494,7 +522,14 @@ def _calibrate(
         float(std_values[2]),
         float(std_values[3]),
     )
-    warnings = _warnings(views, intrinsics, std4, board, legacy)
+    problem = _degenerate(intrinsics, std4, normals)
+    if problem is not None:
+        return failure(
+            f"{problem}; the {len(views)} views do not constrain the camera (RMS "
+            f"{rms:.3g} px); take {RECOMMENDED_VIEWS} or more photos of the board from "
+            "varied angles and distances"
+        )
+    warnings = _warnings(views, intrinsics, std4, board, legacy, normals)
     return CalibrationResult(
         intrinsics=intrinsics,
         rms_px=float(rms),
@@ -508,9 +543,74 @@ def _calibrate(
     )
 
 
+def _distinct_views(views: list[BoardView], rejected: list[RejectedImage]) -> list[BoardView]:
+    """The views less those that repeat an earlier one (each added to ``rejected``)."""
+    kept: list[BoardView] = []
+    for view in views:
+        twin = next((k for k in kept if _same_view(view, k)), None)
+        if twin is None:
+            kept.append(view)
+        else:
+            reason = f"the same view as {twin.name} (every corner within {SAME_VIEW_PX:g} px)"
+            rejected.append(RejectedImage(view.name, reason))
+    return kept
+
+
+def _same_view(a: BoardView, b: BoardView) -> bool:
+    """Whether two views show the board where it was: most corners shared, none moved
+    by `SAME_VIEW_PX` or more."""
+    _, in_a, in_b = np.intersect1d(a.corner_ids, b.corner_ids, return_indices=True)
+    if len(in_a) < max(4, min(len(a.corner_ids), len(b.corner_ids)) / 2):
+        return False
+    moved = np.abs(a.image_points_px[in_a] - b.image_points_px[in_b]).max()
+    return bool(moved < SAME_VIEW_PX)
+
+
+def _degenerate(
+    intrinsics: CameraIntrinsics,
+    std4: tuple[float, float, float, float],
+    normals: FloatArray,
+) -> str | None:
+    """Why a calibration's intrinsics cannot describe a camera, or None when they can.
+
+    ``normals`` is the board's normal in each view (``(k, 3)``, camera frame).
+
+    >>> wide = CameraIntrinsics((640, 480), [[8e9, 0, 320], [0, 8e9, 240], [0, 0, 1]], [0] * 5)
+    >>> _degenerate(wide, (1.0, 1.0, 1.0, 1.0), np.array([[0.0, 0.5, 0.866]]))
+    'fx = 8e+09 px gives a field of view of 4.58e-06 deg across 640 px (a lens gives 1-170 deg)'
+    """
+    tilts = _tilts_deg(normals)
+    if len(tilts) and float(tilts.max()) < MIN_TILT_DEG:
+        return (
+            f"the board faces the camera square-on in every view (tilted {float(tilts.max()):.1f}"
+            f" deg at most, need {MIN_TILT_DEG:g}), which leaves the focal length free"
+        )
+    width, height = intrinsics.image_size
+    for name, focal, side in (("fx", intrinsics.fx, width), ("fy", intrinsics.fy, height)):
+        fov = 2.0 * math.degrees(math.atan(side / 2.0 / focal))
+        if not MIN_FIELD_OF_VIEW_DEG <= fov <= MAX_FIELD_OF_VIEW_DEG:
+            return (
+                f"{name} = {focal:.4g} px gives a field of view of {fov:.3g} deg across "
+                f"{side} px (a lens gives {MIN_FIELD_OF_VIEW_DEG:g}-{MAX_FIELD_OF_VIEW_DEG:g} deg)"
+            )
+    ratio = max(intrinsics.fx / intrinsics.fy, intrinsics.fy / intrinsics.fx)
+    if ratio > MAX_PIXEL_ASPECT:
+        return (
+            f"fx = {intrinsics.fx:.4g} px and fy = {intrinsics.fy:.4g} px differ by a factor "
+            f"{ratio:.2f} (pixels are at most {MAX_PIXEL_ASPECT:g} times taller than wide)"
+        )
+    relative = max(std4[0] / intrinsics.fx, std4[1] / intrinsics.fy)
+    if not math.isfinite(relative) or relative > MAX_FOCAL_UNCERTAINTY:
+        return f"the focal length is uncertain to +-{100 * relative:.0f} % (1 sigma)"
+    return None
+
+
 def _run_calibration(
     views: list[BoardView], flags: int
-) -> tuple[float, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+) -> tuple[float, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+    """RMS, camera matrix, distortion, OpenCV's standard deviations of the intrinsics,
+    per-view RMS, covariance of ``(fx, fy, cx, cy, *coeffs)``, and the board's normal in
+    each view (``(k, 3)``, camera frame)."""
     object_points = [v.object_points_mm.astype(np.float32) for v in views]
     image_points = [v.image_points_px.astype(np.float32) for v in views]
     result = cv2.calibrateCameraExtended(
@@ -526,6 +626,7 @@ def _run_calibration(
     dist_coeffs = np.asarray(coeffs, dtype=np.float64).reshape(-1)
     std = np.asarray(std_intrinsics, dtype=np.float64).reshape(-1)
     covariance = _intrinsics_covariance(views, camera_matrix, dist_coeffs, rvecs, tvecs, std)
+    normals = np.array([cv2.Rodrigues(np.asarray(r, np.float64))[0][:, 2] for r in rvecs])
     return (
         float(rms),
         camera_matrix,
@@ -533,6 +634,7 @@ def _run_calibration(
         std,
         np.asarray(per_view, dtype=np.float64),
         covariance,
+        normals.reshape(-1, 3),
     )
 
 
@@ -579,18 +681,37 @@ def _intrinsics_covariance(
     return (covariance + covariance.T) / 2.0
 
 
+def _tilts_deg(normals: FloatArray) -> FloatArray:
+    """The angle of the board to the image plane in each view, degrees."""
+    tilts: FloatArray = np.degrees(np.arccos(np.clip(np.abs(normals[:, 2]), 0.0, 1.0)))
+    return tilts
+
+
+def _spread_deg(normals: FloatArray) -> float:
+    """The largest angle between the board's directions in two views, degrees."""
+    cosines = np.clip(np.abs(normals @ normals.T), 0.0, 1.0)
+    return float(np.degrees(np.arccos(cosines.min())))
+
+
 def _warnings(
     views: list[BoardView],
     intrinsics: CameraIntrinsics,
     std4: tuple[float, float, float, float],
     board: Board,
     legacy: bool | None,
+    normals: FloatArray,
 ) -> tuple[str, ...]:
     warnings: list[str] = []
     if len(views) < RECOMMENDED_VIEWS:
         warnings.append(
             f"only {len(views)} views: the focal length and distortion are poorly "
             f"constrained; use {RECOMMENDED_VIEWS} or more views from varied angles"
+        )
+    spread = _spread_deg(normals)
+    if spread < MIN_SPREAD_DEG:
+        warnings.append(
+            f"the board is turned the same way in every view (within {spread:.1f} deg): the "
+            "focal length rests on one direction; tilt it the other ways too"
         )
     relative = max(std4[0] / intrinsics.fx, std4[1] / intrinsics.fy)
     if relative > 0.01:

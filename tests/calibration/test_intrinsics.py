@@ -14,13 +14,14 @@ import pytest
 from numpy.typing import NDArray
 
 from arbitre.calibration.board import Board
-from arbitre.calibration.camera import load_camera
+from arbitre.calibration.camera import CameraIntrinsics, load_camera
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.intrinsics import (
     BoardView,
     CalibrationFailure,
     CalibrationResult,
     RejectedImage,
+    _degenerate,
     calibrate_camera,
     calibrate_camera_from_files,
     find_board,
@@ -102,6 +103,8 @@ def test_charuco_tutorial_corners_rms_and_reprojection() -> None:
     assert all(0.1 <= e <= 0.3 for e in result.per_view_rms_px)
     assert result.legacy_pattern is False
     assert any("poorly constrained" in w for w in result.warnings)
+    # The four photos tilt the board about 23 degrees, all the same way (within 4 degrees).
+    assert any("turned the same way in every view (within 3.9 deg)" in w for w in result.warnings)
 
     # The corners agree with the recorded ones (OpenCV >= 4.14 convention; the +0.5 px bias of
     # older versions is removed by find_board).
@@ -170,9 +173,16 @@ def test_too_few_views_is_a_failure_value_with_a_message() -> None:
     assert result.to_json()["error"] == result.message
 
 
-def _render_views(board: Board, legacy: bool | None) -> list[tuple[str, NDArray[np.uint8]]]:
+TILTED = ((0.3, 0.0, 0.0), (-0.3, 0.1, 0.05), (0.1, 0.35, 0.1), (0.0, -0.35, 0.15))
+
+
+def _render_views(
+    board: Board,
+    legacy: bool | None,
+    rotations: tuple[tuple[float, float, float], ...] = TILTED,
+) -> list[tuple[str, NDArray[np.uint8]]]:
     """The board (ChArUco printed with one layout, or a chessboard) seen by a pinhole camera
-    from 4 poses."""
+    (fx = fy = 900 px, 1280 x 960) 700 mm away, turned by each rotation vector (radians)."""
     px_per_mm, margin = 4.0, 40
     width_mm, height_mm = board.squares_x * board.square_mm, board.squares_y * board.square_mm
     size = (int(width_mm * px_per_mm) + 2 * margin, int(height_mm * px_per_mm) + 2 * margin)
@@ -196,8 +206,8 @@ def _render_views(board: Board, legacy: bool | None) -> list[tuple[str, NDArray[
     )
     k = np.array([[900.0, 0, 640], [0, 900.0, 480], [0, 0, 1]])
     views = []
-    for i, (rx, ry) in enumerate([(0.3, 0.0), (-0.3, 0.1), (0.1, 0.35), (0.0, -0.35)]):
-        rotation = cv2.Rodrigues(np.array([rx, ry, 0.05 * i]))[0]
+    for i, rotation_vector in enumerate(rotations):
+        rotation = cv2.Rodrigues(np.array(rotation_vector))[0]
         centre = np.array([width_mm / 2, height_mm / 2, 0.0])
         t = np.array([0.0, 0.0, 700.0]) - rotation @ centre
         homography = k @ np.column_stack([rotation[:, 0], rotation[:, 1], t]) @ to_mm
@@ -273,3 +283,92 @@ def test_the_real_9x6_chessboard_counted_by_its_inner_corners_is_named() -> None
     paths = [CHESS / name for name in _expected(CHESS)["images"]]
     with pytest.raises(CalibrationError, match="write squares_x: 10, squares_y: 7$"):
         calibrate_camera_from_files(paths, Board("chessboard", 9, 6, 25.0))
+
+
+def test_the_same_view_three_times_is_one_view() -> None:
+    board = Board("chessboard", 10, 7, 30.0)
+    (_, image), *_ = _render_views(board, legacy=None)
+    copies = [("a.png", image), ("b.png", image.copy()), ("c.png", image.copy())]
+    result = calibrate_camera(copies, board)
+    assert isinstance(result, CalibrationFailure)
+    same = "the same view as a.png (every corner within 2 px)"
+    assert result.message == (
+        f"only 1 of 3 images can be used (need 3); rejected b.png: {same}; c.png: {same}"
+    )
+    assert result.images_used == ("a.png",)
+    # A fourth, different view does not make three: two are still copies.
+    fourth = _render_views(board, legacy=None)[1]
+    assert isinstance(calibrate_camera([*copies, fourth], board), CalibrationFailure)
+
+
+def test_a_board_always_square_on_leaves_the_focal_length_free() -> None:
+    # Turned about the optical axis only: no view foreshortens the board, so any focal
+    # length fits as well as 900 px (with the board farther away). OpenCV still answers,
+    # with a small RMS: the answer is refused.
+    board = Board("chessboard", 10, 7, 30.0)
+    flat = ((0.0, 0.0, 0.0), (0.0, 0.0, 0.3), (0.0, 0.0, -0.4), (0.0, 0.0, 0.6))
+    result = calibrate_camera(_render_views(board, legacy=None, rotations=flat), board)
+    assert isinstance(result, CalibrationFailure)
+    assert result.message.startswith("the board faces the camera square-on in every view")
+    assert "the 4 views do not constrain the camera (RMS " in result.message
+    assert result.images_used == ("view0.png", "view1.png", "view2.png", "view3.png")
+
+
+def test_the_board_tilted_but_always_the_same_way_is_a_warning() -> None:
+    board = Board("chessboard", 10, 7, 30.0)
+    # Each view tilted 0.3 rad (17 deg) about x, turned differently about z: the board's
+    # direction is nearly the same in all (at most 0.1 rad of turn between them).
+    same_way = ((0.3, 0.0, 0.0), (0.3, 0.0, 0.05), (0.3, 0.0, 0.1), (0.3, 0.0, 0.15))
+    result = calibrate_camera(_render_views(board, legacy=None, rotations=same_way), board)
+    assert isinstance(result, CalibrationResult), result
+    assert any(
+        w.startswith("the board is turned the same way in every view") for w in result.warnings
+    )
+    tilted = calibrate_camera(_render_views(board, legacy=None), board)
+    assert isinstance(tilted, CalibrationResult)
+    assert not any("turned the same way" in w for w in tilted.warnings)
+
+
+TILTED_NORMALS = np.array([[0.0, 0.5, np.sqrt(0.75)]])  # a board tilted 30 degrees
+
+
+@pytest.mark.parametrize(
+    ("matrix", "std", "problem"),
+    [
+        # 2 atan(320 / 8e9) = 4.58e-6 degrees across the 640 px width: no lens.
+        (
+            [[8e9, 0, 320], [0, 8e9, 240], [0, 0, 1]],
+            (1.0, 1.0, 1.0, 1.0),
+            "fx = 8e+09 px gives a field of view of 4.58e-06 deg across 640 px",
+        ),
+        # 2 atan(240 / 10) = 175 degrees across the 480 px height: wider than a pinhole sees.
+        (
+            [[500, 0, 320], [0, 10, 240], [0, 0, 1]],
+            (1.0, 1.0, 1.0, 1.0),
+            "fy = 10 px gives a field of view of 175 deg across 480 px",
+        ),
+        # 1800 / 900 = 2: pixels twice as tall as wide.
+        (
+            [[900, 0, 320], [0, 1800, 240], [0, 0, 1]],
+            (1.0, 1.0, 1.0, 1.0),
+            "fx = 900 px and fy = 1800 px differ by a factor 2.00",
+        ),
+        # 300 / 900 = 33 %.
+        (
+            [[900, 0, 320], [0, 900, 240], [0, 0, 1]],
+            (300.0, 10.0, 1.0, 1.0),
+            "the focal length is uncertain to +-33 % (1 sigma)",
+        ),
+    ],
+)
+def test_intrinsics_no_camera_has_are_refused(
+    matrix: list[list[float]], std: tuple[float, float, float, float], problem: str
+) -> None:
+    camera = CameraIntrinsics((640, 480), matrix, [0.0] * 5)
+    found = _degenerate(camera, std, TILTED_NORMALS)
+    assert found is not None and found.startswith(problem)
+
+
+def test_a_plausible_camera_passes() -> None:
+    camera = CameraIntrinsics((640, 480), [[535, 0, 342], [0, 535, 235], [0, 0, 1]], [0.0] * 5)
+    assert _degenerate(camera, (0.44, 0.46, 0.46, 0.51), TILTED_NORMALS) is None
