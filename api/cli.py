@@ -214,11 +214,16 @@ def print_markers(
         Path | None,
         typer.Option(help="roster.yaml: label each marker with its figure or terrain piece"),
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="overwrite the sheet if it exists")
+    ] = False,
 ) -> None:
     """Print markers at their exact size, each labelled with its id and dictionary."""
     from arbitre.calibration.printing import find_paper, marker_sheets, parse_ids, write_pages
     from arbitre.calibration.table import load_roster
+    from arbitre.files import refuse_overwrite
 
+    refuse_overwrite(out, force=force)
     sheet = find_paper(paper)
     marker_ids = parse_ids(ids)
     labels: list[str] = []
@@ -231,7 +236,7 @@ def print_markers(
             )
     pages = marker_sheets(marker_ids, size_mm, dictionary, labels=labels, paper=sheet)
     with _progress_bar("writing pages", quiet=len(pages) < 2) as progress:
-        write_pages(pages, out, progress=progress)
+        write_pages(pages, out, progress=progress, overwrite=force)
     typer.echo(f"{out}: {len(pages)} page(s) of {sheet}; print at 100 % and check the 100 mm bar")
 
 
@@ -241,6 +246,9 @@ def print_board(
     board: Annotated[Path, typer.Argument(help="board.yaml")],
     out: Annotated[Path, typer.Option(help="board.pdf or board.svg")],
     paper: Annotated[str, typer.Option(help="paper size: a4 or letter")] = "a4",
+    force: Annotated[
+        bool, typer.Option("--force", help="overwrite the sheet if it exists")
+    ] = False,
 ) -> None:
     """Print a calibration board (ChArUco or chessboard) at its exact size.
 
@@ -253,10 +261,12 @@ def print_board(
         find_paper,
         write_pages,
     )
+    from arbitre.files import refuse_overwrite
 
+    refuse_overwrite(out, force=force)
     sheet, target = find_paper(paper), load_board(board)
     page = board_sheet(target, sheet)
-    write_pages([page], out)
+    write_pages([page], out, overwrite=force)
     turned = ", board turned to fit" if board_orientation(target, sheet) == "turned" else ""
     typer.echo(f"{out}: {sheet}{turned}; print at 100 % and glue it flat")
 
@@ -268,18 +278,27 @@ def calibrate_camera(
     board: Annotated[Path, typer.Option(help="board.yaml")],
     out: Annotated[Path, typer.Option(help="camera.yaml to write")],
     as_json: Annotated[bool, typer.Option("--json")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="overwrite camera.yaml if it exists")
+    ] = False,
 ) -> None:
-    """Camera intrinsics from photos of a ChArUco board (or chessboard)."""
+    """Camera intrinsics from photos of a ChArUco board (or chessboard).
+
+    A calibration the views do not support (too few distinct views, a focal length no
+    lens has) writes nothing.
+    """
     from arbitre.calibration.board import load_board
     from arbitre.calibration.camera import save_camera
     from arbitre.calibration.intrinsics import CalibrationFailure, calibrate_camera_from_files
+    from arbitre.files import refuse_overwrite
 
+    refuse_overwrite(out, force=force)  # before the long search, not after
     target = load_board(board)
     with _progress_bar("calibrating", quiet=as_json) as progress:
         result = calibrate_camera_from_files(images, target, progress=progress)
     if isinstance(result, CalibrationFailure):
         raise fail(result.message)
-    save_camera(result.intrinsics, out)
+    save_camera(result.intrinsics, out, overwrite=force)
     if as_json:
         typer.echo(json.dumps(result.to_json()))
         return
@@ -306,19 +325,28 @@ def table_init(
     ] = 35.0,
     dictionary: Annotated[str, typer.Option(help="ArUco dictionary")] = "DICT_4X4_250",
     sheet: Annotated[Path | None, typer.Option(help="anchor sheet to print (.pdf/.svg)")] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="overwrite table.yaml and the sheet if they exist")
+    ] = False,
 ) -> None:
-    """Write a table.yaml with anchors 0-3 at the corners, and the anchor sheet to print."""
+    """Write a table.yaml with anchors 0-3 at the corners, and the anchor sheet to print.
+
+    An existing table.yaml (perhaps corrected by hand) or sheet is kept unless --force.
+    """
     from arbitre.calibration.printing import marker_sheets, write_pages
     from arbitre.calibration.setup import corner_anchors, write_table
+    from arbitre.files import refuse_overwrite
 
-    anchors = corner_anchors(width_mm, depth_mm, anchor_size_mm, inset_mm)
-    write_table(out, width_mm, depth_mm, dictionary, anchors)
     sheet = sheet or out.with_name(out.stem + "-anchors.pdf")
+    for path in (out, sheet):
+        refuse_overwrite(path, force=force)
+    anchors = corner_anchors(width_mm, depth_mm, anchor_size_mm, inset_mm)
     labels = [f"glue at x={a['x_mm']:g}, y={a['y_mm']:g} mm" for a in anchors]
-    write_pages(
-        marker_sheets([int(a["id"]) for a in anchors], anchor_size_mm, dictionary, labels=labels),
-        sheet,
+    pages = marker_sheets(
+        [int(a["id"]) for a in anchors], anchor_size_mm, dictionary, labels=labels
     )
+    write_table(out, width_mm, depth_mm, dictionary, anchors, overwrite=force)
+    write_pages(pages, sheet, overwrite=force)
     typer.echo(
         f"{out}: {width_mm:g} x {depth_mm:g} mm table, anchors 0-3 at the corners; "
         f"print {sheet} at 100 %"
@@ -465,19 +493,22 @@ def snapshot(
     folder: Annotated[Path | None, typer.Option(help="a folder of images")] = None,
     url: Annotated[str | None, typer.Option(help="a network stream URL")] = None,
     frames: Annotated[int, typer.Option(help="frames to track before saving")] = 15,
+    force: Annotated[bool, typer.Option("--force", help="overwrite the file if it exists")] = False,
 ) -> None:
-    """Save the live table as a scene file that `arbitre ask` reads."""
-    import urllib.error
-    import urllib.request
+    """Save the live table as a scene file that `arbitre ask` reads.
 
+    The scene is checked by the scene reader before it is written, through a temporary
+    file: a wrong answer or a failed write leaves an existing file as it was.
+    """
     import yaml
 
+    from arbitre.files import refuse_overwrite, write_atomically
+    from arbitre.rules.errors import SceneError
+    from arbitre.rules.scene import parse_scene, read_scene_text
+
+    refuse_overwrite(out, force=force)
     if server is not None:
-        try:
-            with urllib.request.urlopen(server.rstrip("/") + "/api/scene", timeout=10) as reply:
-                document = json.loads(reply.read())
-        except (urllib.error.URLError, ValueError) as error:
-            raise fail(f"{server}: no scene ({error})") from None
+        document = _scene_from_server(server)
     else:
         live = _live_table(config, demo, camera_index, video, folder, url)
         got = sum(live.step() for _ in range(frames))
@@ -485,8 +516,55 @@ def snapshot(
         if not got:
             raise fail(f"{live.source.description}: no frame")
         document = live.scene_document()
-    out.write_text(yaml.safe_dump(document, sort_keys=False, allow_unicode=True), encoding="utf-8")
+
+    def reads_back(data: bytes) -> None:
+        parse_scene(read_scene_text(data.decode("utf-8"), str(out)), source=str(out))
+
+    text = yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
+    try:
+        write_atomically(out, text, validate=reads_back, overwrite=force)
+    except SceneError as error:
+        raise fail(f"{out}: not written, the scene does not read back ({error.problem})") from None
     typer.echo(f"{out}: {len(document['figures'])} figure(s)")
+
+
+def _scene_from_server(server: str) -> dict[str, Any]:
+    """The data of the scene a running server gives (``GET /api/scene``), checked by the
+    scene reader; anything else is one line naming the address."""
+    import urllib.error
+    import urllib.request
+
+    from arbitre.rules.errors import SceneError
+    from arbitre.rules.scene import MAX_SCENE_BYTES, parse_scene
+
+    address = server.rstrip("/") + "/api/scene"
+    if not address.startswith(("http://", "https://")):
+        raise fail(f"{server}: expected a server address such as http://127.0.0.1:8000")
+    try:
+        with urllib.request.urlopen(address, timeout=10) as reply:
+            body = reply.read(MAX_SCENE_BYTES + 1)
+    except urllib.error.HTTPError as error:
+        raise fail(f"{address}: no scene (HTTP {error.code} {error.reason})") from None
+    except (urllib.error.URLError, OSError, ValueError) as error:
+        reason = getattr(error, "reason", None) or error
+        raise fail(f"{address}: no scene ({' '.join(str(reason).split())[:200]})") from None
+    if len(body) > MAX_SCENE_BYTES:
+        raise fail(f"{address}: the answer is larger than a scene can be")
+    try:
+        document = json.loads(body)
+    except (ValueError, RecursionError):
+        raise fail(f"{address}: the answer is not JSON; is this an arbitre server?") from None
+    try:
+        parse_scene(document, source=address)
+    except SceneError as error:
+        where = f"{error.field}: " if error.field else ""
+        raise fail(
+            f"{address}: the answer is not a scene ({where}{error.problem[:200]}); "
+            "is this an arbitre server?"
+        ) from None
+    except RecursionError:
+        raise fail(f"{address}: the answer is not a scene (nested too deeply)") from None
+    return dict(document)
 
 
 @bench_app.command("rules")
