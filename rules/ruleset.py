@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import inspect
-import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
@@ -11,6 +10,7 @@ from typing import Any, ClassVar, TypeVar
 from arbitre.rules.answers import Answer, Unit
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
+from arbitre.rules.options import bind_options, shown
 
 OptionsT = TypeVar("OptionsT")
 
@@ -52,46 +52,75 @@ class Ruleset:
         extras: Mapping[str, Any] | None = None,
     ) -> Answer:
         """Answer ``question`` with positional ``args`` and keyword ``extras`` (e.g. ``die``)."""
+        if not isinstance(question, str):
+            raise QuestionError(f"a question is a name, got {shown(question)}")
         known = self.questions()
         if question not in known:
             names = ", ".join(sorted(known))
-            raise QuestionError(f"unknown question {question!r} for {self.name} (known: {names})")
+            raise QuestionError(
+                f"unknown question {shown(question)} for {self.name} (known: {names})"
+            )
         spec = known[question]
+        if (
+            not isinstance(args, Sequence)
+            or isinstance(args, str | bytes)
+            or not all(isinstance(arg, str) for arg in args)
+        ):
+            raise QuestionError(f"{question}'s arguments are words, got {shown(args)}")
         if len(args) != len(spec.args):
             wanted = " ".join(spec.args) if spec.args else "no arguments"
             raise QuestionError(
-                f"{question} takes {len(spec.args)} argument(s) ({wanted}), got {list(args)!r}"
+                f"{question} takes {len(spec.args)} argument(s) ({wanted}), got {shown(list(args))}"
             )
-        options = dict(extras or {})
-        try:
-            inspect.signature(spec.handler).bind(scene, *args, **options)
-        except TypeError:
-            taken = [
-                name
-                for name, parameter in inspect.signature(spec.handler).parameters.items()
-                if parameter.kind is inspect.Parameter.KEYWORD_ONLY
-                or (parameter.default is not inspect.Parameter.empty)
-            ]
-            raise QuestionError(
-                f"{question} does not take {', '.join(sorted(options))}"
-                + (f" (it takes: {', '.join(taken)})" if taken else " (it takes no options)")
-            ) from None
+        for name, arg in zip(spec.args, args, strict=True):
+            if len(arg) > MAX_ARGUMENT:
+                raise QuestionError(f"{name} is {len(arg):,} characters long: not a name or number")
+        options = bind_options(question, spec.handler, extras)
         return spec.handler(scene, *args, **options)
 
 
+MAX_ARGUMENT = 200
+"""The longest argument a question takes (a figure id, a group name, a number)."""
+
+_DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+MAX_COORDINATE_MM = 1_000_000.0
+"""The farthest a coordinate argument may lie from the table's origin (1 km)."""
+
+
 def coordinate_mm(text: str, name: str) -> float:
-    """A question's coordinate argument, in mm.
+    """A question's coordinate argument, in mm: a plain decimal number.
+
+    Only digits, one optional sign and one optional decimal point are read: not
+    ``5_00`` (which Python's float() reads as 500), ``1e3``, ``inf`` or ``nan``.
 
     >>> coordinate_mm("12.5", "X")
     12.5
     """
-    try:
-        value = float(text)
-    except ValueError:
-        raise QuestionError(f"{name} must be a number of millimetres, got {text!r}") from None
-    if not math.isfinite(value):
-        raise QuestionError(f"{name} must be finite, got {text!r}")
+    stripped = text.strip() if isinstance(text, str) else text
+    if not isinstance(stripped, str) or not _DECIMAL.fullmatch(stripped) or len(stripped) > 40:
+        raise QuestionError(
+            f"{name} must be a number of millimetres, got {shown(text)} (plain digits: 12.5)"
+        )
+    value = float(stripped)
+    if not abs(value) <= MAX_COORDINATE_MM:
+        raise QuestionError(
+            f"{name} must lie within {MAX_COORDINATE_MM:,.0f} mm of the table, got {shown(text)}"
+        )
     return value
+
+
+def whole_number(text: str, name: str) -> int:
+    """A question's whole-number argument: digits with an optional sign.
+
+    >>> whole_number("12", "F")
+    12
+    """
+    stripped = text.strip() if isinstance(text, str) else text
+    if not isinstance(stripped, str) or not _WHOLE.fullmatch(stripped) or len(stripped) > 12:
+        raise QuestionError(f"{name} must be a whole number like 3, got {shown(text)}")
+    return int(stripped)
 
 
 def scene_options(scene: Scene, kind: type[OptionsT]) -> OptionsT:

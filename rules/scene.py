@@ -10,6 +10,7 @@ This module is the only place in `rules` that reads a file.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -30,9 +31,11 @@ from arbitre.rules.model import (
     TerrainKind,
 )
 
-Finite = Annotated[float, Field(allow_inf_nan=False)]
-Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
-NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+# Numbers are strict: YAML's `true` is never read as 1 mm (nor "12" as 12).
+Finite = Annotated[float, Field(allow_inf_nan=False, strict=True)]
+Positive = Annotated[float, Field(gt=0, allow_inf_nan=False, strict=True)]
+NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False, strict=True)]
+Flag = Annotated[bool, Field(strict=True)]
 
 
 class _Strict(BaseModel):
@@ -64,12 +67,12 @@ class FigureSpec(_Strict):
     x_mm: Finite
     y_mm: Finite
     group: str | None = None
-    reference: bool = False
+    reference: Flag = False
     facing_deg: Finite = 90.0
     base: BaseSpec | None = None
     unit: str | None = None
     type: str | None = None
-    wounded: bool = False
+    wounded: Flag = False
     sigma_mm: NonNegative = 0.0
     marker_height_mm: NonNegative | None = None
     attrs: dict[str, Any] = Field(default_factory=dict)
@@ -88,16 +91,16 @@ class TerrainSpec(_Strict):
     kind: TerrainKind
     polygon_mm: list[tuple[Coordinate, Coordinate]] | None = None
     line_mm: list[tuple[Coordinate, Coordinate]] | None = None
-    level: Annotated[int, Field(ge=1, le=3)] | None = None
+    level: Annotated[int, Field(ge=1, le=3, strict=True)] | None = None
     attrs: dict[str, Any] = Field(default_factory=dict)
 
 
 MAX_TABLE_MM = 100_000.0
 """The largest table side a scene may give (100 m)."""
 
-TableSide = Annotated[float, Field(gt=0, le=MAX_TABLE_MM, allow_inf_nan=False)]
+TableSide = Annotated[float, Field(gt=0, le=MAX_TABLE_MM, allow_inf_nan=False, strict=True)]
 Coordinate = Annotated[
-    float, Field(ge=-10 * MAX_TABLE_MM, le=10 * MAX_TABLE_MM, allow_inf_nan=False)
+    float, Field(ge=-10 * MAX_TABLE_MM, le=10 * MAX_TABLE_MM, allow_inf_nan=False, strict=True)
 ]
 
 
@@ -142,6 +145,15 @@ class _SceneLoader(yaml.SafeLoader):
         """An error at the event about to be read (its line is reported)."""
         event = self.peek_event()  # type: ignore[no-untyped-call]
         return yaml.composer.ComposerError(None, None, problem, event.start_mark)
+
+
+# YAML 1.1 reads `1e3` (an exponent without a decimal point) as text; YAML 1.2 and every
+# user read a number, so the scene reader does too.
+_SceneLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+$"),
+    list("-+0123456789"),
+)
 
 
 def load_scene(path: str | Path) -> Scene:

@@ -9,13 +9,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Literal, Protocol
+from typing import Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict
 
 from arbitre.rules.answers import FireAnswer, ImpactAnswer, PotentialsAnswer, Unit, warning_lines
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene, TerrainKind
+from arbitre.rules.options import FiniteNumber, GapMm, LengthMm
 from arbitre.rules.ruleset import scene_options
 
 
@@ -36,14 +37,15 @@ class Numbers:
 
 
 NUMBERS = Numbers()
+MAX_BONUS = 10
+"""The largest ``attrs.pa_bonus`` or ``attrs.pi_bonus`` a figure may carry, either way."""
+ImpactAction = Literal["fire", "close"]
+"""The ``action`` option of ``impact``: a shot or a close combat."""
 COSTLY_TERRAIN = {TerrainKind.DIFFICULT: 2.0, TerrainKind.WOOD: 2.0}
 BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
 TOUCH_MM = 1e-6  # bases closer than this to touching count as touching, not overlapping
 SHOOTER_TYPE = "TD"
 CLOSE_COMBAT_TYPE = "CR"
-
-
-Finite = Annotated[float, Field(allow_inf_nan=False)]
 
 
 class ChocBase6Options(BaseModel):
@@ -52,18 +54,18 @@ class ChocBase6Options(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     surface: Literal["neutral", "hex", "square"] = "neutral"
-    unit_mm: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 100.0
-    thickness_mm: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 25.0
-    group_radius_mm: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None
-    hex_mm: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None
-    square_mm: Annotated[float, Field(gt=0, allow_inf_nan=False)] | None = None
-    contact_tolerance_mm: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 2.0
+    unit_mm: LengthMm = 100.0
+    thickness_mm: LengthMm = 25.0
+    group_radius_mm: LengthMm | None = None
+    hex_mm: LengthMm | None = None
+    square_mm: LengthMm | None = None
+    contact_tolerance_mm: GapMm = 2.0
     # Grids (see arbitre.rules.choc_base_6.grid): the centre of cell (0, 0), table mm
     # (default: half a cell from the table corner on both axes), the grid's turn
     # counter-clockwise, and whether hexes have a point (neighbours along x) or a flat
     # side (along y) upwards.
-    grid_origin_mm: tuple[Finite, Finite] | None = None
-    grid_rotation_deg: Finite = 0.0
+    grid_origin_mm: tuple[FiniteNumber, FiniteNumber] | None = None
+    grid_rotation_deg: FiniteNumber = 0.0
     hex_orientation: Literal["pointy", "flat"] = "pointy"
 
     @property
@@ -92,19 +94,22 @@ def _bonus(figure: Figure, key: str) -> int:
 
 
 def figure_pa(figure: Figure) -> int:
-    """Advance potential: 2, 1 when wounded, plus ``attrs.pa_bonus`` kept in full.
+    """Advance potential: 2, 1 when wounded, plus ``attrs.pa_bonus`` kept in full; a malus
+    takes it down to 0 at most (the figure cannot move).
 
     >>> figure_pa(Figure("rider", "blue", 0, 0, wounded=True, attrs={"pa_bonus": 2}))
     3
+    >>> figure_pa(Figure("mired", "blue", 0, 0, attrs={"pa_bonus": -5}))
+    0
     """
     base = NUMBERS.wounded_pa if figure.wounded else NUMBERS.pa
-    return base + _bonus(figure, "pa_bonus")
+    return max(0, base + _bonus(figure, "pa_bonus"))
 
 
 def figure_pi(figure: Figure) -> int:
-    """Impact potential: 2, 1 when wounded, plus ``attrs.pi_bonus``."""
+    """Impact potential: 2, 1 when wounded, plus ``attrs.pi_bonus``; 0 at least."""
     base = NUMBERS.wounded_pi if figure.wounded else NUMBERS.pi
-    return base + _bonus(figure, "pi_bonus")
+    return max(0, base + _bonus(figure, "pi_bonus"))
 
 
 def figure_pj(figure: Figure) -> int:
@@ -172,7 +177,7 @@ def impact_answer(
             warnings.append(f"{attacker.name} is not in contact with {target.name}")
     else:
         raise QuestionError(f"action must be 'fire' or 'close', got {action!r}")
-    pi_total = sum(figure_pi(f) for f in counted) + bonus
+    pi_total = max(0, sum(figure_pi(f) for f in counted) + bonus)  # a malus stops at 0
     what = "shot" if action == "fire" else "close combat"
     spread: dict[int, int] | None = None
     result: int | None = None

@@ -42,6 +42,7 @@ from arbitre.rules.choc_base_6.activation import (
 from arbitre.rules.choc_base_6.book import (
     NUMBERS,
     SHOOTER_TYPE,
+    ImpactAction,
     figure_pa,
     figure_pi,
     impact_answer,
@@ -69,6 +70,7 @@ from arbitre.rules.choc_base_6.grid_groups import (
 )
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Scene
+from arbitre.rules.options import Bonus, Die, Name, SideDice
 from arbitre.rules.ruleset import Question, Ruleset, coordinate_mm
 
 
@@ -371,9 +373,9 @@ class ChocBase6Grid(Ruleset):
         scene: Scene,
         a: str,
         b: str,
-        action: str = "fire",
-        die: int | None = None,
-        bonus: int = 0,
+        action: ImpactAction = "fire",
+        die: Die | None = None,
+        bonus: Bonus = 0,
     ) -> ImpactAnswer:
         grouping = cell_groups(scene)
         attacker, target = (
@@ -395,7 +397,7 @@ class ChocBase6Grid(Ruleset):
         group = cell_group_named(scene, grouping, a)
         return potentials_answer(group, grouping.grid.unit, f" ({cell_text(group.cell)})")
 
-    def regroup(self, scene: Scene, a: str, b: str, manager: str | None = None) -> RegroupAnswer:
+    def regroup(self, scene: Scene, a: str, b: str, manager: Name | None = None) -> RegroupAnswer:
         """Regrouping two friendly groups (§4.2): neighbouring cells, neither touching an enemy."""
         grouping = cell_groups(scene)
         grid = grouping.grid
@@ -413,11 +415,9 @@ class ChocBase6Grid(Ruleset):
                 found.append((Reason.IN_CONTACT_WITH_ENEMY, f" ({group.name})"))
         return regroup_answer(first, second, found, (first.margin, second.margin), (), manager)
 
-    def turn_order(self, scene: Scene, dice: object = None) -> TurnOrderAnswer:
+    def turn_order(self, scene: Scene, dice: SideDice | None = None) -> TurnOrderAnswer:
         """Who activates first this turn (§3): the side with the most groups; ties by 1D6."""
         grouping = cell_groups(scene)
-        if dice is not None and not isinstance(dice, str | dict):
-            raise QuestionError(f"dice takes SIDE:DIE,SIDE:DIE, got {dice!r}")
         return turn_order_answer(grouping.groups, dice, grouping.warnings)
 
 

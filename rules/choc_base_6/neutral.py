@@ -58,6 +58,7 @@ from arbitre.rules.choc_base_6.book import (
     NUMBERS,
     SHOOTER_TYPE,
     TOUCH_MM,
+    ImpactAction,
     figure_pa,
     figure_pi,
     impact_answer,
@@ -81,6 +82,7 @@ from arbitre.rules.choc_base_6.neutral_obstacles import enemy_contact, line_bloc
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import centre_distance_mm, ring_points
 from arbitre.rules.model import Figure, Scene
+from arbitre.rules.options import Bonus, Die, Name, SideDice
 from arbitre.rules.ruleset import Question, Ruleset, coordinate_mm
 from arbitre.rules.terrain import straight_cost_mm
 
@@ -412,9 +414,9 @@ class ChocBase6Neutral(Ruleset):
         scene: Scene,
         a: str,
         b: str,
-        action: str = "fire",
-        die: int | None = None,
-        bonus: int = 0,
+        action: ImpactAction = "fire",
+        die: Die | None = None,
+        bonus: Bonus = 0,
     ) -> ImpactAnswer:
         grouping = find_groups(scene)
         attacker, target = group_named(scene, grouping, a), group_named(scene, grouping, b)
@@ -432,7 +434,7 @@ class ChocBase6Neutral(Ruleset):
     def potentials(self, scene: Scene, a: str) -> PotentialsAnswer:
         return potentials_answer(group_named(scene, find_groups(scene), a), self.unit(scene))
 
-    def regroup(self, scene: Scene, a: str, b: str, manager: str | None = None) -> RegroupAnswer:
+    def regroup(self, scene: Scene, a: str, b: str, manager: Name | None = None) -> RegroupAnswer:
         """Regrouping two friendly groups (§4.2): in contact, neither touching an enemy."""
         options = options_of(scene)
         grouping = find_groups(scene)
@@ -469,11 +471,9 @@ class ChocBase6Neutral(Ruleset):
             warnings.extend(_unknown_contact(group, unknown))
         return regroup_answer(first, second, found, margins, warnings, manager)
 
-    def turn_order(self, scene: Scene, dice: object = None) -> TurnOrderAnswer:
+    def turn_order(self, scene: Scene, dice: SideDice | None = None) -> TurnOrderAnswer:
         """Who activates first this turn (§3): the side with the most groups; ties by 1D6."""
         grouping = find_groups(scene)
-        if dice is not None and not isinstance(dice, str | dict):
-            raise QuestionError(f"dice takes SIDE:DIE,SIDE:DIE, got {dice!r}")
         return turn_order_answer(grouping.groups, dice, grouping.warnings)
 
 

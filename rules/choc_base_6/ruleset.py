@@ -8,6 +8,7 @@ from typing import Any
 from arbitre.rules.answers import Answer, Unit
 from arbitre.rules.choc_base_6.book import (
     CLOSE_COMBAT_TYPE,
+    MAX_BONUS,
     SHOOTER_TYPE,
     ChocBase6Options,
     options_of,
@@ -19,6 +20,7 @@ from arbitre.rules.choc_base_6.neutral import ChocBase6Neutral
 from arbitre.rules.choc_base_6.neutral_groups import find_groups
 from arbitre.rules.errors import SceneError
 from arbitre.rules.model import Scene
+from arbitre.rules.options import shown
 
 
 class ChocBase6(ChocBase6Neutral):
@@ -58,11 +60,15 @@ class ChocBase6(ChocBase6Neutral):
                 )
             for key in ("pa_bonus", "pi_bonus"):
                 value = figure.attrs.get(key, 0)
-                if isinstance(value, bool) or not isinstance(value, int):
+                if (
+                    isinstance(value, bool)
+                    or not isinstance(value, int)
+                    or not -MAX_BONUS <= value <= MAX_BONUS
+                ):
                     raise SceneError(
                         scene.source,
                         f"figures[{index}].attrs.{key}",
-                        f"expected an integer, got {value!r}",
+                        f"expected an integer from {-MAX_BONUS} to {MAX_BONUS}, got {shown(value)}",
                     )
         if options.surface != "neutral":
             validate_grid(scene)  # the cell size is given; one group per cell

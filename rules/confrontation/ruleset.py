@@ -30,6 +30,7 @@ from arbitre.rules.confrontation.book import (
     COSTLY_TERRAIN,
     NUMBERS,
     ConfrontationOptions,
+    Partition,
     _options,
 )
 from arbitre.rules.confrontation.contacts import base_of, edge_gap_mm, find_contacts
@@ -45,6 +46,7 @@ from arbitre.rules.confrontation.melees import _combat_of, _in_melee, find_melee
 from arbitre.rules.errors import QuestionError, SceneError
 from arbitre.rules.geometry import ring_points
 from arbitre.rules.model import Scene
+from arbitre.rules.options import Die
 from arbitre.rules.ruleset import Question, Ruleset, figure_named
 from arbitre.rules.terrain import terrain_regions
 
@@ -162,7 +164,7 @@ class Confrontation(Ruleset):
             truncated=any(m.truncated for m in melees),
         )
 
-    def dice(self, scene: Scene, a: str, partition: int | None = None) -> DiceAnswer:
+    def dice(self, scene: Scene, a: str, partition: Partition | None = None) -> DiceAnswer:
         figure = figure_named(scene, a)
         found = _combat_of(scene, figure.id, partition)
         if found is None:
@@ -196,9 +198,9 @@ class Confrontation(Ruleset):
         self,
         scene: Scene,
         a: str,
-        partition: int | None = None,
-        die: int | None = None,
-        opponent_die: int | None = None,
+        partition: Partition | None = None,
+        die: Die | None = None,
+        opponent_die: Die | None = None,
     ) -> InitiativeAnswer:
         figure = figure_named(scene, a)
         found = _combat_of(scene, figure.id, partition)

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from arbitre.rules.answers import Unit
 from arbitre.rules.model import Scene, TerrainKind
+from arbitre.rules.options import GapMm, LengthMm
 from arbitre.rules.ruleset import scene_options
 
 TYPES = ("cavalry", "infantry")
@@ -58,10 +59,12 @@ class MbtOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    graduation_mm: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 25.0
-    contact_tolerance_mm: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 2.0
-    align_tolerance_deg: Annotated[float, Field(ge=0, le=45, allow_inf_nan=False)] = 5.0
-    difficult_factor: Annotated[float, Field(ge=1, allow_inf_nan=False)] = 2.0
+    graduation_mm: LengthMm = 25.0
+    contact_tolerance_mm: GapMm = 2.0
+    align_tolerance_deg: Annotated[float, Field(ge=0, le=45, allow_inf_nan=False, strict=True)] = (
+        5.0
+    )
+    difficult_factor: Annotated[float, Field(ge=1, allow_inf_nan=False, le=100, strict=True)] = 2.0
     arc: Literal["front", "90"] = "front"
     woods_for_cavalry: Literal["impassable", "difficult", "open"] = "impassable"
     woods_for_infantry: Literal["impassable", "difficult", "open"] = "difficult"

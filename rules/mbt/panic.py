@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
 import shapely
@@ -19,7 +19,9 @@ from arbitre.rules.mbt.numbers import NUMBERS, TOUCH_MM2, MbtOptions, _options, 
 from arbitre.rules.mbt.plates import Plate, _blocking_terrain, _plate, _plates, penetration_mm
 from arbitre.rules.model import Scene
 
-DIRECTIONS = ("ahead", "left", "right", "back")
+Direction = Literal["ahead", "left", "right", "back"]
+"""The ``direction`` option of ``panic``: the first elephant's way, instead of its die."""
+DIRECTIONS: tuple[str, ...] = get_args(Direction)
 BISECTIONS = 40  # halvings of the way when finding where an elephant stops (way / 2^40)
 KEPT_MARGINS = 3
 

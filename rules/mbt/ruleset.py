@@ -27,10 +27,11 @@ from arbitre.rules.mbt.answers import (
 from arbitre.rules.mbt.combat import combat_answer, facing_answer
 from arbitre.rules.mbt.moves import groups_answer, move_answer, reach_answer
 from arbitre.rules.mbt.numbers import TYPES, MbtOptions, _options, _unit
-from arbitre.rules.mbt.panic import panic_answer
+from arbitre.rules.mbt.panic import Direction, panic_answer
 from arbitre.rules.mbt.plates import _contact, _pair, _plate
 from arbitre.rules.mbt.shooting import fire_answer
 from arbitre.rules.model import BaseShape, Scene
+from arbitre.rules.options import Dice, Die, Flag
 from arbitre.rules.ruleset import Question, Ruleset
 
 
@@ -145,14 +146,14 @@ class Mbt(Ruleset):
         scene: Scene,
         a: str,
         b: str,
-        die_a: Any = None,
-        die_b: Any = None,
-        die_panic: Any = None,
+        die_a: Die | None = None,
+        die_b: Die | None = None,
+        die_panic: Die | None = None,
     ) -> CombatAnswer:
         return combat_answer(scene, a, b, die_a, die_b, die_panic)
 
     def fire(
-        self, scene: Scene, a: str, b: str, die_a: Any = None, die_b: Any = None
+        self, scene: Scene, a: str, b: str, die_a: Die | None = None, die_b: Die | None = None
     ) -> MbtFireAnswer:
         return fire_answer(scene, a, b, die_a, die_b)
 
@@ -160,18 +161,18 @@ class Mbt(Ruleset):
         self,
         scene: Scene,
         a: str,
-        die: Any = None,
-        dice: Any = None,
-        direction: Any = None,
+        die: Die | None = None,
+        dice: Dice | None = None,
+        direction: Direction | None = None,
     ) -> PanicAnswer:
         return panic_answer(scene, a, die, dice, direction)
 
     # --- moves and groups --------------------------------------------------------------
 
-    def move(self, scene: Scene, a: str, x: str, y: str, as_group: Any = False) -> MbtMoveAnswer:
+    def move(self, scene: Scene, a: str, x: str, y: str, as_group: Flag = False) -> MbtMoveAnswer:
         return move_answer(scene, a, x, y, as_group)
 
-    def reach(self, scene: Scene, a: str, as_group: Any = False) -> MbtReachAnswer:
+    def reach(self, scene: Scene, a: str, as_group: Flag = False) -> MbtReachAnswer:
         return reach_answer(scene, a, as_group)
 
     def groups(self, scene: Scene) -> GroupsAnswer:

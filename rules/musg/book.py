@@ -5,16 +5,19 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from arbitre.rules.model import TerrainKind
+from arbitre.rules.options import GapMm, LengthMm, Takes
 
 RANKS = ("extra", "henchman", "subchief", "chief")
 """Ranks from the lowest (figurant) to the highest (chef)."""
 
-MODES = ("walk", "run", "charge")
+Mode = Literal["walk", "run", "charge"]
+"""The ``mode`` option of ``move`` and ``reach``."""
+MODES: tuple[str, ...] = get_args(Mode)
 BANDS = ("short", "medium", "long")
 BOW_KINDS = ("bow", "crossbow")
 
@@ -70,6 +73,17 @@ DAMAGE_TABLE: tuple[tuple[int, ...], ...] = (
 )
 TABLE_MAX = len(DAMAGE_TABLE)
 
+Strength = Annotated[
+    int, Field(ge=1, le=TABLE_MAX), Takes(f"a weapon's strength, a whole number 1 to {TABLE_MAX}")
+]
+"""The ``strength`` option of ``explosion``: a column of the damage table."""
+
+MAX_PA = 10
+PaLeft = Annotated[
+    int, Field(ge=1, le=MAX_PA), Takes(f"the action points left, a whole number 1 to {MAX_PA}")
+]
+"""The ``pa_left`` option of ``move`` and ``charge``: the PA the figure has left."""
+
 COSTLY_TERRAIN = {TerrainKind.DIFFICULT: 2.0, TerrainKind.WOOD: 2.0}
 BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
 COVER_TERRAIN = (TerrainKind.OBSTACLE, TerrainKind.WOOD, TerrainKind.BUILDING)
@@ -86,7 +100,8 @@ def cover_roll_needed(band: str) -> int:
     return NUMBERS.cover_roll[band]
 
 
-Length = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+Length = LengthMm
+"""A length of the options, in mm (strict: never a boolean; at most 100 m)."""
 
 
 class MusgOptions(BaseModel):
@@ -94,10 +109,10 @@ class MusgOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    pace_mm: Length = 25.4
+    pace_mm: LengthMm = 25.4
     measure: Literal["edge", "centre"] = "edge"
-    base_diameter_mm: Length = 25.0
-    contact_tolerance_mm: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 2.0
+    base_diameter_mm: LengthMm = 25.0
+    contact_tolerance_mm: GapMm = 2.0
     figures_give_cover: bool = True
     sight_blockers: tuple[TerrainKind, ...] = (TerrainKind.BUILDING,)
 

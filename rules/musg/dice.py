@@ -9,6 +9,7 @@ from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Scene
 from arbitre.rules.musg.answers import DamageAnswer, InitiativeAnswer
 from arbitre.rules.musg.book import DAMAGE_TABLE, NUMBERS, TABLE_MAX
+from arbitre.rules.ruleset import whole_number
 
 
 def damage_needed(strength: int, resistance: int) -> int:
@@ -117,8 +118,8 @@ def initiative_answer(
 
 def damage_answer(scene: Scene, f: str, r: str, die: Any = None) -> DamageAnswer:
     """The roll a hit of strength F needs against resistance R, and what a given die does."""
-    strength = _int_arg(f, "F")
-    resistance = _int_arg(r, "R")
+    strength = whole_number(f, "F")
+    resistance = whole_number(r, "R")
     needed = damage_needed(strength, resistance)
     text = f"strength {strength} against resistance {resistance}: {needed}+ to damage"
     result: bool | None = None

@@ -27,13 +27,22 @@ from arbitre.rules.musg.answers import (
     SupportAnswer,
 )
 from arbitre.rules.musg.bases import _gap, _measure, _options, _unit
-from arbitre.rules.musg.book import RANKS, MusgOptions, _positive, parse_weapon
+from arbitre.rules.musg.book import (
+    RANKS,
+    Mode,
+    MusgOptions,
+    PaLeft,
+    Strength,
+    _positive,
+    parse_weapon,
+)
 from arbitre.rules.musg.dice import damage_answer, initiative_answer
 from arbitre.rules.musg.fire import fire_answer
 from arbitre.rules.musg.mishaps import explosion_answer
 from arbitre.rules.musg.moves import move_answer, reach_answer
 from arbitre.rules.musg.reactions import under_charge_answer, under_fire_answer
 from arbitre.rules.musg.support import leave_answer, support_answer
+from arbitre.rules.options import D3, Die, Flag, SideCounts, SideDice
 from arbitre.rules.ruleset import Question, Ruleset, figure_named
 
 
@@ -156,17 +165,25 @@ class Musg(Ruleset):
     # --- moving ------------------------------------------------------------------------
 
     def move(
-        self, scene: Scene, a: str, x: str, y: str, mode: str = "walk", pa_left: Any = None
+        self,
+        scene: Scene,
+        a: str,
+        x: str,
+        y: str,
+        mode: Mode = "walk",
+        pa_left: PaLeft | None = None,
     ) -> MusgMoveAnswer:
         return move_answer(scene, a, x, y, mode, pa_left)
 
     def run(self, scene: Scene, a: str, x: str, y: str) -> MusgMoveAnswer:
         return self.move(scene, a, x, y, mode="run")
 
-    def charge(self, scene: Scene, a: str, x: str, y: str, pa_left: Any = None) -> MusgMoveAnswer:
+    def charge(
+        self, scene: Scene, a: str, x: str, y: str, pa_left: PaLeft | None = None
+    ) -> MusgMoveAnswer:
         return self.move(scene, a, x, y, mode="charge", pa_left=pa_left)
 
-    def reach(self, scene: Scene, a: str, mode: str = "walk") -> MusgReachAnswer:
+    def reach(self, scene: Scene, a: str, mode: Mode = "walk") -> MusgReachAnswer:
         return reach_answer(scene, a, mode)
 
     def leave(self, scene: Scene, a: str) -> LeaveAnswer:
@@ -180,26 +197,26 @@ class Musg(Ruleset):
     def initiative(
         self,
         scene: Scene,
-        dice: Mapping[str, Any] | None = None,
-        henchmen: Mapping[str, Any] | None = None,
+        dice: SideDice | None = None,
+        henchmen: SideCounts | None = None,
     ) -> InitiativeAnswer:
         return initiative_answer(scene, dice, henchmen)
 
-    def damage(self, scene: Scene, f: str, r: str, die: Any = None) -> DamageAnswer:
+    def damage(self, scene: Scene, f: str, r: str, die: Die | None = None) -> DamageAnswer:
         return damage_answer(scene, f, r, die)
 
-    def under_fire(self, scene: Scene, a: str, b: str, die: Any = None) -> ReactionAnswer:
+    def under_fire(self, scene: Scene, a: str, b: str, die: D3 | None = None) -> ReactionAnswer:
         return under_fire_answer(scene, a, b, die)
 
-    def under_charge(self, scene: Scene, a: str, b: str, die: Any = None) -> ReactionAnswer:
+    def under_charge(self, scene: Scene, a: str, b: str, die: D3 | None = None) -> ReactionAnswer:
         return under_charge_answer(scene, a, b, die)
 
     def explosion(
         self,
         scene: Scene,
         a: str,
-        die: Any = None,
-        artillery: Any = None,
-        strength: Any = None,
+        die: Die | None = None,
+        artillery: Flag | None = None,
+        strength: Strength | None = None,
     ) -> ExplosionAnswer:
         return explosion_answer(scene, a, die, artillery, strength)

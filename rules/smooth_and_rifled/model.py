@@ -19,9 +19,33 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Base, Figure, Scene
+from arbitre.rules.options import GapMm, Takes
 from arbitre.rules.ruleset import scene_options
 
 MM_PER_CM = 10.0
+
+# --- the options questions take (``--with``), typed (see arbitre.rules.options) ----------
+
+Action = Literal["first", "later"]
+"""The ``action`` option of moves and charges: the activation's first action or a later one."""
+ActionIndex = Annotated[int, Field(ge=1, le=3), Takes("the action's rank, 1, 2 or 3")]
+"""The ``action_index`` option: which action of the activation (3: running)."""
+Calibre = Literal["light", "medium"]
+"""The ``calibre`` option of ``explosion``: a gun of `GUNS`."""
+Edge = Literal["x0", "x_max", "y0", "y_max"]
+"""The ``edge`` option of ``deployment``: the table edge a side deploys along."""
+Turn = Annotated[int, Field(ge=1, le=1000), Takes("a turn's number, a whole number 1 to 1000")]
+"""The ``turn`` option of ``objective``."""
+LengthCm = Annotated[
+    float,
+    Field(gt=0, le=1000, allow_inf_nan=False, strict=True),
+    Takes("a length in cm, a number above 0 and at most 1000"),
+]
+"""The ``length_cm`` option of ``roundshot``: the strip's length rolled, in cm."""
+VaLast = Annotated[
+    int, Field(ge=1, le=6), Takes("the last number of the spotter's VA, a whole number 1 to 6")
+]
+"""The ``va`` option of ``spot``."""
 
 
 class SmoothAndRifledOptions(BaseModel):
@@ -30,10 +54,12 @@ class SmoothAndRifledOptions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     scale: Literal["28mm", "15mm"] = "28mm"
-    contact_tolerance_mm: Annotated[float, Field(ge=0, allow_inf_nan=False)] = 2.0
+    contact_tolerance_mm: GapMm = 2.0
     loose_order: bool = False
     group_rule: Literal["chain_and_radius", "chain_or_radius"] = "chain_and_radius"
-    leader_radius_cm: Annotated[float, Field(gt=0, allow_inf_nan=False)] = 10.0
+    leader_radius_cm: Annotated[float, Field(gt=0, allow_inf_nan=False, le=10_000, strict=True)] = (
+        10.0
+    )
 
     @property
     def scale_factor(self) -> float:

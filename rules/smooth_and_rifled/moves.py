@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
 import shapely
@@ -45,7 +45,9 @@ from arbitre.rules.smooth_and_rifled.model import (
 UNIT = Unit("cm", MM_PER_CM)
 COSTLY_TERRAIN = (TerrainKind.DIFFICULT, TerrainKind.WOOD)
 BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
-MODES = ("normal", "charge", "column", "road")
+Mode = Literal["normal", "charge", "column", "road"]
+"""The ``mode`` option of ``move`` and ``reach``."""
+MODES: tuple[str, ...] = get_args(Mode)
 OVERLAP_MM2 = 1e-3  # bases overlapping by less than this only touch
 OBSTACLE_THICKNESS_MM = 1.0
 

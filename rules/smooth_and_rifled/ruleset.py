@@ -25,17 +25,19 @@ from arbitre.rules.answers import (
 )
 from arbitre.rules.errors import QuestionError, SceneError
 from arbitre.rules.model import Figure, Scene
-from arbitre.rules.ruleset import Question, Ruleset
+from arbitre.rules.options import Degrees, Flag
+from arbitre.rules.ruleset import Question, Ruleset, coordinate_mm
 from arbitre.rules.smooth_and_rifled.answers import SRChargeAnswer, SRFireAnswer, SRMoveAnswer
 from arbitre.rules.smooth_and_rifled.fire import fire_question
 from arbitre.rules.smooth_and_rifled.model import (
     FIGURE_TYPES,
     NUMBERS,
+    Action,
+    ActionIndex,
     SmoothAndRifledOptions,
     base_of,
     find_groups,
     footprints,
-    number,
     options_of,
     resolve,
     weapon_range_cm,
@@ -44,6 +46,7 @@ from arbitre.rules.smooth_and_rifled.moves import (
     BLOCKING_TERRAIN,
     OVERLAP_MM2,
     UNIT,
+    Mode,
     figure_gap_mm,
     group_charge,
     move_plan,
@@ -210,7 +213,7 @@ class SmoothAndRifled(Ruleset):
     # --- fire ----------------------------------------------------------------------------
 
     def fire(
-        self, scene: Scene, a: str, b: str, aimed: object = False, moved: object = False
+        self, scene: Scene, a: str, b: str, aimed: Flag = False, moved: Flag = False
     ) -> SRFireAnswer:
         return fire_question(scene, a, b, aimed, moved)
 
@@ -222,16 +225,14 @@ class SmoothAndRifled(Ruleset):
         a: str,
         x: str,
         y: str,
-        action: object = None,
-        action_index: object = None,
-        mode: object = "normal",
-        facing_deg: object = None,
+        action: Action | None = None,
+        action_index: ActionIndex | None = None,
+        mode: Mode = "normal",
+        facing_deg: Degrees | None = None,
     ) -> SRMoveAnswer:
         plan = move_plan(scene, a, action, action_index, mode)
-        goal = np.array([number(x, "X"), number(y, "Y")])
-        end_facing = (
-            plan.mover.facing_deg if facing_deg is None else number(facing_deg, "facing_deg")
-        )
+        goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")])
+        end_facing = plan.mover.facing_deg if facing_deg is None else facing_deg
         mover, radius_mm = plan.mover, base_of(plan.mover).radius_mm
         reasons: list[Reason] = []
         margins: list[Margin] = []
@@ -336,9 +337,9 @@ class SmoothAndRifled(Ruleset):
         self,
         scene: Scene,
         a: str,
-        action: object = None,
-        action_index: object = None,
-        mode: object = "normal",
+        action: Action | None = None,
+        action_index: ActionIndex | None = None,
+        mode: Mode = "normal",
     ) -> ReachAnswer:
         plan = move_plan(scene, a, action, action_index, mode)
         area = pathing.reachable_area(
@@ -366,8 +367,8 @@ class SmoothAndRifled(Ruleset):
         scene: Scene,
         a: str,
         b: str,
-        action: object = None,
-        action_index: object = None,
+        action: Action | None = None,
+        action_index: ActionIndex | None = None,
     ) -> SRChargeAnswer:
         options = options_of(scene)
         attackers_group, charger = resolve(scene, a)

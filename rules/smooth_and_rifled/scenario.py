@@ -7,10 +7,13 @@ import shapely
 from arbitre.rules.answers import Margin, Reason, warning_lines, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
+from arbitre.rules.ruleset import coordinate_mm
 from arbitre.rules.smooth_and_rifled.answers import SRDeploymentAnswer, SRObjectiveAnswer
 from arbitre.rules.smooth_and_rifled.model import (
     MM_PER_CM,
     NUMBERS,
+    Edge,
+    Turn,
     choice,
     footprints,
     number,
@@ -35,7 +38,7 @@ def _cm(length_mm: float) -> str:
 
 
 def objective_question(
-    scene: Scene, side: str, x: str, y: str, turn: object = None
+    scene: Scene, side: str, x: str, y: str, turn: Turn | None = None
 ) -> SRObjectiveAnswer:
     """Does SIDE hold the objective at (X, Y) mm (Annexe II, scenario 1).
 
@@ -45,7 +48,7 @@ def objective_question(
     """
     options = options_of(scene)
     _side_figures(scene, side)
-    point = shapely.Point(number(x, "X"), number(y, "Y"))
+    point = shapely.Point(coordinate_mm(x, "X"), coordinate_mm(y, "Y"))
     friend_mm = options.mm(NUMBERS.objective_friend_cm)
     enemy_mm = options.mm_or(NUMBERS.objective_enemy_cm, NUMBERS.objective_enemy_15mm_cm)
     prints = footprints(scene)
@@ -108,7 +111,7 @@ def objective_question(
     )
 
 
-def deployment_question(scene: Scene, side: str, edge: object = None) -> SRDeploymentAnswer:
+def deployment_question(scene: Scene, side: str, edge: Edge | None = None) -> SRDeploymentAnswer:
     """Is every figure of SIDE inside its deployment zone along ``edge`` (Annexe I).
 
     "Chaque joueur place ses figurines à 30cm (ou 15cm en 15mm) ... Les figurines avec la

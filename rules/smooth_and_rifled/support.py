@@ -14,6 +14,7 @@ from fractions import Fraction
 from arbitre.rules.answers import Margin, Reason, combined_sigma, warning_lines, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
+from arbitre.rules.options import Die
 from arbitre.rules.smooth_and_rifled.answers import (
     SRGunAnswer,
     SRRallyAnswer,
@@ -27,6 +28,7 @@ from arbitre.rules.smooth_and_rifled.model import (
     GUNS,
     MM_PER_CM,
     NUMBERS,
+    VaLast,
     footprints,
     index_of,
     is_leader,
@@ -85,7 +87,7 @@ def _figure(scene: Scene, name: str) -> Figure:
 # --- the leaders' save (§6.2.8) ----------------------------------------------------------
 
 
-def save_question(scene: Scene, a: str, die: object = None) -> SRSaveAnswer:
+def save_question(scene: Scene, a: str, die: Die | None = None) -> SRSaveAnswer:
     """A hit on A, a figure with a save: on 4-6 the nearest figure within 5 cm takes it.
 
     "Les Leaders, Héros, Porte-étendard, Musiciens et Tireurs d'Elite bénéficient d'une
@@ -431,7 +433,12 @@ def _va_last(figure: Figure, va: object) -> int | None:
 
 
 def spot_question(
-    scene: Scene, a: str, b: str, va: object = None, die: object = None, reroll: object = None
+    scene: Scene,
+    a: str,
+    b: str,
+    va: VaLast | None = None,
+    die: Die | None = None,
+    reroll: Die | None = None,
 ) -> SRSpotAnswer:
     """May A spot the ambush marker B: automatic at 15 cm, a test up to 30 cm (scouts 45).
 

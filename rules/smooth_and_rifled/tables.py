@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from arbitre.rules.answers import warning_lines
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
+from arbitre.rules.options import Count, Dice, Die, Flag
 from arbitre.rules.smooth_and_rifled.answers import (
     SRDamageAnswer,
     SRMeleeAnswer,
@@ -51,7 +52,7 @@ from arbitre.rules.smooth_and_rifled.model import (
 
 
 def damage_question(
-    scene: Scene, a: str, b: str, die: object = None, aimed: object = False
+    scene: Scene, a: str, b: str, die: Die | None = None, aimed: Flag = False
 ) -> SRDamageAnswer:
     """Damage roll of a hit of A on B (§6.2.7): 1-3 shaken, 4-6 out, less for cover."""
     options = options_of(scene)
@@ -92,7 +93,7 @@ def damage_question(
 
 
 def volley_question(
-    scene: Scene, a: str, b: str, hits: object = None, aimed: object = False
+    scene: Scene, a: str, b: str, hits: Count | None = None, aimed: Flag = False
 ) -> SRVolleyAnswer:
     """Volley of group A at figure B (§6.2.5): dice, hits by multiples, who takes them.
 
@@ -289,24 +290,14 @@ def _figures(scene: Scene, names: str) -> list[Figure]:
     return found
 
 
-def _rolls(value: object, name: str) -> list[int]:
-    items = value.split(",") if isinstance(value, str) else value
-    if not isinstance(items, list | tuple):
-        raise QuestionError(f"{name} must list the faces rolled, got {value!r}")
-    try:
-        return [int(item) for item in items]
-    except (TypeError, ValueError):
-        raise QuestionError(f"{name} must list the faces rolled, got {value!r}") from None
-
-
 def melee_question(
     scene: Scene,
     a: str,
     b: str,
-    charging: object = True,
-    across_obstacle: object = False,
-    rolls_a: object = None,
-    rolls_b: object = None,
+    charging: Flag = True,
+    across_obstacle: Flag = False,
+    rolls_a: Dice | None = None,
+    rolls_b: Dice | None = None,
 ) -> SRMeleeAnswer:
     """Melee of A (one or two figures, ``a1,a2``) against B (§6.7): dice, hits, odds.
 
@@ -328,8 +319,13 @@ def melee_question(
         warnings.append("a melee weapon or a standard re-rolls one die (not counted in the odds)")
     hits_a = hits_b = None
     outcome: list[str] = []
+    if (rolls_a is None) != (rolls_b is None):
+        given, missing = ("rolls_a", "rolls_b") if rolls_b is None else ("rolls_b", "rolls_a")
+        raise QuestionError(
+            f"{given} was given without {missing}: give both sides' dice, or neither"
+        )
     if rolls_a is not None and rolls_b is not None:
-        faces_a, faces_b = _rolls(rolls_a, "rolls_a"), _rolls(rolls_b, "rolls_b")
+        faces_a, faces_b = list(rolls_a), list(rolls_b)
         if len(faces_a) != dice_a or len(faces_b) != dice_b:
             raise QuestionError(
                 f"roll {dice_a} dice for {a} and {dice_b} for {b}, got "

@@ -16,6 +16,8 @@ import shapely
 from arbitre.rules.answers import Margin, Reason, deciding, warning_lines, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
+from arbitre.rules.options import Degrees
+from arbitre.rules.ruleset import coordinate_mm
 from arbitre.rules.smooth_and_rifled.answers import SRTemplateAnswer
 from arbitre.rules.smooth_and_rifled.dice import TO_HIT, at_least, band_of, sum_pmf
 from arbitre.rules.smooth_and_rifled.geometry import hits_in, muzzle, sector, strip_lengths_mm
@@ -23,8 +25,9 @@ from arbitre.rules.smooth_and_rifled.model import (
     GUNS,
     MM_PER_CM,
     NUMBERS,
+    Calibre,
     Gun,
-    choice,
+    LengthCm,
     footprints,
     gap_matrix,
     index_of,
@@ -52,7 +55,9 @@ def _crew(scene: Scene, gun: Figure) -> list[str]:
     return [f.id for i, f in enumerate(scene.figures) if gaps[row, i] <= tolerance]
 
 
-def roundshot_question(scene: Scene, a: str, b: str, length_cm: object = None) -> SRTemplateAnswer:
+def roundshot_question(
+    scene: Scene, a: str, b: str, length_cm: LengthCm | None = None
+) -> SRTemplateAnswer:
     """Round shot of gun A at figure B: the target and a 4 cm wide strip behind it.
 
     With ``length_cm`` (the 4d6 rolled, already doubled for a medium gun) the strip's
@@ -176,11 +181,11 @@ def _sigma(scene: Scene, name: str) -> float:
     return 0.0 if figure is None else figure.sigma_mm
 
 
-def canister_question(scene: Scene, a: str, facing_deg: object = None) -> SRTemplateAnswer:
+def canister_question(scene: Scene, a: str, facing_deg: Degrees | None = None) -> SRTemplateAnswer:
     """Canister of gun A: every figure, even friends, within 30 cm (45) in a 90 degree cone."""
     options = options_of(scene)
     gun, numbers = _gun(scene, a)
-    facing = gun.facing_deg if facing_deg is None else number(facing_deg, "facing_deg")
+    facing = gun.facing_deg if facing_deg is None else facing_deg
     origin = muzzle(gun)
     radius = options.mm(numbers.canister_cm)
     cone = sector(origin, facing, NUMBERS.canister_cone_deg, radius)
@@ -209,11 +214,13 @@ def canister_question(scene: Scene, a: str, facing_deg: object = None) -> SRTemp
     )
 
 
-def explosion_question(scene: Scene, x: str, y: str, calibre: object = "light") -> SRTemplateAnswer:
+def explosion_question(
+    scene: Scene, x: str, y: str, calibre: Calibre = "light"
+) -> SRTemplateAnswer:
     """An ammunition box exploding at (X, Y): everything within 20 cm (30 cm for a medium gun)."""
     options = options_of(scene)
-    gun = GUNS[choice(calibre, "calibre", tuple(GUNS))]
-    point = np.array([number(x, "X"), number(y, "Y")])
+    gun = GUNS[calibre]
+    point = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")])
     radius = options.mm(gun.explosion_cm)
     disc = shapely.Point(point).buffer(radius, quad_segs=64)
     prints = footprints(scene)

@@ -13,6 +13,7 @@ import shapely
 from arbitre.rules.answers import Margin, Reason, warning_lines, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
+from arbitre.rules.options import Die, Flag
 from arbitre.rules.smooth_and_rifled.answers import SRWithdrawalAnswer
 from arbitre.rules.smooth_and_rifled.dice import FACES
 from arbitre.rules.smooth_and_rifled.model import (
@@ -40,9 +41,9 @@ def withdrawal_question(
     scene: Scene,
     a: str,
     b: str,
-    die: object = None,
-    test_die: object = None,
-    defensive: object = False,
+    die: Die | None = None,
+    test_die: Die | None = None,
+    defensive: Flag = False,
 ) -> SRWithdrawalAnswer:
     """A, charged by B, falls back 15 cm + 1d6 (§6.7.3).
 

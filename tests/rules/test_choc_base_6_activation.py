@@ -85,11 +85,12 @@ def test_turn_order_tie_for_first_waits_for_the_dice() -> None:
 @pytest.mark.parametrize(
     ("dice", "problem"),
     [
-        ("blue:7,red:1", "a die shows 1 to 6"),
+        ("blue:7,red:1", r"^a die per side, each 1 to 6.*, got 'blue:7,red:1' \(option dice of"),
         ("green:3", "unknown side 'green'"),
-        ("blue=3", "SIDE:DIE"),
-        ("blue:three", "not a number"),
-        (5, "SIDE:DIE"),
+        ("blue=3", r"blue:3,red:5\), got 'blue=3' \(option dice of turn-order\)$"),
+        ("blue:three", r"got 'blue:three' \(option dice"),
+        (5, r"got 5 \(option dice"),
+        ({"blue": 3.0}, r"got \{'blue': 3.0\} \(option dice"),
     ],
 )
 def test_bad_dice_are_question_errors(dice: Any, problem: str) -> None:

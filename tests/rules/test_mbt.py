@@ -245,7 +245,7 @@ def test_a_base_alone_moves_at_its_own_pace_and_its_group_only_when_asked() -> N
     # The group's rectangle (x 280..360) moves with G1: its path is G1's centre's.
     assert together["path_mm"][0] == [300, 300]
     reach_alone = ask(scene, "reach", ["G1"]).to_json()
-    reach_group = ask(scene, "reach", ["G1"], {"as_group": "true"}).to_json()
+    reach_group = ask(scene, "reach", ["G1"], {"as_group": True}).to_json()
     assert reach_group["area_mm2"] < reach_alone["area_mm2"]
 
 

@@ -283,20 +283,35 @@ def test_a_threshold_within_the_uncertainty_is_too_close_to_call() -> None:
 @pytest.mark.parametrize(
     ("question", "args", "extras", "fragment"),
     [
-        ("save", ["L"], {"die": 7}, "die must be a die's face"),
-        ("save", ["L"], {"die": "four"}, "die must be a number"),
+        ("save", ["L"], {"die": 7}, r"a die shows 1 to 6, got 7 \(option die of save\)"),
+        ("save", ["L"], {"die": "four"}, r"a die shows 1 to 6, got 'four' \(option die of save\)"),
         ("save", ["nobody"], {}, "unknown figure"),
         ("deployment", ["blue"], {}, "deployment needs the side's edge"),
-        ("deployment", ["blue"], {"edge": "north"}, "edge must be one of"),
+        (
+            "deployment",
+            ["blue"],
+            {"edge": "north"},
+            r"one of x0, x_max, y0, y_max, got 'north' \(option edge",
+        ),
         ("deployment", ["purple"], {"edge": "y0"}, "no figure of side 'purple'"),
         ("standard", ["L"], {}, "not a standard-bearer"),
         ("gun", ["L"], {}, "not a gun"),
         ("spot", ["L", "m"], {"die": 4}, "--with va=N"),
         ("spot", ["L", "m"], {"va": 2, "die": 1, "reroll": 5}, "only scouts re-roll"),
         ("objective", ["blue", "600", "x"], {}, "Y must be a number"),
-        ("objective", ["blue", "600", "450"], {"turn": 0}, "turn must be"),
+        (
+            "objective",
+            ["blue", "600", "450"],
+            {"turn": 0},
+            r"a turn's number, a whole number 1 to 1000, got 0 \(option turn",
+        ),
         ("withdrawal", ["L", "m"], {"test_die": 3}, "takes no morale test"),
-        ("move", ["L", "100", "200"], {"facing_deg": "up"}, "facing_deg must be a number"),
+        (
+            "move",
+            ["L", "100", "200"],
+            {"facing_deg": "up"},
+            r"an angle in degrees.*, got 'up' \(option facing_deg of move\)",
+        ),
     ],
 )
 def test_bad_input_to_the_new_questions_is_a_question_error(
