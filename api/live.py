@@ -5,7 +5,9 @@ A background thread reads the source, locates the markers of each frame
 the figure tracker and publishes a new state; an ``on_frame`` callback (the TUIO
 output of `arbitre.api.tuio`) gets the tracks of every frame. When the source gives
 no frame, the state goes stale (positions kept, never deleted) and the source is
-retried every few seconds; the server stays up.
+retried every few seconds; the server stays up. A frame the source gives again (the
+same picture) is not measured twice, and when no new frame has come for a while the
+state says so (``source.ok`` false, ``source.frame_age_s``), even if a read hangs.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import threading
 import time
 import unicodedata
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -40,6 +43,11 @@ from arbitre.vision.tracking import FigureTracker, Observation, Track
 
 RETRY_S = 3.0
 MIN_SIGMA_MM = 1e-3  # a measurement is never exact
+STALE_AFTER_S = 2.0
+"""With no new frame for this long (or twice a slow source's own interval), the source is
+not ok: the newest frame is old, whatever the source says."""
+RATE_WINDOW_S = 2.0
+"""Delivered frames per second are counted over the last this many seconds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +88,10 @@ class LiveTable:
         source: FrameSource,
         *,
         clock: Callable[[], float] = time.monotonic,
+        timer: Callable[[], float] = time.perf_counter,
         max_fps: float | None = 30.0,
         retry_s: float = RETRY_S,
+        stale_after_s: float = STALE_AFTER_S,
         on_frame: Callable[[tuple[Track, ...]], None] | None = None,
     ) -> None:
         find_ruleset(config.ruleset)  # fail early on a bad ruleset name
@@ -89,8 +99,10 @@ class LiveTable:
         self.on_frame = on_frame  # e.g. a TuioSender: gets the tracks after every step
         self.max_fps = max_fps
         self.retry_s = retry_s
+        self.stale_after_s = stale_after_s
         self.source = source
         self._clock = clock
+        self._timer = timer  # times the measuring of each frame: the processing capacity
         self._started = clock()
         self._lock = threading.Lock()
         self._figures = FigureTracker()
@@ -106,7 +118,10 @@ class LiveTable:
         self._source_message = "starting"
         self._anchors_seen: tuple[int, ...] = ()
         self._reprojection_px: float | None = None
-        self._fps = 0.0
+        self._last_image: NDArray[np.uint8] | None = None  # the source's last frame, as given
+        self._new_frame_times: deque[float] = deque()  # of the last RATE_WINDOW_S
+        self._first_frame_at: float | None = None
+        self._processing_s: float | None = None  # moving average of the time to measure one
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -127,21 +142,22 @@ class LiveTable:
 
     @property
     def frames_processed(self) -> int:
-        """Frames the loop has processed since it started."""
+        """New frames measured since the table started (a repeated picture counts once)."""
         return self._processed
 
     def _run(self) -> None:
         while not self._stop.is_set():
             started = self._clock()
+            processed = self._processed
             if not self.step():
                 self._stop.wait(self.retry_s)
                 self.source.reopen()
                 continue
             spent = self._clock() - started
-            self._fps = 0.9 * self._fps + 0.1 / max(spent, 1e-3) if self._fps else 1 / spent
-            self._processed += 1
             if self.max_fps:
                 self._stop.wait(max(0.0, 1 / self.max_fps - spent))
+            elif self._processed == processed:  # the same picture again: do not spin
+                self._stop.wait(0.005)
 
     def step(self) -> bool:
         """Process one frame from the source; False when the source gave none.
@@ -168,6 +184,17 @@ class LiveTable:
                     self._source_message = f"{self.source.description}: no frame"
                 self._figures.lost(now)
             return False
+        if image is self._last_image:  # the same picture again: nothing new to measure
+            return True
+        self._last_image = image
+        with self._lock:
+            times = self._new_frame_times
+            times.append(now)
+            while times[0] <= now - RATE_WINDOW_S:
+                times.popleft()
+            if self._first_frame_at is None:
+                self._first_frame_at = now
+        measuring = self._timer()
         try:
             frame = locate_frame(
                 image,
@@ -183,6 +210,11 @@ class LiveTable:
                 self._figures.lost(now)
             return False
         self.process(now, image, frame)
+        spent = self._timer() - measuring
+        with self._lock:
+            self._processed += 1
+            average = self._processing_s
+            self._processing_s = spent if average is None else 0.9 * average + 0.1 * spent
         return True
 
     def process(self, now: float, image: NDArray[np.uint8], frame: Frame) -> None:
@@ -235,11 +267,7 @@ class LiveTable:
             tracks = self._figures.tracks(now)
             image_px = dict(self._latest.image_px)
             frame_number = self._frame_number
-            source = {
-                "description": self.source.description,
-                "ok": self._source_ok,
-                "message": self._source_message,
-            }
+            source = self._source_health(now)
             anchors_seen = list(self._anchors_seen)
             reprojection = self._reprojection_px
         ruleset = find_ruleset(self.config.ruleset)
@@ -293,8 +321,37 @@ class LiveTable:
             "anchors_seen": anchors_seen,
             "table_reprojection_px": reprojection,
             "image_size": list(self.config.camera.image_size),
-            "fps": round(self._fps, 1),
+            "fps": source["delivered_fps"],
             "problem": problem,
+        }
+
+    def _source_health(self, now: float) -> dict[str, Any]:
+        """``{description, ok, message, frame_age_s, delivered_fps, capacity_fps}`` (under
+        the lock): ``ok`` is false when the last read gave nothing or no new frame came
+        for `stale_after_s` (twice a slow source's interval when that is longer)."""
+        recent = [t for t in self._new_frame_times if t > now - RATE_WINDOW_S]
+        last = self._new_frame_times[-1] if self._new_frame_times else None
+        interval = self.source.frame_interval_s
+        patience = max(self.stale_after_s, 2.0 * interval if interval else 0.0)
+        waited = now - (last if last is not None else 0.0)
+        ok, message = self._source_ok, self._source_message
+        if ok and waited > patience:
+            ok = False
+            what = "no new frame" if last is not None else "no frame yet"
+            message = f"{self.source.description}: {what} for {waited:.1f} s"
+        delivered = len(recent) / RATE_WINDOW_S  # frames of the last RATE_WINDOW_S seconds
+        first = self._first_frame_at
+        if first is not None and first > now - RATE_WINDOW_S:  # running for less than that
+            span = recent[-1] - recent[0] if len(recent) >= 2 else 0.0
+            delivered = (len(recent) - 1) / span if span > 0 else 0.0
+        capacity = 1.0 / max(self._processing_s, 1e-6) if self._processing_s else None
+        return {
+            "description": self.source.description,
+            "ok": ok,
+            "message": message,
+            "frame_age_s": None if last is None else round(max(now - last, 0.0), 3),
+            "delivered_fps": round(delivered, 1),
+            "capacity_fps": None if capacity is None else round(capacity, 1),
         }
 
     def set_options(self, options: Mapping[str, Any]) -> dict[str, Any]:

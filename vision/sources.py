@@ -1,13 +1,16 @@
 """Where frames come from: a webcam, a video file, a folder of images, a network stream.
 
 Every source gives frames through `FrameSource.read`, which returns None when no
-frame can be had right now (a camera unplugged, a stream lost); the live loop
-then marks the table stale and retries the source every few seconds.
+frame can be had right now (a camera unplugged, a stream lost, a file gone); the live
+loop then marks the table stale and retries the source every few seconds with
+`FrameSource.reopen`. A source that has no new picture yet may give its last one again,
+as the very same array object: the live table counts it once, never as a new frame.
 """
 
 from __future__ import annotations
 
 import abc
+import math
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,10 +28,16 @@ class FrameSource(abc.ABC):
     """A stream of BGR frames."""
 
     description: str = "source"
+    frame_interval_s: float | None = None
+    """Seconds between new pictures when the source is known to be slow on purpose (a
+    folder's images are each held a while); None for a camera or a stream."""
 
     @abc.abstractmethod
     def read(self) -> NDArray[np.uint8] | None:
-        """The next frame, or None when the source gives none now (it may come back)."""
+        """The next frame, or None when the source gives none now (it may come back).
+
+        Giving the previous frame again means "nothing new": return the same object.
+        """
 
     def reopen(self) -> bool:
         """Try to get the source back after it failed; True when it is back."""
@@ -70,17 +79,26 @@ class CaptureSource(FrameSource):
 
 
 class FolderSource(FrameSource):
-    """The images of a folder in name order, each shown ``hold_s`` seconds, looping."""
+    """The images of a folder in name order, each shown ``hold_s`` seconds, looping.
+
+    While an image is shown, `read` gives the same array again (nothing new), as long as
+    its file is still there and unchanged: a file removed or replaced is never served
+    from memory. `reopen` lists the folder again, so a folder emptied and filled with
+    other files (or removed and made again) is shown from its new files.
+    """
 
     def __init__(self, folder: str | Path, *, hold_s: float = 1.0) -> None:
         self.folder = Path(folder)
+        if not math.isfinite(hold_s) or hold_s <= 0:
+            raise VisionError(f"hold_s must be a positive number of seconds, got {hold_s!r}")
         self.hold_s = hold_s
+        self.frame_interval_s = hold_s
         self.description = f"folder {self.folder}"
         self._paths = self._list()
         if not self._paths:
             raise VisionError(f"{self.folder}: no images ({', '.join(IMAGE_SUFFIXES)})")
         self._start = time.monotonic()
-        self._cache: tuple[Path, NDArray[np.uint8]] | None = None
+        self._cache: tuple[tuple[Path, int, int, int], NDArray[np.uint8]] | None = None
 
     def _list(self) -> list[Path]:
         if not self.folder.is_dir():
@@ -88,14 +106,34 @@ class FolderSource(FrameSource):
         return sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
 
     def read(self) -> NDArray[np.uint8] | None:
+        if not self._paths:
+            return None
         index = int((time.monotonic() - self._start) / self.hold_s) % len(self._paths)
         path = self._paths[index]
-        if self._cache is None or self._cache[0] != path:
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if image is None:
-                return None
-            self._cache = (path, np.asarray(image, dtype=np.uint8))
+        try:
+            status = path.stat()
+        except OSError:  # removed (or the folder with it): nothing to show
+            self._cache = None
+            return None
+        key = (path, status.st_mtime_ns, status.st_size, status.st_ino)
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
+        self._cache = None
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            return None
+        self._cache = (key, np.asarray(image, dtype=np.uint8))
         return self._cache[1]
+
+    def reopen(self) -> bool:
+        """List the folder again; True when it holds images."""
+        self._cache = None
+        try:
+            self._paths = self._list()
+        except (VisionError, OSError):
+            self._paths = []
+        self._start = time.monotonic()
+        return bool(self._paths)
 
 
 def camera_indices(candidates: Sequence[int] = range(4)) -> list[int]:

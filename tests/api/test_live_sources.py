@@ -1,0 +1,170 @@
+"""The live table and its source: a repeated picture is not a new frame, an old frame is
+never reported as live, and /api/health gives the frames delivered per second apart from
+what the pipeline could process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+from numpy.typing import NDArray
+
+from arbitre.api.demo import DemoSource, demo_setup
+from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.main import create_app
+from arbitre.vision.sources import FolderSource, FrameSource
+
+
+class Clock:
+    """A clock the test moves by hand (seconds)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Timer(Clock):
+    """A timer for which measuring each frame takes ``per_frame_s``: it advances by that
+    each time it is read (the table reads it before and after measuring a frame)."""
+
+    def __init__(self, per_frame_s: float) -> None:
+        super().__init__()
+        self.per_frame_s = per_frame_s
+
+    def __call__(self) -> float:
+        self.now += self.per_frame_s
+        return self.now
+
+
+class Stuck(FrameSource):
+    """The demo camera, which can be told to give its last picture again (the same
+    object: nothing new), or nothing."""
+
+    description = "test camera"
+
+    def __init__(self) -> None:
+        self.inner = DemoSource(move_every_s=1e9)
+        self.mode = "live"
+        self.last: NDArray[np.uint8] | None = None
+
+    def read(self) -> NDArray[np.uint8] | None:
+        if self.mode == "nothing":
+            return None
+        if self.mode == "repeat" and self.last is not None:
+            return self.last
+        self.last = self.inner.read()
+        return self.last
+
+
+@pytest.fixture(scope="module")
+def config() -> TableConfig:
+    setup = demo_setup()
+    return TableConfig(setup.camera, setup.table, setup.roster, options={"unit_mm": 100})
+
+
+def test_a_repeated_picture_is_measured_once_and_grows_old(config: TableConfig) -> None:
+    clock, source = Clock(), Stuck()
+    live = LiveTable(config, source, clock=clock)
+    assert live.step() and live.frames_processed == 1
+    source.mode = "repeat"
+    for _ in range(5):
+        clock.now += 0.5
+        assert live.step()  # the source is there ...
+    assert live.frames_processed == 1  # ... but gave nothing new
+    state = live.state()
+    # 2.5 s without a new frame, more than the 2 s a live source may pause.
+    assert state["source"]["ok"] is False
+    assert state["source"]["message"] == "test camera: no new frame for 2.5 s"
+    assert state["source"]["frame_age_s"] == 2.5
+    assert state["source"]["delivered_fps"] == 0.0 and state["fps"] == 0.0
+    assert len(state["figures"]) == 7  # kept where they were
+
+    source.mode = "live"
+    assert live.step() and live.frames_processed == 2
+    back = live.state()["source"]
+    assert back["ok"] is True and back["message"] == "ok" and back["frame_age_s"] == 0.0
+
+
+def test_a_hung_read_is_reported_even_though_no_step_ends(config: TableConfig) -> None:
+    clock = Clock()
+    live = LiveTable(config, Stuck(), clock=clock, stale_after_s=1.0)
+    assert live.step()
+    clock.now = 0.9
+    assert live.state()["source"]["ok"] is True
+    clock.now = 1.2  # the loop is stuck in read(): only the clock moves
+    source = live.state()["source"]
+    assert source["ok"] is False and source["frame_age_s"] == 1.2
+    assert source["message"] == "test camera: no new frame for 1.2 s"
+
+
+def test_no_frame_at_all_is_not_live_either(config: TableConfig) -> None:
+    clock, source = Clock(), Stuck()
+    source.mode = "nothing"
+    live = LiveTable(config, source, clock=clock)
+    assert live.state()["source"]["frame_age_s"] is None
+    clock.now = 3.0
+    state = live.state()["source"]
+    assert state["ok"] is False and state["message"] == "test camera: no frame yet for 3.0 s"
+    assert state["capacity_fps"] is None and state["delivered_fps"] == 0.0
+
+
+def test_a_slow_source_is_given_twice_its_interval(config: TableConfig, tmp_path: Path) -> None:
+    cv2.imwrite(str(tmp_path / "table.png"), Stuck().inner.read())
+    clock = Clock()
+    live = LiveTable(config, FolderSource(tmp_path, hold_s=5.0), clock=clock)
+    assert live.step()
+    clock.now = 9.0  # the folder shows each picture 5 s: 10 s before it is late
+    assert live.state()["source"]["ok"] is True
+    clock.now = 10.5
+    assert live.state()["source"]["ok"] is False
+
+
+def test_delivered_and_capacity_are_apart(config: TableConfig) -> None:
+    # Frames come every 0.25 s (4 per second) and each takes 0.05 s to measure: the
+    # pipeline could take 1 / 0.05 = 20 per second.
+    clock, timer = Clock(), Timer(per_frame_s=0.05)
+    live = LiveTable(config, Stuck(), clock=clock, timer=timer)
+    for index in range(16):  # t = 0, 0.25, ..., 3.75
+        clock.now = index * 0.25
+        assert live.step()
+    source = live.state()["source"]
+    # In the last 2 s, (1.75, 3.75]: the frames of 2.0, 2.25, ..., 3.75, 8 of them: 8 / 2 s.
+    assert source["delivered_fps"] == 4.0
+    assert source["capacity_fps"] == pytest.approx(20.0, abs=0.05)
+    assert source["ok"] is True and source["frame_age_s"] == 0.0
+    assert live.state()["fps"] == 4.0
+
+    clock.now = 4.75  # one second without a frame: half the window is empty
+    assert live.state()["source"]["delivered_fps"] == 2.0  # (2.75, 4.75]: 4 frames / 2 s
+
+
+def test_the_first_seconds_are_counted_from_the_first_frame(config: TableConfig) -> None:
+    clock = Clock()
+    live = LiveTable(config, Stuck(), clock=clock)
+    clock.now = 10.0
+    assert live.step()
+    assert live.state()["source"]["delivered_fps"] == 0.0  # one frame: no rate yet
+    clock.now = 10.5
+    assert live.step()
+    assert live.state()["source"]["delivered_fps"] == 2.0  # 1 interval of 0.5 s
+
+
+def test_health_reports_both_rates(config: TableConfig) -> None:
+    clock, timer = Clock(), Timer(per_frame_s=0.1)
+    live = LiveTable(config, Stuck(), clock=clock, timer=timer)
+    for index in range(3):
+        clock.now = index * 0.5
+        assert live.step()
+    app = create_app(live, token="t", run_loop=False)
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        body = client.get("/api/health").json()
+    assert body["status"] == "ok" and body["frame"] == 3
+    assert body["source"]["delivered_fps"] == 2.0  # 2 intervals in 1 s
+    assert body["source"]["capacity_fps"] == pytest.approx(10.0, abs=0.05)
+    assert body["fps"] == 2.0
+    assert body["source"]["ok"] is True and body["source"]["frame_age_s"] == 0.0

@@ -1,0 +1,82 @@
+"""Frame sources: a folder recreated with new files recovers; a file gone or changed is
+never served from memory; a held image is given again as the same object (nothing new)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from arbitre.vision.errors import VisionError
+from arbitre.vision.sources import FolderSource
+
+
+def _image(path: Path, grey: int) -> Path:
+    cv2.imwrite(str(path), np.full((8, 12, 3), grey, np.uint8))
+    return path
+
+
+def test_a_held_image_is_given_again_as_the_same_object(tmp_path: Path) -> None:
+    _image(tmp_path / "a.png", 50)
+    source = FolderSource(tmp_path, hold_s=60.0)
+    first = source.read()
+    assert first is not None and int(first[0, 0, 0]) == 50
+    assert source.read() is first  # nothing new: the live table counts it once
+
+
+def test_a_folder_recreated_with_new_names_recovers(tmp_path: Path) -> None:
+    folder = tmp_path / "shots"
+    folder.mkdir()
+    _image(folder / "a.png", 50)
+    source = FolderSource(folder, hold_s=60.0)
+    assert source.read() is not None
+
+    shutil.rmtree(folder)  # the folder removed and made again with other files
+    folder.mkdir()
+    _image(folder / "b.png", 200)
+    assert source.read() is None  # a.png is gone: its picture is not served from memory
+    assert source.reopen() is True  # the live loop reopens a source that gave nothing
+    again = source.read()
+    assert again is not None and int(again[0, 0, 0]) == 200
+
+
+def test_a_file_changed_in_place_is_read_again(tmp_path: Path) -> None:
+    path = _image(tmp_path / "a.png", 50)
+    source = FolderSource(tmp_path, hold_s=60.0)
+    first = source.read()
+    _image(path, 120)
+    os.utime(path, ns=(1_000_000_000, 1_000_000_000))  # another time than the first file's
+    second = source.read()
+    assert second is not first and second is not None and int(second[0, 0, 0]) == 120
+
+
+def test_an_emptied_folder_gives_nothing_until_it_has_images(tmp_path: Path) -> None:
+    path = _image(tmp_path / "a.png", 50)
+    source = FolderSource(tmp_path, hold_s=60.0)
+    assert source.read() is not None
+    path.unlink()
+    assert source.read() is None
+    assert source.reopen() is False and source.read() is None
+    shutil.rmtree(tmp_path)
+    assert source.reopen() is False and source.read() is None  # no folder at all
+    tmp_path.mkdir()
+    _image(tmp_path / "c.jpg", 90)
+    assert source.reopen() is True
+    back = source.read()
+    assert back is not None and abs(int(back[0, 0, 0]) - 90) <= 2  # JPEG
+
+
+@pytest.mark.parametrize("hold_s", [0.0, -1.0, float("nan"), float("inf")])
+def test_the_hold_is_a_positive_number_of_seconds(tmp_path: Path, hold_s: float) -> None:
+    _image(tmp_path / "a.png", 50)
+    with pytest.raises(VisionError, match="hold_s must be a positive number of seconds"):
+        FolderSource(tmp_path, hold_s=hold_s)
+
+
+def test_the_folder_interval_is_its_hold(tmp_path: Path) -> None:
+    _image(tmp_path / "a.png", 50)
+    assert FolderSource(tmp_path, hold_s=4.0).frame_interval_s == 4.0
