@@ -10,7 +10,8 @@ in cm. Two bases are in contact when the gap between them is at most
   not be enemies of each other (this only matters with three or more sides);
 * a *split* of a melee puts every figure of it in exactly one combat; `melees`
   lists every split, at most ``max_partitions`` per melee (``truncated: true``
-  beyond), or explains why there is none;
+  beyond), or explains why there is none; the search has a budget (``exhausted:
+  true`` when it stops on it) and a melee of more than 300 figures is not searched;
 * the proposed split is, among the splits listed, the one whose largest combat
   is smallest (the most engaged figure rolls the fewest dice), then the one
   with the most combats (duels first);

@@ -15,6 +15,8 @@ from arbitre.rules.confrontation.book import _options
 from arbitre.rules.confrontation.contacts import Contacts, find_contacts
 from arbitre.rules.confrontation.dice import dice_of_split
 from arbitre.rules.confrontation.partition import (
+    MAX_STEPS,
+    Budget,
     Combat,
     MeleeGraph,
     Split,
@@ -36,6 +38,7 @@ class Melee:
     proposal: tuple[tuple[str, ...], ...] | None
     proposal_index: int | None
     reason: str | None
+    exhausted: bool = False  # the search stopped on its budget: the listing may be short
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -51,6 +54,7 @@ class Melee:
                 "dice": dice_of_split(self.proposal),
             },
             "reason": self.reason,
+            "exhausted": self.exhausted,
         }
 
 
@@ -61,6 +65,8 @@ def find_melees(scene: Scene) -> tuple[Melee, ...]:
     contacts = find_contacts(scene)
     seen: set[int] = set()
     melees: list[Melee] = []
+    reason: str | None
+    budget = Budget(MAX_SCENE_STEPS)  # shared by every melee of the scene
     for start in range(len(scene.figures)):
         if start in seen or not contacts.enemies[start]:
             continue
@@ -71,21 +77,62 @@ def find_melees(scene: Scene) -> tuple[Melee, ...]:
                     cluster.add(other)
                     stack.append(other)
         seen |= cluster
+        figures = tuple(scene.figures[node].id for node in sorted(cluster))
+        if len(cluster) > MAX_MELEE_FIGURES:
+            reason = (
+                f"{len(cluster)} figures in one melee, more than the {MAX_MELEE_FIGURES} "
+                "whose splits are searched: split it by hand"
+            )
+            melees.append(Melee(figures, (), True, None, None, reason, exhausted=True))
+            continue
         graph = MeleeGraph.of(scene, contacts, _search_order(contacts, sorted(cluster)))
-        splits, truncated = split_melee(graph, options.max_partitions)
-        named = _named_splits(scene, graph, splits)
-        best = best_split(splits)
+        search = split_melee(graph, options.max_partitions, _share(budget))
+        named = _named_splits(scene, graph, search.splits)
+        best = best_split(search.splits)
+        reason = None
+        if search.exhausted:
+            reason = "the search stopped (too many ways to try) " + (
+                f"after {len(search.splits)} split(s): more may exist"
+                if search.splits
+                else "before finding a split: split it by hand"
+            )
+        elif not search.splits:
+            reason = explain_none(scene, graph)
         melees.append(
             Melee(
-                figures=tuple(scene.figures[node].id for node in sorted(cluster)),
+                figures=figures,
                 partitions=named,
-                truncated=truncated,
+                truncated=search.truncated,
                 proposal=None if best is None else named[best],
                 proposal_index=best,
-                reason=None if splits else explain_none(scene, graph),
+                reason=reason,
+                exhausted=search.exhausted,
             )
         )
     return tuple(melees)
+
+
+MAX_MELEE_FIGURES = 300
+"""The most figures of one melee whose splits are searched."""
+
+MAX_SCENE_STEPS = 5 * MAX_STEPS
+"""The most camps the search of all the melees of a scene looks at (a few seconds)."""
+
+
+def _share(budget: Budget) -> Budget:
+    """One melee's budget: `MAX_STEPS`, or what the scene has left if less; what it
+    spends is taken from the scene's."""
+    return _Share(budget, min(MAX_STEPS, max(budget.left, 0)))
+
+
+class _Share(Budget):
+    def __init__(self, scene: Budget, steps: int) -> None:
+        super().__init__(steps)
+        self.scene = scene
+
+    def spend(self) -> None:
+        self.scene.left -= 1
+        super().spend()
 
 
 def _search_order(contacts: Contacts, nodes: list[int]) -> list[int]:

@@ -155,6 +155,7 @@ class Confrontation(Ruleset):
             proposal = "; ".join(_combat_words(c) for c in melee.proposal or ())
             lines.append(
                 f"melee {head}: {len(melee.partitions)}{more} way(s) to split; proposed: {proposal}"
+                + (f" ({melee.reason})" if melee.exhausted else "")
             )
         text = f"{len(melees)} melee(s)" + "".join(f"\n{line}" for line in lines)
         return MeleesAnswer(
@@ -171,7 +172,7 @@ class Confrontation(Ruleset):
             engaged = _in_melee(scene, figure.id)
             return DiceAnswer(
                 question="dice",
-                message=f"the melee of {a} has no legal split: no combat dice"
+                message=f"the melee of {a} {_unsplit(scene, figure.id)}: no combat dice"
                 if engaged
                 else f"{a} is in contact with no enemy: no combat, no combat dice",
                 figure=a,
@@ -208,7 +209,7 @@ class Confrontation(Ruleset):
             engaged = _in_melee(scene, figure.id)
             return InitiativeAnswer(
                 question="initiative",
-                message=f"the melee of {a} has no legal split: no combat"
+                message=f"the melee of {a} {_unsplit(scene, figure.id)}: no combat"
                 if engaged
                 else f"{a} is in contact with no enemy: no combat",
                 figure=a,
@@ -309,6 +310,14 @@ class Confrontation(Ruleset):
             engaged=engaged,
             warnings=tuple(warnings),
         )
+
+
+def _unsplit(scene: Scene, figure_id: str) -> str:
+    """Why the melee of a figure gives it no combat: no legal split, or none found."""
+    for melee in find_melees(scene):
+        if figure_id in melee.figures and melee.exhausted:
+            return f"was not split ({melee.reason})"
+    return "has no legal split"
 
 
 def _opponents(combat: Sequence[str], figure_id: str) -> tuple[str, ...]:

@@ -4,6 +4,7 @@ dice and initiative examples, pursuit."""
 from __future__ import annotations
 
 import math
+import random
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -102,8 +103,9 @@ def test_splits_are_exactly_the_legal_partitions(
         tuple(sum(1 << j for j in touching[i]) for i in range(n)),
         tuple(sum(1 << j for j in hostile[i]) for i in range(n)),
     )
-    splits, truncated = split_melee(graph, 10_000)
-    assert not truncated
+    search = split_melee(graph, 10_000)
+    splits = search.splits
+    assert not search.truncated and not search.exhausted
     found = [frozenset(frozenset(combat) for combat in split) for split in splits]
     assert len(found) == len(set(found)), "a split listed twice"
     assert set(found) == _brute_force(n, touching, hostile)
@@ -273,6 +275,87 @@ def test_the_enumeration_is_capped() -> None:
     melee = ask(_scene(*figures, max_partitions=5), "melees", []).to_json()["melees"][0]
     assert melee["count"] == 5 and melee["truncated"] is True
     assert melee["proposal"] is not None
+
+
+# --- bounded work -----------------------------------------------------------------------
+
+
+def _star(leaves: int) -> Scene:
+    """One red figure touched by ``leaves`` blue figures that touch nothing else."""
+    figures = [_fig("c", "red", 600, 450)]
+    for k in range(leaves):
+        angle = 2 * math.pi * k / leaves
+        x, y = 600 + 25 * math.cos(angle), 450 + 25 * math.sin(angle)
+        figures.append(_fig(f"l{k}", "blue", x, y))
+    return _scene(*figures)
+
+
+@pytest.mark.parametrize("leaves", [24, 60])
+def test_a_star_melee_has_one_split_found_at_once(leaves: int) -> None:
+    # Each leaf's only enemy is c, so every leaf is in c's combat: one split, c against
+    # all (c rolls 1 + leaves dice). It took 5 s at 20 leaves, minutes at 24, when every
+    # subset of c's enemies was tried.
+    started = time.perf_counter()
+    melee = ask(_star(leaves), "melees", []).to_json()["melees"][0]
+    assert time.perf_counter() - started < 5.0
+    assert melee["count"] == 1 and melee["truncated"] is False and melee["exhausted"] is False
+    assert melee["partitions"] == [[["c", *(f"l{k}" for k in range(leaves))]]]
+    assert melee["proposal"]["dice"]["c"] == 1 + leaves
+
+
+def test_two_centres_sharing_their_enemies_are_split_within_the_cap() -> None:
+    # K(2, 40): r0 and r1 both touch the 40 blue figures: each blue joins r0's or r1's
+    # camp (2^40 - 2 ways, none empty), or a blue fights r0 and r1 together and the 39
+    # others are left alone (no split). The listing stops at max_partitions.
+    touching = [(1 << 42) - 4, (1 << 42) - 4] + [0b11] * 40
+    hostile = touching
+    graph = MeleeGraph(tuple(range(42)), tuple(touching), tuple(hostile))
+    started = time.perf_counter()
+    search = split_melee(graph, 200)
+    assert time.perf_counter() - started < 5.0
+    assert len(search.splits) == 200 and search.truncated and not search.exhausted
+
+
+def test_a_tangled_melee_stops_on_its_budget() -> None:
+    # Three sides, 40 figures, random contacts: more ways than the search may try. It
+    # stops after Budget(...) camps, keeps what it found and says the listing may be short.
+    from arbitre.rules.confrontation.partition import Budget
+
+    rng = random.Random(7)
+    sides = [rng.randint(0, 2) for _ in range(40)]
+    touching, hostile = [0] * 40, [0] * 40
+    for i in range(40):
+        for j in range(40):
+            if sides[i] != sides[j]:
+                hostile[i] |= 1 << j
+                if i < j and rng.random() < 0.3:
+                    touching[i] |= 1 << j
+                    touching[j] |= 1 << i
+    graph = MeleeGraph(tuple(range(40)), tuple(touching), tuple(hostile))
+    started = time.perf_counter()
+    search = split_melee(graph, 10_000, Budget(20_000))
+    assert time.perf_counter() - started < 5.0
+    assert search.exhausted and search.truncated
+
+
+def test_a_melee_of_more_than_300_figures_is_refused_clearly() -> None:
+    # Two ranks of 160 figures, each touching the two enemies facing it: one melee of 320.
+    figures = []
+    for k in range(160):
+        figures.append(
+            _fig(f"b{k}", "blue", 5 + 7 * k, 400, base={"shape": "round", "diameter_mm": 5})
+        )
+        figures.append(
+            _fig(f"r{k}", "red", 8.5 + 7 * k, 405, base={"shape": "round", "diameter_mm": 5})
+        )
+    answer = ask(_scene(*figures), "melees", []).to_json()
+    (melee,) = answer["melees"]
+    assert len(melee["figures"]) == 320 and melee["partitions"] == []
+    assert melee["reason"] == (
+        "320 figures in one melee, more than the 300 whose splits are searched: split it by hand"
+    )
+    dice = ask(_scene(*figures), "dice", ["b0"]).to_json()
+    assert dice["message"].startswith("the melee of b0 was not split (320 figures")
 
 
 def test_bad_attributes_are_scene_errors() -> None:
