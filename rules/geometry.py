@@ -24,6 +24,21 @@ def centre_distance_mm(a_xy: np.ndarray, b_xy: np.ndarray) -> float:
     return float(np.hypot(*(np.asarray(b_xy, float) - np.asarray(a_xy, float))))
 
 
+def pairs_within(xy: np.ndarray, distance_mm: float) -> np.ndarray:
+    """Index pairs ``(i, j)``, ``i < j``, of points (N, 2) at most ``distance_mm`` apart,
+    found with a spatial index (shapely's STRtree), sorted.
+
+    >>> pairs_within(np.array([[0.0, 0.0], [3.0, 4.0], [20.0, 0.0]]), 5.0).tolist()
+    [[0, 1]]
+    """
+    if len(xy) < 2:
+        return np.zeros((0, 2), dtype=np.intp)
+    points = shapely.points(np.asarray(xy, dtype=np.float64))
+    first, second = shapely.STRtree(points).query(points, "dwithin", distance=distance_mm)
+    pairs = np.column_stack([first, second])[first < second]
+    return np.asarray(pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))], dtype=np.intp)
+
+
 def edge_gap_mm(a: shapely.Geometry, b: shapely.Geometry) -> float:
     """Closest distance between two footprints (0 when they touch or overlap).
 

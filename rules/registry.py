@@ -1,22 +1,35 @@
-"""The ruleset registry: ``find_ruleset("cb6")``."""
+"""The ruleset registry: ``find_ruleset("cb6")``.
+
+A rule system's package is imported the first time it is asked for, so a command that
+answers one question under one rule system does not pay for the other four.
+"""
 
 from __future__ import annotations
 
-from arbitre.rules.choc_base_6 import ChocBase6
-from arbitre.rules.confrontation import Confrontation
+import importlib
+
 from arbitre.rules.errors import UnsupportedRuleset
-from arbitre.rules.mbt import Mbt
-from arbitre.rules.musg import Musg
 from arbitre.rules.ruleset import Ruleset
-from arbitre.rules.smooth_and_rifled import SmoothAndRifled
 
-_RULESETS: dict[str, Ruleset] = {}
+# name -> (module, class, aliases); tests/rules/test_registry.py checks each class agrees.
+KNOWN: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "choc-base-6": ("arbitre.rules.choc_base_6", "ChocBase6", ("cb6", "chocbase6", "choc-base6")),
+    "musg": ("arbitre.rules.musg", "Musg", ("m.u.s.g.", "multi-universe-skirmishes-game")),
+    "mbt": ("arbitre.rules.mbt", "Mbt", ("mini-bataille-terrestre",)),
+    "smooth-and-rifled": (
+        "arbitre.rules.smooth_and_rifled",
+        "SmoothAndRifled",
+        ("sr", "s&r", "smooth&rifled", "smooth-rifled"),
+    ),
+    "confrontation": ("arbitre.rules.confrontation", "Confrontation", ("confrontation3", "conf")),
+}
 
-
-def register(ruleset: Ruleset) -> None:
-    """Make a ruleset findable by its name and aliases."""
-    for key in (ruleset.name, *ruleset.aliases):
-        _RULESETS[key.casefold()] = ruleset
+_NAMES: dict[str, str] = {
+    key.casefold(): name
+    for name, (_module, _class, aliases) in KNOWN.items()
+    for key in (name, *aliases)
+}
+_LOADED: dict[str, Ruleset] = {}
 
 
 def find_ruleset(name: str) -> Ruleset:
@@ -29,18 +42,16 @@ def find_ruleset(name: str) -> Ruleset:
     ...
     arbitre.rules.errors.UnsupportedRuleset: unsupported ruleset: 'chess'
     """
-    try:
-        return _RULESETS[name.strip().casefold()]
-    except KeyError:
-        raise UnsupportedRuleset(name) from None
+    canonical = _NAMES.get(name.strip().casefold())
+    if canonical is None:
+        raise UnsupportedRuleset(name)
+    loaded = _LOADED.get(canonical)
+    if loaded is None:
+        module, class_name, _aliases = KNOWN[canonical]
+        kind: type[Ruleset] = getattr(importlib.import_module(module), class_name)
+        loaded = _LOADED[canonical] = kind()
+    return loaded
 
 
 def ruleset_names() -> list[str]:
-    return sorted({ruleset.name for ruleset in _RULESETS.values()})
-
-
-register(ChocBase6())
-register(Musg())
-register(Mbt())
-register(SmoothAndRifled())
-register(Confrontation())
+    return sorted(set(_NAMES.values()))

@@ -117,9 +117,16 @@ RULESET_QUESTIONS = (
 
 
 def run_rules_bench(
-    figures: int, terrain: int, repeat: int, seed: int, *, progress: Progress | None = None
+    figures: int,
+    terrain: int,
+    repeat: int,
+    seed: int,
+    *,
+    progress: Progress | None = None,
+    cli_repeat: int = 5,
 ) -> dict[str, Any]:
-    """Time fire, move, reach and groups on a generated table.
+    """Time fire, move, reach and groups on a generated table, and the command line's
+    cold start (``cli_repeat`` runs per rule system; 0 leaves it out).
 
     ``progress`` is told ``(done, total)`` after each question timed.
     """
@@ -164,7 +171,10 @@ def run_rules_bench(
                 "ratio": median / baseline_ms,
             }
         )
+    from arbitre.api.bench.cli_start import cli_start_report
+
     return {
+        **({"cli": cli_start_report(cli_repeat)} if cli_repeat > 0 else {}),
         "rulesets": run_rulesets_bench(60, repeat, seed, steps),
         "figures": len(scene.figures),
         "terrain": len(scene.terrain),
@@ -221,6 +231,10 @@ def report_lines(report: dict[str, Any]) -> list[str]:
             f"{row['ruleset']:>17} {row['question']} ({row['figures']} figures): median "
             f"{row['median_ms']:8.3f} ms  (target {row['target_ms']:g} ms) {verdict}"
         )
+    if "cli" in report:
+        from arbitre.api.bench.cli_start import cli_start_lines
+
+        lines += cli_start_lines(report["cli"])
     return lines
 
 
@@ -234,6 +248,12 @@ def ruleset_scene(ruleset: str, figures: int = 60, seed: int = 1) -> Scene:
     the figures of a cluster alternate sides in base contact, so every cluster is a
     melee; for the others a cluster is one side's unit or group.
     """
+    data = ruleset_scene_data(ruleset, figures, seed)
+    return parse_scene(data, source=f"<bench {ruleset}>")
+
+
+def ruleset_scene_data(ruleset: str, figures: int = 60, seed: int = 1) -> dict[str, Any]:
+    """The scene of `ruleset_scene` as the data of a scene.yaml."""
     rng = np.random.default_rng(seed)
     spots = [(x, y) for x in range(120, 1100, 110) for y in range(120, 800, 110)]
     rng.shuffle(spots)
@@ -253,13 +273,14 @@ def ruleset_scene(ruleset: str, figures: int = 60, seed: int = 1) -> Scene:
             figure.update(_ruleset_fields(ruleset, cluster, k, side))
             placed.append(figure)
         cluster += 1
-    data = {"ruleset": ruleset, "table": {"width_mm": 1200, "depth_mm": 900}, "figures": placed}
-    return parse_scene(data, source=f"<bench {ruleset}>")
+    return {"ruleset": ruleset, "table": {"width_mm": 1200, "depth_mm": 900}, "figures": placed}
 
 
 def _ruleset_fields(ruleset: str, cluster: int, k: int, side: str) -> dict[str, Any]:
     """What each rule system needs of a figure to shoot (or, Confrontation, to fight)."""
     facing = 90.0 if side == "blue" else 270.0
+    if ruleset == "choc-base-6":
+        return {"group": f"g{cluster}", "type": "TD", "reference": k == 0}
     if ruleset == "smooth-and-rifled":
         return {
             "unit": f"u{cluster}",

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.cluster.hierarchy import DisjointSet
 
 from arbitre.rules.choc_base_6.book import NUMBERS, ChocBase6Options, options_of
 from arbitre.rules.errors import QuestionError, SceneError
-from arbitre.rules.geometry import centre_distance_mm, disc_hulls
+from arbitre.rules.geometry import centre_distance_mm, disc_hulls, pairs_within
+from arbitre.rules.links import Links
 from arbitre.rules.model import Figure, Scene
 
 
@@ -62,7 +62,7 @@ def find_groups(scene: Scene) -> Grouping:
     options = options_of(scene)
     chain_mm = options.contact_distance_mm
     figures = scene.figures
-    chains: DisjointSet[int] = DisjointSet(range(len(figures)))
+    chains: Links[int] = Links(range(len(figures)))
     xy = np.array([f.xy for f in figures]).reshape(-1, 2)
     for i, j in _close_pairs(xy, chain_mm):
         if figures[i].side == figures[j].side and (
@@ -141,18 +141,14 @@ def find_groups(scene: Scene) -> Grouping:
 
 
 def _close_pairs(xy: np.ndarray, below_mm: float) -> list[tuple[int, int]]:
-    if len(xy) < 2:
-        return []
-    from scipy.spatial import cKDTree
-
-    pairs = cKDTree(xy).query_pairs(below_mm, output_type="ndarray")
+    pairs = pairs_within(xy, below_mm)
     distances = np.hypot(*(xy[pairs[:, 0]] - xy[pairs[:, 1]]).T)
     return [(int(i), int(j)) for (i, j), d in zip(pairs, distances, strict=True) if d < below_mm]
 
 
 def _chained(crew: Sequence[Figure], below_mm: float) -> bool:
     xy = np.array([f.xy for f in crew])
-    links: DisjointSet[int] = DisjointSet(range(len(crew)))
+    links: Links[int] = Links(range(len(crew)))
     for i, j in _close_pairs(xy, below_mm):
         links.merge(i, j)
     return len(links.subsets()) == 1

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
-from scipy.spatial import cKDTree
 
 from arbitre.rules.confrontation.book import ConfrontationOptions, _options
+from arbitre.rules.geometry import pairs_within
 from arbitre.rules.model import Base, BaseShape, Figure, Scene
 
 
@@ -49,7 +49,7 @@ def edge_gap_mm(a: Figure, b: Figure, options: ConfrontationOptions) -> float:
 
 @functools.lru_cache(maxsize=16)
 def find_contacts(scene: Scene) -> Contacts:
-    """The base contacts of a scene, found once per scene (k-d tree on the centres)."""
+    """The base contacts of a scene, found once per scene (a spatial index on the centres)."""
     options = _options(scene)
     figures = scene.figures
     gaps: dict[tuple[int, int], float] = {}
@@ -58,7 +58,7 @@ def find_contacts(scene: Scene) -> Contacts:
         xy = np.array([f.xy for f in figures])
         radii = np.array([base_of(f, options).radius_mm for f in figures])
         reach_mm = 2.0 * float(radii.max()) + options.contact_tolerance_mm
-        for i, j in sorted(cKDTree(xy).query_pairs(reach_mm)):
+        for i, j in pairs_within(xy, reach_mm).tolist():
             gap = edge_gap_mm(figures[i], figures[j], options)
             if gap <= options.contact_tolerance_mm:
                 gaps[(i, j)] = gap

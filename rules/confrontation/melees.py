@@ -8,8 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from arbitre.rules.confrontation.book import _options
 from arbitre.rules.confrontation.contacts import Contacts, find_contacts
@@ -143,6 +141,9 @@ def _search_order(contacts: Contacts, nodes: list[int]) -> list[int]:
     local = {node: k for k, node in enumerate(nodes)}
     rows = [local[node] for node in nodes for e in contacts.enemies[node] if e in local]
     cols = [local[e] for node in nodes for e in contacts.enemies[node] if e in local]
+    from scipy.sparse import csr_matrix  # imported only when needed (0.2 s)
+    from scipy.sparse.csgraph import reverse_cuthill_mckee
+
     matrix = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(nodes), len(nodes)))
     order = reverse_cuthill_mckee(matrix, symmetric_mode=True)
     return [nodes[int(k)] for k in order]

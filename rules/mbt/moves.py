@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 import shapely
-from scipy.cluster.hierarchy import DisjointSet
 
 from arbitre.rules import pathing
 from arbitre.rules.answers import (
@@ -20,6 +19,7 @@ from arbitre.rules.answers import (
 )
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import ring_points
+from arbitre.rules.links import Links
 from arbitre.rules.mbt.answers import MbtMoveAnswer, MbtReachAnswer
 from arbitre.rules.mbt.numbers import COST_SLACK_MM, NUMBERS, TOUCH_MM2, MbtOptions, _options, _unit
 from arbitre.rules.mbt.plates import (
@@ -351,7 +351,7 @@ def groups_answer(scene: Scene) -> GroupsAnswer:
     """Bases in contact and aligned, by group."""
     options = _options(scene)
     plates = _plates(scene)
-    links: DisjointSet[str] = DisjointSet(p.figure.id for p in plates)
+    links: Links[str] = Links(p.figure.id for p in plates)
     for i, first in enumerate(plates):
         for second in plates[i + 1 :]:
             if _aligned(first, second, options):

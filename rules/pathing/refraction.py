@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
-from scipy.optimize import minimize_scalar
 
 from arbitre.rules.pathing.legs import _eval_leg, _Leg, _split_legs, _Stop
 from arbitre.rules.pathing.model import TOLERANCE_MM
@@ -291,6 +290,8 @@ def _refine(scene: _Scene, stops: list[_Stop]) -> tuple[list[_Stop], list[_Leg]]
 
             s0 = params[m]
             local = _BendObjective(scene, first, second, zone, ring, s0)
+
+            from scipy.optimize import minimize_scalar  # 0.4 s to import: only when needed
 
             result = minimize_scalar(
                 local,

@@ -10,7 +10,6 @@ from typing import Any, Literal, get_args
 
 import numpy as np
 import shapely
-from scipy.optimize import linear_sum_assignment
 
 from arbitre.rules import pathing
 from arbitre.rules.answers import (
@@ -328,6 +327,8 @@ def _pairing(
     One-to-one pairs minimise the total gap; each extra figure of the larger side, the
     nearest first, joins the nearest enemy still fighting alone; the rest stay out.
     """
+    from scipy.optimize import linear_sum_assignment  # 0.4 s to import: only when needed
+
     rows, cols = linear_sum_assignment(gaps)
     fights: dict[int, list[int]] = {int(c): [int(r)] for r, c in zip(rows, cols, strict=True)}
     more_attackers = len(attackers) >= len(defenders)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from arbitre.api.bench.cli_start import RULESETS, cli_start_lines, cli_start_report
 from arbitre.api.bench.rules import run_rules_bench
 from arbitre.api.bench.serve import run_serve_bench
 
 
 def test_the_rules_bench_counts_every_question_timed() -> None:
     seen: list[tuple[int, int]] = []
-    report = run_rules_bench(20, 4, 2, 1, progress=lambda *step: seen.append(step))
+    report = run_rules_bench(20, 4, 2, 1, progress=lambda *step: seen.append(step), cli_repeat=0)
     # 4 questions (fire, move, reach, groups) and 4 rulesets, each timed twice: 16 steps.
     assert seen == [(done, 16) for done in range(1, 17)]
     assert len(report["questions"]) == 4 and len(report["rulesets"]) == 4
@@ -20,3 +21,11 @@ def test_the_serve_bench_counts_tenths_of_a_second() -> None:
     # 1 s of warm-up and two measures of 0.3 s, in tenths: 10 + 3 + 3 steps.
     assert seen == [(done, 16) for done in range(1, 17)]
     assert report["clients"] == 1 and report["fps_alone"] > 0
+
+
+def test_the_cold_start_bench_asks_a_distance_under_every_rule_system() -> None:
+    # Each run is a real `python -m arbitre ask SCENE distance A B` that must exit 0.
+    report = cli_start_report(repeat=1)
+    assert [row["ruleset"] for row in report["questions"]] == list(RULESETS)
+    assert all(row["ms"] > report["baseline_ms"] > 0 for row in report["questions"])
+    assert len(cli_start_lines(report)) == 1 + len(RULESETS)
