@@ -105,7 +105,8 @@ def test_a_tilted_card_is_drawn_where_it_projects() -> None:
     found = detect_markers(frame.image, "DICT_4X4_250")
     (marker,) = found.markers
     np.testing.assert_allclose(marker.corners_px, frame.truth[7].corners_px, atol=0.15)
-    flat = render(camera, SimScene(SimTable(200.0, 200.0), (dataclasses.replace(card, tilt_deg=0),)))
+    flat_card = dataclasses.replace(card, tilt_deg=0.0)
+    flat = render(camera, SimScene(SimTable(200.0, 200.0), (flat_card,)))
     assert np.abs(flat.truth[7].corners_px - frame.truth[7].corners_px).max() > 2.0
 
 

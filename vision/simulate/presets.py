@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
-
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import shapely
@@ -266,6 +265,7 @@ def _random_pieces(
             tilt_deg=round(float(rng.uniform(0.0, PIECE_TILT_DEG)), 2),
             tilt_axis_deg=round(float(rng.uniform(0.0, 360.0)), 1),
         )
+        outline: tuple[tuple[float, float], ...]
         if kind == "hedge":
             way = rng.uniform(0.0, 2.0 * math.pi)
             end = reach * np.array([math.cos(way), math.sin(way)])
