@@ -9,6 +9,7 @@ be compared.
 from __future__ import annotations
 
 import dataclasses
+import math
 import statistics
 import time
 from collections.abc import Callable
@@ -242,7 +243,8 @@ RULESET_TARGETS_MS = {"fire": 2.0, "melees": 50.0}
 
 
 def ruleset_scene(ruleset: str, figures: int = 60, seed: int = 1) -> Scene:
-    """A 1200 x 900 table of ``figures`` figures for ``ruleset``, in clusters of 2-4.
+    """A table (1200 x 900, larger for many figures) of ``figures`` figures for ``ruleset``,
+    in clusters of 2-4.
 
     Clusters stand on a coarse grid (no two closer than 100 mm). For Confrontation
     the figures of a cluster alternate sides in base contact, so every cluster is a
@@ -255,7 +257,11 @@ def ruleset_scene(ruleset: str, figures: int = 60, seed: int = 1) -> Scene:
 def ruleset_scene_data(ruleset: str, figures: int = 60, seed: int = 1) -> dict[str, Any]:
     """The scene of `ruleset_scene` as the data of a scene.yaml."""
     rng = np.random.default_rng(seed)
-    spots = [(x, y) for x in range(120, 1100, 110) for y in range(120, 800, 110)]
+    # Room for every cluster: at least 1200 x 900, wider and deeper for large tables.
+    columns = max(9, math.ceil(math.sqrt(figures / 2 * 4 / 3)))
+    rows = max(7, math.ceil(figures / 2 / columns))
+    width, depth = 230 + 110 * columns, 230 + 110 * rows
+    spots = [(x, y) for x in range(120, width - 100, 110) for y in range(120, depth - 100, 110)]
     rng.shuffle(spots)
     placed: list[dict[str, Any]] = []
     cluster = 0
@@ -273,7 +279,8 @@ def ruleset_scene_data(ruleset: str, figures: int = 60, seed: int = 1) -> dict[s
             figure.update(_ruleset_fields(ruleset, cluster, k, side))
             placed.append(figure)
         cluster += 1
-    return {"ruleset": ruleset, "table": {"width_mm": 1200, "depth_mm": 900}, "figures": placed}
+    table = {"width_mm": max(1200, width), "depth_mm": max(900, depth)}
+    return {"ruleset": ruleset, "table": table, "figures": placed}
 
 
 def _ruleset_fields(ruleset: str, cluster: int, k: int, side: str) -> dict[str, Any]:

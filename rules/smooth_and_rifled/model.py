@@ -18,7 +18,8 @@ import shapely
 from pydantic import BaseModel, ConfigDict, Field
 
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.model import Base, Figure, Scene
+from arbitre.rules.geometry import base_gaps_mm
+from arbitre.rules.model import Base, BaseShape, Figure, Scene
 from arbitre.rules.options import GapMm, Takes
 from arbitre.rules.ruleset import scene_options
 
@@ -218,12 +219,10 @@ def edge_gap_mm(scene: Scene, a: Figure, b: Figure) -> float:
 @functools.lru_cache(maxsize=16)
 def gap_matrix(scene: Scene) -> np.ndarray:
     """Edge-to-edge gaps between every two figures, (N, N) mm."""
-    prints = footprints(scene)
-    n = len(prints)
-    if n == 0:
-        return np.zeros((0, 0))
-    gaps = shapely.distance(prints[:, None], prints[None, :])
-    return np.asarray(gaps, dtype=np.float64).reshape(n, n)
+    bases = [base_of(f) for f in scene.figures]
+    radii = np.array([b.width_mm / 2 if b.shape is BaseShape.ROUND else np.nan for b in bases])
+    xy = np.array([f.xy for f in scene.figures]).reshape(-1, 2)
+    return base_gaps_mm(xy, radii, footprints(scene))
 
 
 def is_leader(figure: Figure) -> bool:
