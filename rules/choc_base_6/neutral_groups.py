@@ -5,9 +5,10 @@ from __future__ import annotations
 import functools
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+import shapely
 
 from arbitre.rules.choc_base_6.book import NUMBERS, ChocBase6Options, options_of
 from arbitre.rules.errors import QuestionError, SceneError
@@ -229,15 +230,22 @@ def footprint_discs(group: Group, options: ChocBase6Options) -> np.ndarray:
 
 @dataclass(frozen=True, slots=True)
 class Footprints:
-    """Every group's footprint discs (N, 3) and hull polygon, in ``Grouping.groups`` order."""
+    """Every group's footprint discs (N, 3), in ``Grouping.groups`` order, and their hull
+    polygons, each made the first time it is asked for (most questions need a few)."""
 
     discs: tuple[np.ndarray, ...]
-    hulls: np.ndarray
+    _hulls: dict[int, shapely.Polygon] = field(default_factory=dict)
+
+    def hulls(self, indices: Sequence[int]) -> np.ndarray:
+        """The hulls of the groups at ``indices`` (object array of polygons)."""
+        missing = [i for i in dict.fromkeys(indices) if i not in self._hulls]
+        for i, hull in zip(missing, disc_hulls([self.discs[i] for i in missing]), strict=True):
+            self._hulls[i] = hull
+        return np.array([self._hulls[i] for i in indices] + [None], dtype=object)[:-1]
 
 
 @functools.lru_cache(maxsize=16)
 def group_footprints(scene: Scene) -> Footprints:
     """The footprints of a scene's groups, computed once per scene."""
     options = options_of(scene)
-    discs = tuple(footprint_discs(group, options) for group in find_groups(scene).groups)
-    return Footprints(discs, disc_hulls(list(discs)))
+    return Footprints(tuple(footprint_discs(group, options) for group in find_groups(scene).groups))

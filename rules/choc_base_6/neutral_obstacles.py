@@ -4,6 +4,8 @@ line of fire, and the obstacles a move meets.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import shapely
 
@@ -66,24 +68,65 @@ def line_blockers(
     if not others:
         return [], None
     segment = shapely.LineString([p, q])
-    hulls = footprints.hulls[others]
-    crossing = shapely.intersects(segment, hulls)
+    # Each group's hull lies within the circle around its discs and comes at least as near
+    # the line as its nearest disc: only groups that circle reaches can cross the line, and
+    # only those whose circle is nearer than the nearest disc overall can be the nearest.
+    low, high = _hull_distance_bounds(p, q, [footprints.discs[i] for i in others])
+    reached = [k for k, bound in enumerate(low) if bound <= 0.0]
+    apart = np.flatnonzero(low > 0.0)
+    hulls = footprints.hulls([others[k] for k in reached])
+    crossing = dict(zip(reached, shapely.intersects(segment, hulls), strict=True))
+    gaps = dict(zip(reached, shapely.distance(segment, hulls), strict=True))
+    best = min([gaps[k] for k in reached if not crossing[k]] + high[apart].tolist() + [np.inf])
+    near = [int(k) for k in apart if low[k] <= best]
+    near_gaps = shapely.distance(segment, footprints.hulls([others[k] for k in near]))
+    gaps.update(zip(near, near_gaps, strict=True))
     blockers: list[tuple[str, float, float]] = []
     nearest: tuple[float, float] | None = None
-    for index, crosses, gap in zip(others, crossing, shapely.distance(segment, hulls), strict=True):
+    for k, index in enumerate(others):
+        if k not in gaps:
+            continue
         group = grouping.groups[index]
         sigma = combined_sigma(line_sigma, max(f.sigma_mm for f in group.figures))
-        if crosses:
+        if crossing.get(k, False):
             depth = line_penetration_mm(p, q, footprints.discs[index])
             blockers.append((group.name, depth, sigma))
-        elif nearest is None or gap < nearest[0]:
-            nearest = (float(gap), sigma)
+        elif nearest is None or gaps[k] < nearest[0]:
+            nearest = (float(gaps[k]), sigma)
     if blockers:
         name, depth, sigma = max(blockers, key=lambda item: item[1] - 2 * item[2])
         return [b[0] for b in blockers], Margin(f"line {name}", depth, sigma)
     if nearest is not None:
         return [], Margin("line", nearest[0], nearest[1])
     return [], None
+
+
+def _hull_distance_bounds(
+    p: np.ndarray, q: np.ndarray, groups_of_discs: Sequence[np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Bounds on the distance from the segment p-q to the hull of each group of discs:
+    from the circle around the group (its discs' mean centre, reaching its farthest disc's
+    edge) and from its nearest disc. Both 0 when the segment meets them."""
+    sizes = [len(d) for d in groups_of_discs]
+    if not sizes:
+        return np.zeros(0), np.zeros(0)
+    discs = np.concatenate(groups_of_discs)
+    owner = np.repeat(np.arange(len(sizes)), sizes)
+    centres = np.array([d[:, :2].mean(axis=0) for d in groups_of_discs])
+    reach = np.zeros(len(sizes))
+    np.maximum.at(reach, owner, np.hypot(*(discs[:, :2] - centres[owner]).T) + discs[:, 2])
+    low = np.maximum(_segment_distance(p, q, centres) - reach, 0.0)
+    high = np.full(len(sizes), np.inf)
+    np.minimum.at(high, owner, np.maximum(_segment_distance(p, q, discs[:, :2]) - discs[:, 2], 0))
+    return low, high
+
+
+def _segment_distance(p: np.ndarray, q: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Distance (N,) from each point (N, 2) to the segment p-q."""
+    along = q - p
+    length2 = float(along @ along)
+    t = np.clip((points - p) @ along / length2, 0.0, 1.0) if length2 > 0 else np.zeros(len(points))
+    return np.asarray(np.hypot(*(points - (p + t[:, None] * along)).T), dtype=np.float64)
 
 
 def move_field(
