@@ -40,6 +40,13 @@ than 1e-4 mm, which recovers the refraction of the optimum. When costly regions
 shape the path, the search is repeated in a corridor around it with boundary points
 every 2 mm, and the cheaper answer is kept.
 
+Very detailed polygons
+----------------------
+A blocking polygon or a costly region of more vertices than a budget (128 each,
+4,096 for a field) is replaced, for the search, by an outline that contains it
+(:func:`~arbitre.rules.pathing.outline.path_outline`): a path found never enters the
+original, nor pays less than it asks.
+
 Obstacles overlapped at the start or at the goal
 ------------------------------------------------
 An obstacle that the mover's disc already overlaps at the start (or at the goal)

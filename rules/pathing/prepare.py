@@ -23,6 +23,7 @@ from arbitre.rules.pathing.model import (
     IntArray,
     base_overlap,
 )
+from arbitre.rules.pathing.outline import path_outline, vertex_budgets, vertex_count
 from arbitre.rules.pathing.primitives import _angle, _cross2, _empty2
 
 _K = TypeVar("_K")
@@ -166,12 +167,14 @@ def _hull_outline(
     return xy[on_hull], radii[on_hull], normals, edges, solid
 
 
-def _prepare_polygon(blocking: BlockingPolygon) -> _Obstacle:
-    """Edges, convex corners and corner normals of a :class:`BlockingPolygon`."""
-    cached = _POLYGONS.get(blocking)
+def _prepare_polygon(blocking: BlockingPolygon, max_vertices: int) -> _Obstacle:
+    """Edges, convex corners and corner normals of a :class:`BlockingPolygon`, simplified
+    to at most ``max_vertices`` vertices by an outline that contains it (`path_outline`)."""
+    cached = _POLYGONS.get((blocking, max_vertices))
     if cached is not None:
         return cached
-    polygon = shapely.geometry.polygon.orient(blocking.polygon, sign=1.0)
+    outline, _ = path_outline(blocking.polygon, max_vertices)
+    polygon = shapely.geometry.polygon.orient(outline, sign=1.0)
     rings = [np.asarray(polygon.exterior.coords)[:-1]]
     rings += [np.asarray(ring.coords)[:-1] for ring in polygon.interiors]
     edges: list[FloatArray] = []
@@ -209,7 +212,7 @@ def _prepare_polygon(blocking: BlockingPolygon) -> _Obstacle:
         bound,
         len(rings) == 1 and len(all_corners) == len(all_edges),
     )
-    _remember(_POLYGONS, blocking, result, 4096)
+    _remember(_POLYGONS, (blocking, max_vertices), result, 4096)
     return result
 
 
@@ -339,6 +342,7 @@ class _Prepared:
         "depth",
         "sources",
         "items",
+        "budgets",
         "centres",
         "bounds",
         "costly",
@@ -350,6 +354,9 @@ class _Prepared:
         self.depth = field.depth_mm
         self.sources: tuple[DiscHull | BlockingPolygon, ...] = field.hulls + field.polygons
         self.items: list[_Obstacle | None] = [None] * len(self.sources)
+        self.budgets = [0] * len(field.hulls) + vertex_budgets(
+            [vertex_count(p.polygon) for p in field.polygons]
+        )
         centres = [np.zeros((0, 2))]
         bounds = [np.zeros(0)]
         if field.hulls:
@@ -369,10 +376,20 @@ class _Prepared:
             bounds.append(np.hypot(box[:, 2] - box[:, 0], box[:, 3] - box[:, 1]) / 2.0)
         self.centres = np.concatenate(centres)
         self.bounds = np.concatenate(bounds)
-        self.costly = field.costly
-        if field.costly:
+        self.costly = tuple(
+            region
+            if outline is region.polygon
+            else CostlyRegion(outline, region.factor, region.ident)
+            for region, budget in zip(
+                field.costly,
+                vertex_budgets([vertex_count(c.polygon) for c in field.costly]),
+                strict=True,
+            )
+            for outline in (path_outline(region.polygon, budget)[0],)
+        )
+        if self.costly:
             self.costly_boxes = shapely.bounds(
-                np.array([c.polygon for c in field.costly], dtype=object)
+                np.array([c.polygon for c in self.costly], dtype=object)
             )
         else:
             self.costly_boxes = np.zeros((0, 4))
@@ -385,7 +402,7 @@ class _Prepared:
             if isinstance(source, DiscHull):
                 item = _prepare_hull(source)
             else:
-                item = _prepare_polygon(source)
+                item = _prepare_polygon(source, self.budgets[index])
             self.items[index] = item
         return item
 
@@ -429,5 +446,5 @@ def _prepare(field: Field) -> _Prepared:
 
 _FIELDS: dict[int, tuple[Field, _Prepared]] = {}
 _HULLS: dict[tuple[str, bytes], _Obstacle] = {}
-_POLYGONS: dict[BlockingPolygon, _Obstacle] = {}
+_POLYGONS: dict[tuple[BlockingPolygon, int], _Obstacle] = {}
 _ZONES: dict[tuple[tuple[CostlyRegion, ...], float], tuple[_Zone, ...]] = {}
