@@ -6,24 +6,34 @@ import asyncio
 import json
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from arbitre import __version__
+from arbitre.api.bodies import MAX_BODY_BYTES, BodyGuard
+from arbitre.api.hosts import LOOPBACK, TrustedHostGuard
 from arbitre.api.live import LiveTable
 from arbitre.api.routes import ask, camera, page, scenes, state, terrain
+from arbitre.api.routes.camera import MAX_STREAMS, SharedJpeg
+from arbitre.api.routes.errors import errors
+from arbitre.rules.scene import MAX_SCENE_BYTES
 
 STATIC = Path(__file__).parent / "static"
 PUSH_EVERY_S = 0.1
 HEARTBEAT_S = 1.0
+MAX_DETAIL_CHARS = 300
+"""Longest error detail: one line, never more than an excerpt of what was sent."""
+BODY_LIMITS = {"/api/scene/read": MAX_SCENE_BYTES}
+"""Bodies larger than `MAX_BODY_BYTES` (2 MB): a scene file may have up to 10 MB."""
 
 
 class Broadcaster:
@@ -74,20 +84,57 @@ def _what_players_see(state: dict[str, Any]) -> object:
     )
 
 
+def short(text: str, limit: int = MAX_DETAIL_CHARS) -> str:
+    """The first line of ``text``, cut to ``limit`` characters (an error never quotes more).
+
+    >>> short("terrain[0]: bad\\nsecond line"), short("x" * 10, 4)
+    ('terrain[0]: bad', 'x...')
+    """
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
 async def one_line_422(request: Request, error: Exception) -> JSONResponse:
     """A malformed body: HTTP 422 whose detail is one sentence naming the first bad field."""
     problems = error.errors() if isinstance(error, RequestValidationError) else []
     if not problems:
         return JSONResponse({"detail": "malformed request"}, status_code=422)
     first = problems[0]
+    message = str(first.get("msg", "invalid"))
+    if first.get("type") == "value_error" and "error" in first.get("ctx", {}):
+        message = str(first["ctx"]["error"])  # without pydantic's "Value error, "
     where = "".join(
-        f"[{part}]" if isinstance(part, int) else f".{part}" for part in first["loc"]
+        f"[{part}]" if isinstance(part, int) else f".{short(str(part), 40)}"
+        for part in first["loc"]
     ).lstrip(".")
-    return JSONResponse({"detail": f"{where}: {first['msg']}"}, status_code=422)
+    return JSONResponse({"detail": short(f"{where}: {message}")}, status_code=422)
 
 
-def create_app(live: LiveTable, *, token: str | None = None, run_loop: bool = True) -> FastAPI:
-    """The FastAPI app over a live table; ``token`` guards configuration changes."""
+async def one_line_http_error(request: Request, error: Exception) -> Response:
+    """An HTTP error raised by a route: its detail as one short line, headers kept."""
+    if not isinstance(error, StarletteHTTPException):
+        return JSONResponse({"detail": "error"}, status_code=500)
+    if error.status_code in (204, 304):
+        return Response(status_code=error.status_code, headers=error.headers)
+    return JSONResponse(
+        {"detail": short(str(error.detail))}, status_code=error.status_code, headers=error.headers
+    )
+
+
+def create_app(
+    live: LiveTable,
+    *,
+    token: str | None = None,
+    run_loop: bool = True,
+    hosts: Iterable[str] = LOOPBACK,
+    max_streams: int = MAX_STREAMS,
+) -> FastAPI:
+    """The FastAPI app over a live table.
+
+    ``token`` guards configuration changes; ``hosts`` are the names the server answers
+    to (`arbitre.api.hosts.trusted_hosts`, the loopback names by default);
+    ``max_streams`` caps the camera streams open at once.
+    """
     broadcaster = Broadcaster(live)
 
     @asynccontextmanager
@@ -110,16 +157,24 @@ def create_app(live: LiveTable, *, token: str | None = None, run_loop: bool = Tr
         version=__version__,
         lifespan=lifespan,
         favicon_url="/static/favicon.svg",
+        responses=errors(400),
     )
     app.state.live = live
     app.state.token = token or secrets.token_urlsafe(12)
     app.state.broadcaster = broadcaster
+    app.state.shared_jpeg = SharedJpeg(
+        lambda overlays: live.jpeg(overlays=overlays), max_streams=max_streams
+    )
     app.include_router(page.router)
     app.include_router(state.router)
-    app.include_router(ask.router)
+    app.include_router(ask.router, responses=errors(413, 422))
     app.include_router(camera.router)
     app.include_router(terrain.router)
     app.include_router(scenes.router)
     app.add_exception_handler(RequestValidationError, one_line_422)
+    app.add_exception_handler(StarletteHTTPException, one_line_http_error)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    # Outermost first: a request from an untrusted name is refused before its body is read.
+    app.add_middleware(BodyGuard, default_bytes=MAX_BODY_BYTES, limits=BODY_LIMITS)
+    app.add_middleware(TrustedHostGuard, hosts=hosts)
     return app

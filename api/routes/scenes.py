@@ -8,14 +8,13 @@ import yaml
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
+from arbitre.api.routes.errors import errors
 from arbitre.api.routes.state import live_of
 from arbitre.rules.errors import RulesError
 from arbitre.rules.model import Scene
 from arbitre.rules.questions import ask
 from arbitre.rules.registry import find_ruleset
 from arbitre.rules.scene import parse_scene, read_scene_text
-
-MAX_SCENE_BYTES = 2_000_000
 
 router = APIRouter(prefix="/api")
 
@@ -32,15 +31,20 @@ def get_scene_yaml(request: Request) -> Response:
     )
 
 
-@router.post("/scene/read")
+@router.post(
+    "/scene/read",
+    responses=errors(413, 422, e413="the scene file is larger than 10 MB"),
+    openapi_extra={
+        "requestBody": {
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+            "description": "the text of a scene file (YAML or JSON), 10 MB at most",
+        }
+    },
+)
 async def post_scene_read(request: Request, name: str = "scene.yaml") -> dict[str, Any]:
     """Read a scene file (YAML or JSON text in the body): its data and how to draw it."""
-    body = await request.body()
+    body = await request.body()  # bounded by the body guard (arbitre.api.main)
     source = name[:200] or "scene.yaml"
-    if len(body) > MAX_SCENE_BYTES:
-        raise HTTPException(
-            status_code=413, detail=f"{source}: larger than {MAX_SCENE_BYTES // 1_000_000} MB"
-        )
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:

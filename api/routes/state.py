@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-from typing import Any
+import math
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from arbitre.api.live import LiveTable
+from arbitre.api.routes.errors import errors
 from arbitre.rules.errors import RulesError
 
 router = APIRouter(prefix="/api")
@@ -56,25 +58,86 @@ def require_token(request: Request, token: str | None) -> None:
         )
 
 
+MAX_OPTION = 100_000.0
+"""Largest size of a number in options: 100 m, the largest table a scene may have."""
+MIN_LENGTH_MM = 1.0
+"""Smallest length (an option named ``*_mm``) other than 0: about what a camera sees."""
+MIN_CELL_MM = 10.0
+"""Smallest cell of a hex or square grid (``hex_mm``, ``square_mm``): less than any base;
+finer grids only make path finding slow."""
+CELL_OPTIONS = ("hex_mm", "square_mm")
+MAX_TEXT = 100
+
+
+def check_option(name: str, value: Any) -> None:
+    """Refuse (ValueError, one line) an option value no ruleset could use sensibly.
+
+    >>> check_option("unit_mm", 150), check_option("surface", "hex")
+    (None, None)
+    >>> check_option("unit_mm", 1e308)
+    Traceback (most recent call last):
+    ...
+    ValueError: unit_mm: numbers are at most 100000 in size, got 1e+308
+    """
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            raise ValueError(f"{name}: text of at most {MAX_TEXT} characters expected")
+        return
+    if isinstance(value, list) and len(value) <= 4:
+        for item in value:
+            if isinstance(item, bool) or not isinstance(item, int | float):
+                raise ValueError(f"{name}: a list of numbers expected, got {str(item)[:20]!r}")
+            check_option(name, item)
+        return
+    if not isinstance(value, int | float):
+        raise ValueError(
+            f"{name}: expected a number, true/false, a short text or a list of up to 4 numbers"
+        )
+    if not math.isfinite(value) or abs(value) > MAX_OPTION:
+        raise ValueError(f"{name}: numbers are at most {MAX_OPTION:g} in size, got {value:.6g}")
+    if name in CELL_OPTIONS and value < MIN_CELL_MM:
+        raise ValueError(f"{name}: a cell is at least {MIN_CELL_MM:g} mm, got {value:.6g}")
+    if name.endswith("_mm") and 0 < abs(value) < MIN_LENGTH_MM:
+        raise ValueError(f"{name}: a length is 0 or at least {MIN_LENGTH_MM:g} mm, got {value:.6g}")
+
+
 class OptionsChange(BaseModel):
-    """New ruleset options (merged into the current ones)."""
+    """New ruleset options (merged into the current ones): names as in the ruleset's
+    docs; numbers finite and at most 100 000 in size, lengths (``*_mm``) 0 or at least
+    1 mm, grid cells at least 10 mm."""
 
     model_config = ConfigDict(extra="forbid")
-    options: dict[str, Any]
+    options: dict[Annotated[str, Field(max_length=64)], Any] = Field(
+        max_length=32, examples=[{"unit_mm": 100}]
+    )
+
+    @field_validator("options")
+    @classmethod
+    def _sane_values(cls, options: dict[str, Any]) -> dict[str, Any]:
+        for name, value in options.items():
+            check_option(name, value)
+        return options
 
 
-@router.put("/options")
+@router.put("/options", responses=errors(403, 413, 422))
 def put_options(
     change: OptionsChange, request: Request, x_arbitre_token: str | None = Header(None)
 ) -> dict[str, Any]:
-    """Change the ruleset options (e.g. the length of M); needs the start-up token."""
+    """Change the ruleset options (e.g. the length of M) until the server stops; token needed."""
     require_token(request, x_arbitre_token)
     live = live_of(request)
     try:
         options = live.set_options({**live.config.options, **change.options})
     except RulesError as error:
         raise HTTPException(status_code=422, detail=str(error)) from None
-    return {"options": options}
+    return {
+        "options": options,
+        "saved": False,
+        "message": "in use until the server stops; write it under options: in arbitre.yaml "
+        "to keep it",
+    }
 
 
 @router.websocket("/ws")

@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Header, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from arbitre.api.routes.errors import errors
 from arbitre.api.routes.state import live_of, require_token
 from arbitre.api.settings import save_terrain
 from arbitre.calibration.errors import CalibrationError
@@ -30,7 +31,7 @@ class TerrainChange(BaseModel):
     )
 
 
-@router.put("/terrain")
+@router.put("/terrain", responses=errors(403, 413, 422, 500))
 def put_terrain(
     change: TerrainChange, request: Request, x_arbitre_token: str | None = Header(None)
 ) -> dict[str, Any]:

@@ -23,6 +23,28 @@ const CAMERA_RETRY_MS = 3000;
 
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
 
+/**
+ * The start-up token, sent in the X-Arbitre-Token header. Given in the address
+ * (`?token=...`), it is kept for this tab only and removed from the address bar at once,
+ * so that it stays out of the history, bookmarks and screenshots.
+ */
+function takeToken() {
+  const url = new URL(location.href);
+  const given = url.searchParams.get("token");
+  let kept = null;
+  try {
+    if (given) sessionStorage.setItem("arbitre.token", given);
+    kept = sessionStorage.getItem("arbitre.token");
+  } catch {
+    // storage refused (a private window): the token lasts until the page is left
+  }
+  if (given) {
+    url.searchParams.delete("token");
+    history.replaceState(history.state, "", url.pathname + url.search + url.hash);
+  }
+  return given || kept;
+}
+
 const app = {
   state: null, // what the page shows: the live state, or the loaded scene's
   live: null, // the newest live state
@@ -39,7 +61,7 @@ const app = {
   outdated: false,
   cameraOn: localStorage.getItem("arbitre.camera") !== "off",
   cameraAttempt: 0,
-  token: new URLSearchParams(location.search).get("token"),
+  token: takeToken(),
   views: {},
   editor: null,
 };

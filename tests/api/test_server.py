@@ -15,12 +15,15 @@ from fastapi.testclient import TestClient
 from numpy.typing import NDArray
 
 from arbitre.api.demo import DemoSource, demo_setup
+from arbitre.api.hosts import LOOPBACK
 from arbitre.api.live import LiveTable, TableConfig
 from arbitre.api.main import create_app
 from arbitre.rules.scene import parse_scene
 from arbitre.vision.sources import FrameSource
 
 TOKEN = "secret-token"
+# TestClient sends "Host: testserver": the name this server is started to answer to.
+TEST_HOSTS = [*LOOPBACK, "testserver"]
 
 
 class Unplugged(FrameSource):
@@ -48,7 +51,7 @@ def demo() -> Iterator[tuple[TestClient, LiveTable, DemoSource]]:
     )
     for _ in range(3):
         assert live.step()
-    with TestClient(create_app(live, token=TOKEN, run_loop=False)) as client:
+    with TestClient(create_app(live, token=TOKEN, run_loop=False, hosts=TEST_HOSTS)) as client:
         yield client, live, source
 
 
@@ -336,7 +339,7 @@ def test_a_roster_the_ruleset_refuses_is_reported_not_a_500() -> None:
         DemoSource(move_every_s=1e9),
     )
     assert live.step()
-    with TestClient(create_app(live, run_loop=False)) as client:
+    with TestClient(create_app(live, run_loop=False, hosts=TEST_HOSTS)) as client:
         state = client.get("/api/state")
         assert state.status_code == 200
         assert "type" in state.json()["problem"]

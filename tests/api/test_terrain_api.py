@@ -12,6 +12,7 @@ import yaml
 from fastapi.testclient import TestClient
 
 from arbitre.api.demo import DemoSource, demo_setup
+from arbitre.api.hosts import LOOPBACK
 from arbitre.api.live import LiveTable, TableConfig
 from arbitre.api.main import create_app
 from arbitre.api.settings import save_terrain
@@ -19,6 +20,8 @@ from arbitre.calibration.errors import CalibrationError
 from arbitre.rules.scene import parse_scene
 
 TOKEN = "secret-token"
+# TestClient sends "Host: testserver": the name this server is started to answer to.
+TEST_HOSTS = [*LOOPBACK, "testserver"]
 HEADERS = {"X-Arbitre-Token": TOKEN}
 ARBITRE_YAML = """\
 # The club's table.
@@ -63,14 +66,14 @@ def table(tmp_path: Path) -> Iterator[tuple[TestClient, LiveTable, Path]]:
     config = tmp_path / "arbitre.yaml"
     config.write_text(ARBITRE_YAML, encoding="utf-8")
     live = _live(config)
-    with TestClient(create_app(live, token=TOKEN, run_loop=False)) as client:
+    with TestClient(create_app(live, token=TOKEN, run_loop=False, hosts=TEST_HOSTS)) as client:
         yield client, live, config
 
 
 @pytest.fixture(scope="module")
 def demo() -> Iterator[tuple[TestClient, LiveTable]]:
     live = _live(None)
-    with TestClient(create_app(live, token=TOKEN, run_loop=False)) as client:
+    with TestClient(create_app(live, token=TOKEN, run_loop=False, hosts=TEST_HOSTS)) as client:
         yield client, live
 
 

@@ -282,3 +282,24 @@ def test_a_bad_scene_file_says_why_in_one_line(page: tuple[Any, list[str]], tmp_
     assert "bad.yaml: figures[0].x_mm: 1500.0 is off the table" in text and "\n" not in text
     assert tab.locator('[data-testid="scene-banner"]').is_hidden()
     assert not errors, f"errors in the page: {errors}"
+
+
+def test_the_token_leaves_the_address_bar_and_stays_for_the_tab(
+    server: str, page: tuple[Any, list[str]]
+) -> None:
+    tab, errors = page
+    # Opened as /?token=...: the address bar shows / alone, the settings stay open to it.
+    assert tab.url == server
+    assert tab.locator('[data-testid="settings"]').is_visible()
+    tab.reload(wait_until="domcontentloaded")  # the token is kept for this tab
+    tab.wait_for_selector('[data-testid="map-figure"]', timeout=15_000)
+    assert tab.url == server
+    tab.fill('[data-testid="unit-mm"]', "100")
+    tab.click('[data-testid="settings-save"]')
+    message = tab.locator('[data-testid="settings-message"]')
+    message.wait_for(timeout=5_000)
+    tab.wait_for_function(
+        """() => document.querySelector('[data-testid="settings-message"]').textContent !== ''"""
+    )
+    assert "100" in message.text_content()  # saved: the server took the header's token
+    assert not errors, f"errors in the page: {errors}"

@@ -1,0 +1,156 @@
+"""Refusals of the HTTP API: options in range, short details, and the OpenAPI schema
+listing every 4xx a route gives (each one provoked here)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from arbitre.api.demo import DemoSource, demo_setup
+from arbitre.api.hosts import LOOPBACK
+from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.main import create_app, short
+
+TOKEN = "secret"
+AUTH = {"X-Arbitre-Token": TOKEN}
+
+
+@pytest.fixture(scope="module")
+def demo() -> Iterator[tuple[TestClient, LiveTable]]:
+    setup = demo_setup()
+    live = LiveTable(
+        TableConfig(
+            setup.camera, setup.table, setup.roster, options={"unit_mm": 100}, terrain=setup.terrain
+        ),
+        DemoSource(move_every_s=1e9),
+    )
+    assert live.step()
+    app = create_app(
+        live, token=TOKEN, run_loop=False, hosts=[*LOOPBACK, "testserver"], max_streams=0
+    )
+    with TestClient(app) as client:
+        yield client, live
+
+
+@pytest.mark.parametrize(
+    ("options", "fragment"),
+    [
+        ({"unit_mm": 1e308}, "unit_mm: numbers are at most 100000 in size, got 1e+308"),
+        ({"unit_mm": -1e6}, "numbers are at most 100000"),
+        ({"unit_mm": 0.01}, "unit_mm: a length is 0 or at least 1 mm, got 0.01"),
+        ({"surface": "hex", "hex_mm": 2}, "hex_mm: a cell is at least 10 mm, got 2"),
+        ({"unit_mm": {"a": 1}}, "unit_mm: expected a number, true/false"),
+        ({"unit_mm": "x" * 500}, "text of at most 100 characters"),
+        ({"grid_origin_mm": [1, "a"]}, "a list of numbers expected"),
+        ({"unit_mm": -1}, "unit_mm"),  # in range here, refused by the rules (> 0)
+        ({"teleport": 1}, "teleport"),  # no such option: the rules name it
+    ],
+)
+def test_options_out_of_range_are_422_and_change_nothing(
+    demo: tuple[TestClient, LiveTable], options: dict[str, Any], fragment: str
+) -> None:
+    client, live = demo
+    reply = client.put("/api/options", json={"options": options}, headers=AUTH)
+    assert reply.status_code == 422, reply.text
+    detail = reply.json()["detail"]
+    assert fragment in detail and "\n" not in detail and len(detail) <= 300
+    assert dict(live.config.options) == {"unit_mm": 100}
+
+
+def test_after_a_refused_option_reach_still_answers(demo: tuple[TestClient, LiveTable]) -> None:
+    client, _ = demo
+    refused = client.put("/api/options", json={"options": {"unit_mm": 1e308}}, headers=AUTH)
+    assert refused.status_code == 422
+    reply = client.post("/api/ask", json={"question": "reach", "args": ["Sergent"]})
+    assert reply.status_code == 200
+    assert reply.json()["area_mm2"] > 0
+
+
+def test_a_change_of_options_lasts_until_the_server_stops(
+    demo: tuple[TestClient, LiveTable],
+) -> None:
+    client, live = demo
+    try:
+        reply = client.put("/api/options", json={"options": {"unit_mm": 150}}, headers=AUTH)
+        assert reply.status_code == 200
+        body = reply.json()
+        assert body["options"] == {"unit_mm": 150}
+        assert body["saved"] is False and "until the server stops" in body["message"]
+        assert client.get("/api/state").json()["unit_mm"] == 150
+    finally:
+        live.set_options({"unit_mm": 100})
+
+
+def test_a_long_detail_is_one_short_line(demo: tuple[TestClient, LiveTable]) -> None:
+    client, _ = demo
+    # A figure name of 10 000 characters: the rules quote it, the answer cuts it.
+    reply = client.post("/api/ask", json={"question": "distance", "args": ["x" * 10_000, "y"]})
+    assert reply.status_code == 422
+    detail = reply.json()["detail"]
+    assert len(detail) <= 300 and "\n" not in detail
+    # An option name of 60 characters (a key of the body) is quoted in part.
+    reply = client.put("/api/options", json={"options": {"k" * 60: "x" * 200}}, headers=AUTH)
+    assert reply.status_code == 422
+    assert len(reply.json()["detail"]) <= 300
+
+
+def test_short_cuts_to_one_line() -> None:
+    assert short("first\nsecond") == "first"
+    assert short("abcdef", 5) == "ab..."
+    assert short("") == ""
+
+
+# Each documented refusal, provoked: (method, path, request keywords, status).
+PROVOKED = [
+    ("get", "/api/health", {"headers": {"host": "evil.example"}}, 400),
+    ("get", "/api/state", {"headers": {"host": "evil.example"}}, 400),
+    ("get", "/api/scene", {"headers": {"host": "evil.example"}}, 400),
+    ("get", "/api/scene.yaml", {"headers": {"host": "evil.example"}}, 400),
+    ("post", "/api/ask", {"headers": {"host": "evil.example"}}, 400),
+    ("post", "/api/ask", {"json": {"question": "x", "pad": "y" * 2_100_000}}, 413),
+    ("post", "/api/ask", {"json": {"question": 3}}, 422),
+    ("put", "/api/options", {"json": {"options": {}}}, 403),
+    ("put", "/api/options", {"json": {"options": {"u": "y" * 2_100_000}}, "headers": AUTH}, 413),
+    ("put", "/api/options", {"json": {"options": {"unit_mm": 1e308}}, "headers": AUTH}, 422),
+    ("put", "/api/terrain", {"json": {"terrain": []}}, 403),
+    ("put", "/api/terrain", {"json": {"terrain": [{"p": "y" * 2_100_000}]}, "headers": AUTH}, 413),
+    ("put", "/api/terrain", {"json": {"terrain": [{"kind": "lava"}]}, "headers": AUTH}, 422),
+    ("post", "/api/scene/read", {"content": b"x" * 10_000_001}, 413),
+    ("post", "/api/scene/read", {"content": b"figures: 3"}, 422),
+    ("get", "/api/snapshot.jpg?overlays=maybe", {}, 422),
+    ("get", "/api/stream.mjpg?overlays=maybe", {}, 422),
+    ("get", "/api/stream.mjpg", {}, 503),  # max_streams=0 in this app
+]
+
+
+@pytest.mark.parametrize(("method", "path", "keywords", "status"), PROVOKED)
+def test_every_refusal_is_given_and_documented(
+    demo: tuple[TestClient, LiveTable],
+    method: str,
+    path: str,
+    keywords: dict[str, Any],
+    status: int,
+) -> None:
+    client, _ = demo
+    reply = client.request(method.upper(), path, **keywords)
+    assert reply.status_code == status, reply.text[:300]
+    assert isinstance(reply.json()["detail"], str)
+    route = path.split("?")[0]
+    documented = client.get("/openapi.json").json()["paths"][route][method]["responses"]
+    assert str(status) in documented, sorted(documented)
+    schema = documented[str(status)]["content"]["application/json"]["schema"]
+    assert schema == {"$ref": "#/components/schemas/Detail"}  # {"detail": str}, not a list
+
+
+def test_no_route_documents_the_default_422_list(demo: tuple[TestClient, LiveTable]) -> None:
+    client, _ = demo
+    schema = client.get("/openapi.json").json()
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            for code, answer in operation["responses"].items():
+                if code.startswith("4"):
+                    body = answer["content"]["application/json"]["schema"]
+                    assert body == {"$ref": "#/components/schemas/Detail"}, (path, method, code)
