@@ -435,18 +435,29 @@ def serve(
             metavar="HOST:PORT",
         ),
     ] = None,
+    allowed_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-host",
+            help="also answer to this host name or address (repeatable), e.g. a name "
+            "players type; others get HTTP 400",
+            metavar="NAME",
+        ),
+    ] = None,
 ) -> None:
     """Run the live table: camera loop, HTTP API and the web page."""
     import secrets
 
     import uvicorn
 
+    from arbitre.api.hosts import ALL_INTERFACES, HostError, lan_address, trusted_hosts
     from arbitre.api.main import create_app
     from arbitre.api.tuio import TuioError, TuioSender, resolve_target
 
     try:
         tuio_target = resolve_target(tuio) if tuio is not None else None
-    except TuioError as error:
+        hosts = trusted_hosts(host, allowed_host or ())
+    except (TuioError, HostError) as error:
         raise fail(str(error)) from None
     live = _live_table(config, demo, camera_index, video, folder, url)
     sender: TuioSender | None = None
@@ -455,11 +466,13 @@ def serve(
         sender = TuioSender(*tuio_target, table.width_mm, table.depth_mm)
         live.on_frame = sender
     token = secrets.token_urlsafe(12)
-    app_ = create_app(live, token=token)
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    app_ = create_app(live, token=token, hosts=hosts)
+    everywhere = host in ALL_INTERFACES
+    shown = (lan_address() or "127.0.0.1") if everywhere else host
+    shown = f"[{shown}]" if ":" in shown else shown  # an IPv6 address in a URL
     typer.echo(f"arbitre: {live.source.description} on http://{shown}:{port}/ (API docs /docs)")
     typer.echo(f"arbitre: to change settings, open http://{shown}:{port}/?token={token}")
-    if host in ("0.0.0.0", "::"):
+    if everywhere:
         typer.echo("arbitre: anyone on this network may view; changes need the token")
     if sender is not None:
         typer.echo(f"arbitre: TUIO /tuio/2Dobj to {tuio} (UDP), each frame")

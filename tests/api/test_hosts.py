@@ -165,3 +165,11 @@ def test_a_server_on_every_interface_answers_to_this_machines_addresses(
     names = trusted_hosts("0.0.0.0", ["jeu.club"])
     assert {"10.1.2.3", "salle", "salle.local", "jeu.club", "127.0.0.1", "localhost"} <= names
     assert "0.0.0.0" not in names and "attacker.example" not in names
+
+
+def test_the_lan_address_is_the_first_routable_ipv4_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    found = ["127.0.0.1", "fd00::2", "169.254.3.3", "salle", "192.168.1.4", "10.0.0.9"]
+    monkeypatch.setattr(hosts_module, "machine_addresses", lambda: found)
+    assert hosts_module.lan_address() == "192.168.1.4"
+    monkeypatch.setattr(hosts_module, "machine_addresses", lambda: ["127.0.0.1", "salle"])
+    assert hosts_module.lan_address() is None  # serve then shows 127.0.0.1
