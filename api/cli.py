@@ -110,6 +110,7 @@ def ask(
     """Answer a rules question on a scene file."""
 
     from arbitre.api.i18n import DEFAULT_LANGUAGE, LanguageError, find_language, phrase_answer
+    from arbitre.rules.options import shown
     from arbitre.rules.questions import ask as ask_question
     from arbitre.rules.scene import load_scene, read_scene_text
 
@@ -120,8 +121,8 @@ def ask(
     extras: dict[str, Any] = {}
     for item in extra or []:
         key, equals, value = item.partition("=")
-        if not equals or not key:
-            raise fail(f"--with takes KEY=VALUE, got {item!r}")
+        if not equals or not key or len(key) > 100:
+            raise fail(f"--with takes KEY=VALUE, got {shown(item)}")
         try:  # 3 -> int, 2.5 -> float, true -> bool, [1, 2] -> a list
             extras[key] = read_scene_text(value, f"--with {key}")
         except RulesError as error:
