@@ -12,6 +12,7 @@ state says so (``source.ok`` false, ``source.frame_age_s``), even if a read hang
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 import unicodedata
@@ -124,6 +125,13 @@ class LiveTable:
         self._processing_s: float | None = None  # moving average of the time to measure one
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        # The last scene made from the tracks, with what was derived from it: a table
+        # whose figures have not moved (to the positions' rounding) reuses both, and with
+        # them every cache the rules keep per scene (groups, gaps, hulls, paths).
+        self._scene_lock = threading.Lock()
+        self._scene_key: str | None = None
+        self._scene_cached: Scene | None = None
+        self._scene_groups: dict[str, Any] | None = None
 
     # --- the loop ----------------------------------------------------------------------
 
@@ -299,7 +307,7 @@ class LiveTable:
         problem: str | None = None
         try:
             scene = self._scene_from(tracks)
-            groups = ask(scene, "groups", []).to_json() if scene is not None else None
+            groups = self._groups_of(scene) if scene is not None else None
         except RulesError as error:  # e.g. a roster the ruleset refuses: say so, keep serving
             scene, groups, problem = None, None, str(error)
         unit = ruleset.unit(scene) if scene is not None else None
@@ -424,9 +432,29 @@ class LiveTable:
         return document
 
     def _scene_from(self, tracks: Sequence[Track]) -> Scene | None:
+        """The scene of these tracks: the last one made when its document is the same."""
         if not tracks:
             return None
-        return parse_scene(self._document(tracks), source="live table")
+        document = self._document(tracks)
+        key = json.dumps(document, sort_keys=True, default=str)
+        with self._scene_lock:
+            if key == self._scene_key and self._scene_cached is not None:
+                return self._scene_cached
+        scene = parse_scene(document, source="live table")
+        with self._scene_lock:
+            self._scene_key, self._scene_cached, self._scene_groups = key, scene, None
+        return scene
+
+    def _groups_of(self, scene: Scene) -> dict[str, Any]:
+        """The ``groups`` answer of a scene (kept with the last scene made)."""
+        with self._scene_lock:
+            if scene is self._scene_cached and self._scene_groups is not None:
+                return self._scene_groups
+        groups = ask(scene, "groups", []).to_json()
+        with self._scene_lock:
+            if scene is self._scene_cached:
+                self._scene_groups = groups
+        return groups
 
     def ask(
         self, question: str, args: Sequence[str], extras: Mapping[str, Any] | None = None
@@ -461,6 +489,10 @@ def _point(xy: NDArray[np.float64]) -> tuple[float, float]:
     return float(xy[0]), float(xy[1])
 
 
+POSITION_STEP_MM = 0.05
+"""The live table's figures are placed to this step in its scenes."""
+
+
 def _figure_id(track: Track, roster: Roster) -> str:
     who = roster.by_marker(track.marker)
     return who.id if who else f"marker{track.marker}"
@@ -471,10 +503,12 @@ def _scene_figure(track: Track, who: RosterFigure | None, sigma_floor_mm: float)
     figure: dict[str, Any] = {
         "id": who.id if who else f"marker{track.marker}",
         "side": (who.side if who and who.side else "unknown"),
-        "x_mm": round(track.x_mm, 3),
-        "y_mm": round(track.y_mm, 3),
-        "facing_deg": round(track.heading_deg, 2),
-        "sigma_mm": round(max(track.sigma_mm, sigma_floor_mm), 3),
+        # To a twentieth of a mm (the positions are never surer than sigma_floor_mm): a
+        # still figure's averaged position keeps its value from frame to frame.
+        "x_mm": round(track.x_mm / POSITION_STEP_MM) * POSITION_STEP_MM,
+        "y_mm": round(track.y_mm / POSITION_STEP_MM) * POSITION_STEP_MM,
+        "facing_deg": round(track.heading_deg, 1),
+        "sigma_mm": round(max(track.sigma_mm, sigma_floor_mm), 2),
     }
     if who is not None:
         for key in ("group", "type", "unit"):
