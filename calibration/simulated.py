@@ -15,6 +15,7 @@ import yaml
 
 from arbitre.calibration.camera import CameraIntrinsics, save_camera
 from arbitre.calibration.table import Roster, Table, roster_from_mapping, table_from_mapping
+from arbitre.files import write_atomically
 from arbitre.vision.simulate import Preset
 
 ANCHOR_IDS = frozenset({0, 1, 2, 3})
@@ -42,8 +43,8 @@ def write_setup(preset: Preset, folder: Path) -> SetupFiles:
     files = SetupFiles(folder / "camera.yaml", folder / "table.yaml", folder / "roster.yaml")
     save_camera(_intrinsics(preset), files.camera)
     table, roster = _documents(preset)
-    files.table.write_text(yaml.safe_dump(table, sort_keys=False), encoding="utf-8")
-    files.roster.write_text(yaml.safe_dump(roster, sort_keys=False), encoding="utf-8")
+    write_atomically(files.table, yaml.safe_dump(table, sort_keys=False))
+    write_atomically(files.roster, yaml.safe_dump(roster, sort_keys=False))
     return files
 
 
