@@ -479,6 +479,7 @@ def serve(
         typer.echo(f"arbitre: TUIO /tuio/2Dobj to {tuio} (UDP), each frame")
     # States are small; compressing each one for each client costs more than it saves.
     # Open camera streams never end by themselves: give them 2 s to close on shutdown.
+    # The page never sends on its WebSocket: a message over 64 kB closes it.
     try:
         uvicorn.run(
             app_,
@@ -486,6 +487,7 @@ def serve(
             port=port,
             log_level="warning",
             ws_per_message_deflate=False,
+            ws_max_size=65_536,
             timeout_graceful_shutdown=2,
         )
     finally:

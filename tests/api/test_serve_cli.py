@@ -42,6 +42,7 @@ def test_serving_on_every_interface_prints_the_lan_address(started: dict[str, An
     assert lines[1].startswith("arbitre: to change settings, open http://10.1.2.3:8123/?token=")
     assert "127.0.0.1" not in result.stdout
     assert started["options"]["host"] == "0.0.0.0"
+    assert started["options"]["ws_max_size"] == 65_536  # clients only listen
     # Phones open it by the address or the machine's name; another name is refused.
     assert _status(started["app"], "10.1.2.3:8123") == 200
     assert _status(started["app"], "salle.local:8123") == 200
