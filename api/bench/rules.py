@@ -125,9 +125,11 @@ def run_rules_bench(
     *,
     progress: Progress | None = None,
     cli_repeat: int = 5,
+    growth_repeat: int = 3,
 ) -> dict[str, Any]:
-    """Time fire, move, reach and groups on a generated table, and the command line's
-    cold start (``cli_repeat`` runs per rule system; 0 leaves it out).
+    """Time fire, move, reach and groups on a generated table, how question times grow
+    with the table (`arbitre.api.bench.growth`, ``growth_repeat`` runs per size) and the
+    command line's cold start (``cli_repeat`` runs per rule system); 0 leaves either out.
 
     ``progress`` is told ``(done, total)`` after each question timed.
     """
@@ -173,9 +175,11 @@ def run_rules_bench(
             }
         )
     from arbitre.api.bench.cli_start import cli_start_report
+    from arbitre.api.bench.growth import growth_report
 
     return {
         **({"cli": cli_start_report(cli_repeat)} if cli_repeat > 0 else {}),
+        **({"growth": growth_report(repeat=growth_repeat)} if growth_repeat > 0 else {}),
         "rulesets": run_rulesets_bench(60, repeat, seed, steps),
         "figures": len(scene.figures),
         "terrain": len(scene.terrain),
@@ -232,6 +236,10 @@ def report_lines(report: dict[str, Any]) -> list[str]:
             f"{row['ruleset']:>17} {row['question']} ({row['figures']} figures): median "
             f"{row['median_ms']:8.3f} ms  (target {row['target_ms']:g} ms) {verdict}"
         )
+    if "growth" in report:
+        from arbitre.api.bench.growth import growth_lines
+
+        lines += growth_lines(report["growth"])
     if "cli" in report:
         from arbitre.api.bench.cli_start import cli_start_lines
 
@@ -254,8 +262,12 @@ def ruleset_scene(ruleset: str, figures: int = 60, seed: int = 1) -> Scene:
     return parse_scene(data, source=f"<bench {ruleset}>")
 
 
-def ruleset_scene_data(ruleset: str, figures: int = 60, seed: int = 1) -> dict[str, Any]:
-    """The scene of `ruleset_scene` as the data of a scene.yaml."""
+def ruleset_scene_data(
+    ruleset: str, figures: int = 60, seed: int = 1, terrain: int = 0
+) -> dict[str, Any]:
+    """The scene of `ruleset_scene` as the data of a scene.yaml, with ``terrain`` convex
+    polygons 30-70 mm across (impassable, difficult and woods in turn) in the lanes
+    between the rows of clusters, where no figure stands."""
     rng = np.random.default_rng(seed)
     # Room for every cluster: at least 1200 x 900, wider and deeper for large tables.
     columns = max(9, math.ceil(math.sqrt(figures / 2 * 4 / 3)))
@@ -280,7 +292,23 @@ def ruleset_scene_data(ruleset: str, figures: int = 60, seed: int = 1) -> dict[s
             placed.append(figure)
         cluster += 1
     table = {"width_mm": max(1200, width), "depth_mm": max(900, depth)}
-    return {"ruleset": ruleset, "table": table, "figures": placed}
+    features = []
+    for index in range(terrain):
+        cx, cy = spots[int(rng.integers(len(spots)))]
+        centre = np.array([cx + rng.uniform(0.0, 80.0), cy + 55.0])
+        angles = np.sort(rng.uniform(0, 2 * np.pi, 7))
+        points = (
+            centre
+            + np.column_stack([np.cos(angles), np.sin(angles)]) * rng.uniform(15, 35, 7)[:, None]
+        )
+        polygon = shapely.convex_hull(shapely.MultiPoint(points))
+        coords = [[round(x, 2), round(y, 2)] for x, y in polygon.exterior.coords[:-1]]
+        kind = ("impassable", "difficult", "wood")[index % 3]
+        features.append({"id": f"t{index}", "kind": kind, "polygon_mm": coords})
+    data: dict[str, Any] = {"ruleset": ruleset, "table": table, "figures": placed}
+    if features:
+        data["terrain"] = features
+    return data
 
 
 def _ruleset_fields(ruleset: str, cluster: int, k: int, side: str) -> dict[str, Any]:

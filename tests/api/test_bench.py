@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
 from arbitre.api.bench.cli_start import RULESETS, cli_start_lines, cli_start_report
+from arbitre.api.bench.growth import QUESTIONS, growth_lines, growth_report
 from arbitre.api.bench.rules import run_rules_bench
 from arbitre.api.bench.serve import run_serve_bench
 
 
 def test_the_rules_bench_counts_every_question_timed() -> None:
     seen: list[tuple[int, int]] = []
-    report = run_rules_bench(20, 4, 2, 1, progress=lambda *step: seen.append(step), cli_repeat=0)
+    report = run_rules_bench(
+        20, 4, 2, 1, progress=lambda *step: seen.append(step), cli_repeat=0, growth_repeat=0
+    )
     # 4 questions (fire, move, reach, groups) and 4 rulesets, each timed twice: 16 steps.
     assert seen == [(done, 16) for done in range(1, 17)]
     assert len(report["questions"]) == 4 and len(report["rulesets"]) == 4
@@ -29,3 +35,16 @@ def test_the_cold_start_bench_asks_a_distance_under_every_rule_system() -> None:
     assert [row["ruleset"] for row in report["questions"]] == list(RULESETS)
     assert all(row["ms"] > report["baseline_ms"] > 0 for row in report["questions"])
     assert len(cli_start_lines(report)) == 1 + len(RULESETS)
+
+
+def test_the_growth_bench_fits_a_slope_through_every_question() -> None:
+    seen: list[tuple[int, int]] = []
+    rows = growth_report(sizes=(12, 24), repeat=1, progress=lambda *step: seen.append(step))
+    assert [(r["ruleset"], r["question"]) for r in rows] == list(QUESTIONS)
+    assert seen[-1] == (len(QUESTIONS) * 2, len(QUESTIONS) * 2)
+    for row in rows:
+        assert len(row["cold_ms"]) == len(row["warm_ms"]) == 2 and min(row["cold_ms"]) > 0
+        # Two sizes: the fitted slope is the one through both points.
+        ratio = np.log(row["cold_ms"][1] / row["cold_ms"][0]) / np.log(2.0)
+        assert row["cold_growth"] == pytest.approx(ratio)
+    assert len(growth_lines(rows)) == 1 + len(QUESTIONS)
