@@ -78,6 +78,20 @@ def base_gaps_mm(xy: np.ndarray, disc_radii_mm: np.ndarray, footprints: np.ndarr
     return gaps
 
 
+def segment_distances(p: np.ndarray, q: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Distance (N,) from each point (N, 2) to the segment p-q.
+
+    >>> segment_distances(np.zeros(2), np.array([10.0, 0.0]), np.array([[5.0, 3.0], [13.0, 4.0]]))
+    array([3., 5.])
+    """
+    p, q = np.asarray(p, dtype=np.float64), np.asarray(q, dtype=np.float64)
+    points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    along = q - p
+    length2 = float(along @ along)
+    t = np.clip((points - p) @ along / length2, 0.0, 1.0) if length2 > 0 else np.zeros(len(points))
+    return np.asarray(np.hypot(*(points - (p + t[:, None] * along)).T), dtype=np.float64)
+
+
 def edge_gap_mm(a: shapely.Geometry, b: shapely.Geometry) -> float:
     """Closest distance between two footprints (0 when they touch or overlap).
 

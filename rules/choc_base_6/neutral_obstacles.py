@@ -20,7 +20,7 @@ from arbitre.rules.choc_base_6.neutral_groups import (
     group_footprints,
     reference_of,
 )
-from arbitre.rules.geometry import centre_distance_mm, line_penetration_mm
+from arbitre.rules.geometry import centre_distance_mm, line_penetration_mm, segment_distances
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.terrain import terrain_regions
 
@@ -115,18 +115,10 @@ def _hull_distance_bounds(
     centres = np.array([d[:, :2].mean(axis=0) for d in groups_of_discs])
     reach = np.zeros(len(sizes))
     np.maximum.at(reach, owner, np.hypot(*(discs[:, :2] - centres[owner]).T) + discs[:, 2])
-    low = np.maximum(_segment_distance(p, q, centres) - reach, 0.0)
+    low = np.maximum(segment_distances(p, q, centres) - reach, 0.0)
     high = np.full(len(sizes), np.inf)
-    np.minimum.at(high, owner, np.maximum(_segment_distance(p, q, discs[:, :2]) - discs[:, 2], 0))
+    np.minimum.at(high, owner, np.maximum(segment_distances(p, q, discs[:, :2]) - discs[:, 2], 0))
     return low, high
-
-
-def _segment_distance(p: np.ndarray, q: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """Distance (N,) from each point (N, 2) to the segment p-q."""
-    along = q - p
-    length2 = float(along @ along)
-    t = np.clip((points - p) @ along / length2, 0.0, 1.0) if length2 > 0 else np.zeros(len(points))
-    return np.asarray(np.hypot(*(points - (p + t[:, None] * along)).T), dtype=np.float64)
 
 
 def move_field(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
+from arbitre.rules.geometry import segment_distances
 from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind
 from arbitre.rules.smooth_and_rifled.model import (
     NUMBERS,
@@ -117,6 +118,14 @@ def line_of_fire(
         for i, f in enumerate(scene.figures)
         if f.id not in skip and gaps[si, i] > options.contact_tolerance_mm
     ]
+    # A base comes no nearer the line than its centre less its reach, and no farther than
+    # its centre: only those that might cross it or be the nearest are measured.
+    if others:
+        centres = np.array([scene.figures[i].xy for i in others])
+        reaches = np.array([base_of(scene.figures[i]).radius_mm for i in others])
+        to_centres = segment_distances(p, q, centres)
+        keep = to_centres - reaches <= to_centres.min()
+        others = [i for i, kept in zip(others, keep, strict=True) if kept]
     blockers: list[tuple[str, float, float]] = []
     nearest: tuple[float, float] | None = None
     if float(np.hypot(*(q - p))) > 0.0:

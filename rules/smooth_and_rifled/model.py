@@ -8,10 +8,10 @@ square or 25 mm round bases; a figure without a ``base`` has a 25 mm round one.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, overload
 
 import numpy as np
 import shapely
@@ -197,10 +197,41 @@ def footprint(figure: Figure) -> shapely.Polygon:
     return base_of(figure).footprint(figure.x_mm, figure.y_mm, figure.facing_deg)
 
 
+class Footprints:
+    """The figures' footprints, in ``scene.figures`` order, each made the first time it is
+    asked for: ``prints[i]`` a polygon, ``prints[[i, j]]`` an object array of them."""
+
+    def __init__(self, figures: Sequence[Figure]) -> None:
+        self._figures = figures
+        self._made: dict[int, shapely.Polygon] = {}
+
+    def __len__(self) -> int:
+        return len(self._figures)
+
+    def _one(self, index: int) -> shapely.Polygon:
+        made = self._made.get(index)
+        if made is None:
+            made = self._made[index] = footprint(self._figures[index])
+        return made
+
+    @overload
+    def __getitem__(self, index: int | np.integer[Any]) -> shapely.Polygon: ...
+
+    @overload
+    def __getitem__(self, index: Sequence[int] | np.ndarray) -> np.ndarray: ...
+
+    def __getitem__(
+        self, index: int | np.integer[Any] | Sequence[int] | np.ndarray
+    ) -> shapely.Polygon | np.ndarray:
+        if isinstance(index, (int, np.integer)):
+            return self._one(int(index))
+        return np.array([self._one(int(i)) for i in index] + [None], dtype=object)[:-1]
+
+
 @functools.lru_cache(maxsize=16)
-def footprints(scene: Scene) -> np.ndarray:
-    """Every figure's footprint (object array of polygons), in ``scene.figures`` order."""
-    return np.array([footprint(f) for f in scene.figures] + [None], dtype=object)[:-1]
+def footprints(scene: Scene) -> Footprints:
+    """Every figure's footprint, in ``scene.figures`` order (made when first needed)."""
+    return Footprints(scene.figures)
 
 
 def index_of(scene: Scene, figure_id: str) -> int:
@@ -222,7 +253,10 @@ def gap_matrix(scene: Scene) -> np.ndarray:
     bases = [base_of(f) for f in scene.figures]
     radii = np.array([b.width_mm / 2 if b.shape is BaseShape.ROUND else np.nan for b in bases])
     xy = np.array([f.xy for f in scene.figures]).reshape(-1, 2)
-    return base_gaps_mm(xy, radii, footprints(scene))
+    outlines = np.empty(len(bases), dtype=object)  # only the bases that are not round
+    for i in np.flatnonzero(np.isnan(radii)):
+        outlines[i] = footprint(scene.figures[i])
+    return base_gaps_mm(xy, radii, outlines)
 
 
 def is_leader(figure: Figure) -> bool:
@@ -327,17 +361,15 @@ def find_groups(scene: Scene) -> Grouping:
     warnings: list[str] = []
     claims: dict[int, list[int]] = {}
     leaders = [i for i, f in enumerate(figures) if is_leader(f)]
+    followers: dict[tuple[str, str | None], list[int]] = {}
+    for i, f in enumerate(figures):
+        if not is_leader(f):
+            followers.setdefault((f.side, f.unit if f.unit is not None else f.group), []).append(i)
     setup: dict[int, tuple[bool, float, float]] = {}
     for li in leaders:
         leader = figures[li]
         key = leader.unit if leader.unit is not None else leader.group
-        candidates = [
-            i
-            for i, f in enumerate(figures)
-            if f.side == leader.side
-            and (f.unit if f.unit is not None else f.group) == key
-            and not is_leader(f)
-        ]
+        candidates = followers.get((leader.side, key), [])
         loose = _loose(leader, options, warnings)
         chain_mm = options.mm(NUMBERS.loose_chain_cm if loose else NUMBERS.chain_cm)
         radius_mm = options.mm(options.leader_radius_cm)
