@@ -473,14 +473,19 @@ class LiveTable:
         return answer, about
 
     def jpeg(self, *, overlays: bool = True, quality: int = 80) -> bytes | None:
-        """The newest frame as JPEG, with the located markers drawn."""
+        """The newest frame as JPEG, with the located markers drawn. A frame that is no
+        longer live (the source gave nothing new for a while) carries a red banner
+        saying so, drawings or not."""
         with self._lock:
             image = None if self._latest.image is None else self._latest.image.copy()
             frame = self._latest.frame
+            health = self._source_health(self._clock() - self._started)
         if image is None:
             return None
         if overlays and frame is not None:
             draw_overlays(image, frame, self.config.roster)
+        if not health["ok"]:
+            draw_banner(image, health["message"])
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
         return bytes(data) if ok else None
 
@@ -531,6 +536,15 @@ def _ascii(text: str) -> str:
     """The text without accents: OpenCV's Hershey fonts draw ASCII only."""
     plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore")
     return plain.decode("ascii")
+
+
+def draw_banner(image: NDArray[np.uint8], text: str) -> None:
+    """A red band across the top of the picture with ``text`` (an old frame, say)."""
+    height = max(24, image.shape[0] // 20)
+    image[:height] = (0.35 * image[:height] + [0, 0, 160]).astype(np.uint8)
+    scale = height / 40.0
+    origin = (8, int(height * 0.72))
+    cv2.putText(image, _ascii(text), origin, cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), 2)
 
 
 def draw_overlays(image: NDArray[np.uint8], frame: Frame, roster: Roster) -> None:

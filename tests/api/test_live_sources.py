@@ -168,3 +168,25 @@ def test_health_reports_both_rates(config: TableConfig) -> None:
     assert body["source"]["capacity_fps"] == pytest.approx(10.0, abs=0.05)
     assert body["fps"] == 2.0
     assert body["source"]["ok"] is True and body["source"]["frame_age_s"] == 0.0
+
+
+def test_an_old_frame_is_served_with_a_banner_saying_so(config: TableConfig) -> None:
+    clock, source = Clock(), Stuck()
+    live = LiveTable(config, source, clock=clock)
+    assert live.step()
+    fresh = _decoded(live.jpeg(overlays=False))
+    source.mode = "repeat"
+    clock.now += 3.0  # no new frame for 3 s: no longer live
+    assert live.step()
+    old = _decoded(live.jpeg(overlays=False))
+    band = max(24, old.shape[0] // 20)  # the banner's height: 36 px on the 720-line demo
+    # The band turns red (BGR: red well above blue); the rest of the picture is the same.
+    top_old, top_fresh = old[:band].mean(axis=(0, 1)), fresh[:band].mean(axis=(0, 1))
+    assert top_old[2] > top_old[0] + 60 and abs(top_fresh[2] - top_fresh[0]) < 30
+    assert np.abs(old[band + 4 :].astype(int) - fresh[band + 4 :]).mean() < 2.0
+
+
+def _decoded(data: bytes | None) -> NDArray[np.uint8]:
+    assert data is not None
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    return np.asarray(image, dtype=np.uint8)
