@@ -398,13 +398,21 @@ def _one_melee_of_sixty() -> list[dict[str, Any]]:
     return figures
 
 
-@pytest.mark.parametrize("build", [_clusters_of_sixty, _one_melee_of_sixty])
-def test_melees_of_sixty_figures_take_under_50_ms(build: Any) -> None:
-    figures = build()
-    best = math.inf
-    for _ in range(3):
-        scene = _scene(*figures)  # a fresh scene: nothing cached
-        start = time.perf_counter()
-        ask(scene, "melees", []).to_json()
-        best = min(best, time.perf_counter() - start)
-    assert best < 0.05, f"{best * 1000:.1f} ms"
+def test_ten_melees_of_six_are_each_split_every_way() -> None:
+    # Each ring: a blue centre touching five, red at 0, 120, 240 degrees and blue at 60,
+    # 180 (the sixth place, 300, empty). (Their time is `arbitre bench rules`' business.)
+    melees = ask(_scene(*_clusters_of_sixty()), "melees", []).to_json()["melees"]
+    assert len(melees) == 10
+    for melee in melees:
+        assert len(melee["figures"]) == 6 and not melee["truncated"] and not melee["exhausted"]
+        combats = melee["proposal"]["combats"]
+        assert sorted(f for combat in combats for f in combat) == sorted(melee["figures"])
+
+
+def test_one_melee_of_sixty_gets_a_proposal_for_every_figure() -> None:
+    # Sixty figures packed in alternating rows: too many splits to list (truncated), but
+    # the search finishes and proposes one split in which every figure fights once.
+    (melee,) = ask(_scene(*_one_melee_of_sixty()), "melees", []).to_json()["melees"]
+    assert len(melee["figures"]) == 60 and melee["truncated"] and not melee["exhausted"]
+    fighting = [f for combat in melee["proposal"]["combats"] for f in combat]
+    assert sorted(fighting) == sorted(melee["figures"])
