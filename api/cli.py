@@ -117,7 +117,8 @@ def ask(
     try:
         language = find_language(lang) if lang else DEFAULT_LANGUAGE
     except LanguageError as error:
-        raise fail(str(error)) from None
+        short = str(error) if len(str(error)) <= 200 else f"unknown language {shown(lang)}"
+        raise fail(short) from None
     extras: dict[str, Any] = {}
     for item in extra or []:
         key, equals, value = item.partition("=")
@@ -127,9 +128,10 @@ def ask(
             extras[key] = read_scene_text(value, f"--with {key}")
         except RulesError as error:
             raise fail(str(error)) from None
-    for key, value in (("action", action), ("die", die), ("bonus", bonus)):
-        if value is not None:
-            extras[key] = value
+    shortcuts: tuple[tuple[str, object], ...] = (("action", action), ("die", die), ("bonus", bonus))
+    for name, given in shortcuts:
+        if given is not None:
+            extras[name] = given
     loaded = load_scene(scene)
     answer = ask_question(loaded, question, args or [], extras)
     if as_json or language == DEFAULT_LANGUAGE:
@@ -451,6 +453,7 @@ def serve(
 
     import uvicorn
 
+    from arbitre.api.desk import QuestionDesk
     from arbitre.api.hosts import ALL_INTERFACES, HostError, lan_address, trusted_hosts
     from arbitre.api.main import create_app
     from arbitre.api.tuio import TuioError, TuioSender, resolve_target
@@ -467,7 +470,7 @@ def serve(
         sender = TuioSender(*tuio_target, table.width_mm, table.depth_mm)
         live.on_frame = sender
     token = secrets.token_urlsafe(12)
-    app_ = create_app(live, token=token, hosts=hosts)
+    app_ = create_app(live, token=token, hosts=hosts, desk=QuestionDesk(processes=True))
     everywhere = host in ALL_INTERFACES
     shown = (lan_address() or "127.0.0.1") if everywhere else host
     shown = f"[{shown}]" if ":" in shown else shown  # an IPv6 address in a URL

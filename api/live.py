@@ -464,13 +464,22 @@ class LiveTable:
         scene = self._scene_from(tracks)
         if scene is None:
             raise QuestionError("no figure has been seen on the table yet")
-        answer = ask(scene, question, args, extras)
-        about = {
+        return ask(scene, question, args, extras), self._about(tracks)
+
+    def question_input(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """What a question on the live table needs, as plain data for another process:
+        the scene's document and which positions it holds (`ask`'s second part)."""
+        tracks = self.tracks()
+        if not tracks:
+            raise QuestionError("no figure has been seen on the table yet")
+        return self._document(tracks), self._about(tracks)
+
+    def _about(self, tracks: Sequence[Track]) -> dict[str, Any]:
+        return {
             "positions": "settled" if all(t.settled for t in tracks) else "moving",
             "moving": [_figure_id(t, self.config.roster) for t in tracks if not t.settled],
             "stale": [_figure_id(t, self.config.roster) for t in tracks if t.stale],
         }
-        return answer, about
 
     def jpeg(self, *, overlays: bool = True, quality: int = 80) -> bytes | None:
         """The newest frame as JPEG, with the located markers drawn. A frame that is no

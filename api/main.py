@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from arbitre import __version__
 from arbitre.api.bodies import MAX_BODY_BYTES, BodyGuard
+from arbitre.api.desk import QuestionDesk
 from arbitre.api.hosts import LOOPBACK, TrustedHostGuard
 from arbitre.api.live import LiveTable
 from arbitre.api.routes import ask, camera, page, scenes, state, terrain
@@ -128,14 +129,17 @@ def create_app(
     run_loop: bool = True,
     hosts: Iterable[str] = LOOPBACK,
     max_streams: int = MAX_STREAMS,
+    desk: QuestionDesk | None = None,
 ) -> FastAPI:
     """The FastAPI app over a live table.
 
     ``token`` guards configuration changes; ``hosts`` are the names the server answers
     to (`arbitre.api.hosts.trusted_hosts`, the loopback names by default);
-    ``max_streams`` caps the camera streams open at once.
+    ``max_streams`` caps the camera streams open at once; ``desk`` answers the
+    questions (one worker and eight waiting by default).
     """
     broadcaster = Broadcaster(live)
+    question_desk = QuestionDesk() if desk is None else desk
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -146,6 +150,7 @@ def create_app(
             yield
         finally:
             task.cancel()
+            question_desk.close()
             if run_loop:
                 live.stop()
 
@@ -162,6 +167,7 @@ def create_app(
     app.state.live = live
     app.state.token = token or secrets.token_urlsafe(12)
     app.state.broadcaster = broadcaster
+    app.state.desk = question_desk
     app.state.shared_jpeg = SharedJpeg(
         lambda overlays: live.jpeg(overlays=overlays), max_streams=max_streams
     )

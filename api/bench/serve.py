@@ -15,13 +15,17 @@ from typing import Any
 
 import uvicorn
 
+from arbitre.api.bench.ask_load import run_askers
 from arbitre.api.bench.ws_load import run_clients
 from arbitre.api.demo import DemoSource, demo_setup
+from arbitre.api.desk import QuestionDesk
 from arbitre.api.live import LiveTable, TableConfig
 from arbitre.api.main import create_app
 from arbitre.calibration.progress import Progress, Steps
 
 TARGET_RATIO = 0.9  # the frame rate stays within 10 % of its rate with no client
+TARGET_QUESTIONS_RATIO = 0.7  # ... and within 30 % while questions pour in
+TARGET_P95_S = 2.0  # the questions answered take at most this long (95th percentile)
 WARM_UP_S = 1.0
 TICK_S = 0.1  # progress is told every tenth of a second of the measure
 
@@ -52,14 +56,19 @@ def _rate(live: LiveTable, seconds: float, steps: Steps) -> float:
 
 
 def run_serve_bench(
-    clients: int = 20, seconds: float = 8.0, *, progress: Progress | None = None
+    clients: int = 20,
+    seconds: float = 8.0,
+    *,
+    askers: int = 50,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
-    """Frames per second with no client and with ``clients`` WebSocket clients.
+    """Frames per second with no client, with ``clients`` WebSocket clients, and with
+    ``askers`` clients asking questions without pause (``reach`` and ``fire``).
 
     ``progress`` is told ``(done, total)`` every tenth of a second of the warm-up and
-    the two measures.
+    the three measures.
     """
-    steps = Steps(_ticks(WARM_UP_S) + 2 * _ticks(seconds), progress)
+    steps = Steps(_ticks(WARM_UP_S) + 3 * _ticks(seconds), progress)
     setup = demo_setup()
     live = LiveTable(
         TableConfig(
@@ -71,7 +80,7 @@ def run_serve_bench(
     port = _free_port()
     server = uvicorn.Server(
         uvicorn.Config(
-            create_app(live),
+            create_app(live, desk=QuestionDesk(processes=True)),
             host="127.0.0.1",
             port=port,
             log_level="warning",
@@ -98,6 +107,7 @@ def run_serve_bench(
         stop.set()
         messages = int(received.get(timeout=30))
         process.join(timeout=10)
+        questions = _under_questions(context, port, live, askers, seconds, steps)
     finally:
         server.should_exit = True
         thread.join(timeout=10)
@@ -107,14 +117,54 @@ def run_serve_bench(
         "fps_loaded": loaded,
         "ratio": loaded / alone if alone else 0.0,
         "messages": messages,
+        **({"questions": {**questions, "ratio": questions["fps"] / alone}} if alone else {}),
+    }
+
+
+def _under_questions(
+    context: Any, port: int, live: LiveTable, askers: int, seconds: float, steps: Steps
+) -> dict[str, Any]:
+    """The frame rate while ``askers`` clients ask questions without pause, and how the
+    questions fared: answered, refused as busy (503), their latencies."""
+    ready, stop = context.Event(), context.Event()
+    results: Any = context.Queue()
+    process = context.Process(target=run_askers, args=(port, askers, ready, stop, results))
+    process.start()
+    if not ready.wait(timeout=60):
+        raise RuntimeError("the question clients could not start")
+    fps = _rate(live, seconds, steps)
+    stop.set()
+    latencies: dict[str, list[float]] = results.get(timeout=90)
+    process.join(timeout=10)
+    answered = sorted(latencies.get("200", []))
+    return {
+        "askers": askers,
+        "fps": fps,
+        "answered": len(answered),
+        "busy": len(latencies.get("503", [])),
+        "other": sum(len(v) for k, v in latencies.items() if k not in ("200", "503")),
+        "p95_s": answered[int(0.95 * (len(answered) - 1))] if answered else None,
     }
 
 
 def report_lines(report: dict[str, Any]) -> list[str]:
     """The report as one line, with the target met (ok) or missed (MISS)."""
     verdict = "ok" if report["ratio"] >= TARGET_RATIO else "MISS"
-    return [
+    lines = [
         f"demo pipeline: {report['fps_alone']:.1f} fps alone, {report['fps_loaded']:.1f} "
         f"fps with {report['clients']} WebSocket clients ({report['messages']} states "
         f"pushed): ratio {report['ratio']:.2f} (target >= {TARGET_RATIO:.2f}) {verdict}"
     ]
+    asked = report.get("questions")
+    if asked:
+        p95 = asked["p95_s"]
+        ok = asked["ratio"] >= TARGET_QUESTIONS_RATIO and p95 is not None and p95 <= TARGET_P95_S
+        lines.append(
+            f"  with {asked['askers']} clients asking without pause: {asked['fps']:.1f} fps, "
+            f"ratio {asked['ratio']:.2f} (target >= {TARGET_QUESTIONS_RATIO:.2f}); "
+            f"{asked['answered']} answered (p95 "
+            f"{'-' if p95 is None else f'{p95:.2f}'} s, target <= {TARGET_P95_S:g} s), "
+            f"{asked['busy']} told to retry (503), {asked['other']} other  "
+            f"{'ok' if ok else 'MISS'}"
+        )
+    return lines

@@ -7,6 +7,9 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from arbitre.api.desk import RETRY_AFTER_S, Busy, QuestionDesk, answer_scene
+from arbitre.api.live import LiveTable
+from arbitre.api.routes.errors import errors
 from arbitre.api.routes.state import live_of
 from arbitre.rules.errors import RulesError
 from arbitre.rules.questions import ask
@@ -29,15 +32,51 @@ class Question(BaseModel):
 router = APIRouter(prefix="/api")
 
 
-@router.post("/ask")
-def post_ask(question: Question, request: Request) -> dict[str, Any]:
-    """Answer a rules question on the live table's positions, or on the scene given."""
+@router.post("/ask", responses=errors(503, e503="the questions' queue is full: retry"))
+async def post_ask(question: Question, request: Request) -> dict[str, Any]:
+    """Answer a rules question on the live table's positions, or on the scene given.
+
+    Questions are answered in turn by a few workers (`arbitre.api.desk`); when they are
+    all busy and the queue is full, the answer is 503 with ``Retry-After``.
+    """
+    live, desk = live_of(request), desk_of(request)
     try:
-        if question.scene is not None:
-            scene = parse_scene(question.scene, source="scene")
-            answer = ask(scene, question.question, question.args, question.extras)
-            return {**answer.to_json(), "positions": "scene", "moving": [], "stale": []}
-        answer, about = live_of(request).ask(question.question, question.args, question.extras)
+        if desk.processes:  # the worker gets the scene as plain data
+            if question.scene is not None:
+                document, about, source = question.scene, SCENE_ABOUT, "scene"
+            else:
+                (document, about), source = live.question_input(), "live table"
+            ok, found = await desk.run(
+                answer_scene, document, question.question, question.args, question.extras, source
+            )
+            if not ok:
+                raise HTTPException(status_code=422, detail=found)
+            return {**found, **about}
+        return await desk.run(_answer_here, live, question)
+    except Busy:
+        raise HTTPException(
+            status_code=503,
+            detail="busy answering other questions: retry in a second",
+            headers={"Retry-After": str(RETRY_AFTER_S)},
+        ) from None
     except RulesError as error:
         raise HTTPException(status_code=422, detail=str(error).splitlines()[0]) from None
+
+
+SCENE_ABOUT: dict[str, Any] = {"positions": "scene", "moving": [], "stale": []}
+
+
+def _answer_here(live: LiveTable, question: Question) -> dict[str, Any]:
+    """The answer, computed in this process (on a worker thread)."""
+    if question.scene is not None:
+        scene = parse_scene(question.scene, source="scene")
+        found = ask(scene, question.question, question.args, question.extras)
+        return {**found.to_json(), **SCENE_ABOUT}
+    answer, about = live.ask(question.question, question.args, question.extras)
     return {**answer.to_json(), **about}
+
+
+def desk_of(request: Request) -> QuestionDesk:
+    """The app's question desk."""
+    desk: QuestionDesk = request.app.state.desk
+    return desk

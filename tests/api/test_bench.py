@@ -23,10 +23,14 @@ def test_the_rules_bench_counts_every_question_timed() -> None:
 
 def test_the_serve_bench_counts_tenths_of_a_second() -> None:
     seen: list[tuple[int, int]] = []
-    report = run_serve_bench(clients=1, seconds=0.3, progress=lambda *step: seen.append(step))
-    # 1 s of warm-up and two measures of 0.3 s, in tenths: 10 + 3 + 3 steps.
-    assert seen == [(done, 16) for done in range(1, 17)]
+    report = run_serve_bench(
+        clients=1, seconds=0.3, askers=2, progress=lambda *step: seen.append(step)
+    )
+    # 1 s of warm-up and three measures of 0.3 s, in tenths: 10 + 3 + 3 + 3 steps.
+    assert seen == [(done, 19) for done in range(1, 20)]
     assert report["clients"] == 1 and report["fps_alone"] > 0
+    asked = report["questions"]
+    assert asked["askers"] == 2 and asked["other"] == 0
 
 
 def test_the_cold_start_bench_asks_a_distance_under_every_rule_system() -> None:

@@ -1,0 +1,123 @@
+"""Where questions wait their turn: a few workers, a short queue, "busy" beyond it.
+
+Questions are answered off the event loop and off the camera's thread, by at most
+``workers`` workers at once; up to ``waiting`` more wait for a worker. One more is
+refused at once (`Busy`: the route answers 503 with ``Retry-After``), so a crowd of
+questions cannot starve the camera loop nor queue up answers nobody will wait for.
+
+The workers are threads, or (``processes=True``, what ``arbitre serve`` uses)
+processes of their own: rules questions are mostly Python, which holds the
+interpreter's lock, and a thread answering them slows the camera's thread down; a
+process runs beside it on another core. A process is given the scene as plain data
+(`answer_scene`) and keeps the last one it parsed, so a still table is parsed once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import multiprocessing
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+WORKERS = 1
+WAITING = 8
+RETRY_AFTER_S = 1
+
+
+class Busy(Exception):
+    """Every worker is answering and the queue is full."""
+
+
+class QuestionDesk:
+    """Runs questions on its workers; ``workers`` answer at once, ``waiting`` queue."""
+
+    def __init__(
+        self, workers: int = WORKERS, waiting: int = WAITING, *, processes: bool = False
+    ) -> None:
+        if workers < 1 or waiting < 0:
+            raise ValueError(f"need workers >= 1 and waiting >= 0, got {workers}, {waiting}")
+        self.workers = workers
+        self.capacity = workers + waiting
+        self.processes = processes
+        self._executor: Executor | None = None
+        self._lock = threading.Lock()
+        self._taken = 0
+
+    @property
+    def taken(self) -> int:
+        """Questions being answered or waiting."""
+        with self._lock:
+            return self._taken
+
+    def _pool(self) -> Executor:
+        with self._lock:
+            if self._executor is None:
+                if self.processes:
+                    # forkserver: a clean process, not a copy of this threaded one.
+                    context = multiprocessing.get_context("forkserver")
+                    self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+                else:
+                    self._executor = ThreadPoolExecutor(self.workers, "question")
+            return self._executor
+
+    async def run(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` computed on a worker (picklable, for processes); `Busy` when
+        the desk is full."""
+        with self._lock:
+            if self._taken >= self.capacity:
+                raise Busy
+            self._taken += 1
+        try:
+            pool = self._pool()
+            try:
+                return await asyncio.get_running_loop().run_in_executor(pool, work, *args)
+            except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
+                with self._lock:
+                    if self._executor is pool:
+                        self._executor = None
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise Busy from None
+        finally:
+            with self._lock:
+                self._taken -= 1
+
+    def close(self) -> None:
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+
+_LAST_SCENE: tuple[str, Any] | None = None  # in a worker: the last scene it parsed
+
+
+def answer_scene(
+    document: Mapping[str, Any],
+    question: str,
+    args: Sequence[str],
+    extras: Mapping[str, Any],
+    source: str,
+) -> tuple[bool, Any]:
+    """Parse a scene's data and answer a question on it: ``(True, answer JSON)``, or
+    ``(False, the one-line message)`` when the rules refuse. Run in a worker process."""
+    global _LAST_SCENE
+    from arbitre.rules.errors import RulesError
+    from arbitre.rules.questions import ask
+    from arbitre.rules.scene import parse_scene
+
+    try:
+        key = json.dumps(document, sort_keys=True, default=str)
+        if _LAST_SCENE is not None and _LAST_SCENE[0] == key:
+            scene = _LAST_SCENE[1]
+        else:
+            scene = parse_scene(document, source=source)
+            _LAST_SCENE = (key, scene)
+        return True, ask(scene, question, args, extras).to_json()
+    except RulesError as error:
+        return False, str(error).splitlines()[0]

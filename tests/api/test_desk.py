@@ -1,0 +1,116 @@
+"""The question desk: a few workers, a short queue, 503 with Retry-After beyond it; and
+questions answered in a worker process give the same answers as in the server's own."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from arbitre.api.demo import DemoSource, demo_setup
+from arbitre.api.desk import Busy, QuestionDesk, answer_scene
+from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.main import create_app
+
+TEST_HOSTS = ("testserver",)
+
+
+def test_one_more_than_workers_and_queue_is_refused_at_once() -> None:
+    # One worker and one place in the queue: two questions are taken, a third is Busy.
+    desk = QuestionDesk(workers=1, waiting=1)
+    release = threading.Event()
+
+    async def scenario() -> list[Any]:
+        first = asyncio.ensure_future(desk.run(release.wait, 10))
+        second = asyncio.ensure_future(desk.run(release.wait, 10))
+        await asyncio.sleep(0.05)
+        assert desk.taken == 2
+        with pytest.raises(Busy):
+            await desk.run(release.wait, 10)
+        release.set()
+        return list(await asyncio.gather(first, second))
+
+    assert asyncio.run(scenario()) == [True, True]
+    assert desk.taken == 0
+    desk.close()
+
+
+@pytest.fixture(scope="module")
+def live() -> LiveTable:
+    setup = demo_setup()
+    table = LiveTable(
+        TableConfig(
+            setup.camera, setup.table, setup.roster, options={"unit_mm": 100}, terrain=setup.terrain
+        ),
+        DemoSource(move_every_s=1e9),
+    )
+    for _ in range(5):
+        assert table.step()
+    return table
+
+
+@pytest.fixture(scope="module")
+def in_process(live: LiveTable) -> Iterator[TestClient]:
+    app = create_app(live, run_loop=False, hosts=TEST_HOSTS, desk=QuestionDesk(processes=True))
+    with TestClient(app) as client:
+        yield client
+
+
+def test_a_worker_process_answers_as_the_server_would(
+    live: LiveTable, in_process: TestClient
+) -> None:
+    for question, args in (("distance", ["alpins", "verts"]), ("reach", ["alpins"])):
+        answer, about = live.ask(question, args)
+        got = in_process.post("/api/ask", json={"question": question, "args": args})
+        assert got.status_code == 200, got.text
+        assert got.json() == {**answer.to_json(), **about}
+
+
+def test_a_worker_process_refuses_as_the_server_would(in_process: TestClient) -> None:
+    got = in_process.post("/api/ask", json={"question": "fire", "args": ["alpins", "nobody"]})
+    assert got.status_code == 422
+    assert "nobody" in got.json()["detail"] and "\n" not in got.json()["detail"]
+
+
+def test_a_worker_keeps_the_last_scene_it_parsed() -> None:
+    document = {
+        "ruleset": "musg",
+        "table": {"width_mm": 600, "depth_mm": 600},
+        "figures": [
+            {"id": "a", "side": "x", "x_mm": 100, "y_mm": 100},
+            {"id": "b", "side": "y", "x_mm": 100, "y_mm": 200},
+        ],
+    }
+    # Centre to centre 100 mm, bases of 25 mm: 75 mm edge to edge.
+    ok, first = answer_scene(document, "distance", ["a", "b"], {}, "scene")
+    assert ok and first["distance_mm"] == pytest.approx(75.0)
+    ok, again = answer_scene(dict(document), "distance", ["a", "b"], {}, "scene")
+    assert ok and again == first
+    ok, message = answer_scene(document, "distance", ["a", "zz"], {}, "scene")
+    assert not ok and "zz" in message
+
+
+def test_a_full_desk_answers_503_with_retry_after(live: LiveTable) -> None:
+    desk = QuestionDesk(workers=1, waiting=0)
+    release = threading.Event()
+    app = create_app(live, run_loop=False, hosts=TEST_HOSTS, desk=desk)
+    with TestClient(app) as client:
+        blocker = threading.Thread(target=lambda: asyncio.run(desk.run(release.wait, 10)))
+        blocker.start()
+        try:
+            while desk.taken == 0:
+                release.wait(0.01)
+            got = client.post(
+                "/api/ask", json={"question": "distance", "args": ["alpins", "verts"]}
+            )
+            assert got.status_code == 503
+            assert got.headers["Retry-After"] == "1"
+            assert "retry" in got.json()["detail"]
+        finally:
+            release.set()
+            blocker.join()
+        assert client.post("/api/ask", json={"question": "groups"}).status_code == 200
