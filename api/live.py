@@ -111,6 +111,7 @@ class LiveTable:
             config.table.dictionary,
             camera_matrix=config.camera.camera_matrix,
             dist_coeffs=config.camera.dist_coeffs,
+            scan_beside=True,  # the periodic full scan never holds a frame up
         )
         self._latest = _Latest()
         self._frame_number = 0

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -507,6 +508,12 @@ class MarkerTracker:
     differs from the last; new markers are picked up by the next full scan.
     Sides are always re-measured, as `detect_markers` does by default.
 
+    With ``scan_beside`` the periodic full scan runs on another thread, beside the
+    tracking (OpenCV's detector releases the interpreter's lock): the frame it starts
+    on is tracked as usual, and the markers the scan finds that were not tracked are
+    followed from the frame after it ends. No frame then waits for a periodic scan; the
+    first frame, and a frame where a marker is lost, still scan at once.
+
     On a still table a tracked marker's corners are those of a full scan to a
     few hundredths of a pixel: both are the fixed point of the same side fit.
     In a tracked frame ``rejected_count`` counts only the windows searched.
@@ -522,6 +529,7 @@ class MarkerTracker:
         dist_coeffs: ArrayLike | None = None,
         full_scan_every: int = 30,
         margin_px: float | None = None,
+        scan_beside: bool = False,
     ) -> None:
         if full_scan_every < 1:
             raise VisionError(f"full_scan_every must be at least 1, got {full_scan_every!r}")
@@ -539,6 +547,9 @@ class MarkerTracker:
         self._last: tuple[Detection, ...] = ()
         self._last_shape: tuple[int, ...] = ()
         self._since_full_scan = 0
+        self._beside = ThreadPoolExecutor(1, "marker-scan") if scan_beside else None
+        self._scan: Future[DetectionResult] | None = None
+        self._scan_shape: tuple[int, ...] = ()
         self.frames = 0
         self.full_scans = 0
         self.last_was_full_scan = False
@@ -554,20 +565,60 @@ class MarkerTracker:
         self.frames += 1
         result = None
         same_size = grey.shape == self._last_shape
-        if self._last and same_size and self._since_full_scan + 1 < self._full_scan_every:
+        due = self._since_full_scan + 1 >= self._full_scan_every
+        if self._last and same_size and (not due or self._beside is not None):
             result = self._follow(measure)
         self.last_was_full_scan = result is None
         if result is None:
-            corners, ids, rejected = self._full_detector.detectMarkers(grey)
-            detections, dropped = measure.detections(_stack_corners(corners), _id_list(ids))
-            result = _group(detections, len(rejected) + dropped, self._camera)
+            result = self._scan_now(grey, measure)
             self._since_full_scan = 0
             self.full_scans += 1
+            self._scan = None  # a scan running beside is outdated by this one
+        elif due:
+            self._start_scan(grey)
+            self._since_full_scan = 0
         else:
             self._since_full_scan += 1
-        self._last = result.markers
+        self._last = result.markers + self._scanned_beside(result, grey.shape)
         self._last_shape = grey.shape
         return result
+
+    def _scan_now(self, grey: NDArray[np.uint8], measure: _Measure) -> DetectionResult:
+        """A full scan of a frame: OpenCV's detector, then every side re-measured."""
+        corners, ids, rejected = self._full_detector.detectMarkers(grey)
+        detections, dropped = measure.detections(_stack_corners(corners), _id_list(ids))
+        return _group(detections, len(rejected) + dropped, self._camera)
+
+    def _start_scan(self, grey: NDArray[np.uint8]) -> None:
+        """A full scan of a copy of this frame, on the scanning thread (one at a time)."""
+        if self._beside is None or self._scan is not None:
+            return
+        frame = grey.copy()
+        self._scan = self._beside.submit(self._scan_copy, frame)
+        self._scan_shape = frame.shape
+
+    def _scan_copy(self, frame: NDArray[np.uint8]) -> DetectionResult:
+        return self._scan_now(frame, _Measure(frame, self._reader, self._camera, refine=True))
+
+    def _scanned_beside(
+        self, result: DetectionResult, shape: tuple[int, ...]
+    ) -> tuple[Detection, ...]:
+        """The markers a finished scan found that this frame did not track."""
+        scan = self._scan
+        if scan is None or not scan.done():
+            return ()
+        self._scan = None
+        self.full_scans += 1
+        if shape != self._scan_shape:
+            return ()
+        scanned = scan.result()
+        known = {m.id for m in result.markers} | set(result.duplicates)
+        return tuple(m for m in scanned.markers if m.id not in known)
+
+    def close(self) -> None:
+        """Stop the scanning thread (a tracker with ``scan_beside``)."""
+        if self._beside is not None:
+            self._beside.shutdown(wait=False, cancel_futures=True)
 
     def _follow(self, measure: _Measure) -> DetectionResult | None:
         """The last markers found again in place or in windows; None when one is missing."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import time
 from pathlib import Path
 
 import cv2
@@ -277,6 +278,35 @@ def test_tracker_scans_again_when_a_marker_goes_and_finds_new_ones_later() -> No
     tracker.update(frame.image)
     seen = tracker.update(frame.image)  # the third frame after the last full scan
     assert tracker.last_was_full_scan and 12 in seen.ids
+
+
+def test_a_scan_beside_the_tracker_finds_a_returning_marker_without_stalling_a_frame() -> None:
+    # As above, with the periodic scan on its own thread: after the first frame no frame
+    # scans the whole picture itself; the marker that comes back is followed from the
+    # frame after the scan beside ends (at most a few frames: the scan takes tens of ms).
+    chosen, frame = _scene("overhead")
+    hidden = frame.truth[12]
+    covered = frame.image.copy()
+    low = np.floor(hidden.corners_px.min(axis=0)).astype(int) - 8
+    high = np.ceil(hidden.corners_px.max(axis=0)).astype(int) + 8
+    covered[low[1] : high[1], low[0] : high[0]] = chosen.scene.table.colour_bgr
+    tracker = MarkerTracker("DICT_4X4_250", full_scan_every=3, scan_beside=True)
+    try:
+        assert 12 not in tracker.update(covered).ids and tracker.last_was_full_scan
+        found_at = None
+        for k in range(1, 40):
+            result = tracker.update(frame.image)
+            assert not tracker.last_was_full_scan, k
+            if 12 in result.ids:
+                found_at = k
+                break
+            time.sleep(0.02)  # frames come every 20-40 ms from a camera
+        assert found_at is not None and found_at >= 3  # not before the scan is due
+        followed = result.get(12)
+        assert followed is not None
+        np.testing.assert_allclose(followed.centre_px, hidden.centre_px, atol=0.3)
+    finally:
+        tracker.close()
 
 
 def test_tracker_refuses_a_bad_period() -> None:
