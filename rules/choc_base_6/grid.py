@@ -216,6 +216,13 @@ def _cube_round(q: float, r: float) -> Cell:
     return int(rq), int(rr)
 
 
+MIN_CELL_MM = 10.0
+"""The smallest grid cell (a hex or square flat to flat), mm: CB6 cells are a few cm."""
+
+MAX_CELLS = 40_000
+"""The most cells a table may hold (200 x 200): paths and reach search over the cells."""
+
+
 def grid_of(scene: Scene) -> Grid:
     """The grid of a CB6 scene on a hex or square surface."""
     options = options_of(scene)
@@ -226,6 +233,15 @@ def grid_of(scene: Scene) -> Grid:
             scene.source,
             f"options.{name}",
             f"required when surface is {options.surface!r} (the cell size, flat to flat, mm)",
+        )
+    name = "hex_mm" if options.surface == "hex" else "square_mm"
+    cells = scene.table.width_mm * scene.table.depth_mm / (size * size)
+    if size < MIN_CELL_MM or cells > MAX_CELLS:
+        raise SceneError(
+            scene.source,
+            f"options.{name}",
+            f"cells must be at least {MIN_CELL_MM:g} mm and at most {MAX_CELLS:,} on the "
+            f"table; {size:g} mm cells make {cells:,.0f}",
         )
     origin = options.grid_origin_mm if options.grid_origin_mm is not None else (size / 2, size / 2)
     return Grid(

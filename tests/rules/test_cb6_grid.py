@@ -386,3 +386,23 @@ def test_impact_on_a_grid_uses_the_grid_fire_rules() -> None:
     )
     answer = ask(scene, "impact", ["A", "cible"], {"action": "fire", "die": 2}).to_json()
     assert (answer["pi"], answer["impact"], answer["warnings"]) == (3, 1, [])
+
+
+@pytest.mark.parametrize(
+    ("surface", "size", "table", "made"),
+    [
+        # 600 x 400 mm in 1 mm squares: 240,000 cells, and a cell under 10 mm anyway.
+        ("square", 1.0, (600, 400), "240,000"),
+        # 5 mm hexes are under 10 mm, though 600 x 400 / 25 = 9,600 cells would do.
+        ("hex", 5.0, (600, 400), "9,600"),
+        # 10 mm squares on a 3 x 2 m table: 3000 x 2000 / 100 = 60,000 cells, over 40,000.
+        ("square", 10.0, (3000, 2000), "60,000"),
+    ],
+)
+def test_grids_of_absurdly_many_or_tiny_cells_are_refused(
+    surface: str, size: float, table: tuple[float, float], made: str
+) -> None:
+    # Paths and reach search over the cells: a grid of a million 0.1 mm cells would never
+    # finish, so a scene must keep to cells of 10 mm or more, 40,000 at most.
+    with pytest.raises(SceneError, match=rf"options.{surface}_mm: cells must be .* make {made}"):
+        _scene(surface, _fig("a", "blue", (60, 60)), table=table, **{f"{surface}_mm": size})
