@@ -566,6 +566,11 @@ def _same_view(a: BoardView, b: BoardView) -> bool:
     return bool(moved < SAME_VIEW_PX)
 
 
+MAX_FOLD_SHARE = 0.25
+"""A lens model folding back within this share of the way to the image's corners is
+refused (fitted nonsense); one folding farther out only draws a warning."""
+
+
 def _degenerate(
     intrinsics: CameraIntrinsics,
     std4: tuple[float, float, float, float],
@@ -602,6 +607,53 @@ def _degenerate(
     relative = max(std4[0] / intrinsics.fx, std4[1] / intrinsics.fy)
     if not math.isfinite(relative) or relative > MAX_FOCAL_UNCERTAINTY:
         return f"the focal length is uncertain to +-{100 * relative:.0f} % (1 sigma)"
+    fold = _radial_fold(intrinsics)
+    if fold is not None and fold[0] < MAX_FOLD_SHARE * fold[1]:
+        return (
+            f"the lens distortion folds back {fold[0]:.2g} from the image's centre, far inside "
+            f"its corners ({fold[1]:.2g} away, normalised): no lens does that"
+        )
+    return None
+
+
+def _radial_fold(intrinsics: CameraIntrinsics) -> tuple[float, float] | None:
+    """Where the lens's radial distortion stops growing inside the image, and how far the
+    image's farthest corner is (normalised radii), or None when it grows all the way.
+
+    A lens bends rays by the radius ``r`` from the image's centre: the distorted radius
+    is ``r (1 + k1 r^2 + k2 r^4 + k3 r^6) / (1 + k4 r^2 + k5 r^4 + k6 r^6)``. Where it
+    stops growing, two directions land on one pixel: the model is wrong from there out.
+
+    >>> camera = [[1000, 0, 960], [0, 1000, 540], [0, 0, 1]]
+    >>> _radial_fold(CameraIntrinsics((1920, 1080), camera, [-0.25, 0.06, 0, 0, 0])) is None
+    True
+
+    With k3 = -3e5 the radius r (1 - 3e5 r^6) stops growing where 1 - 7 x 3e5 r^6 = 0,
+    r = 0.088, far inside the corners at hypot(0.96, 0.54) = 1.10:
+
+    >>> folded = CameraIntrinsics((1920, 1080), camera, [0, 0, 0, 0, -3e5])
+    >>> [round(r, 3) for r in _radial_fold(folded)]
+    [0.088, 1.101]
+    """
+    k = np.zeros(8)
+    given = np.asarray(intrinsics.dist_coeffs, dtype=np.float64).reshape(-1)[:8]
+    k[: len(given)] = given
+    k1, k2, _p1, _p2, k3, k4, k5, k6 = k
+    width, height = intrinsics.image_size
+    matrix = np.asarray(intrinsics.camera_matrix, dtype=np.float64)
+    u = np.array([0.0, width - 1.0, 0.0, width - 1.0])
+    v = np.array([0.0, 0.0, height - 1.0, height - 1.0])
+    reach = float(
+        np.max(np.hypot((u - matrix[0, 2]) / matrix[0, 0], (v - matrix[1, 2]) / matrix[1, 1]))
+    )
+    r = np.linspace(0.0, 4.0 * reach, 8001)[1:]
+    r2 = r * r
+    bent = r * (1 + r2 * (k1 + r2 * (k2 + r2 * k3))) / (1 + r2 * (k4 + r2 * (k5 + r2 * k6)))
+    out = np.flatnonzero(bent >= reach)
+    inside = int(out[0]) if len(out) else len(r) - 1
+    falls = np.flatnonzero(np.diff(bent[: inside + 1]) <= 0)
+    if len(falls) or not len(out):
+        return (float(r[falls[0]]) if len(falls) else float(r[-1])), reach
     return None
 
 
@@ -716,6 +768,12 @@ def _warnings(
     relative = max(std4[0] / intrinsics.fx, std4[1] / intrinsics.fy)
     if relative > 0.01:
         warnings.append(f"the focal length is uncertain to +-{100 * relative:.1f} % (1 sigma)")
+    fold = _radial_fold(intrinsics)
+    if fold is not None:
+        warnings.append(
+            f"the lens model folds back {fold[0] / fold[1]:.0%} of the way to the image's "
+            "corners: positions beyond are unreliable; add views with the board near the corners"
+        )
     if board.layout_is_ambiguous and legacy:
         warnings.append(
             "the board was found with the legacy ChArUco layout: add `legacy_pattern: true` "

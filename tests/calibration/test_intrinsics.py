@@ -372,3 +372,16 @@ def test_intrinsics_no_camera_has_are_refused(
 def test_a_plausible_camera_passes() -> None:
     camera = CameraIntrinsics((640, 480), [[535, 0, 342], [0, 535, 235], [0, 0, 1]], [0.0] * 5)
     assert _degenerate(camera, (0.44, 0.46, 0.46, 0.51), TILTED_NORMALS) is None
+
+
+def test_a_lens_model_that_folds_near_the_centre_is_refused() -> None:
+    # k3 = -3e5 (what three identical photos once fitted): r (1 - 3e5 r^6) stops growing at
+    # r = (1 / 2.1e6)^(1/6) = 0.088, under a quarter of the way to the corners (1.10).
+    # A webcam's k1 = -0.25, k2 = 0.06 grows all the way: nothing to say.
+    camera = [[1000.0, 0.0, 960.0], [0.0, 1000.0, 540.0], [0.0, 0.0, 1.0]]
+    tilted = np.array([[0.0, 0.5, 0.866], [0.5, 0.0, 0.866]])
+    folded = CameraIntrinsics((1920, 1080), camera, [0.0, 0.0, 0.0, 0.0, -3e5])
+    problem = _degenerate(folded, (1.0, 1.0, 1.0, 1.0), tilted)
+    assert problem is not None and problem.startswith("the lens distortion folds back 0.088")
+    webcam = CameraIntrinsics((1920, 1080), camera, [-0.25, 0.06, 0.0, 0.0, 0.0])
+    assert _degenerate(webcam, (1.0, 1.0, 1.0, 1.0), tilted) is None
