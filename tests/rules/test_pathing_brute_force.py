@@ -261,8 +261,11 @@ def assert_real(field: Field, boxes: list[Box], path: Path) -> None:
             near = p + t[:, None] * d
             assert np.hypot(near[:, 0] - x, near[:, 1] - y).min() >= r + RADIUS - 0.01
     slack = 0.01 + 1e-4 * path.cost_mm
-    open_ = grow(boxes, RADIUS - 1e-6)
-    closed = grow(boxes, RADIUS + 1e-6)
+    # Open and closed within 1e-5 mm: a bend refined onto a grown edge lands within a few
+    # millionths of a mm of it (one was found 1.2e-6 inside, its 7 mm leg skirting the
+    # wood: plain rate for the path finder, the factor for a tolerance of 1e-6).
+    open_ = grow(boxes, RADIUS - 1e-5)
+    closed = grow(boxes, RADIUS + 1e-5)
     assert segment_costs(p, q, open_).sum() <= path.cost_mm + slack
     assert path.cost_mm <= segment_costs(p, q, closed).sum() + slack
 
