@@ -6,6 +6,9 @@ exceptions are raised only when the input itself is malformed.
 
 from __future__ import annotations
 
+import math
+import reprlib
+
 
 class RulesError(ValueError):
     """Base class of every error raised by `rules`."""
@@ -30,8 +33,38 @@ class UnsupportedRuleset(RulesError):
 
     def __init__(self, name: str) -> None:
         self.name = name
-        super().__init__(f"unsupported ruleset: {name!r}")
+        super().__init__(f"unsupported ruleset: {shown(name)}")
 
 
 class QuestionError(RulesError):
     """A malformed question: unknown question, wrong arguments, unknown figure or group."""
+
+
+SHOWN_CHARS = 80
+"""The longest a bad value is shown in a message."""
+
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = 40
+_SHORT.maxother = 40
+_SHORT.maxlong = 40
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 6
+_SHORT.maxlevel = 3
+
+
+def shown(value: object) -> str:
+    """A short ``repr`` of a bad value, for a one-line message (never the whole input).
+
+    >>> shown("x" * 100)
+    "'xxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxx'"
+    >>> shown(10**5000)
+    'an integer of about 5001 digits'
+    >>> shown(float("nan"))
+    'nan'
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return f"an integer of about {int(value.bit_length() * math.log10(2)) + 1} digits"
+    try:
+        text = _SHORT.repr(value)
+    except (ValueError, RecursionError, TypeError):
+        return f"a {type(value).__name__}"
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."

@@ -16,9 +16,7 @@ documentation (`options_table`).
 from __future__ import annotations
 
 import inspect
-import math
 import re
-import reprlib
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
@@ -30,6 +28,7 @@ import pydantic
 from pydantic import BeforeValidator, Field, TypeAdapter
 
 from arbitre.rules.errors import QuestionError
+from arbitre.rules.errors import shown as shown  # one short repr for every message
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,9 +239,7 @@ def bind_options(
     declared = question_options(handler)
     unknown = [key for key in extras if not isinstance(key, str) or key not in declared]
     if unknown:
-        names = ", ".join(
-            sorted(shown(key) if not isinstance(key, str) else key for key in unknown)
-        )
+        names = ", ".join(sorted(_option_name(key) for key in unknown))
         taken = ", ".join(declared)
         raise QuestionError(
             f"{question} does not take {names[:200]}"
@@ -251,31 +248,11 @@ def bind_options(
     return {key: declared[key].validate(value, question) for key, value in extras.items()}
 
 
-_SHORT = reprlib.Repr()
-_SHORT.maxstring = 40
-_SHORT.maxother = 40
-_SHORT.maxlong = 40
-_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 6
-_SHORT.maxlevel = 3
-
-
-def shown(value: object) -> str:
-    """A short ``repr`` of a bad value, for a one-line message (never the whole input).
-
-    >>> shown("x" * 100)
-    "'xxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxx'"
-    >>> shown(10**5000)
-    'an integer of about 5001 digits'
-    >>> shown(float("nan"))
-    'nan'
-    """
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
-        return f"an integer of about {int(value.bit_length() * math.log10(2)) + 1} digits"
-    try:
-        text = _SHORT.repr(value)
-    except (ValueError, RecursionError, TypeError):
-        return f"a {type(value).__name__}"
-    return text.replace("\n", " ")
+def _option_name(key: object) -> str:
+    """An option's name as given: bare when it reads as one, else quoted and short."""
+    if isinstance(key, str) and key.isidentifier() and len(key) <= 40:
+        return key
+    return shown(key)
 
 
 def options_table(questions: Iterable[tuple[str, Callable[..., Any]]]) -> str:

@@ -30,6 +30,7 @@ from arbitre.rules.model import (
     TerrainFeature,
     TerrainKind,
 )
+from arbitre.rules.options import shown
 
 # Numbers are strict: YAML's `true` is never read as 1 mm (nor "12" as 12).
 Finite = Annotated[float, Field(allow_inf_nan=False, strict=True)]
@@ -86,11 +87,23 @@ class FigureSpec(_Strict):
         )
 
 
+MAX_FIGURES = 1000
+"""The most figures a scene may hold (every question answers in seconds up to it)."""
+
+MAX_TERRAIN = 1000
+"""The most terrain pieces a scene may hold."""
+
+MAX_POINTS = 100_000
+"""The most points one terrain piece's outline may have."""
+
+Outline = Annotated[list[tuple["Coordinate", "Coordinate"]], Field(max_length=MAX_POINTS)]
+
+
 class TerrainSpec(_Strict):
     id: Annotated[str, Field(min_length=1)]
     kind: TerrainKind
-    polygon_mm: list[tuple[Coordinate, Coordinate]] | None = None
-    line_mm: list[tuple[Coordinate, Coordinate]] | None = None
+    polygon_mm: Outline | None = None
+    line_mm: Outline | None = None
     level: Annotated[int, Field(ge=1, le=3, strict=True)] | None = None
     attrs: dict[str, Any] = Field(default_factory=dict)
 
@@ -113,8 +126,10 @@ class SceneSpec(_Strict):
     ruleset: str
     options: dict[str, Any] = Field(default_factory=dict)
     table: TableSpec
-    figures: list[FigureSpec]
-    terrain: list[TerrainSpec] = Field(default_factory=list)
+    figures: Annotated[list[FigureSpec], Field(max_length=MAX_FIGURES)]
+    terrain: Annotated[list[TerrainSpec], Field(max_length=MAX_TERRAIN)] = Field(
+        default_factory=list
+    )
     allies: list[list[str]] = Field(default_factory=list)
 
 
@@ -247,7 +262,14 @@ def _scene_error(source: str, error: pydantic.ValidationError, prefix: str = "")
         return SceneError(source, field, "unknown key (a typo?)")
     if kind == "missing":
         return SceneError(source, field, "missing")
-    return SceneError(source, field, f"{first['msg']}, got {first.get('input')!r}")
+    if kind == "too_long":
+        context = first.get("ctx", {})
+        return SceneError(
+            source,
+            field,
+            f"at most {context.get('max_length')} items, got {context.get('actual_length')}",
+        )
+    return SceneError(source, field, f"{first['msg']}, got {shown(first.get('input'))}")
 
 
 def _figure(source: str, index: int, spec: FigureSpec, table: Table) -> Figure:

@@ -204,7 +204,18 @@ def _angle_between(a_deg: float, b_deg: float) -> float:
     return abs((a_deg - b_deg + 180.0) % 360.0 - 180.0)
 
 
+def _far_apart(a: Plate, b: Plate, tolerance_mm: float) -> bool:
+    """Whether two bases are surely not in contact: their centres further apart than their
+    half diagonals and the tolerance (a quick test before the edges are compared)."""
+    reach = (math.hypot(a.width_mm, a.depth_mm) + math.hypot(b.width_mm, b.depth_mm)) / 2
+    gap_x = float(a.centre[0]) - float(b.centre[0])
+    gap_y = float(a.centre[1]) - float(b.centre[1])
+    return math.hypot(gap_x, gap_y) > reach + tolerance_mm
+
+
 def _face_to_face(a: Plate, b: Plate, options: MbtOptions) -> bool:
+    if _far_apart(a, b, options.contact_tolerance_mm):
+        return False
     pair = edge_contact(a, b, options.contact_tolerance_mm, options.align_tolerance_deg)
     return (
         pair is not None
@@ -219,6 +230,8 @@ def _aligned(a: Plate, b: Plate, options: MbtOptions) -> bool:
     if a.figure.side != b.figure.side:
         return False
     if _angle_between(a.figure.facing_deg, b.figure.facing_deg) > options.align_tolerance_deg:
+        return False
+    if _far_apart(a, b, options.contact_tolerance_mm):
         return False
     pair = edge_contact(a, b, options.contact_tolerance_mm, options.align_tolerance_deg)
     if pair is None:

@@ -43,18 +43,33 @@ def slide(
     ``length_mm``: other bases (beyond the contact tolerance), impassable ground,
     buildings and the table edge stop it."""
     start = mover.xy
-    others = [(f.id, _footprint(f, options)) for f in scene.figures if f.id != mover.id]
+
+    def sweep(t: float) -> shapely.Geometry:
+        end = start + t * length_mm * direction
+        return shapely.convex_hull(
+            shapely.union(_footprint_at(mover, start, options), _footprint_at(mover, end, options))
+        )
+
+    # Only what the whole slide's sweep meets can stop a part of it (the part's sweep
+    # lies inside the whole one's): the rest of the table is never looked at again.
+    whole = sweep(1.0)
+    shapely.prepare(whole)
+    others = [
+        (f.id, base)
+        for f in scene.figures
+        if f.id != mover.id
+        for base in (_footprint(f, options),)
+        if whole.intersects(base)
+    ]
     walls = [
         (t.id, t.geometry)
         for t in scene.terrain_of(BLOCKING_TERRAIN)
-        if isinstance(t.geometry, shapely.Polygon)
+        if isinstance(t.geometry, shapely.Polygon) and whole.intersects(t.geometry)
     ]
 
     def stoppers(t: float) -> list[str]:
         end = start + t * length_mm * direction
-        swept = shapely.convex_hull(
-            shapely.union(_footprint_at(mover, start, options), _footprint_at(mover, end, options))
-        )
+        swept = sweep(t)
         found = []
         minx, miny, maxx, maxy = _footprint_at(mover, end, options).bounds
         if minx < 0 or miny < 0 or maxx > scene.table.width_mm or maxy > scene.table.depth_mm:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from arbitre.rules.errors import SceneError
-from arbitre.rules.scene import load_scene
+from arbitre.rules.scene import load_scene, parse_scene
 
 GOOD = """\
 ruleset: choc-base-6
@@ -178,3 +179,29 @@ def test_a_hostile_scene_file_is_one_short_line(tmp_path: Path, content: bytes, 
     message = str(caught.value)
     assert says in message
     assert "\n" not in message and len(message) < 300
+
+
+def _many(count: int, what: str) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "ruleset": "cb6",
+        "table": {"width_mm": 1200, "depth_mm": 900},
+        "figures": [],
+    }
+    if what == "figures":
+        data["figures"] = [
+            {"id": f"f{k}", "side": "blue", "x_mm": 10, "y_mm": 10} for k in range(count)
+        ]
+    else:
+        data["terrain"] = [
+            {"id": f"t{k}", "kind": "wood", "polygon_mm": [[0, 0], [10, 0], [10, 10]]}
+            for k in range(count)
+        ]
+    return data
+
+
+@pytest.mark.parametrize("what", ["figures", "terrain"])
+def test_a_scene_holds_at_most_1000_figures_and_terrain_pieces(what: str) -> None:
+    assert len(getattr(parse_scene(_many(1000, what)), what)) == 1000
+    with pytest.raises(SceneError) as caught:
+        parse_scene(_many(1001, what))
+    assert str(caught.value) == f"<scene>: {what}: at most 1000 items, got 1001"
