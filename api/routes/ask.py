@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,9 +20,18 @@ class Question(BaseModel):
     """A question: its name, its arguments (ids, group names, mm) and keyword extras."""
 
     model_config = ConfigDict(extra="forbid")
-    question: str = Field(examples=["fire"])
-    args: list[str] = Field(default_factory=list, examples=[["alpins", "verts"]])
-    extras: dict[str, Any] = Field(default_factory=dict, examples=[{"die": 3}])
+    question: str = Field(max_length=64, examples=["fire"])
+    args: list[Annotated[str, Field(max_length=200)]] = Field(
+        default_factory=list, max_length=8, examples=[["alpins", "verts"]]
+    )
+    extras: dict[str, Any] = Field(
+        default_factory=dict,
+        max_length=16,
+        examples=[{"die": 3}],
+        description="the question's options, each checked against what it takes (a die is "
+        "an integer 1 to 6, a flag true or false; see each rule system's page): a bad value "
+        "is 422 naming the option",
+    )
     scene: dict[str, Any] | None = Field(
         default=None,
         description="a scene (the data of a scene.yaml) to answer on instead of the live table",
@@ -32,7 +41,16 @@ class Question(BaseModel):
 router = APIRouter(prefix="/api")
 
 
-@router.post("/ask", responses=errors(503, e503="the questions' queue is full: retry"))
+@router.post(
+    "/ask",
+    responses=errors(
+        422,
+        503,
+        e422="a malformed body, an unknown question or figure, a bad argument or option "
+        "value (one line naming it)",
+        e503="the questions' queue is full: retry",
+    ),
+)
 async def post_ask(question: Question, request: Request) -> dict[str, Any]:
     """Answer a rules question on the live table's positions, or on the scene given.
 
