@@ -58,9 +58,13 @@ def shown(value: object) -> str:
     "'xxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxx'"
     >>> shown(10**5000)
     'an integer of about 5001 digits'
-    >>> shown(float("nan"))
-    'nan'
+    >>> shown(float("nan")), shown(True), shown(None)
+    ('nan', 'true', 'null')
+
+    A boolean and None read as the YAML or JSON the user wrote (``true``, ``null``).
     """
+    if isinstance(value, bool) or value is None:
+        return "null" if value is None else str(value).lower()
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
         return f"an integer of about {int(value.bit_length() * math.log10(2)) + 1} digits"
     try:

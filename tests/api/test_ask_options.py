@@ -41,7 +41,7 @@ def _impact(client: TestClient, extras: Any) -> Any:
     [
         ({"die": "abc"}, "a die shows 1 to 6, got 'abc' (option die of impact)"),
         ({"die": 3.5}, "a die shows 1 to 6, got 3.5 (option die of impact)"),
-        ({"die": True}, "a die shows 1 to 6, got True (option die of impact)"),
+        ({"die": True}, "a die shows 1 to 6, got true (option die of impact)"),
         ({"bonus": [1]}, "a whole number -100 to 100, got [1] (option bonus of impact)"),
         ({"action": "charge"}, "one of fire, close, got 'charge' (option action of impact)"),
     ],

@@ -75,7 +75,7 @@ def _refusal(scene: Any, question: str, args: list[str], extras: dict[str, Any])
         ("abc", "'abc'"),
         (3.5, "3.5"),
         (3.0, "3.0"),  # a die is a whole number: 3.0 is refused like 3.5
-        (True, "True"),
+        (True, "true"),  # shown as the user wrote it
         (0, "0"),
         (7, "7"),
         ([1], "[1]"),
@@ -137,15 +137,18 @@ def test_sr_melee_counts_both_sides_rolls() -> None:
     assert message.startswith("dice show 1 to 6") and "(option rolls_a of melee)" in message
 
 
-@pytest.mark.parametrize("value", [1, 0, "yes", "true", None, [True]])
-def test_a_flag_is_true_or_false_only(value: Any) -> None:
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [(1, "1"), (0, "0"), ("yes", "'yes'"), ("true", "'true'"), (None, "null"), ([True], "[True]")],
+)
+def test_a_flag_is_true_or_false_only(value: Any, said: str) -> None:
     mbt = _scene(
         "mbt",
         _figure("G1", "blue", 300, 300, type="infantry", base=_rect()),
         _figure("R1", "red", 800, 600, type="infantry", base=_rect()),
     )
     message = _refusal(mbt, "move", ["G1", "300", "330"], {"as_group": value})
-    assert message == f"only true or false, got {value!r} (option as_group of move)"
+    assert message == f"only true or false, got {said} (option as_group of move)"
 
 
 def _rect() -> dict[str, Any]:
