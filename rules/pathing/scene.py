@@ -438,13 +438,15 @@ class _Scene:
         inside = shapely.contains_xy(inner, x, y)
         edge = np.nonzero(~inside & shapely.contains_xy(closed, x, y))[0]
         if len(edge):
-            room = np.zeros(len(edge), dtype=bool)
-            for side in (1.0, -1.0):
-                px = x[edge] - side * _SKIRT_MM * uy[edge]
-                py = y[edge] + side * _SKIRT_MM * ux[edge]
-                beside = ~shapely.contains_xy(closed, px, py)
-                room |= beside & self.points_free(np.column_stack([px, py]))
-            inside[edge[~room]] = True
+            # Both sides at once; only points beside the zone need the free-space test.
+            side = np.array([[1.0], [-1.0]])
+            px = (x[edge] - side * _SKIRT_MM * uy[edge]).ravel()
+            py = (y[edge] + side * _SKIRT_MM * ux[edge]).ravel()
+            beside = np.nonzero(~shapely.contains_xy(closed, px, py))[0]
+            room = np.zeros(2 * len(edge), dtype=bool)
+            if len(beside):
+                room[beside] = self.points_free(np.column_stack([px[beside], py[beside]]))
+            inside[edge[~(room[: len(edge)] | room[len(edge) :])]] = True
         return cast(FloatArray, extra * inside)
 
     # -- arcs ----------------------------------------------------------------
