@@ -122,7 +122,7 @@ def ask(
     extras: dict[str, Any] = {}
     for item in extra or []:
         key, equals, value = item.partition("=")
-        if not equals or not key or len(key) > 100:
+        if not equals or not key.isidentifier() or len(key) > 100:
             raise fail(f"--with takes KEY=VALUE, got {shown(item)}")
         try:  # 3 -> int, 2.5 -> float, true -> bool, [1, 2] -> a list
             extras[key] = read_scene_text(value, f"--with {key}")

@@ -78,3 +78,10 @@ def test_a_good_melee_with_both_rolls_answers() -> None:
     )
     assert code == 0
     assert "c1 beats u1" in out
+
+
+@pytest.mark.parametrize("item", ["a\nb=3", "die =3", "=3", "die"])
+def test_a_with_key_must_be_a_name(item: str) -> None:
+    code, _, err = _run("ask", CB6, "groups", "--with", item)
+    assert code == 2 and err.count("\n") == 1
+    assert err.startswith("arbitre: --with takes KEY=VALUE, got ")
