@@ -17,7 +17,12 @@ OptionsT = TypeVar("OptionsT")
 
 @dataclass(frozen=True, slots=True)
 class Question:
-    """A question a ruleset answers: its argument names and the method answering it."""
+    """A question a ruleset answers: its argument names and the method answering it.
+
+    The handler takes the scene, one ``str`` per argument, then its options as keyword
+    parameters with defaults, each annotated with a type of `arbitre.rules.options` (or a
+    ``Literal`` of choices) that says what it takes.
+    """
 
     name: str
     args: tuple[str, ...]
@@ -51,7 +56,12 @@ class Ruleset:
         args: Sequence[str],
         extras: Mapping[str, Any] | None = None,
     ) -> Answer:
-        """Answer ``question`` with positional ``args`` and keyword ``extras`` (e.g. ``die``)."""
+        """Answer ``question`` with positional ``args`` and keyword ``extras`` (e.g. ``die``).
+
+        Each extra is checked against the option the handler declares, typed with
+        `arbitre.rules.options` (strict: a die is an integer 1 to 6, a flag true or false);
+        a bad question, argument or option is one `QuestionError` line.
+        """
         if not isinstance(question, str):
             raise QuestionError(f"a question is a name, got {shown(question)}")
         known = self.questions()
