@@ -622,13 +622,15 @@ def bench_vision(
 def bench_serve(
     clients: Annotated[int, typer.Option(help="WebSocket clients")] = 20,
     seconds: Annotated[float, typer.Option(help="seconds measured each way")] = 8.0,
+    askers: Annotated[int, typer.Option(help="clients asking questions without pause")] = 50,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Pipeline frames per second with WebSocket clients connected, against none."""
+    """Pipeline frames per second with WebSocket clients connected, then with clients
+    asking questions, against none."""
     from arbitre.api.bench.serve import report_lines, run_serve_bench
 
     with _progress_bar("measuring frame rates", quiet=as_json) as progress:
-        report = run_serve_bench(clients=clients, seconds=seconds, progress=progress)
+        report = run_serve_bench(clients=clients, seconds=seconds, askers=askers, progress=progress)
     typer.echo(json.dumps(report) if as_json else "\n".join(report_lines(report)))
 
 
