@@ -6,17 +6,46 @@ segments and free arcs.
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import math
+from collections.abc import Sequence
+from typing import Final
 
 import numpy as np
 
-from arbitre.rules.pathing.model import FloatArray, _Edges
+from arbitre.rules.pathing.model import BoolArray, FloatArray, IntArray, _Edges
 from arbitre.rules.pathing.primitives import _TWO_PI, _angle, _tangents
 from arbitre.rules.pathing.scene import _Scene
 
+_AHEAD: Final = 16
+"""How many queued nodes a point's fan-out looks at to fan out with it."""
 
-def _fan_out(
+
+class _Open:
+    """Tangent segments from one source before the obstacle and cost tests."""
+
+    def __init__(
+        self,
+        target: IntArray,
+        t1x: FloatArray,
+        t1y: FloatArray,
+        t2x: FloatArray,
+        t2y: FloatArray,
+        phi1: FloatArray,
+        run1: IntArray,
+        off1: FloatArray,
+        phi2: FloatArray,
+        run2: IntArray,
+        off2: FloatArray,
+    ) -> None:
+        self.target = target
+        self.t1x, self.t1y, self.t2x, self.t2y = t1x, t1y, t2x, t2y
+        self.phi1, self.run1, self.off1 = phi1, run1, off1
+        self.phi2, self.run2, self.off2 = phi2, run2, off2
+
+
+def _fan_open(
     scene: _Scene,
     ox: float,
     oy: float,
@@ -25,11 +54,8 @@ def _fan_out(
     circle: int,
     point: int,
     reach: float,
-) -> _Edges:
-    """All free tangent segments from a circle (with a winding) or a point.
-
-    Targets farther than ``reach`` (beyond the source circle) are left out.
-    """
+) -> _Open:
+    """Tangent segments from a circle or a point to every target they may reach."""
     tx, ty = scene.target_x, scene.target_y
     trho = scene.target_rho
     t1x, t1y, t2x, t2y, ok = _tangents(ox, oy, rho, float(wind), tx, ty, trho, scene.target_wind)
@@ -62,28 +88,85 @@ def _fan_out(
     good = (run1 >= 0) & (run2 >= 0)
     good[~is_c] &= scene.point_free[tp[~is_c]]
     keep = np.nonzero(good)[0]
-    t1x, t1y, t2x, t2y = t1x[keep], t1y[keep], t2x[keep], t2y[keep]
-    blocked = scene.segments_blocked(t1x, t1y, t2x, t2y)
-    keep2 = np.nonzero(~blocked)[0]
-    keep = keep[keep2]
-    t1x, t1y, t2x, t2y = t1x[keep2], t1y[keep2], t2x[keep2], t2y[keep2]
-    length = np.hypot(t2x - t1x, t2y - t1y)
-    cost = scene.segments_cost(t1x, t1y, t2x, t2y, length)
-    return _Edges(
+    return _Open(
         sel[keep],
-        t1x,
-        t1y,
-        t2x,
-        t2y,
+        t1x[keep],
+        t1y[keep],
+        t2x[keep],
+        t2y[keep],
         phi1[keep],
         run1[keep],
         off1[keep],
         phi2[keep],
         run2[keep],
         off2[keep],
+    )
+
+
+def _fan_close(opened: _Open, blocked: BoolArray, cost: FloatArray, length: FloatArray) -> _Edges:
+    """The free segments of an opened fan, given their costs and lengths."""
+    free = np.nonzero(~blocked)[0]
+    return _Edges(
+        opened.target[free],
+        opened.t1x[free],
+        opened.t1y[free],
+        opened.t2x[free],
+        opened.t2y[free],
+        opened.phi1[free],
+        opened.run1[free],
+        opened.off1[free],
+        opened.phi2[free],
+        opened.run2[free],
+        opened.off2[free],
         length,
         cost,
     )
+
+
+def _fan_out(
+    scene: _Scene,
+    ox: float,
+    oy: float,
+    rho: float,
+    wind: int,
+    circle: int,
+    point: int,
+    reach: float,
+) -> _Edges:
+    """All free tangent segments from a circle (with a winding) or a point.
+
+    Targets farther than ``reach`` (beyond the source circle) are left out.
+    """
+    return _fan_out_many(scene, [(ox, oy, rho, wind, circle, point)], reach)[0]
+
+
+def _fan_out_many(
+    scene: _Scene, sources: list[tuple[float, float, float, int, int, int]], reach: float
+) -> list[_Edges]:
+    """:func:`_fan_out` of several sources, testing all their segments at once.
+
+    Every test is made segment by segment, so each answer is what the source alone gets.
+    """
+    opened = [_fan_open(scene, *source, reach) for source in sources]
+    t1x = np.concatenate([o.t1x for o in opened])
+    t1y = np.concatenate([o.t1y for o in opened])
+    t2x = np.concatenate([o.t2x for o in opened])
+    t2y = np.concatenate([o.t2y for o in opened])
+    blocked = scene.segments_blocked(t1x, t1y, t2x, t2y)
+    free = np.nonzero(~blocked)[0]
+    t1x, t1y, t2x, t2y = t1x[free], t1y[free], t2x[free], t2y[free]
+    length = np.hypot(t2x - t1x, t2y - t1y)
+    cost = scene.segments_cost(t1x, t1y, t2x, t2y, length)
+    out: list[_Edges] = []
+    lo = 0
+    free_lo = 0
+    for o in opened:
+        hi = lo + len(o.target)
+        part = blocked[lo:hi]
+        free_hi = free_lo + int(np.count_nonzero(~part))
+        out.append(_fan_close(o, part, cost[free_lo:free_hi], length[free_lo:free_hi]))
+        lo, free_lo = hi, free_hi
+    return out
 
 
 class _Graph:
@@ -104,6 +187,7 @@ class _Graph:
         self.parent: list[int] = []
         self.via: list[tuple[float, float, float, float, float, float] | None] = []
         self.done: list[bool] = []
+        self.early: dict[int, _Edges] = {}  # fan-outs of points made ahead of time
 
     def node(
         self,
@@ -138,13 +222,26 @@ class _Graph:
         return ident
 
 
+def _within(scene: _Scene, edges: _Edges, ox: float, oy: float, reach: float) -> _Edges:
+    """The segments of a point's fan-out whose target lies within ``reach``.
+
+    The same test as :func:`_fan_open` makes on every target (the point has radius 0).
+    """
+    t = edges.target
+    near = np.hypot(scene.target_x[t] - ox, scene.target_y[t] - oy) - scene.target_rho[t]
+    keep = np.nonzero(near - 0.0 <= reach + 1e-6)[0]
+    return _Edges(*(getattr(edges, field.name)[keep] for field in dataclasses.fields(edges)))
+
+
 def _successors(
-    scene: _Scene, graph: _Graph, node: int, reach: float
+    scene: _Scene, graph: _Graph, node: int, reach: float, ahead: Sequence[int] = ()
 ) -> tuple[_Edges, FloatArray, FloatArray, FloatArray]:
     """Free edges out of a node with arc turn and arc cost before each segment.
 
     Fan-outs are cached per point and per circle and winding; ``reach`` may only
-    shrink between calls for the same circle (true in Dijkstra order).
+    shrink between calls for the same circle (true in Dijkstra order). The point
+    nodes ``ahead`` (in Dijkstra order, expanded later with a reach no larger) are
+    fanned out together with this one and kept until then, cut to their own reach.
     """
     circle = graph.circle[node]
     if circle < 0:
@@ -152,7 +249,26 @@ def _successors(
         key = (-1 - point, 0)
         edges = scene.departures.get(key)
         if edges is None:
-            edges = _fan_out(scene, graph.x[node], graph.y[node], 0.0, 0, -1, point, reach)
+            early = graph.early.pop(point, None)
+            if early is not None:
+                edges = _within(scene, early, graph.x[node], graph.y[node], reach)
+            else:
+                others = [
+                    n
+                    for n in ahead
+                    if graph.point[n] != point
+                    and graph.point[n] not in graph.early
+                    and (-1 - graph.point[n], 0) not in scene.departures
+                ]
+                group = [node, *others]
+                fans = _fan_out_many(
+                    scene,
+                    [(graph.x[n], graph.y[n], 0.0, 0, -1, graph.point[n]) for n in group],
+                    reach,
+                )
+                edges = fans[0]
+                for n, fan in zip(others, fans[1:], strict=True):
+                    graph.early[graph.point[n]] = fan
             scene.departures[key] = edges
         zero = np.zeros(len(edges.target))
         return edges, zero, zero, np.ones(len(edges.target), dtype=bool).astype(np.float64)
@@ -198,7 +314,16 @@ def _search(scene: _Scene, goal: tuple[float, float] | None, bound: float) -> _G
         if use_h and graph.circle[node] < 0 and graph.point[node] == 1:
             break
         reach = math.inf if use_h else bound - gu
-        edges, delta, arc, usable = _successors(scene, graph, node, reach)
+        ahead: list[int] = []
+        if not use_h and reach < math.inf and graph.circle[node] < 0:
+            ahead = list(
+                dict.fromkeys(
+                    int(entry[2])
+                    for entry in heapq.nsmallest(_AHEAD, heap)
+                    if graph.circle[entry[2]] < 0 and not graph.done[entry[2]]
+                )
+            )
+        edges, delta, arc, usable = _successors(scene, graph, node, reach, ahead)
         if len(edges.target) == 0:
             continue
         total = gu + arc + edges.cost

@@ -6,6 +6,7 @@ cost can meet, with vectorised tests of points and segments against them.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import cast
 
@@ -280,18 +281,71 @@ class _Scene:
             px = x[lo:hi, None]
             py = y[lo:hi, None]
             if len(self.disc_rho):
-                gap = np.hypot(px - self.disc_xy[None, :, 0], py - self.disc_xy[None, :, 1])
-                free[lo:hi] &= np.all(gap >= self.disc_rho[None, :] - TOLERANCE_MM, axis=1)
+                cx, cy, least = self._disc_rows
+                gap = np.hypot(px - cx, py - cy)
+                free[lo:hi] &= np.all(gap >= least, axis=1)
             if len(self.edges):
-                e = self.edges
-                d2 = _point_segment_dist2(
-                    px, py, e[None, :, 0], e[None, :, 1], e[None, :, 2], e[None, :, 3]
-                )
+                # _point_segment_dist2 with the edges' own terms computed once
+                ax, ay, ex, ey, length2 = self._edge_rows
+                t = ((px - ax) * ex + (py - ay) * ey) / length2
+                t = np.minimum(np.maximum(t, 0.0), 1.0)
+                dx = ax + t * ex - px
+                dy = ay + t * ey - py
                 limit = self.radius - TOLERANCE_MM
-                free[lo:hi] &= np.all(d2 >= limit * limit, axis=1)
+                free[lo:hi] &= np.all(dx * dx + dy * dy >= limit * limit, axis=1)
         if len(self.solids):
             free &= ~self.inside_solids(x, y)
         return free
+
+    @functools.cached_property
+    def _disc_rows(self) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """Disc centres x, y and radii less the tolerance, as (1, D) rows."""
+        return (
+            self.disc_xy[None, :, 0],
+            self.disc_xy[None, :, 1],
+            self.disc_rho[None, :] - TOLERANCE_MM,
+        )
+
+    @functools.cached_property
+    def _edge_rows(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+        """Grown edges' start x, y, direction x, y and squared length (1 where 0), as rows."""
+        e = self.edges
+        ax = e[None, :, 0]
+        ay = e[None, :, 1]
+        ex = e[None, :, 2] - ax
+        ey = e[None, :, 3] - ay
+        length2 = ex * ex + ey * ey
+        return ax, ay, ex, ey, np.where(length2 > 0.0, length2, 1.0)
+
+    @functools.cached_property
+    def _disc_boxes(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+        """Boxes of the grown discs: min x, min y, max x, max y."""
+        c = self.disc_xy
+        r = self.disc_rho
+        return c[:, 0] - r, c[:, 1] - r, c[:, 0] + r, c[:, 1] + r
+
+    @functools.cached_property
+    def _edge_boxes(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+        """Boxes of the grown edges padded by the mover's radius."""
+        e = self.edges
+        pad = self.radius
+        return (
+            np.minimum(e[:, 0], e[:, 2]) - pad,
+            np.minimum(e[:, 1], e[:, 3]) - pad,
+            np.maximum(e[:, 0], e[:, 2]) + pad,
+            np.maximum(e[:, 1], e[:, 3]) + pad,
+        )
+
+    @functools.cached_property
+    def _raw_box(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+        """One box around all raw (un-grown) edges."""
+        e = self.raw_edges
+        return (
+            np.array([e[:, [0, 2]].min()]),
+            np.array([e[:, [1, 3]].min()]),
+            np.array([e[:, [0, 2]].max()]),
+            np.array([e[:, [1, 3]].max()]),
+        )
 
     def inside_solids(self, x: FloatArray, y: FloatArray) -> BoolArray:
         """Whether points lie strictly inside the raw polygonal part of an obstacle."""
@@ -320,9 +374,7 @@ class _Scene:
         if len(self.disc_rho):
             c = self.disc_xy
             r = self.disc_rho
-            i, j = _bbox_pairs(
-                lo_x, lo_y, hi_x, hi_y, c[:, 0] - r, c[:, 1] - r, c[:, 0] + r, c[:, 1] + r
-            )
+            i, j = _bbox_pairs(lo_x, lo_y, hi_x, hi_y, *self._disc_boxes)
             if len(i):
                 d2 = _point_segment_dist2(c[j, 0], c[j, 1], x0[i], y0[i], x1[i], y1[i])
                 limit = r[j] - TOLERANCE_MM
@@ -330,17 +382,7 @@ class _Scene:
                 blocked[i[hit]] = True
         if len(self.edges):
             e = self.edges
-            pad = self.radius
-            i, j = _bbox_pairs(
-                lo_x,
-                lo_y,
-                hi_x,
-                hi_y,
-                np.minimum(e[:, 0], e[:, 2]) - pad,
-                np.minimum(e[:, 1], e[:, 3]) - pad,
-                np.maximum(e[:, 0], e[:, 2]) + pad,
-                np.maximum(e[:, 1], e[:, 3]) + pad,
-            )
+            i, j = _bbox_pairs(lo_x, lo_y, hi_x, hi_y, *self._edge_boxes)
             if len(i):
                 keep = ~blocked[i]
                 i, j = i[keep], j[keep]
@@ -350,16 +392,7 @@ class _Scene:
                 blocked[i[d < self.radius - TOLERANCE_MM]] = True
         if len(self.raw_edges) and len(self.solids):
             e = self.raw_edges
-            i, _ = _bbox_pairs(
-                lo_x,
-                lo_y,
-                hi_x,
-                hi_y,
-                np.array([e[:, [0, 2]].min()]),
-                np.array([e[:, [1, 3]].min()]),
-                np.array([e[:, [0, 2]].max()]),
-                np.array([e[:, [1, 3]].max()]),
-            )
+            i, _ = _bbox_pairs(lo_x, lo_y, hi_x, hi_y, *self._raw_box)
             cand = i[~blocked[i]]
             if len(cand):
                 dx = x1[cand] - x0[cand]
