@@ -46,35 +46,42 @@ class _Open:
 
 
 def _fan_open(
-    scene: _Scene,
-    ox: float,
-    oy: float,
-    rho: float,
-    wind: int,
-    circle: int,
-    point: int,
-    reach: float,
-) -> _Open:
-    """Tangent segments from a circle or a point to every target they may reach."""
+    scene: _Scene, sources: list[tuple[float, float, float, int, int, int]], reach: float
+) -> list[_Open]:
+    """Tangent segments from circles or points to every target they may reach.
+
+    ``sources`` are ``(x, y, rho, wind, circle, point)``; each source's targets are
+    tested apart from the others', pair by pair, and come in the order of the targets.
+    """
+    count = len(sources)
+    ox = np.array([source[0] for source in sources], dtype=np.float64)[:, None]
+    oy = np.array([source[1] for source in sources], dtype=np.float64)[:, None]
+    rho = np.array([source[2] for source in sources], dtype=np.float64)[:, None]
+    wind = np.array([float(source[3]) for source in sources])[:, None]
+    circle = np.array([source[4] for source in sources], dtype=np.intp)[:, None]
+    point = np.array([source[5] for source in sources], dtype=np.intp)[:, None]
     tx, ty = scene.target_x, scene.target_y
     trho = scene.target_rho
-    t1x, t1y, t2x, t2y, ok = _tangents(ox, oy, rho, float(wind), tx, ty, trho, scene.target_wind)
+    t1x, t1y, t2x, t2y, ok = _tangents(ox, oy, rho, wind, tx, ty, trho, scene.target_wind)
     if reach < math.inf:
         ok &= np.hypot(tx - ox, ty - oy) - trho - rho <= reach + 1e-6
     ok &= scene.target_point != 0
-    if circle >= 0:
-        ok &= scene.target_circle != circle
-    if point >= 0:
-        ok &= scene.target_point != point
+    ok &= (scene.target_circle != circle) | (circle < 0)
+    ok &= (scene.target_point != point) | (point < 0)
+    src, sel = np.nonzero(ok)
+    t1x, t1y, t2x, t2y = t1x[src, sel], t1y[src, sel], t2x[src, sel], t2y[src, sel]
     if scene.nodes.kind in (1, 2):
-        ok &= scene.nodes.near(t2x, t2y, 0.0)
-    sel = np.nonzero(ok)[0]
-    t1x, t1y, t2x, t2y = t1x[sel], t1y[sel], t2x[sel], t2y[sel]
-    phi1 = _angle(t1x - ox, t1y - oy)
-    if circle >= 0:
-        run1, off1 = scene.run_lookup(np.full(len(sel), circle, dtype=np.intp), phi1)
-    else:
-        run1, off1 = np.zeros(len(sel), dtype=np.intp), np.zeros(len(sel))
+        near = np.nonzero(scene.nodes.near(t2x, t2y, 0.0))[0]
+        src, sel = src[near], sel[near]
+        t1x, t1y, t2x, t2y = t1x[near], t1y[near], t2x[near], t2y[near]
+    phi1 = _angle(t1x - ox[src, 0], t1y - oy[src, 0])
+    run1 = np.zeros(len(sel), dtype=np.intp)
+    off1 = np.zeros(len(sel))
+    from_circle = circle[src, 0] >= 0
+    if np.any(from_circle):
+        run1[from_circle], off1[from_circle] = scene.run_lookup(
+            circle[src, 0][from_circle], phi1[from_circle]
+        )
     tc = scene.target_circle[sel]
     tp = scene.target_point[sel]
     is_c = tc >= 0
@@ -88,19 +95,26 @@ def _fan_open(
     good = (run1 >= 0) & (run2 >= 0)
     good[~is_c] &= scene.point_free[tp[~is_c]]
     keep = np.nonzero(good)[0]
-    return _Open(
-        sel[keep],
-        t1x[keep],
-        t1y[keep],
-        t2x[keep],
-        t2y[keep],
-        phi1[keep],
-        run1[keep],
-        off1[keep],
-        phi2[keep],
-        run2[keep],
-        off2[keep],
-    )
+    bounds = np.searchsorted(src[keep], np.arange(count + 1))
+    opened: list[_Open] = []
+    for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
+        rows = keep[lo:hi]
+        opened.append(
+            _Open(
+                sel[rows],
+                t1x[rows],
+                t1y[rows],
+                t2x[rows],
+                t2y[rows],
+                phi1[rows],
+                run1[rows],
+                off1[rows],
+                phi2[rows],
+                run2[rows],
+                off2[rows],
+            )
+        )
+    return opened
 
 
 def _fan_close(opened: _Open, blocked: BoolArray, cost: FloatArray, length: FloatArray) -> _Edges:
@@ -147,7 +161,7 @@ def _fan_out_many(
 
     Every test is made segment by segment, so each answer is what the source alone gets.
     """
-    opened = [_fan_open(scene, *source, reach) for source in sources]
+    opened = _fan_open(scene, sources, reach)
     t1x = np.concatenate([o.t1x for o in opened])
     t1y = np.concatenate([o.t1y for o in opened])
     t2x = np.concatenate([o.t2x for o in opened])
@@ -187,7 +201,7 @@ class _Graph:
         self.parent: list[int] = []
         self.via: list[tuple[float, float, float, float, float, float] | None] = []
         self.done: list[bool] = []
-        self.early: dict[int, _Edges] = {}  # fan-outs of points made ahead of time
+        self.early: dict[tuple[int, int], _Edges] = {}  # fan-outs made ahead of time
 
     def node(
         self,
@@ -222,15 +236,65 @@ class _Graph:
         return ident
 
 
-def _within(scene: _Scene, edges: _Edges, ox: float, oy: float, reach: float) -> _Edges:
-    """The segments of a point's fan-out whose target lies within ``reach``.
+def _within(
+    scene: _Scene, edges: _Edges, source: tuple[float, float, float, int, int, int], reach: float
+) -> _Edges:
+    """The segments of a fan-out whose target lies within ``reach`` of the source.
 
-    The same test as :func:`_fan_open` makes on every target (the point has radius 0).
+    The same test as :func:`_fan_open` makes on every target.
     """
+    ox, oy, rho = source[0], source[1], source[2]
     t = edges.target
-    near = np.hypot(scene.target_x[t] - ox, scene.target_y[t] - oy) - scene.target_rho[t]
-    keep = np.nonzero(near - 0.0 <= reach + 1e-6)[0]
+    near = np.hypot(scene.target_x[t] - ox, scene.target_y[t] - oy) - scene.target_rho[t] - rho
+    keep = np.nonzero(near <= reach + 1e-6)[0]
     return _Edges(*(getattr(edges, field.name)[keep] for field in dataclasses.fields(edges)))
+
+
+def _source(
+    scene: _Scene, graph: _Graph, node: int
+) -> tuple[tuple[int, int], tuple[float, float, float, int, int, int]]:
+    """The departure key of a node and its source for :func:`_fan_out_many`."""
+    circle = graph.circle[node]
+    if circle < 0:
+        point = graph.point[node]
+        return (-1 - point, 0), (graph.x[node], graph.y[node], 0.0, 0, -1, point)
+    ox, oy = scene.circ_xy[circle]
+    wind = graph.wind[node]
+    rho = float(scene.circ_rho[circle])
+    return (circle, wind), (float(ox), float(oy), rho, wind, circle, -1)
+
+
+def _departures(
+    scene: _Scene, graph: _Graph, node: int, reach: float, ahead: Sequence[int]
+) -> _Edges:
+    """The fan-out of a node's point, or of its circle with its winding, made once.
+
+    The nodes ``ahead`` (in Dijkstra order, expanded later with a reach no larger) are
+    fanned out together with this one and kept until then, cut to their own reach.
+    """
+    key, source = _source(scene, graph, node)
+    edges = scene.departures.get(key)
+    if edges is not None:
+        return edges
+    early = graph.early.pop(key, None)
+    if early is not None:
+        edges = _within(scene, early, source, reach)
+    else:
+        group = {key: source}
+        for other in ahead:
+            other_key, other_source = _source(scene, graph, other)
+            if (
+                other_key not in group
+                and other_key not in graph.early
+                and other_key not in scene.departures
+            ):
+                group[other_key] = other_source
+        fans = _fan_out_many(scene, list(group.values()), reach)
+        edges = fans[0]
+        for other_key, fan in zip(list(group)[1:], fans[1:], strict=True):
+            graph.early[other_key] = fan
+    scene.departures[key] = edges
+    return edges
 
 
 def _successors(
@@ -239,48 +303,15 @@ def _successors(
     """Free edges out of a node with arc turn and arc cost before each segment.
 
     Fan-outs are cached per point and per circle and winding; ``reach`` may only
-    shrink between calls for the same circle (true in Dijkstra order). The point
-    nodes ``ahead`` (in Dijkstra order, expanded later with a reach no larger) are
-    fanned out together with this one and kept until then, cut to their own reach.
+    shrink between calls for the same circle (true in Dijkstra order). The nodes
+    ``ahead`` are fanned out with this one (see :func:`_departures`).
     """
+    edges = _departures(scene, graph, node, reach, ahead)
     circle = graph.circle[node]
     if circle < 0:
-        point = graph.point[node]
-        key = (-1 - point, 0)
-        edges = scene.departures.get(key)
-        if edges is None:
-            early = graph.early.pop(point, None)
-            if early is not None:
-                edges = _within(scene, early, graph.x[node], graph.y[node], reach)
-            else:
-                others = [
-                    n
-                    for n in ahead
-                    if graph.point[n] != point
-                    and graph.point[n] not in graph.early
-                    and (-1 - graph.point[n], 0) not in scene.departures
-                ]
-                group = [node, *others]
-                fans = _fan_out_many(
-                    scene,
-                    [(graph.x[n], graph.y[n], 0.0, 0, -1, graph.point[n]) for n in group],
-                    reach,
-                )
-                edges = fans[0]
-                for n, fan in zip(others, fans[1:], strict=True):
-                    graph.early[graph.point[n]] = fan
-            scene.departures[key] = edges
         zero = np.zeros(len(edges.target))
         return edges, zero, zero, np.ones(len(edges.target), dtype=bool).astype(np.float64)
     wind = graph.wind[node]
-    key = (circle, wind)
-    edges = scene.departures.get(key)
-    if edges is None:
-        ox, oy = scene.circ_xy[circle]
-        edges = _fan_out(
-            scene, float(ox), float(oy), float(scene.circ_rho[circle]), wind, circle, -1, reach
-        )
-        scene.departures[key] = edges
     tol = float(scene.ang_tol[circle])
     if scene.run_full[circle]:
         delta = np.mod(wind * (edges.phi1 - graph.phi[node]), _TWO_PI)
@@ -315,14 +346,10 @@ def _search(scene: _Scene, goal: tuple[float, float] | None, bound: float) -> _G
             break
         reach = math.inf if use_h else bound - gu
         ahead: list[int] = []
-        if not use_h and reach < math.inf and graph.circle[node] < 0:
-            ahead = list(
-                dict.fromkeys(
-                    int(entry[2])
-                    for entry in heapq.nsmallest(_AHEAD, heap)
-                    if graph.circle[entry[2]] < 0 and not graph.done[entry[2]]
-                )
-            )
+        if not use_h and reach < math.inf:
+            ahead = [
+                int(entry[2]) for entry in heapq.nsmallest(_AHEAD, heap) if not graph.done[entry[2]]
+            ]
         edges, delta, arc, usable = _successors(scene, graph, node, reach, ahead)
         if len(edges.target) == 0:
             continue

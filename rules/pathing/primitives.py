@@ -80,16 +80,16 @@ def _angle(x: FloatArray, y: FloatArray) -> FloatArray:
 
 
 def _tangents(
-    ox: float,
-    oy: float,
-    rho: float,
-    wind: float,
+    ox: float | FloatArray,
+    oy: float | FloatArray,
+    rho: float | FloatArray,
+    wind: float | FloatArray,
     tx: FloatArray,
     ty: FloatArray,
     trho: FloatArray,
     twind: FloatArray,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, BoolArray]:
-    """Directed tangent segments from one circle to many circles or points.
+    """Directed tangent segments from circles to many circles or points (broadcasting).
 
     A winding of +1 means travelling counter-clockwise around the circle, -1
     clockwise, 0 a point (radius 0). The segment leaves the source circle at
