@@ -254,6 +254,9 @@ class _Rays:
         one = (hit[k] != hit[j]) & ~exact
         two = hit[k] & hit[j] & (self.owner[k] != self.owner[j])
         jump = ~hit[k] & ~hit[j] & (np.abs(length[k] - length[j]) > 0.5)
+        # only neighbours with an edge between them are measured
+        edge = np.nonzero(one | two | jump)[0]
+        k, j = k[edge], j[edge]
         far = np.maximum(length[k], length[j])
         kind = self.kind[self.gid[k]]
         fan = kind <= 1
@@ -263,7 +266,7 @@ class _Rays:
             np.mod(self.param[j] - self.param[k], _TWO_PI) * far,
             np.hypot(*(self.o[j] - self.o[k]).T) + turn * far,
         )
-        need = (one | two | jump) & (gap > 0.02)
+        need = gap > 0.02
         k, j, kind, fan = k[need], j[need], kind[need], fan[need]
         m = len(k)
         if m == 0:
