@@ -70,7 +70,7 @@ def read_dictionary(path: str | Path) -> cv2.aruco.Dictionary:
 def detector_parameters(
     *,
     min_perimeter_rate: float = 0.008,
-    threshold_windows_px: tuple[int, int, int] = (3, 33, 6),
+    threshold_windows_px: tuple[int, int, int] = (3, 23, 10),
 ) -> cv2.aruco.DetectorParameters:
     """Detector parameters for small markers, with sub-pixel corners and no false ids.
 
@@ -80,8 +80,10 @@ def detector_parameters(
       down to 4 px of side in 1080p, 8 px in 4K (a marker needs about 2 px per
       module to be read anyway).
     - ``threshold_windows_px``: (min, max, step) of the adaptive threshold's
-      window sizes. Windows from 3 to 33 px cover a small marker's modules and
-      a large anchor's whole border; the default (3, 23, 10) tries only 3.
+      window sizes: 3, 13 and 23 px, OpenCV's own. Six windows from 3 to 33 px
+      found no more markers, on the simulated presets (all found either way),
+      OpenCV's tutorial photos (139 of 139) and the small AprilTags (39 of 47),
+      and cost 1.8 times as much.
     - Reading: each candidate is warped to 8 px per module (default 4) before its
       bits are read, which reads small markers seen at a slant more reliably.
     - Corners: CORNER_REFINE_SUBPIX, whose window since OpenCV 4.9 is
