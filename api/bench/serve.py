@@ -11,6 +11,7 @@ import multiprocessing
 import socket
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import uvicorn
@@ -97,16 +98,10 @@ def run_serve_bench(
         # The clients run in a process of their own, as phones would be other machines;
         # the measure starts once every client is connected.
         context = multiprocessing.get_context("spawn")
-        ready, stop = context.Event(), context.Event()
-        received: Any = context.Queue()
-        process = context.Process(target=run_clients, args=(port, clients, ready, stop, received))
-        process.start()
-        if not ready.wait(timeout=60):
-            raise RuntimeError("the WebSocket clients could not connect")
-        loaded = _rate(live, seconds, steps)
-        stop.set()
-        messages = int(received.get(timeout=30))
-        process.join(timeout=10)
+        loaded, received = _rate_beside(
+            context, run_clients, (port, clients), live, seconds, steps, "WebSocket clients"
+        )
+        messages = int(received)
         questions = _under_questions(context, port, live, askers, seconds, steps)
     finally:
         server.should_exit = True
@@ -121,21 +116,39 @@ def run_serve_bench(
     }
 
 
+def _rate_beside(
+    context: Any,
+    clients: Callable[..., None],
+    args: tuple[Any, ...],
+    live: LiveTable,
+    seconds: float,
+    steps: Steps,
+    what: str,
+) -> tuple[float, Any]:
+    """The frame rate while ``clients(*args, ready, stop, results)`` runs in a process of
+    its own (as phones would be other machines), measured once it says it is ready; and
+    what it sent back when stopped."""
+    ready, stop = context.Event(), context.Event()
+    results: Any = context.Queue()
+    process = context.Process(target=clients, args=(*args, ready, stop, results))
+    process.start()
+    if not ready.wait(timeout=60):
+        raise RuntimeError(f"the {what} could not start")
+    fps = _rate(live, seconds, steps)
+    stop.set()
+    sent = results.get(timeout=90)
+    process.join(timeout=10)
+    return fps, sent
+
+
 def _under_questions(
     context: Any, port: int, live: LiveTable, askers: int, seconds: float, steps: Steps
 ) -> dict[str, Any]:
     """The frame rate while ``askers`` clients ask questions without pause, and how the
     questions fared: answered, refused as busy (503), their latencies."""
-    ready, stop = context.Event(), context.Event()
-    results: Any = context.Queue()
-    process = context.Process(target=run_askers, args=(port, askers, ready, stop, results))
-    process.start()
-    if not ready.wait(timeout=60):
-        raise RuntimeError("the question clients could not start")
-    fps = _rate(live, seconds, steps)
-    stop.set()
-    latencies: dict[str, list[float]] = results.get(timeout=90)
-    process.join(timeout=10)
+    fps, latencies = _rate_beside(
+        context, run_askers, (port, askers), live, seconds, steps, "question clients"
+    )
     answered = sorted(latencies.get("200", []))
     return {
         "askers": askers,

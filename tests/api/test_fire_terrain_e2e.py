@@ -8,23 +8,18 @@ without chromium.
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import uvicorn
 
 from arbitre.api.demo import FIGURES, DemoSource, demo_setup
 from arbitre.api.live import LiveTable, TableConfig
-from arbitre.api.main import create_app
 from arbitre.calibration.table import roster_from_mapping
 
-from .test_page_e2e import CHROMIUM, CHROMIUM_ARGS, _free_port, _get_json, _playwright
-from .test_terrain_page_e2e import _ask_pair, _tap_table
+from .test_page_e2e import CHROMIUM, CHROMIUM_ARGS, _playwright
+from .test_terrain_page_e2e import TOKEN, _ask_pair, _tap_table, serving
 
-TOKEN = "e2e-token"
 # The Sergent (blancs) at (330, 300) shoots at the Capitaine (verts) at (640, 330): the
 # line of sight runs east, rising 30 mm over 310. Nothing stands or grows between them:
 # the demo's wood lies at y 400-540, its rock (impassable, which hides nothing) at
@@ -61,30 +56,8 @@ def server() -> Iterator[str]:
         TableConfig(setup.camera, setup.table, roster, ruleset="musg", terrain=setup.terrain),
         DemoSource(move_every_s=1e9),
     )
-    port = _free_port()
-    config = uvicorn.Config(
-        create_app(live, token=TOKEN), host="127.0.0.1", port=port, log_level="warning"
-    )
-    runner = uvicorn.Server(config)
-    thread = threading.Thread(target=runner.run, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            state = _get_json(base + "api/state")
-            if len(state["figures"]) == 7 and all(f["settled"] for f in state["figures"]):
-                break
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            pytest.fail("the demo table did not settle in 30 s")
-        time.sleep(0.2)
-    try:
+    with serving(live) as base:
         yield base
-    finally:
-        runner.should_exit = True
-        thread.join(timeout=10)
 
 
 def test_a_wood_drawn_across_a_shot_gives_the_target_cover(server: str) -> None:

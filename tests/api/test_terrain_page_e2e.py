@@ -7,6 +7,7 @@ Like the other browser tests, these fail, never skip, without chromium.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import threading
 import time
@@ -42,6 +43,13 @@ def server() -> Iterator[str]:
         ),
         DemoSource(move_every_s=1e9),  # nobody walks: the answers below are worked out
     )
+    with serving(live) as base:
+        yield base
+
+
+@contextlib.contextmanager
+def serving(live: LiveTable) -> Iterator[str]:
+    """The live demo table behind a real uvicorn, once its seven figures have settled."""
     port = _free_port()
     config = uvicorn.Config(
         create_app(live, token=TOKEN), host="127.0.0.1", port=port, log_level="warning"
