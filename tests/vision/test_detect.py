@@ -262,13 +262,19 @@ def test_tracker_follows_a_marker_that_moves_a_little(shift_mm: float) -> None:
     np.testing.assert_allclose(followed.centre_px, moved.truth[first.id].centre_px, atol=0.3)
 
 
-def test_tracker_scans_again_when_a_marker_goes_and_finds_new_ones_later() -> None:
+def _marker_12_covered() -> tuple[Render, np.ndarray]:
+    """The overhead scene, and its picture with marker 12 painted over in the table's colour."""
     chosen, frame = _scene("overhead")
     hidden = frame.truth[12]
     covered = frame.image.copy()
     low = np.floor(hidden.corners_px.min(axis=0)).astype(int) - 8
     high = np.ceil(hidden.corners_px.max(axis=0)).astype(int) + 8
     covered[low[1] : high[1], low[0] : high[0]] = chosen.scene.table.colour_bgr
+    return frame, covered
+
+
+def test_tracker_scans_again_when_a_marker_goes_and_finds_new_ones_later() -> None:
+    frame, covered = _marker_12_covered()
     tracker = MarkerTracker("DICT_4X4_250", full_scan_every=3)
     assert 12 in tracker.update(frame.image).ids
     gone = tracker.update(covered)
@@ -284,12 +290,8 @@ def test_a_scan_beside_the_tracker_finds_a_returning_marker_without_stalling_a_f
     # As above, with the periodic scan on its own thread: after the first frame no frame
     # scans the whole picture itself; the marker that comes back is followed from the
     # frame after the scan beside ends (at most a few frames: the scan takes tens of ms).
-    chosen, frame = _scene("overhead")
+    frame, covered = _marker_12_covered()
     hidden = frame.truth[12]
-    covered = frame.image.copy()
-    low = np.floor(hidden.corners_px.min(axis=0)).astype(int) - 8
-    high = np.ceil(hidden.corners_px.max(axis=0)).astype(int) + 8
-    covered[low[1] : high[1], low[0] : high[0]] = chosen.scene.table.colour_bgr
     tracker = MarkerTracker("DICT_4X4_250", full_scan_every=3, scan_beside=True)
     try:
         assert 12 not in tracker.update(covered).ids and tracker.last_was_full_scan
