@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from arbitre.api.bench.rules import ruleset_scene_data
+from arbitre.api.bench.rules import question_arguments, ruleset_scene_data
 
 TARGET_RATIO = 3.0
 RULESETS = ("choc-base-6", "smooth-and-rifled", "musg", "mbt", "confrontation")
@@ -38,11 +38,10 @@ def cli_start_report(repeat: int = 5) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         for ruleset in RULESETS:
             document = ruleset_scene_data(ruleset, figures=12)
-            ids = [f["id"] for f in document["figures"]]
-            first, second = ("g0", "g1") if ruleset == "choc-base-6" else (ids[0], ids[-1])
             path = Path(folder) / f"{ruleset}.yaml"
             path.write_text(yaml.safe_dump(document), encoding="utf-8")
-            command = [sys.executable, "-m", "arbitre", "ask", str(path), "distance", first, second]
+            command = [sys.executable, "-m", "arbitre", "ask", str(path), "distance"]
+            command += question_arguments("distance", document)
             seconds = _median_s(command, repeat)
             rows.append({"ruleset": ruleset, "ms": seconds * 1e3, "ratio": seconds / baseline_s})
     return {"baseline": BASELINE, "baseline_ms": baseline_s * 1e3, "questions": rows}

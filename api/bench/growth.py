@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from arbitre.api.bench.rules import ruleset_scene_data
+from arbitre.api.bench.rules import question_arguments, ruleset_scene_data
 from arbitre.calibration.progress import Progress, Steps
 from arbitre.rules.questions import ask
 from arbitre.rules.scene import parse_scene
@@ -36,12 +36,6 @@ TARGETS_COLD_MS = {("choc-base-6", "fire", 200): 10.0, ("smooth-and-rifled", "fi
 TARGETS_COLD_MS |= {("choc-base-6", "reach", 200): 50.0, ("smooth-and-rifled", "reach", 200): 50.0}
 
 
-def _arguments(ruleset: str, question: str, ids: list[str]) -> list[str]:
-    """Two clusters far apart (the first and the last placed), or the first alone."""
-    first, last = ("g0", "g1") if ruleset == "choc-base-6" else (ids[0], ids[-1])
-    return [] if question == "melees" else [first] if question == "reach" else [first, last]
-
-
 def growth_report(
     sizes: tuple[int, ...] = SIZES, repeat: int = 3, progress: Progress | None = None
 ) -> list[dict[str, Any]]:
@@ -53,7 +47,7 @@ def growth_report(
         warm: list[float] = []
         for size in sizes:
             data = ruleset_scene_data(ruleset, size, terrain=size // 4)
-            args = _arguments(ruleset, question, [f["id"] for f in data["figures"]])
+            args = question_arguments(question, data)
             cold_s, warm_s = [], []
             for _ in range(repeat):
                 scene = parse_scene(data, source="<bench>")

@@ -311,6 +311,15 @@ def ruleset_scene_data(
     return data
 
 
+def question_arguments(question: str, data: dict[str, Any]) -> list[str]:
+    """Arguments of ``question`` on a `ruleset_scene_data` table: none for ``melees``, the
+    first cluster alone for ``reach``, else two clusters (Choc Base 6: the groups of the
+    first two clusters; the others: the first and the last figure placed)."""
+    ids = [f["id"] for f in data["figures"]]
+    first, last = ("g0", "g1") if data["ruleset"] == "choc-base-6" else (ids[0], ids[-1])
+    return [] if question == "melees" else [first] if question == "reach" else [first, last]
+
+
 def _ruleset_fields(ruleset: str, cluster: int, k: int, side: str) -> dict[str, Any]:
     """What each rule system needs of a figure to shoot (or, Confrontation, to fight)."""
     facing = 90.0 if side == "blue" else 270.0
