@@ -23,6 +23,11 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from arbitre.rules.errors import RulesError
+from arbitre.rules.model import Scene
+from arbitre.rules.questions import ask
+from arbitre.rules.scene import parse_scene
+
 T = TypeVar("T")
 
 WORKERS = 1
@@ -94,7 +99,41 @@ class QuestionDesk:
             executor.shutdown(wait=False, cancel_futures=True)
 
 
-_LAST_SCENE: tuple[str, Any] | None = None  # in a worker: the last scene it parsed
+class LastScene:
+    """The last scene parsed from a table's data, kept while the data stay the same (and
+    with it every cache the rules keep per scene), with answers derived from it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._key: str | None = None
+        self._scene: Scene | None = None
+        self._derived: dict[str, Any] = {}
+
+    def scene(self, document: Mapping[str, Any], source: str) -> Scene:
+        """The scene of ``document``: the last one parsed when the data are the same."""
+        key = json.dumps(document, sort_keys=True, default=str)
+        with self._lock:
+            if key == self._key and self._scene is not None:
+                return self._scene
+        scene = parse_scene(document, source=source)
+        with self._lock:
+            self._key, self._scene, self._derived = key, scene, {}
+        return scene
+
+    def derived(self, scene: Scene, name: str, compute: Callable[[], T]) -> T:
+        """``compute()``, kept under ``name`` while ``scene`` is the last one parsed."""
+        with self._lock:
+            if scene is self._scene and name in self._derived:
+                kept: T = self._derived[name]
+                return kept
+        value = compute()
+        with self._lock:
+            if scene is self._scene:
+                self._derived[name] = value
+        return value
+
+
+_LAST = LastScene()  # in a worker process: the last scene it was given
 
 
 def answer_scene(
@@ -106,18 +145,7 @@ def answer_scene(
 ) -> tuple[bool, Any]:
     """Parse a scene's data and answer a question on it: ``(True, answer JSON)``, or
     ``(False, the one-line message)`` when the rules refuse. Run in a worker process."""
-    global _LAST_SCENE
-    from arbitre.rules.errors import RulesError
-    from arbitre.rules.questions import ask
-    from arbitre.rules.scene import parse_scene
-
     try:
-        key = json.dumps(document, sort_keys=True, default=str)
-        if _LAST_SCENE is not None and _LAST_SCENE[0] == key:
-            scene = _LAST_SCENE[1]
-        else:
-            scene = parse_scene(document, source=source)
-            _LAST_SCENE = (key, scene)
-        return True, ask(scene, question, args, extras).to_json()
+        return True, ask(_LAST.scene(document, source), question, args, extras).to_json()
     except RulesError as error:
         return False, str(error).splitlines()[0]

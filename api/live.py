@@ -12,7 +12,6 @@ state says so (``source.ok`` false, ``source.frame_age_s``), even if a read hang
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 import unicodedata
@@ -26,6 +25,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from arbitre.api.desk import LastScene
 from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.frame import Frame, locate_frame
@@ -129,10 +129,7 @@ class LiveTable:
         # The last scene made from the tracks, with what was derived from it: a table
         # whose figures have not moved (to the positions' rounding) reuses both, and with
         # them every cache the rules keep per scene (groups, gaps, hulls, paths).
-        self._scene_lock = threading.Lock()
-        self._scene_key: str | None = None
-        self._scene_cached: Scene | None = None
-        self._scene_groups: dict[str, Any] | None = None
+        self._last_scene = LastScene()
 
     # --- the loop ----------------------------------------------------------------------
 
@@ -436,26 +433,11 @@ class LiveTable:
         """The scene of these tracks: the last one made when its document is the same."""
         if not tracks:
             return None
-        document = self._document(tracks)
-        key = json.dumps(document, sort_keys=True, default=str)
-        with self._scene_lock:
-            if key == self._scene_key and self._scene_cached is not None:
-                return self._scene_cached
-        scene = parse_scene(document, source="live table")
-        with self._scene_lock:
-            self._scene_key, self._scene_cached, self._scene_groups = key, scene, None
-        return scene
+        return self._last_scene.scene(self._document(tracks), "live table")
 
     def _groups_of(self, scene: Scene) -> dict[str, Any]:
         """The ``groups`` answer of a scene (kept with the last scene made)."""
-        with self._scene_lock:
-            if scene is self._scene_cached and self._scene_groups is not None:
-                return self._scene_groups
-        groups = ask(scene, "groups", []).to_json()
-        with self._scene_lock:
-            if scene is self._scene_cached:
-                self._scene_groups = groups
-        return groups
+        return self._last_scene.derived(scene, "groups", lambda: ask(scene, "groups", []).to_json())
 
     def ask(
         self, question: str, args: Sequence[str], extras: Mapping[str, Any] | None = None

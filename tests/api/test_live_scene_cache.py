@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from arbitre.api import live as live_module
+from arbitre.api import desk as desk_module
 from arbitre.api.demo import DemoSource, demo_setup
 from arbitre.api.live import POSITION_STEP_MM, LiveTable, TableConfig
 
@@ -32,9 +32,9 @@ def test_a_still_table_is_parsed_once(
 ) -> None:
     live, _source = table
     parsed = []
-    real_parse = live_module.parse_scene
+    real_parse = desk_module.parse_scene
     monkeypatch.setattr(
-        live_module, "parse_scene", lambda *a, **k: parsed.append(1) or real_parse(*a, **k)
+        desk_module, "parse_scene", lambda *a, **k: parsed.append(1) or real_parse(*a, **k)
     )
     first = live.scene()
     live.state()
