@@ -365,7 +365,7 @@ def _live_table(
     url: str | None,
 ) -> Any:
     """The live table for ``serve`` and ``snapshot``: demo, or arbitre.yaml and a source."""
-    from arbitre.api.live import LiveTable, TableConfig
+    from arbitre.api.live import LiveTable
     from arbitre.vision.sources import CaptureSource, FolderSource, FrameSource, camera_indices
 
     chosen = [
@@ -382,12 +382,9 @@ def _live_table(
     if len(chosen) > 1:
         raise fail(f"choose one source, not {' and '.join(chosen)}")
     if demo:
-        from arbitre.api.demo import DemoSource, demo_setup
+        from arbitre.api.demo import DemoSource, demo_config
 
-        setup = demo_setup()
-        table_config = TableConfig(
-            setup.camera, setup.table, setup.roster, options={"unit_mm": 100}, terrain=setup.terrain
-        )
+        table_config = demo_config()
         return LiveTable(table_config, DemoSource())
     if config is None:
         raise fail("give --config arbitre.yaml (camera, table, roster), or try --demo")

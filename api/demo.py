@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from arbitre.api.live import TableConfig
 from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.table import Roster, Table, roster_from_mapping, table_from_mapping
 from arbitre.vision.simulate import (
@@ -113,6 +114,14 @@ def demo_setup() -> DemoSetup:
     )
     intrinsics = CameraIntrinsics(camera.image_size, camera.camera_matrix, camera.dist_coeffs)
     return DemoSetup(intrinsics, table, roster, TERRAIN)
+
+
+def demo_config() -> TableConfig:
+    """The demo table as the live table runs it: its set-up, 1 M = 100 mm, its terrain."""
+    setup = demo_setup()
+    return TableConfig(
+        setup.camera, setup.table, setup.roster, options={"unit_mm": 100}, terrain=setup.terrain
+    )
 
 
 class DemoSource(FrameSource):

@@ -200,13 +200,10 @@ def real_calibration(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]
 @pytest.fixture(scope="module")
 def real_state() -> dict[str, Any]:
     """The ``/api/state`` object of the demo table after a few frames."""
-    from arbitre.api.demo import DemoSource, demo_setup
-    from arbitre.api.live import LiveTable, TableConfig
+    from arbitre.api.demo import DemoSource, demo_config
+    from arbitre.api.live import LiveTable
 
-    setup = demo_setup()
-    config = TableConfig(
-        setup.camera, setup.table, setup.roster, options={"unit_mm": 100}, terrain=setup.terrain
-    )
+    config = demo_config()
     live = LiveTable(config, DemoSource(move_every_s=1e9))
     for _ in range(2):
         assert live.step()

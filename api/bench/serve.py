@@ -18,9 +18,9 @@ import uvicorn
 
 from arbitre.api.bench.ask_load import run_askers
 from arbitre.api.bench.ws_load import run_clients
-from arbitre.api.demo import DemoSource, demo_setup
+from arbitre.api.demo import DemoSource, demo_config
 from arbitre.api.desk import QuestionDesk
-from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.live import LiveTable
 from arbitre.api.main import create_app
 from arbitre.calibration.progress import Progress, Steps
 
@@ -70,11 +70,8 @@ def run_serve_bench(
     the three measures.
     """
     steps = Steps(_ticks(WARM_UP_S) + 3 * _ticks(seconds), progress)
-    setup = demo_setup()
     live = LiveTable(
-        TableConfig(
-            setup.camera, setup.table, setup.roster, options={"unit_mm": 100}, terrain=setup.terrain
-        ),
+        demo_config(),
         DemoSource(),
         max_fps=None,
     )

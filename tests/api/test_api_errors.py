@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from arbitre.api.demo import DemoSource, demo_setup
+from arbitre.api.demo import DemoSource, demo_config
 from arbitre.api.hosts import LOOPBACK
-from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.live import LiveTable
 from arbitre.api.main import create_app, short
 
 TOKEN = "secret"
@@ -20,11 +20,8 @@ AUTH = {"X-Arbitre-Token": TOKEN}
 
 @pytest.fixture(scope="module")
 def demo() -> Iterator[tuple[TestClient, LiveTable]]:
-    setup = demo_setup()
     live = LiveTable(
-        TableConfig(
-            setup.camera, setup.table, setup.roster, options={"unit_mm": 100}, terrain=setup.terrain
-        ),
+        demo_config(),
         DemoSource(move_every_s=1e9),
     )
     assert live.step()

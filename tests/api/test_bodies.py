@@ -17,9 +17,9 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from arbitre.api.bodies import MAX_BODY_BYTES, MAX_DEPTH, BadJson, depth, strict_json
-from arbitre.api.demo import DemoSource, demo_setup
+from arbitre.api.demo import DemoSource, demo_config
 from arbitre.api.hosts import LOOPBACK
-from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.live import LiveTable
 from arbitre.api.main import create_app
 from arbitre.rules.scene import MAX_SCENE_BYTES
 
@@ -28,11 +28,8 @@ REPLY_WITHIN_S = 5.0
 
 
 def _live() -> LiveTable:
-    setup = demo_setup()
     live = LiveTable(
-        TableConfig(
-            setup.camera, setup.table, setup.roster, options={"unit_mm": 100}, terrain=setup.terrain
-        ),
+        demo_config(),
         DemoSource(move_every_s=1e9),
     )
     assert live.step()

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from arbitre.api.demo import DemoSource, demo_setup
+from arbitre.api.demo import DemoSource, demo_config
 from arbitre.api.desk import Busy, QuestionDesk, answer_scene
-from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.live import LiveTable
 from arbitre.api.main import create_app
 
 TEST_HOSTS = ("testserver",)
@@ -41,11 +41,8 @@ def test_one_more_than_workers_and_queue_is_refused_at_once() -> None:
 
 @pytest.fixture(scope="module")
 def live() -> LiveTable:
-    setup = demo_setup()
     table = LiveTable(
-        TableConfig(
-            setup.camera, setup.table, setup.roster, options={"unit_mm": 100}, terrain=setup.terrain
-        ),
+        demo_config(),
         DemoSource(move_every_s=1e9),
     )
     for _ in range(5):

@@ -19,9 +19,9 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arbitre.api.demo import DemoSource, demo_setup
+from arbitre.api.demo import DemoSource, demo_config
 from arbitre.api.hosts import LOOPBACK
-from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.live import LiveTable
 from arbitre.api.main import create_app
 
 TOKEN = "fuzz"
@@ -156,11 +156,8 @@ def scene_files(draw: st.DrawFn) -> str:
 
 @pytest.fixture(scope="module")
 def demo() -> Iterator[tuple[TestClient, LiveTable]]:
-    setup = demo_setup()
     live = LiveTable(
-        TableConfig(
-            setup.camera, setup.table, setup.roster, options={"unit_mm": 100}, terrain=setup.terrain
-        ),
+        demo_config(),
         DemoSource(move_every_s=1e9),
     )
     assert live.step()

@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from numpy.typing import NDArray
 
-from arbitre.api.demo import DemoSource, demo_setup
+from arbitre.api.demo import DemoSource, demo_config, demo_setup
 from arbitre.api.hosts import LOOPBACK
 from arbitre.api.live import LiveTable, TableConfig
 from arbitre.api.main import create_app
@@ -41,12 +41,9 @@ class Unplugged(FrameSource):
 
 @pytest.fixture(scope="module")
 def demo() -> Iterator[tuple[TestClient, LiveTable, DemoSource]]:
-    setup = demo_setup()
     source = DemoSource(move_every_s=1e9)  # nobody walks during the tests
     live = LiveTable(
-        TableConfig(
-            setup.camera, setup.table, setup.roster, options={"unit_mm": 100}, terrain=setup.terrain
-        ),
+        demo_config(),
         Unplugged(source),
     )
     for _ in range(3):
@@ -289,12 +286,9 @@ class Flaky(FrameSource):
 
 
 def test_the_loop_retries_a_lost_source_and_carries_on() -> None:
-    setup = demo_setup()
     source = Flaky(DemoSource(move_every_s=1e9))
     live = LiveTable(
-        TableConfig(
-            setup.camera, setup.table, setup.roster, options={"unit_mm": 100}, terrain=setup.terrain
-        ),
+        demo_config(),
         source,
         max_fps=None,
         retry_s=0.05,

@@ -19,8 +19,8 @@ import pytest
 import uvicorn
 import yaml
 
-from arbitre.api.demo import DemoSource, demo_setup
-from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.demo import DemoSource, demo_config
+from arbitre.api.live import LiveTable
 from arbitre.api.main import create_app
 
 from .test_page_e2e import CHROMIUM, CHROMIUM_ARGS, _free_port, _get_json, _playwright, _post_json
@@ -36,11 +36,8 @@ WOOD_MM = [(380.0, 220.0), (440.0, 220.0), (440.0, 380.0), (380.0, 380.0)]
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    setup = demo_setup()
     live = LiveTable(
-        TableConfig(
-            setup.camera, setup.table, setup.roster, options={"unit_mm": 100}, terrain=setup.terrain
-        ),
+        demo_config(),
         DemoSource(move_every_s=1e9),  # nobody walks: the answers below are worked out
     )
     with serving(live) as base:
