@@ -13,9 +13,6 @@ from arbitre.rules.choc_base_6.book import (
     ChocBase6Options,
     options_of,
 )
-from arbitre.rules.choc_base_6.grid import grid_unit
-from arbitre.rules.choc_base_6.grid_groups import validate_grid
-from arbitre.rules.choc_base_6.grid_questions import GRID
 from arbitre.rules.choc_base_6.neutral import ChocBase6Neutral
 from arbitre.rules.choc_base_6.neutral_groups import find_groups
 from arbitre.rules.errors import SceneError
@@ -24,7 +21,8 @@ from arbitre.rules.options import shown
 
 
 class ChocBase6(ChocBase6Neutral):
-    """Choc Base 6: neutral-surface questions, hex and square scenes handed to the grid."""
+    """Choc Base 6: neutral-surface questions, hex and square scenes handed to the grid
+    (whose modules are imported when a grid scene first comes)."""
 
     name = "choc-base-6"
     aliases = ("cb6", "chocbase6", "choc-base6")
@@ -34,6 +32,8 @@ class ChocBase6(ChocBase6Neutral):
 
     def unit(self, scene: Scene) -> Unit:
         if options_of(scene).surface != "neutral":
+            from arbitre.rules.choc_base_6.grid import grid_unit
+
             return grid_unit(scene)
         return super().unit(scene)
 
@@ -46,6 +46,8 @@ class ChocBase6(ChocBase6Neutral):
     ) -> Answer:
         """Hex and square surfaces are answered by `GRID`."""
         if options_of(scene).surface != "neutral":
+            from arbitre.rules.choc_base_6.grid_questions import GRID
+
             return GRID.ask(scene, question, args, extras)
         return super().ask(scene, question, args, extras)
 
@@ -71,6 +73,8 @@ class ChocBase6(ChocBase6Neutral):
                         f"expected an integer from {-MAX_BONUS} to {MAX_BONUS}, got {shown(value)}",
                     )
         if options.surface != "neutral":
+            from arbitre.rules.choc_base_6.grid_groups import validate_grid
+
             validate_grid(scene)  # the cell size is given; one group per cell
             return
         find_groups(scene)  # raises on a group mixing sides or with several references

@@ -70,6 +70,8 @@ meet, :mod:`~arbitre.rules.pathing.graph` searches it, :mod:`~arbitre.rules.path
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from arbitre.rules.pathing.model import (
     TOLERANCE_MM,
     BlockingPolygon,
@@ -80,8 +82,10 @@ from arbitre.rules.pathing.model import (
     Terrain,
     base_overlap,
 )
-from arbitre.rules.pathing.reach import reachable_area
-from arbitre.rules.pathing.search import shortest_path
+
+if TYPE_CHECKING:
+    from arbitre.rules.pathing.reach import reachable_area
+    from arbitre.rules.pathing.search import shortest_path
 
 __all__ = [
     "TOLERANCE_MM",
@@ -97,14 +101,20 @@ __all__ = [
 ]
 
 # The public API presents itself as ``arbitre.rules.pathing.X`` (reprs, pickles, doctests).
-for _public in (
-    BlockingPolygon,
-    CostlyRegion,
-    DiscHull,
-    Field,
-    Path,
-    reachable_area,
-    shortest_path,
-):
+for _public in (BlockingPolygon, CostlyRegion, DiscHull, Field, Path):
     _public.__module__ = __name__
 del _public
+
+
+def __getattr__(name: str) -> Any:
+    """The two queries, imported when first used: a command that only measures distances
+    never loads the path search."""
+    if name == "reachable_area":
+        from arbitre.rules.pathing.reach import reachable_area as query
+    elif name == "shortest_path":
+        from arbitre.rules.pathing.search import shortest_path as query
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    query.__module__ = __name__
+    globals()[name] = query
+    return query
