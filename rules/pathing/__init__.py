@@ -109,10 +109,15 @@ del _public
 def __getattr__(name: str) -> Any:
     """The two queries, imported when first used: a command that only measures distances
     never loads the path search."""
+    query: Any
     if name == "reachable_area":
-        from arbitre.rules.pathing.reach import reachable_area as query
+        from arbitre.rules.pathing import reach
+
+        query = reach.reachable_area
     elif name == "shortest_path":
-        from arbitre.rules.pathing.search import shortest_path as query
+        from arbitre.rules.pathing import search
+
+        query = search.shortest_path
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     query.__module__ = __name__
