@@ -31,6 +31,7 @@ from arbitre.rules.mbt.plates import (
     _plate,
     _plates,
     _woods,
+    near_pairs,
     penetration_mm,
 )
 from arbitre.rules.model import Figure, Scene, TerrainKind
@@ -352,10 +353,9 @@ def groups_answer(scene: Scene) -> GroupsAnswer:
     options = _options(scene)
     plates = _plates(scene)
     links: Links[str] = Links(p.figure.id for p in plates)
-    for i, first in enumerate(plates):
-        for second in plates[i + 1 :]:
-            if _aligned(first, second, options):
-                links.merge(first.figure.id, second.figure.id)
+    for i, j in near_pairs(plates, options.contact_tolerance_mm).tolist():
+        if _aligned(plates[i], plates[j], options):
+            links.merge(plates[i].figure.id, plates[j].figure.id)
     order = {p.figure.id: k for k, p in enumerate(plates)}
     found = sorted(
         (sorted(subset, key=order.__getitem__) for subset in links.subsets()),
@@ -368,5 +368,5 @@ def groups_answer(scene: Scene) -> GroupsAnswer:
         + ", ".join(f"{name} ({len(ids)})" for name, ids in groups.items()),
         groups=groups,
         references={name: name for name in groups},
-        sides={name: scene.figure(name).side for name in groups},  # type: ignore[union-attr]
+        sides={name: plates[order[name]].figure.side for name in groups},
     )

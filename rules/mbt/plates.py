@@ -16,6 +16,7 @@ import shapely
 
 from arbitre.rules.answers import Margin, combined_sigma
 from arbitre.rules.errors import QuestionError
+from arbitre.rules.geometry import pairs_within
 from arbitre.rules.mbt.numbers import BLOCKING_TERRAIN, EDGES, MbtOptions
 from arbitre.rules.model import Figure, Scene, TerrainKind
 
@@ -152,20 +153,26 @@ class Layout:
 
 @functools.lru_cache(maxsize=16)
 def _layout(scene: Scene) -> Layout:
-    plates = tuple(Plate.of(f) for f in scene.figures)
+    """The scene's plates with their rectangles (built when a question measures gaps)."""
+    plates = _plates(scene)
     polygons = np.empty(len(plates), dtype=object)
     polygons[:] = [p.polygon() for p in plates]
+    return Layout(plates, polygons, _plate_index(scene))
+
+
+@functools.lru_cache(maxsize=16)
+def _plate_index(scene: Scene) -> Mapping[str, int]:
     index: dict[str, int] = {}
-    for k, p in enumerate(plates):
-        index.setdefault(p.figure.id, k)
-    return Layout(plates, polygons, index)
+    for k, figure in enumerate(scene.figures):
+        index.setdefault(figure.id, k)
+    return index
 
 
 def _plate(scene: Scene, name: str) -> Plate:
-    layout = _layout(scene)
-    if name not in layout.index:
+    index = _plate_index(scene)
+    if name not in index:
         raise QuestionError(f"unknown base {name!r}")
-    return layout.plates[layout.index[name]]
+    return _plates(scene)[index[name]]
 
 
 def _pair(scene: Scene, a: str, b: str) -> tuple[Plate, Plate]:
@@ -174,8 +181,9 @@ def _pair(scene: Scene, a: str, b: str) -> tuple[Plate, Plate]:
     return _plate(scene, a), _plate(scene, b)
 
 
+@functools.lru_cache(maxsize=16)
 def _plates(scene: Scene) -> tuple[Plate, ...]:
-    return _layout(scene).plates
+    return tuple(Plate.of(f) for f in scene.figures)
 
 
 def _contact(
@@ -240,6 +248,16 @@ def _aligned(a: Plate, b: Plate, options: MbtOptions) -> bool:
         min(a.width_mm, b.width_mm) if pair[0] in ("front", "back") else min(a.depth_mm, b.depth_mm)
     )
     return pair[2] >= full - options.contact_tolerance_mm
+
+
+def near_pairs(plates: tuple[Plate, ...], tolerance_mm: float) -> np.ndarray:
+    """Index pairs ``(i, j)``, ``i < j``, of the plates that may touch, from a spatial index:
+    centres no further apart than the two longest half diagonals and the tolerance (every
+    pair `_far_apart` does not rule out is among them)."""
+    if len(plates) < 2:
+        return np.zeros((0, 2), dtype=np.intp)
+    longest = max(math.hypot(p.width_mm, p.depth_mm) for p in plates)
+    return pairs_within(np.array([p.centre for p in plates]), longest + tolerance_mm)
 
 
 def _group_of(scene: Scene, plate: Plate, options: MbtOptions) -> list[Plate]:

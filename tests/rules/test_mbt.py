@@ -7,9 +7,12 @@ from typing import Any
 import numpy as np
 import pytest
 import shapely
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from arbitre.rules.errors import SceneError
 from arbitre.rules.mbt import NUMBERS, base_figures, combat_points, move_allowance, outcome
+from arbitre.rules.mbt.plates import _aligned, _plates
 from arbitre.rules.model import Figure
 from arbitre.rules.questions import ask
 from arbitre.rules.scene import parse_scene
@@ -330,3 +333,55 @@ def test_woods_for_infantry_is_the_scenarios_choice(
     assert answer["legal"] is legal
     if cost_mm is not None:
         assert answer["cost_mm"] == pytest.approx(cost_mm)
+
+
+def test_groups_are_rows_of_aligned_friends() -> None:
+    # Bases 40 wide, 20 deep, all facing up (90 deg): three side by side along x at
+    # 40 mm steps share whole 20 mm flanks, so they are one group; a fourth 43 mm
+    # further leaves a 3 mm gap (more than the 2 mm contact tolerance); a friend turned to
+    # 0 deg is not aligned; an enemy touching is never a group mate.
+    scene = _scene(
+        _base("a", "red", 100, 100, 90, "infantry"),
+        _base("b", "red", 140, 100, 90, "infantry"),
+        _base("c", "red", 180, 100, 90, "infantry"),
+        _base("d", "red", 223, 100, 90, "infantry"),
+        _base("e", "red", 100, 130, 0, "infantry"),
+        _base("f", "blue", 60, 100, 90, "infantry"),
+    )
+    answer = ask(scene, "groups", [])
+    assert answer.groups == {"f": ["f"], "a": ["a", "b", "c"], "d": ["d"], "e": ["e"]}
+    assert answer.sides == {"f": "blue", "a": "red", "d": "red", "e": "red"}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 9), st.integers(0, 9), st.sampled_from([0.0, 90.0, 180.0]), st.booleans()
+        ),
+        min_size=2,
+        max_size=40,
+        unique_by=lambda cell: cell[:2],
+    )
+)
+def test_groups_from_the_spatial_index_are_those_of_every_pair(
+    cells: list[tuple[int, int, float, bool]],
+) -> None:
+    # Bases on a 40 x 20 mm lattice touch their neighbours edge to edge, so many pairs are
+    # aligned; the groups must be the connected sets of aligned pairs among *all* pairs.
+    figures = [
+        _base(f"p{k}", "red" if red else "blue", 100 + 40 * i, 100 + 20 * j, facing, "infantry")
+        for k, (i, j, facing, red) in enumerate(cells)
+    ]
+    scene = _scene(*figures)
+    plates = _plates(scene)
+    mates: dict[str, set[str]] = {p.figure.id: {p.figure.id} for p in plates}
+    for a in plates:
+        for b in plates:
+            if a is not b and _aligned(a, b, scene.options):
+                joined = mates[a.figure.id] | mates[b.figure.id]
+                for name in joined:
+                    mates[name] = joined
+    expected = {frozenset(group) for group in mates.values()}
+    found = {frozenset(ids) for ids in ask(scene, "groups", []).groups.values()}
+    assert found == expected
