@@ -25,7 +25,7 @@ from arbitre.rules.model import Figure, Scene
 from arbitre.rules.questions import ask
 from arbitre.rules.scene import parse_scene
 
-TARGETS_MS = {"fire": 2.0, "move": 20.0, "reach": 200.0, "groups": 20.0}
+TARGETS_MS = {"fire": 2.0, "move": 20.0, "reach": 50.0, "groups": 20.0}
 
 
 def generated_scene(figures: int = 200, terrain: int = 50, seed: int = 1) -> Scene:
