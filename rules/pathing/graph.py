@@ -7,9 +7,10 @@ segments and free arcs.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import heapq
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 import numpy as np
@@ -265,12 +266,13 @@ def _source(
 
 
 def _departures(
-    scene: _Scene, graph: _Graph, node: int, reach: float, ahead: Sequence[int]
+    scene: _Scene, graph: _Graph, node: int, reach: float, ahead: Callable[[], Sequence[int]]
 ) -> _Edges:
     """The fan-out of a node's point, or of its circle with its winding, made once.
 
-    The nodes ``ahead`` (in Dijkstra order, expanded later with a reach no larger) are
-    fanned out together with this one and kept until then, cut to their own reach.
+    The nodes ``ahead()`` (in Dijkstra order, expanded later with a reach no larger) are
+    fanned out together with this one and kept until then, cut to their own reach; they
+    are asked for only when this fan-out is made.
     """
     key, source = _source(scene, graph, node)
     edges = scene.departures.get(key)
@@ -281,7 +283,7 @@ def _departures(
         edges = _within(scene, early, source, reach)
     else:
         group = {key: source}
-        for other in ahead:
+        for other in ahead():
             other_key, other_source = _source(scene, graph, other)
             if (
                 other_key not in group
@@ -298,13 +300,17 @@ def _departures(
 
 
 def _successors(
-    scene: _Scene, graph: _Graph, node: int, reach: float, ahead: Sequence[int] = ()
+    scene: _Scene,
+    graph: _Graph,
+    node: int,
+    reach: float,
+    ahead: Callable[[], Sequence[int]] = tuple,
 ) -> tuple[_Edges, FloatArray, FloatArray, FloatArray]:
     """Free edges out of a node with arc turn and arc cost before each segment.
 
     Fan-outs are cached per point and per circle and winding; ``reach`` may only
     shrink between calls for the same circle (true in Dijkstra order). The nodes
-    ``ahead`` are fanned out with this one (see :func:`_departures`).
+    ``ahead()`` are fanned out with this one (see :func:`_departures`).
     """
     edges = _departures(scene, graph, node, reach, ahead)
     circle = graph.circle[node]
@@ -327,6 +333,11 @@ def _successors(
     return edges, delta, arc, usable.astype(np.float64)
 
 
+def _queued(heap: list[tuple[float, float, int]], done: list[bool]) -> list[int]:
+    """The next nodes the search will expand, in order, among the first queued."""
+    return [int(entry[2]) for entry in heapq.nsmallest(_AHEAD, heap) if not done[entry[2]]]
+
+
 def _search(scene: _Scene, goal: tuple[float, float] | None, bound: float) -> _Graph:
     """A* towards the goal (or Dijkstra when ``goal`` is None) up to ``bound``."""
     graph = _Graph(scene)
@@ -345,11 +356,9 @@ def _search(scene: _Scene, goal: tuple[float, float] | None, bound: float) -> _G
         if use_h and graph.circle[node] < 0 and graph.point[node] == 1:
             break
         reach = math.inf if use_h else bound - gu
-        ahead: list[int] = []
+        ahead: Callable[[], Sequence[int]] = tuple
         if not use_h and reach < math.inf:
-            ahead = [
-                int(entry[2]) for entry in heapq.nsmallest(_AHEAD, heap) if not graph.done[entry[2]]
-            ]
+            ahead = functools.partial(_queued, heap, graph.done)
         edges, delta, arc, usable = _successors(scene, graph, node, reach, ahead)
         if len(edges.target) == 0:
             continue

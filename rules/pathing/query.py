@@ -13,7 +13,7 @@ import numpy as np
 import shapely
 
 from arbitre.rules.pathing.model import TOLERANCE_MM, IntArray
-from arbitre.rules.pathing.prepare import _Prepared
+from arbitre.rules.pathing.prepare import _Obstacle, _Prepared, _remember
 from arbitre.rules.pathing.primitives import _TWO_PI, _point_segment_dist2, _segment_segment_dist
 
 _FULL, _RAW, _IGNORED = 2, 1, 0
@@ -142,25 +142,41 @@ def _free_space(
         if levels[k] == _IGNORED:
             continue
         obstacle = prep.obstacle(int(k))
-        c = radius if levels[k] == _FULL else 0.0
-        if len(obstacle.disc_r):
-            rho = obstacle.disc_r + c
-            sides = _sides(float(np.max(rho)), outer)
-            grow = 1.0 / math.cos(math.pi / sides) if outer else 1.0
-            angles = np.linspace(0.0, _TWO_PI, sides, endpoint=False)
-            ring = np.column_stack([np.cos(angles), np.sin(angles)])
-            pts = obstacle.disc_xy[:, None, :] + (rho * grow)[:, None, None] * ring[None]
-            pts = pts.reshape(-1, 2)
-            if obstacle.solid is not None:
-                pts = np.vstack([pts, shapely.get_coordinates(obstacle.solid)])
-            blocks.append(shapely.convex_hull(shapely.multipoints(pts)))
-        elif obstacle.solid is not None:
-            if c > 0.0:
-                segs = max(4, _sides(c, outer) // 4)
-                grow_buffer = 1.0 / math.cos(math.pi / (4 * segs)) if outer else 1.0
-                blocks.append(obstacle.solid.buffer(c * grow_buffer, quad_segs=segs))
-            else:
-                blocks.append(obstacle.solid)
+        block = _block(obstacle, radius if levels[k] == _FULL else 0.0, outer)
+        if block is not None:
+            blocks.append(block)
     if not blocks:
         return table
     return table.difference(shapely.union_all(blocks))
+
+
+def _block(obstacle: _Obstacle, c: float, outer: bool) -> shapely.Geometry | None:
+    """An obstacle grown by ``c`` as shapely geometry (see :func:`_free_space`), None for
+    one with neither discs nor a polygonal part; kept between queries."""
+    key = (obstacle, c, outer)
+    if key in _BLOCKS:
+        return _BLOCKS[key]
+    block: shapely.Geometry | None = None
+    if len(obstacle.disc_r):
+        rho = obstacle.disc_r + c
+        sides = _sides(float(np.max(rho)), outer)
+        grow = 1.0 / math.cos(math.pi / sides) if outer else 1.0
+        angles = np.linspace(0.0, _TWO_PI, sides, endpoint=False)
+        ring = np.column_stack([np.cos(angles), np.sin(angles)])
+        pts = obstacle.disc_xy[:, None, :] + (rho * grow)[:, None, None] * ring[None]
+        pts = pts.reshape(-1, 2)
+        if obstacle.solid is not None:
+            pts = np.vstack([pts, shapely.get_coordinates(obstacle.solid)])
+        block = shapely.convex_hull(shapely.multipoints(pts))
+    elif obstacle.solid is not None:
+        if c > 0.0:
+            segs = max(4, _sides(c, outer) // 4)
+            grow_buffer = 1.0 / math.cos(math.pi / (4 * segs)) if outer else 1.0
+            block = obstacle.solid.buffer(c * grow_buffer, quad_segs=segs)
+        else:
+            block = obstacle.solid
+    _remember(_BLOCKS, key, block, 4096)
+    return block
+
+
+_BLOCKS: dict[tuple[_Obstacle, float, bool], shapely.Geometry | None] = {}

@@ -276,46 +276,65 @@ class _Scene:
         )
         if len(x) == 0:
             return free
+        limit = self.radius - TOLERANCE_MM
         for lo in range(0, len(x), 4096):
             hi = min(lo + 4096, len(x))
-            px = x[lo:hi, None]
-            py = y[lo:hi, None]
+            px = x[lo:hi]
+            py = y[lo:hi]
             if len(self.disc_rho):
+                # Only discs whose box (padded by 1 mm) holds a point can hold it.
                 cx, cy, least = self._disc_rows
-                gap = np.hypot(px - cx, py - cy)
-                free[lo:hi] &= np.all(gap >= least, axis=1)
+                i, j = _bbox_pairs(px, py, px, py, *self._disc_reach)
+                gap = np.hypot(px[i] - cx[j], py[i] - cy[j])
+                free[lo + i[~(gap >= least[j])]] = False
             if len(self.edges):
-                # _point_segment_dist2 with the edges' own terms computed once
+                # _point_segment_dist2 with the edges' own terms computed once, for the
+                # edges whose box (padded by the radius and 1 mm) holds a point
                 ax, ay, ex, ey, length2 = self._edge_rows
-                t = ((px - ax) * ex + (py - ay) * ey) / length2
+                i, j = _bbox_pairs(px, py, px, py, *self._edge_reach)
+                t = ((px[i] - ax[j]) * ex[j] + (py[i] - ay[j]) * ey[j]) / length2[j]
                 t = np.minimum(np.maximum(t, 0.0), 1.0)
-                dx = ax + t * ex - px
-                dy = ay + t * ey - py
-                limit = self.radius - TOLERANCE_MM
-                free[lo:hi] &= np.all(dx * dx + dy * dy >= limit * limit, axis=1)
+                dx = ax[j] + t * ex[j] - px[i]
+                dy = ay[j] + t * ey[j] - py[i]
+                free[lo + i[~(dx * dx + dy * dy >= limit * limit)]] = False
         if len(self.solids):
             free &= ~self.inside_solids(x, y)
         return free
 
     @functools.cached_property
     def _disc_rows(self) -> tuple[FloatArray, FloatArray, FloatArray]:
-        """Disc centres x, y and radii less the tolerance, as (1, D) rows."""
-        return (
-            self.disc_xy[None, :, 0],
-            self.disc_xy[None, :, 1],
-            self.disc_rho[None, :] - TOLERANCE_MM,
-        )
+        """Disc centres x, y and radii less the tolerance."""
+        return self.disc_xy[:, 0], self.disc_xy[:, 1], self.disc_rho - TOLERANCE_MM
+
+    @functools.cached_property
+    def _disc_reach(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+        """Boxes of the discs of :attr:`_disc_rows`, padded by 1 mm."""
+        cx, cy, least = self._disc_rows
+        pad = np.abs(least) + 1.0
+        return cx - pad, cy - pad, cx + pad, cy + pad
 
     @functools.cached_property
     def _edge_rows(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
-        """Grown edges' start x, y, direction x, y and squared length (1 where 0), as rows."""
+        """Grown edges' start x, y, direction x, y and squared length (1 where 0)."""
         e = self.edges
-        ax = e[None, :, 0]
-        ay = e[None, :, 1]
-        ex = e[None, :, 2] - ax
-        ey = e[None, :, 3] - ay
+        ax = e[:, 0]
+        ay = e[:, 1]
+        ex = e[:, 2] - ax
+        ey = e[:, 3] - ay
         length2 = ex * ex + ey * ey
         return ax, ay, ex, ey, np.where(length2 > 0.0, length2, 1.0)
+
+    @functools.cached_property
+    def _edge_reach(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+        """Boxes of the edges padded by the mover's radius and 1 mm."""
+        e = self.edges
+        pad = abs(self.radius - TOLERANCE_MM) + 1.0
+        return (
+            np.minimum(e[:, 0], e[:, 2]) - pad,
+            np.minimum(e[:, 1], e[:, 3]) - pad,
+            np.maximum(e[:, 0], e[:, 2]) + pad,
+            np.maximum(e[:, 1], e[:, 3]) + pad,
+        )
 
     @functools.cached_property
     def _disc_boxes(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
