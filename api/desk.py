@@ -15,7 +15,6 @@ process runs beside it on another core. A process is given the scene as plain da
 from __future__ import annotations
 
 import asyncio
-import json
 import multiprocessing
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -26,7 +25,7 @@ from typing import Any, TypeVar
 from arbitre.rules.errors import RulesError
 from arbitre.rules.model import Scene
 from arbitre.rules.questions import ask
-from arbitre.rules.scene import parse_scene
+from arbitre.rules.scene import SceneReader
 
 T = TypeVar("T")
 
@@ -100,24 +99,29 @@ class QuestionDesk:
 
 
 class LastScene:
-    """The last scene parsed from a table's data, kept while the data stay the same (and
-    with it every cache the rules keep per scene), with answers derived from it."""
+    """The last scene read from a table's data, with answers derived from it.
+
+    The scene is read by a `SceneReader`: while the data stay the same it is the same
+    scene (and with it every cache the rules keep per scene); when figures move, only
+    they are read again.
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._key: str | None = None
+        self._reader = SceneReader()
         self._scene: Scene | None = None
         self._derived: dict[str, Any] = {}
 
     def scene(self, document: Mapping[str, Any], source: str) -> Scene:
-        """The scene of ``document``: the last one parsed when the data are the same."""
-        key = json.dumps(document, sort_keys=True, default=str)
+        """The scene of ``document``: the last one read when the data are the same."""
         with self._lock:
-            if key == self._key and self._scene is not None:
-                return self._scene
-        scene = parse_scene(document, source=source)
+            if self._reader.source != source:
+                self._reader = SceneReader(source)
+            reader = self._reader
+        scene = reader.read(document)
         with self._lock:
-            self._key, self._scene, self._derived = key, scene, {}
+            if scene is not self._scene:
+                self._scene, self._derived = scene, {}
         return scene
 
     def derived(self, scene: Scene, name: str, compute: Callable[[], T]) -> T:

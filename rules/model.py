@@ -7,6 +7,7 @@ These are plain frozen values; `arbitre.rules.scene` builds them from ``scene.ya
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -49,18 +50,33 @@ class Base:
     def footprint(self, x_mm: float, y_mm: float, facing_deg: float) -> shapely.Polygon:
         """The base's outline on the table, centred on (x_mm, y_mm), front towards facing_deg.
 
+        Outlines are kept (the last `OUTLINES_KEPT` made): a figure that has not moved
+        since the last table state is not outlined again.
+
         >>> round(Base.round(25).footprint(0, 0, 0).area, 0)
         491.0
         >>> Base(BaseShape.RECT, 60, 30).footprint(100, 100, 90).bounds
         (70.0, 85.0, 130.0, 115.0)
+        >>> Base.round(25).footprint(5, 5, 0) is Base.round(25).footprint(5.0, 5.0, 90)
+        True
         """
-        if self.shape is BaseShape.ROUND:
-            return disc(x_mm, y_mm, self.width_mm / 2)
-        # Unrotated, the base faces +x: depth along x, front width along y.
-        half_d, half_w = self.depth_mm / 2, self.width_mm / 2
-        box = shapely.box(-half_d, -half_w, half_d, half_w)
-        turned = affinity.rotate(box, facing_deg, origin=(0, 0), use_radians=False)
-        return affinity.translate(turned, x_mm, y_mm)
+        facing = 0.0 if self.shape is BaseShape.ROUND else float(facing_deg)
+        return _outline(self, float(x_mm), float(y_mm), facing)
+
+
+OUTLINES_KEPT = 4096
+"""How many base outlines are kept for reuse (a few table states of the largest scene)."""
+
+
+@functools.lru_cache(maxsize=OUTLINES_KEPT)
+def _outline(base: Base, x_mm: float, y_mm: float, facing_deg: float) -> shapely.Polygon:
+    if base.shape is BaseShape.ROUND:
+        return disc(x_mm, y_mm, base.width_mm / 2)
+    # Unrotated, the base faces +x: depth along x, front width along y.
+    half_d, half_w = base.depth_mm / 2, base.width_mm / 2
+    box = shapely.box(-half_d, -half_w, half_d, half_w)
+    turned = affinity.rotate(box, facing_deg, origin=(0, 0), use_radians=False)
+    return affinity.translate(turned, x_mm, y_mm)
 
 
 DISC_QUAD_SEGMENTS = 32

@@ -9,8 +9,11 @@ This module is the only place in `rules` that reads a file.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import json
 import re
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -246,6 +249,79 @@ def parse_scene(data: Any, *, source: str = "<scene>") -> Scene:
     )
     ruleset.validate(scene)
     return scene
+
+
+class SceneReader:
+    """Reads the successive states of one table (a live table's scene, ten times a second).
+
+    A figure whose entry is the same as in the last state read keeps its `Figure`: only
+    the figures that moved (or changed) are validated again, and the outlines the rules
+    made of the others are reused (see `arbitre.rules.model.Base.footprint`). A state
+    identical to the last one gives the same `Scene` object, with every fact the rules
+    derived from it. Anything else that changed (table, options, terrain, allies) makes
+    the whole scene be read again. The scene and the errors are those of `parse_scene`.
+    """
+
+    def __init__(self, source: str = "<scene>") -> None:
+        self.source = source
+        self._lock = threading.Lock()
+        self._setting: str | None = None  # everything but the figures, as JSON
+        self._keys: list[str] = []  # the last state's figure entries, as JSON
+        self._figures: dict[str, Figure] = {}  # each of them: its Figure
+        self._scene: Scene | None = None
+
+    def read(self, data: Any) -> Scene:
+        """The scene of ``data`` (plain data, as `parse_scene` takes)."""
+        with self._lock:
+            return self._read(data)
+
+    def _read(self, data: Any) -> Scene:
+        entries = data.get("figures") if isinstance(data, Mapping) else None
+        if not isinstance(entries, list) or not 0 < len(entries) <= MAX_FIGURES:
+            return self._parse(data, None, [])
+        setting = _json({key: value for key, value in data.items() if key != "figures"})
+        keys = [_json(entry) for entry in entries]
+        last = self._scene
+        if last is None or setting != self._setting:
+            return self._parse(data, setting, keys)
+        if keys == self._keys:
+            return last
+        try:
+            scene = self._patch(last, keys, entries)
+        except (pydantic.ValidationError, SceneError):
+            return self._parse(data, setting, keys)  # raises parse_scene's first error
+        return self._keep(setting, keys, scene)
+
+    def _patch(self, last: Scene, keys: list[str], entries: list[Any]) -> Scene:
+        """``last`` with these figure entries, only the new ones validated."""
+        from arbitre.rules.registry import find_ruleset
+
+        figures = []
+        for index, (key, entry) in enumerate(zip(keys, entries, strict=True)):
+            figure = self._figures.get(key)
+            if figure is None:
+                spec = FigureSpec.model_validate(entry)
+                figure = _figure(self.source, index, spec, last.table)
+            figures.append(figure)
+        _check_unique(self.source, "figures", [figure.id for figure in figures])
+        scene = dataclasses.replace(last, figures=tuple(figures))
+        find_ruleset(scene.ruleset).validate(scene)
+        return scene
+
+    def _parse(self, data: Any, setting: str | None, keys: list[str]) -> Scene:
+        scene = parse_scene(data, source=self.source)
+        if setting is None:
+            return scene
+        return self._keep(setting, keys, scene)
+
+    def _keep(self, setting: str, keys: list[str], scene: Scene) -> Scene:
+        self._setting, self._scene, self._keys = setting, scene, keys
+        self._figures = dict(zip(keys, scene.figures, strict=True))
+        return scene
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
 
 
 def _scene_error(source: str, error: pydantic.ValidationError, prefix: str = "") -> SceneError:

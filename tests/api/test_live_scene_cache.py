@@ -1,4 +1,5 @@
-"""The live table makes its rules scene again only when the figures moved.
+"""The live table makes its rules scene again only when the figures moved, and then
+reads again only the figures that moved.
 
 The demo table's figures stand still (their walks switched off): frame after frame,
 their averaged positions stay within a twentieth of a millimetre (the step the live
@@ -10,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from arbitre.api import desk as desk_module
 from arbitre.api.demo import DemoSource, demo_setup
 from arbitre.api.live import POSITION_STEP_MM, LiveTable, TableConfig
+from arbitre.rules import scene as scene_module
 
 
 @pytest.fixture
@@ -32,9 +33,9 @@ def test_a_still_table_is_parsed_once(
 ) -> None:
     live, _source = table
     parsed = []
-    real_parse = desk_module.parse_scene
+    real_parse = scene_module.parse_scene
     monkeypatch.setattr(
-        desk_module, "parse_scene", lambda *a, **k: parsed.append(1) or real_parse(*a, **k)
+        scene_module, "parse_scene", lambda *a, **k: parsed.append(1) or real_parse(*a, **k)
     )
     first = live.scene()
     live.state()
@@ -47,7 +48,9 @@ def test_a_still_table_is_parsed_once(
         assert abs(steps - round(steps)) < 1e-6
 
 
-def test_a_figure_that_walks_makes_a_new_scene(table: tuple[LiveTable, DemoSource]) -> None:
+def test_a_figure_that_walks_makes_a_new_scene_of_the_others(
+    table: tuple[LiveTable, DemoSource],
+) -> None:
     live, source = table
     first = live.scene()
     assert first is not None
@@ -64,3 +67,6 @@ def test_a_figure_that_walks_makes_a_new_scene(table: tuple[LiveTable, DemoSourc
         if abs(f.x_mm - g.x_mm) + abs(f.y_mm - g.y_mm) > 10
     ]
     assert len(moved) == 1
+    # The others were not read again: they are the same figures, with the same outlines.
+    kept = [g for f, g in zip(first.figures, second.figures, strict=True) if f is g]
+    assert len(kept) == len(first.figures) - 1
