@@ -592,13 +592,16 @@ def bench_rules(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Median time of each question on a generated table, against the targets."""
+    from arbitre.api.bench.live_scene import live_scene_lines, live_scene_report
     from arbitre.api.bench.rules import report_lines, run_rules_bench
 
     with _progress_bar("timing questions", quiet=as_json) as progress:
         report = run_rules_bench(
             figures=figures, terrain=terrain, repeat=repeat, seed=seed, progress=progress
         )
-    typer.echo(json.dumps(report) if as_json else "\n".join(report_lines(report)))
+    report["live"] = live_scene_report(figures, terrain, states=repeat)
+    lines = report_lines(report) + live_scene_lines(report["live"])
+    typer.echo(json.dumps(report) if as_json else "\n".join(lines))
 
 
 @bench_app.command("vision")

@@ -68,6 +68,11 @@ OUTLINES_KEPT = 4096
 """How many base outlines are kept for reuse (a few table states of the largest scene)."""
 
 
+def forget_outlines() -> None:
+    """Drop the kept outlines (to time a start from nothing)."""
+    _outline.cache_clear()
+
+
 @functools.lru_cache(maxsize=OUTLINES_KEPT)
 def _outline(base: Base, x_mm: float, y_mm: float, facing_deg: float) -> shapely.Polygon:
     if base.shape is BaseShape.ROUND:

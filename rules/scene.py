@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import json
 import re
 import threading
 from collections.abc import Mapping
@@ -265,8 +264,8 @@ class SceneReader:
     def __init__(self, source: str = "<scene>") -> None:
         self.source = source
         self._lock = threading.Lock()
-        self._setting: str | None = None  # everything but the figures, as JSON
-        self._keys: list[str] = []  # the last state's figure entries, as JSON
+        self._setting: str | None = None  # everything but the figures, as text
+        self._keys: list[str] = []  # the last state's figure entries, as text
         self._figures: dict[str, Figure] = {}  # each of them: its Figure
         self._scene: Scene | None = None
 
@@ -279,8 +278,8 @@ class SceneReader:
         entries = data.get("figures") if isinstance(data, Mapping) else None
         if not isinstance(entries, list) or not 0 < len(entries) <= MAX_FIGURES:
             return self._parse(data, None, [])
-        setting = _json({key: value for key, value in data.items() if key != "figures"})
-        keys = [_json(entry) for entry in entries]
+        setting = _key({key: value for key, value in data.items() if key != "figures"})
+        keys = [_key(entry) for entry in entries]
         last = self._scene
         if last is None or setting != self._setting:
             return self._parse(data, setting, keys)
@@ -320,8 +319,10 @@ class SceneReader:
         return scene
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, default=str)
+def _key(value: Any) -> str:
+    """Plain data as text that tells apart what the scene reader would (``1``, ``1.0`` and
+    ``True``; a changed order of keys only reads an entry again)."""
+    return repr(value)
 
 
 def _scene_error(source: str, error: pydantic.ValidationError, prefix: str = "") -> SceneError:

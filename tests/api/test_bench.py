@@ -7,6 +7,8 @@ import pytest
 
 from arbitre.api.bench.cli_start import RULESETS, cli_start_lines, cli_start_report
 from arbitre.api.bench.growth import QUESTIONS, growth_lines, growth_report
+from arbitre.api.bench.live_scene import RULESETS as LIVE_RULESETS
+from arbitre.api.bench.live_scene import live_scene_lines, live_scene_report
 from arbitre.api.bench.rules import run_rules_bench
 from arbitre.api.bench.serve import run_serve_bench
 
@@ -52,3 +54,18 @@ def test_the_growth_bench_fits_a_slope_through_every_question() -> None:
         ratio = np.log(row["cold_ms"][1] / row["cold_ms"][0]) / np.log(2.0)
         assert row["cold_growth"] == pytest.approx(ratio)
     assert len(growth_lines(rows)) == 1 + len(QUESTIONS)
+
+
+def test_the_live_scene_bench_reads_each_state_three_ways() -> None:
+    report = live_scene_report(figures=24, terrain=4, states=3)
+    assert [row["ruleset"] for row in report["rulesets"]] == list(LIVE_RULESETS)
+    for row in report["rulesets"]:
+        assert min(row["fresh_ms"], row["moved_ms"], row["still_ms"]) > 0
+        assert row["moved_ratio"] == pytest.approx(row["moved_ms"] / row["fresh_ms"])
+    # The rule systems whose page shows groups are those with a groups question.
+    assert {r["ruleset"] for r in report["rulesets"] if r["groups"]} == {
+        "choc-base-6",
+        "smooth-and-rifled",
+        "mbt",
+    }
+    assert len(live_scene_lines(report)) == 1 + len(LIVE_RULESETS)
