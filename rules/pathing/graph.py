@@ -348,11 +348,19 @@ def _search(scene: _Scene, goal: tuple[float, float] | None, bound: float) -> _G
     use_h = goal is not None
     heap: list[tuple[float, float, int]] = [(0.0, 0.0, start)]
     nc = len(scene.circ_rho)
+    # Per point: whether it has a node yet, that node's cost and whether it is settled,
+    # to pass over at once the segments that cannot improve a point's node.
+    seen = np.zeros(len(scene.points), dtype=bool)
+    cost = np.full(len(scene.points), math.inf)
+    settled = np.zeros(len(scene.points), dtype=bool)
+    seen[0], cost[0] = True, 0.0
     while heap:
         _, gu, node = heapq.heappop(heap)
         if graph.done[node] or gu > graph.g[node]:
             continue
         graph.done[node] = True
+        if graph.circle[node] < 0:
+            settled[graph.point[node]] = True
         if use_h and graph.circle[node] < 0 and graph.point[node] == 1:
             break
         reach = math.inf if use_h else bound - gu
@@ -368,7 +376,10 @@ def _search(scene: _Scene, goal: tuple[float, float] | None, bound: float) -> _G
         else:
             estimate = total
         good = np.nonzero((usable > 0) & (estimate <= bound))[0]
-        for k in good:
+        points = scene.target_point[edges.target[good]]
+        at = np.maximum(points, 0)
+        stale = (points >= 0) & seen[at] & (settled[at] | ~(total[good] < cost[at] - 1e-12))
+        for k in good[~stale]:
             target = int(edges.target[k])
             new_g = float(total[k])
             if target < 2 * nc:
@@ -413,4 +424,7 @@ def _search(scene: _Scene, goal: tuple[float, float] | None, bound: float) -> _G
                 )
                 h = math.hypot(edges.t2x[k] - gx, edges.t2y[k] - gy) if use_h else 0.0
                 heapq.heappush(heap, (new_g + h, new_g, ident))
+            if target >= 2 * nc:
+                point = int(scene.target_point[target])
+                seen[point], cost[point] = True, graph.g[ident]
     return graph

@@ -166,14 +166,14 @@ def _bbox_pairs(
     if len(a_min_x) == 0 or len(b_min_x) == 0:
         empty = np.zeros(0, dtype=np.intp)
         return empty, empty
-    overlap = (
-        (a_min_x[:, None] <= b_max_x[None, :])
-        & (a_max_x[:, None] >= b_min_x[None, :])
-        & (a_min_y[:, None] <= b_max_y[None, :])
-        & (a_max_y[:, None] >= b_min_y[None, :])
-    )
-    i, j = np.nonzero(overlap)
-    return i.astype(np.intp), j.astype(np.intp)
+    overlap = np.less_equal.outer(a_min_x, b_max_x)
+    overlap &= np.greater_equal.outer(a_max_x, b_min_x)
+    overlap &= np.less_equal.outer(a_min_y, b_max_y)
+    overlap &= np.greater_equal.outer(a_max_y, b_min_y)
+    # flat indices split into rows and columns: the order of np.nonzero, found faster
+    flat = np.flatnonzero(overlap)
+    i = flat // len(b_min_x)
+    return i.astype(np.intp), (flat - i * len(b_min_x)).astype(np.intp)
 
 
 def _crossing_intervals(
