@@ -270,9 +270,10 @@ def _departures(
 ) -> _Edges:
     """The fan-out of a node's point, or of its circle with its winding, made once.
 
-    The nodes ``ahead()`` (in Dijkstra order, expanded later with a reach no larger) are
-    fanned out together with this one and kept until then, cut to their own reach; they
-    are asked for only when this fan-out is made.
+    The nodes ``ahead()`` (next in the queue, expanded later with a reach no larger: A*
+    asks for no reach, Dijkstra's shrinks as it goes) are fanned out together with this
+    one and kept until then, cut to their own reach; they are asked for only when this
+    fan-out is made.
     """
     key, source = _source(scene, graph, node)
     edges = scene.departures.get(key)
@@ -364,9 +365,7 @@ def _search(scene: _Scene, goal: tuple[float, float] | None, bound: float) -> _G
         if use_h and graph.circle[node] < 0 and graph.point[node] == 1:
             break
         reach = math.inf if use_h else bound - gu
-        ahead: Callable[[], Sequence[int]] = tuple
-        if not use_h and reach < math.inf:
-            ahead = functools.partial(_queued, heap, graph.done)
+        ahead = functools.partial(_queued, heap, graph.done)
         edges, delta, arc, usable = _successors(scene, graph, node, reach, ahead)
         if len(edges.target) == 0:
             continue
