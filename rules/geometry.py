@@ -7,6 +7,7 @@ shapely (GEOS); only what shapely does not offer is written here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -39,43 +40,91 @@ def pairs_within(xy: np.ndarray, distance_mm: float) -> np.ndarray:
     return np.asarray(pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))], dtype=np.intp)
 
 
-def base_gaps_mm(xy: np.ndarray, disc_radii_mm: np.ndarray, footprints: np.ndarray) -> np.ndarray:
-    """Edge-to-edge gaps (N, N) mm between N bases, 0 where they touch or overlap.
+def base_gaps_mm(
+    xy: np.ndarray,
+    disc_radii_mm: np.ndarray,
+    footprints: Any,
+    rows: Sequence[int] | np.ndarray | None = None,
+    cols: Sequence[int] | np.ndarray | None = None,
+) -> np.ndarray:
+    """Edge-to-edge gaps mm between N bases, 0 where they touch or overlap: from each of
+    the bases ``rows`` to each of the bases ``cols`` (all of them by default).
 
     ``xy`` (N, 2) centres; ``disc_radii_mm`` (N,) the radius of each round base (NaN for
-    the others); ``footprints`` (N,) their outlines (object array of polygons). Two
-    round bases are measured in closed form (centre distance less both radii), a round
-    base and another from its centre to the other's outline, and only two bases that are
-    not round outline to outline: no polygon of 128 sides is measured against another.
+    the others); ``footprints`` their outlines, indexed by an array of bases (an object
+    array of polygons, or anything indexed alike; only those of bases that are not round
+    are asked for). Two round bases are measured in closed form (centre distance less
+    both radii), a round base and another from its centre to the other's outline, and
+    only two bases that are not round outline to outline: no polygon of 128 sides is
+    measured against another. A block costs its size: each gap is the same number
+    whichever block it is measured in.
 
     Discs at (0, 0) (radius 10) and (30, 40) (12.5): 50 - 22.5 = 27.5 apart; a 20 mm
     square around (50, 0): 40 - 10 = 30 from the first, and its corner (40, 10) is
     hypot(10, 30) = 31.623 from the second's centre: 19.123 from its edge.
 
     >>> square = shapely.box(40.0, -10.0, 60.0, 10.0)
-    >>> base_gaps_mm(
+    >>> bases = (
     ...     np.array([[0.0, 0.0], [30.0, 40.0], [50.0, 0.0]]),
     ...     np.array([10.0, 12.5, np.nan]),
     ...     np.array([None, None, square], dtype=object),
-    ... ).round(3).tolist()
+    ... )
+    >>> base_gaps_mm(*bases).round(3).tolist()
     [[0.0, 27.5, 30.0], [27.5, 0.0, 19.123], [30.0, 19.123, 0.0]]
+    >>> base_gaps_mm(*bases, rows=[2], cols=[1, 2]).round(3).tolist()
+    [[19.123, 0.0]]
     """
-    n = len(xy)
-    xy = np.asarray(xy, dtype=np.float64).reshape(n, 2)
-    radii = np.asarray(disc_radii_mm, dtype=np.float64).reshape(n)
-    centres = np.hypot(xy[:, None, 0] - xy[None, :, 0], xy[:, None, 1] - xy[None, :, 1])
-    round_ = np.isfinite(radii)
-    gaps = np.maximum(centres - np.where(round_, radii, 0.0)[:, None] - radii[None, :], 0.0)
-    shaped, discs = np.flatnonzero(~round_), np.flatnonzero(round_)
-    if len(shaped):
-        outlines = footprints[shaped]
-        gaps[np.ix_(shaped, shaped)] = shapely.distance(outlines[:, None], outlines[None, :])
-        to_discs = shapely.distance(outlines[:, None], shapely.points(xy[discs])[None, :])
-        beside = np.maximum(to_discs - radii[discs][None, :], 0.0)
-        gaps[np.ix_(shaped, discs)] = beside
-        gaps[np.ix_(discs, shaped)] = beside.T
-    np.fill_diagonal(gaps, 0.0)
+    xy = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
+    radii = np.asarray(disc_radii_mm, dtype=np.float64).reshape(len(xy))
+    everyone = np.arange(len(xy))
+    rows_ = everyone if rows is None else np.asarray(rows, dtype=np.intp).reshape(-1)
+    cols_ = everyone if cols is None else np.asarray(cols, dtype=np.intp).reshape(-1)
+    centres = np.hypot(
+        xy[rows_, None, 0] - xy[None, cols_, 0], xy[rows_, None, 1] - xy[None, cols_, 1]
+    )
+    row_radii, col_radii = radii[rows_], radii[cols_]
+    round_rows, round_cols = np.isfinite(row_radii), np.isfinite(col_radii)
+    gaps = np.maximum(
+        centres - np.where(round_rows, row_radii, 0.0)[:, None] - col_radii[None, :], 0.0
+    )
+    if not (round_rows.all() and round_cols.all()):
+        _outline_gaps(gaps, xy, footprints, (rows_, row_radii), (cols_, col_radii))
+    gaps[rows_[:, None] == cols_[None, :]] = 0.0
     return gaps
+
+
+def _outline_gaps(
+    gaps: np.ndarray,
+    xy: np.ndarray,
+    footprints: Any,
+    rows: tuple[np.ndarray, np.ndarray],
+    cols: tuple[np.ndarray, np.ndarray],
+) -> None:
+    """Fill in `base_gaps_mm`'s gaps that involve a base that is not round: outline to
+    outline, or outline to a round base's centre less its radius. ``rows`` and ``cols``
+    are the bases and their radii (NaN where not round)."""
+    (rows_, row_radii), (cols_, col_radii) = rows, cols
+    round_rows, round_cols = np.isfinite(row_radii), np.isfinite(col_radii)
+    shaped_rows, disc_rows = np.flatnonzero(~round_rows), np.flatnonzero(round_rows)
+    shaped_cols, disc_cols = np.flatnonzero(~round_cols), np.flatnonzero(round_cols)
+    row_outlines = footprints[rows_[shaped_rows]] if len(shaped_rows) else None
+    col_outlines = footprints[cols_[shaped_cols]] if len(shaped_cols) else None
+    if row_outlines is not None and col_outlines is not None:
+        gaps[np.ix_(shaped_rows, shaped_cols)] = shapely.distance(
+            row_outlines[:, None], col_outlines[None, :]
+        )
+    if row_outlines is not None and len(disc_cols):
+        centres_of_discs = shapely.points(xy[cols_[disc_cols]])
+        to_discs = shapely.distance(row_outlines[:, None], centres_of_discs[None, :])
+        gaps[np.ix_(shaped_rows, disc_cols)] = np.maximum(
+            to_discs - col_radii[disc_cols][None, :], 0.0
+        )
+    if col_outlines is not None and len(disc_rows):
+        centres_of_discs = shapely.points(xy[rows_[disc_rows]])
+        to_discs = shapely.distance(col_outlines[None, :], centres_of_discs[:, None])
+        gaps[np.ix_(disc_rows, shaped_cols)] = np.maximum(
+            to_discs - row_radii[disc_rows][:, None], 0.0
+        )
 
 
 def segment_distances(p: np.ndarray, q: np.ndarray, points: np.ndarray) -> np.ndarray:

@@ -25,7 +25,7 @@ from arbitre.rules.smooth_and_rifled.model import (
     SmoothAndRifledOptions,
     flag,
     footprints,
-    gap_matrix,
+    gaps_of,
     index_of,
     is_mounted,
     options_of,
@@ -237,13 +237,12 @@ def _nearest_warnings(
     friends: list[str],
 ) -> list[str]:
     """Warnings for "shoot the nearest target first": nearer enemies in sight."""
-    gaps = gap_matrix(scene)
-    si = index_of(scene, shooter.id)
-    target_gap = gaps[si, index_of(scene, target.id)]
+    gaps = gaps_of(scene).row(index_of(scene, shooter.id))
+    target_gap = gaps[index_of(scene, target.id)]
     prints = footprints(scene)
     nearer: list[str] = []
     for i, other in enumerate(scene.figures):
-        if other.id == target.id or gaps[si, i] >= target_gap:
+        if other.id == target.id or gaps[i] >= target_gap:
             continue
         if not scene.are_enemies(shooter.side, other.side) or other.attrs.get("shaken", False):
             continue
@@ -257,7 +256,7 @@ def _nearest_warnings(
             continue
         if not sight(scene, options, shooter, other).visible:
             continue
-        nearer.append(f"{other.id} ({gaps[si, i] / MM_PER_CM:.1f} cm)")
+        nearer.append(f"{other.id} ({gaps[i] / MM_PER_CM:.1f} cm)")
     if not nearer:
         return []
     return [
@@ -271,6 +270,6 @@ def _target(scene: Scene, name: str, shooters: list[Figure]) -> Figure:
     group, figure = resolve(scene, name)
     if group is None:
         return figure
-    gaps = gap_matrix(scene)
     rows = [index_of(scene, f.id) for f in shooters]
-    return min(group.figures, key=lambda f: min(gaps[r, index_of(scene, f.id)] for r in rows))
+    gaps = gaps_of(scene).block(rows, [index_of(scene, f.id) for f in group.figures])
+    return group.figures[int(gaps.min(axis=0).argmin())]

@@ -20,7 +20,7 @@ from arbitre.rules.smooth_and_rifled.model import (
     SmoothAndRifledOptions,
     base_of,
     footprints,
-    gap_matrix,
+    gaps_of,
     index_of,
     is_mounted,
 )
@@ -110,13 +110,12 @@ def line_of_fire(
     """
     p, q = shooter.xy, target.xy
     prints = footprints(scene)
-    gaps = gap_matrix(scene)
-    si = index_of(scene, shooter.id)
+    gaps = gaps_of(scene).row(index_of(scene, shooter.id))
     skip = {shooter.id, target.id, *friends}
     others = [
         i
         for i, f in enumerate(scene.figures)
-        if f.id not in skip and gaps[si, i] > options.contact_tolerance_mm
+        if f.id not in skip and gaps[i] > options.contact_tolerance_mm
     ]
     # A base comes no nearer the line than its centre less its reach, and no farther than
     # its centre: only those that might cross it or be the nearest are measured.
@@ -231,8 +230,7 @@ def sight(scene: Scene, options: SmoothAndRifledOptions, viewer: Figure, target:
     neither figure blocks sight where the line runs more than 5 cm inside it. A figure
     in a building that has not fired (``attrs.fired``) is seen only within 30 cm.
     """
-    gaps = gap_matrix(scene)
-    gap = float(gaps[index_of(scene, viewer.id), index_of(scene, target.id)])
+    gap = gaps_of(scene).pair(index_of(scene, viewer.id), index_of(scene, target.id))
     prints = footprints(scene)
     segment = shapely.LineString([viewer.xy, target.xy])
     edge_mm = options.mm(NUMBERS.wood_sight_cm)

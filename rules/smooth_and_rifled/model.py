@@ -235,10 +235,19 @@ def footprints(scene: Scene) -> Footprints:
 
 
 def index_of(scene: Scene, figure_id: str) -> int:
+    index = _indices(scene).get(figure_id)
+    if index is None:
+        raise QuestionError(f"unknown figure {figure_id!r}")
+    return index
+
+
+@functools.lru_cache(maxsize=16)
+def _indices(scene: Scene) -> dict[str, int]:
+    """Each figure's place in ``scene.figures`` (the first, should two share an id)."""
+    indices: dict[str, int] = {}
     for index, figure in enumerate(scene.figures):
-        if figure.id == figure_id:
-            return index
-    raise QuestionError(f"unknown figure {figure_id!r}")
+        indices.setdefault(figure.id, index)
+    return indices
 
 
 def edge_gap_mm(scene: Scene, a: Figure, b: Figure) -> float:
@@ -247,16 +256,41 @@ def edge_gap_mm(scene: Scene, a: Figure, b: Figure) -> float:
     return float(shapely.distance(prints[index_of(scene, a.id)], prints[index_of(scene, b.id)]))
 
 
+class Gaps:
+    """Edge-to-edge gaps between a scene's figures, mm, each measured when first asked for
+    (`arbitre.rules.geometry.base_gaps_mm`: closed form where a base is round)."""
+
+    def __init__(self, scene: Scene) -> None:
+        bases = [base_of(f) for f in scene.figures]
+        self._radii = np.array(
+            [b.width_mm / 2 if b.shape is BaseShape.ROUND else np.nan for b in bases]
+        )
+        self._xy = np.array([f.xy for f in scene.figures]).reshape(-1, 2)
+        self._prints = footprints(scene)
+        self._rows: dict[int, np.ndarray] = {}
+
+    def row(self, index: int) -> np.ndarray:
+        """Gaps (N,) from one figure to every figure (0 to itself)."""
+        row = self._rows.get(index)
+        if row is None:
+            row = self._rows[index] = self.block([index], None)[0]
+        return row
+
+    def block(self, rows: Sequence[int], cols: Sequence[int] | None) -> np.ndarray:
+        """Gaps (len(rows), len(cols)) from the figures ``rows`` to the figures ``cols``
+        (to every figure when ``cols`` is None)."""
+        return base_gaps_mm(self._xy, self._radii, self._prints, rows, cols)
+
+    def pair(self, a: int, b: int) -> float:
+        """The gap between two figures."""
+        row = self._rows.get(a)
+        return float(row[b] if row is not None else self.block([a], [b])[0, 0])
+
+
 @functools.lru_cache(maxsize=16)
-def gap_matrix(scene: Scene) -> np.ndarray:
-    """Edge-to-edge gaps between every two figures, (N, N) mm."""
-    bases = [base_of(f) for f in scene.figures]
-    radii = np.array([b.width_mm / 2 if b.shape is BaseShape.ROUND else np.nan for b in bases])
-    xy = np.array([f.xy for f in scene.figures]).reshape(-1, 2)
-    outlines = np.empty(len(bases), dtype=object)  # only the bases that are not round
-    for i in np.flatnonzero(np.isnan(radii)):
-        outlines[i] = footprint(scene.figures[i])
-    return base_gaps_mm(xy, radii, outlines)
+def gaps_of(scene: Scene) -> Gaps:
+    """The scene's gaps, measured as questions ask for them."""
+    return Gaps(scene)
 
 
 def is_leader(figure: Figure) -> bool:
@@ -330,20 +364,21 @@ def _members(
     either: bool,
 ) -> list[int]:
     """Figures joining a leader: chained by gaps <= chain_mm and (or) within radius_mm of him."""
-    gaps = gap_matrix(scene)
-    members = [leader_index]
-    waiting = [i for i in candidates if i != leader_index]
+    ids = [leader_index, *(i for i in candidates if i != leader_index)]
+    gaps = gaps_of(scene).block(ids, ids)  # among the leader and his unit: 0 is the leader
+    members = [0]
+    waiting = list(range(1, len(ids)))
     grew = True
     while grew:
         grew = False
         for i in list(waiting):
-            near_leader = gaps[i, leader_index] <= radius_mm
+            near_leader = gaps[i, 0] <= radius_mm
             chained = any(gaps[i, j] <= chain_mm for j in members)
             if (near_leader or chained) if either else (near_leader and chained):
                 members.append(i)
                 waiting.remove(i)
                 grew = True
-    return members
+    return [ids[i] for i in members]
 
 
 @functools.lru_cache(maxsize=16)
@@ -383,14 +418,17 @@ def find_groups(scene: Scene) -> Grouping:
             claims.setdefault(i, []).append(li)
 
     crews: dict[int, list[int]] = {li: [li] for li in leaders}
-    gaps = gap_matrix(scene)
+    gaps = gaps_of(scene)
     for i, heads in claims.items():
         named = [
             li
             for li in heads
             if figures[li].group is not None and figures[li].group == figures[i].group
         ]
-        chosen = named[0] if named else min(heads, key=lambda li: gaps[i, li])
+        if named or len(heads) == 1:
+            chosen = (named or heads)[0]
+        else:  # the nearest of the leaders it could follow
+            chosen = heads[int(gaps.block([i], heads)[0].argmin())]
         if len(heads) > 1:
             others = ", ".join(figures[li].id for li in heads if li != chosen)
             warnings.append(
@@ -460,11 +498,11 @@ def _alone_reason(
     ]
     if not same:
         return f"{figure.id} (group {figure.group}) acts alone: no Leader of its unit"
-    gaps = gap_matrix(scene)
-    li = min(same, key=lambda j: gaps[index, j])
+    gaps = gaps_of(scene).row(index)
+    li = min(same, key=lambda j: gaps[j])
     _, chain_mm, radius_mm = setup[li]
     return (
-        f"{figure.id} (group {figure.group}) acts alone: {gaps[index, li] / MM_PER_CM:.1f} cm "
+        f"{figure.id} (group {figure.group}) acts alone: {gaps[li] / MM_PER_CM:.1f} cm "
         f"from its Leader {scene.figures[li].id} (at most {radius_mm / MM_PER_CM:g} cm) or "
         f"not chained within {chain_mm / MM_PER_CM:g} cm"
     )

@@ -34,7 +34,7 @@ from arbitre.rules.smooth_and_rifled.model import (
     base_of,
     choice,
     footprints,
-    gap_matrix,
+    gaps_of,
     index_of,
     is_mounted,
     options_of,
@@ -53,7 +53,7 @@ OBSTACLE_THICKNESS_MM = 1.0
 
 def figure_gap_mm(scene: Scene, a: Figure, b: Figure) -> float:
     """Edge-to-edge gap between two figures of a scene, mm."""
-    return float(gap_matrix(scene)[index_of(scene, a.id), index_of(scene, b.id)])
+    return gaps_of(scene).pair(index_of(scene, a.id), index_of(scene, b.id))
 
 
 # --- movement helpers --------------------------------------------------------------------
@@ -271,10 +271,9 @@ def group_charge(
 ) -> SRChargeAnswer:
     attackers = list(attackers_group.figures) if attackers_group else [charger]
     defenders = list(defenders_group.figures) if defenders_group else [defender]
-    gaps = gap_matrix(scene)
     rows = [index_of(scene, f.id) for f in attackers]
     cols = [index_of(scene, f.id) for f in defenders]
-    matrix = gaps[np.ix_(rows, cols)]
+    matrix = gaps_of(scene).block(rows, cols)
     closest = float(matrix.min())
     limit = options.mm(NUMBERS.group_charge_cm)
     sigma = max(f.sigma_mm for f in attackers + defenders) * math.sqrt(2)

@@ -41,7 +41,7 @@ from arbitre.rules.smooth_and_rifled.model import (
     find_groups,
     flag,
     footprints,
-    gap_matrix,
+    gaps_of,
     index_of,
     is_leader,
     is_mounted,
@@ -206,13 +206,15 @@ def _reachable(scene: Scene, team: Sequence[Figure], figure: Figure, friends: li
 
 def _chain(scene: Scene, target: Figure, eligible: list[Figure], spread_mm: float) -> list[str]:
     """The target, then each time the eligible figure nearest the previous one (<= spread)."""
-    gaps = gap_matrix(scene)
+    gaps = gaps_of(scene)
     order = [target.id]
     last = index_of(scene, target.id)
     left = [index_of(scene, f.id) for f in eligible if f.id != target.id]
     while left:
-        nearest = min(left, key=lambda i: gaps[last, i])
-        if gaps[last, nearest] > spread_mm:
+        from_last = gaps.block([last], left)[0]
+        k = int(from_last.argmin())
+        nearest = left[k]
+        if from_last[k] > spread_mm:
             break
         order.append(scene.figures[nearest].id)
         left.remove(nearest)

@@ -29,7 +29,7 @@ from arbitre.rules.smooth_and_rifled.model import (
     Gun,
     LengthCm,
     footprints,
-    gap_matrix,
+    gaps_of,
     index_of,
     number,
     options_of,
@@ -49,10 +49,9 @@ def _gun(scene: Scene, name: str) -> tuple[Figure, Gun]:
 
 def _crew(scene: Scene, gun: Figure) -> list[str]:
     """The gun and the figures in contact with it (they stand behind the muzzle)."""
-    gaps = gap_matrix(scene)
-    row = index_of(scene, gun.id)
+    gaps = gaps_of(scene).row(index_of(scene, gun.id))
     tolerance = options_of(scene).contact_tolerance_mm
-    return [f.id for i, f in enumerate(scene.figures) if gaps[row, i] <= tolerance]
+    return [f.id for i, f in enumerate(scene.figures) if gaps[i] <= tolerance]
 
 
 def roundshot_question(

@@ -1,0 +1,60 @@
+"""Base-to-base gaps: measured in blocks, the same numbers as outline to outline."""
+
+from __future__ import annotations
+
+import numpy as np
+import shapely
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from arbitre.rules.geometry import base_gaps_mm
+from arbitre.rules.model import Base, BaseShape
+
+# A base: round (diameter) or rectangular (width, depth, facing), somewhere on 300 mm.
+BASES = st.lists(
+    st.tuples(
+        st.floats(0, 300),
+        st.floats(0, 300),
+        st.sampled_from([BaseShape.ROUND, BaseShape.RECT]),
+        st.floats(10, 60),
+        st.floats(10, 60),
+        st.floats(0, 360),
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+def _bases(
+    drawn: list[tuple[float, float, BaseShape, float, float, float]],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    xy = np.array([[x, y] for x, y, *_ in drawn])
+    made = [
+        Base.round(w) if shape is BaseShape.ROUND else Base(shape, w, d)
+        for _, _, shape, w, d, _ in drawn
+    ]
+    radii = np.array([b.width_mm / 2 if b.shape is BaseShape.ROUND else np.nan for b in made])
+    outlines = np.array(
+        [b.footprint(x, y, facing) for b, (x, y, _, _, _, facing) in zip(made, drawn, strict=True)]
+        + [None],
+        dtype=object,
+    )[:-1]
+    return xy, radii, outlines
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(BASES, st.data())
+def test_gaps_are_those_of_the_outlines_and_any_block_is_the_whole_table_s(
+    drawn: list[tuple[float, float, BaseShape, float, float, float]], data: st.DataObject
+) -> None:
+    xy, radii, outlines = _bases(drawn)
+    gaps = base_gaps_mm(xy, radii, outlines)
+    # Against shapely outline to outline (a disc's 128 sides lie within 0.01 mm of its circle).
+    exact = shapely.distance(outlines[:, None], outlines[None, :])
+    assert np.allclose(gaps, exact, atol=0.02)
+    assert np.allclose(gaps, gaps.T, atol=1e-9)
+    n = len(drawn)
+    rows = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=6))
+    cols = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=6))
+    block = base_gaps_mm(xy, radii, outlines, rows, cols)
+    assert np.array_equal(block, gaps[np.ix_(rows, cols)])  # the very same numbers
