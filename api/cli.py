@@ -592,6 +592,7 @@ def bench_rules(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Median time of each question on a generated table, against the targets."""
+    from arbitre.api.bench.every_question import every_question_lines, every_question_report
     from arbitre.api.bench.live_scene import live_scene_lines, live_scene_report
     from arbitre.api.bench.rules import report_lines, run_rules_bench
 
@@ -599,8 +600,10 @@ def bench_rules(
         report = run_rules_bench(
             figures=figures, terrain=terrain, repeat=repeat, seed=seed, progress=progress
         )
+    report["every_question"] = every_question_report()
     report["live"] = live_scene_report(figures, terrain, states=repeat)
-    lines = report_lines(report) + live_scene_lines(report["live"])
+    lines = report_lines(report) + every_question_lines(report["every_question"])
+    lines += live_scene_lines(report["live"])
     typer.echo(json.dumps(report) if as_json else "\n".join(lines))
 
 

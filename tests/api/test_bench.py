@@ -6,11 +6,14 @@ import numpy as np
 import pytest
 
 from arbitre.api.bench.cli_start import RULESETS, cli_start_lines, cli_start_report
+from arbitre.api.bench.every_question import RULESETS as EVERY_RULESET
+from arbitre.api.bench.every_question import every_question_lines, every_question_report
 from arbitre.api.bench.growth import QUESTIONS, growth_lines, growth_report
 from arbitre.api.bench.live_scene import RULESETS as LIVE_RULESETS
 from arbitre.api.bench.live_scene import live_scene_lines, live_scene_report
 from arbitre.api.bench.rules import run_rules_bench
 from arbitre.api.bench.serve import run_serve_bench
+from arbitre.rules.registry import find_ruleset
 
 
 def test_the_rules_bench_counts_every_question_timed() -> None:
@@ -69,3 +72,21 @@ def test_the_live_scene_bench_reads_each_state_three_ways() -> None:
         "mbt",
     }
     assert len(live_scene_lines(report)) == 1 + len(LIVE_RULESETS)
+
+
+def test_the_every_question_bench_asks_every_question_of_every_rule_system() -> None:
+    seen: list[tuple[int, int]] = []
+    rows = every_question_report(repeat=1, progress=lambda *step: seen.append(step))
+    asked = {(row["ruleset"], row["question"]) for row in rows}
+    expected = {
+        (name, question) for name in EVERY_RULESET for question in find_ruleset(name).questions()
+    }
+    assert asked == expected
+    assert seen[-1] == (2 * len(expected), 2 * len(expected))
+    for row in rows:
+        small, large = row["cold_ms"]
+        assert row["growth"] == pytest.approx(np.log(large / small) / np.log(4.0))
+    # A distance is measured, never refused: both figures are on the table.
+    distances = [row for row in rows if row["question"] == "distance"]
+    assert len(distances) == 5 and not any(row["refused"] for row in distances)
+    assert every_question_lines(rows)[0].startswith("every question, cold, 100 to 400 figures")
