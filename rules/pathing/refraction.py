@@ -277,9 +277,15 @@ def _refine(scene: _Scene, stops: list[_Stop]) -> tuple[list[_Stop], list[_Leg]]
         return stops, evaluated
     params = {m: stops[legs[m][0]].param for m in movable}
     reach = 2.0 * scene.spacing
+    # A bend is minimised again only once it or a neighbour has moved: otherwise the
+    # same minimisation would find the same place again.
+    stale = set(movable)
     for _ in range(50):
         before = sum(leg.cost for leg in evaluated)
         for m in movable:
+            if m not in stale:
+                continue
+            stale.discard(m)
             index = legs[m][0]
             zone = scene.zone_ref[stops[index].zone]
             ring = stops[index].ring
@@ -312,6 +318,7 @@ def _refine(scene: _Scene, stops: list[_Stop]) -> tuple[list[_Stop], list[_Leg]]
                 points[index] = p
                 evaluated[m - 1] = leg_a
                 evaluated[m] = leg_b
+                stale.update((m - 1, m, m + 1))
         after = sum(leg.cost for leg in evaluated)
         if before - after < _REFINE_STOP_MM:
             break
