@@ -36,6 +36,10 @@ EDGE_MIN_STRENGTH = 0.5  # points with a weaker rise than this share of their si
 EDGE_OUTLIER_PX = 0.5  # points farther than this (and 3 RMS) from their line go
 CELL_SAMPLES = 3  # samples per module, each way, when reading cells
 
+_NEXT = [1, 2, 3, 0]  # corner k + 1 (side k ends there)
+_PREVIOUS = [3, 0, 1, 2]  # corner k - 1
+_ALONG = np.linspace(0.0, 1.0, EDGE_POINTS)  # the sample points along a side, end to end
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class EdgeFit:
@@ -101,7 +105,7 @@ def refine_corners(
 
 def side_lengths(corners: FloatArray) -> FloatArray:
     """Lengths (N, 4) of the sides 0-1, 1-2, 2-3, 3-0 of quadrilaterals (N, 4, 2)."""
-    return np.asarray(np.hypot(*(np.roll(corners, -1, axis=1) - corners).transpose(2, 0, 1)))
+    return np.asarray(np.hypot(*(corners[:, _NEXT] - corners).transpose(2, 0, 1)))
 
 
 def edge_points(
@@ -117,7 +121,7 @@ def edge_points(
     points (N, 4, M, 2) image px, and their weights (N, 4, M): the height of the
     dark-to-light rise, 0 for a point to ignore
     """
-    edge = np.roll(corners, -1, axis=1) - corners
+    edge = corners[:, _NEXT] - corners
     length = np.maximum(np.hypot(edge[..., 0], edge[..., 1]), 1e-9)
     along = edge / length[..., None]
     outward = np.stack([along[..., 1], -along[..., 0]], axis=-1)
@@ -126,37 +130,40 @@ def edge_points(
     outward = np.where(inward_facing[..., None], -outward, outward)
 
     x, y = corners[..., 0], corners[..., 1]
-    area = 0.5 * np.abs(np.sum(x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y, axis=1))
+    area = 0.5 * np.abs(np.sum(x * y[:, _NEXT] - x[:, _NEXT] * y, axis=1))
     across = area[:, None] / length  # the marker's width across each side, px
     reach = np.clip(EDGE_REACH_MODULES * across / modules, 1.0, EDGE_REACH_MAX_PX)
-    fraction = margin + np.linspace(0.0, 1.0, EDGE_POINTS) * (1.0 - 2.0 * margin)
+    fraction = margin + _ALONG * (1.0 - 2.0 * margin)
     base = corners[:, :, None, :] + fraction[:, None] * edge[:, :, None, :]
 
     half = int(math.ceil(float(reach.max(initial=1.0)) / EDGE_STEP_PX))
     offsets = np.arange(-half, half + 1) * EDGE_STEP_PX
-    samples = base[..., None, :] + offsets[:, None] * outward[:, :, None, None, :]
-    values = _sample(image, samples)
+    map_x = base[..., 0, None] + offsets * outward[:, :, None, None, 0]
+    map_y = base[..., 1, None] + offsets * outward[:, :, None, None, 1]
+    values = _remap(image, map_x, map_y)
 
-    rise = np.diff(values, axis=-1)
     mid = (offsets[1:] + offsets[:-1]) / 2.0
     within = np.abs(mid) <= reach[:, :, None, None]
-    rise = np.where(within, np.clip(rise, 0.0, None), 0.0)
+    rise = np.maximum(np.diff(values, axis=-1), 0.0) * within
     strength = rise.sum(axis=-1)
-    offset = (rise * mid).sum(axis=-1) / np.maximum(strength, 1e-12)
+    offset = (rise @ mid) / np.maximum(strength, 1e-12)
     # A profile that misses the side (past a corner, across a glare) has a weak rise.
     typical = np.median(strength, axis=-1, keepdims=True)
     strength = np.where(strength >= EDGE_MIN_STRENGTH * typical, strength, 0.0)
     return base + offset[..., None] * outward[:, :, None, :], strength
 
 
-def _sample(image: NDArray[np.float32], points: FloatArray) -> FloatArray:
-    """Bilinear samples of the image at points (..., K, 2): values (..., K)."""
-    shape = points.shape[:-1]
-    columns = shape[-1]
-    map_x = points[..., 0].reshape(-1, columns).astype(np.float32)
-    map_y = points[..., 1].reshape(-1, columns).astype(np.float32)
-    values = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return np.asarray(values, dtype=np.float64).reshape(shape)
+def _remap(image: NDArray[np.float32], map_x: FloatArray, map_y: FloatArray) -> FloatArray:
+    """Bilinear samples of the image at (map_x, map_y), arrays of one shape (..., K)."""
+    columns = map_x.shape[-1]
+    values = cv2.remap(
+        image,
+        map_x.reshape(-1, columns).astype(np.float32),
+        map_y.reshape(-1, columns).astype(np.float32),
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return np.asarray(values, dtype=np.float64).reshape(map_x.shape)
 
 
 def fit_quadrilaterals(
@@ -182,8 +189,8 @@ def fit_quadrilaterals(
     residual = np.sqrt(
         (weights * distance**2).sum(axis=(1, 2)) / np.maximum(weights.sum(axis=(1, 2)), 1e-12)
     )
-    matrices = np.stack([np.roll(normal, 1, axis=1), normal], axis=-2)
-    rhs = np.stack([np.roll(offset, 1, axis=1), offset], axis=-1)
+    matrices = np.stack([normal[:, _PREVIOUS], normal], axis=-2)
+    rhs = np.stack([offset[:, _PREVIOUS], offset], axis=-1)
     sound = (np.abs(np.linalg.det(matrices)) > 0.2).all(axis=1) & (
         (weights > 0).sum(axis=-1) >= 3
     ).all(axis=1)
@@ -249,7 +256,7 @@ def read_cells(
     homogeneous = np.column_stack([unit_points, np.ones(len(unit_points))])
     projected = homogeneous @ homographies.transpose(0, 2, 1)
     pixels = np.asarray(projected[..., :2] / projected[..., 2:], dtype=np.float64)
-    values = _sample(image, pixels)
+    values = _remap(image, pixels[..., 0], pixels[..., 1])
     count = u.size
     cells = values[:, :count].reshape(len(corners), modules, CELL_SAMPLES, modules, CELL_SAMPLES)
     cells = cells.transpose(0, 1, 3, 2, 4).reshape(len(corners), modules, modules, -1).mean(-1)
