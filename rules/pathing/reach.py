@@ -140,7 +140,7 @@ def _fan_angles(
     nx0, ny0 = graph.x[node], graph.y[node]
     # Rays straight into the corners of the table, and into the points where costly
     # ground's edges meet the table's edge, within reach: chords would cut them.
-    corners = _table_corners(scene)
+    corners = scene.table_corners
     cx, cy = corners[:, 0], corners[:, 1]
     near = (np.hypot(cx - nx0, cy - ny0) < rem) & (np.hypot(cx - nx0, cy - ny0) > 1e-9)
     if np.any(near):
@@ -414,6 +414,11 @@ def _circle_sweeps(
         runs = np.array([graph.run[n] for n in nodes])
         gs = g[members]
         departures = scene.departures.get((c, wind))
+        if departures is not None and len(departures.target):
+            leave_owner = _touch_owner(scene, departures.target)
+            tp = scene.target_point[departures.target]
+            leave_towards = (leave_owner >= 0) | (scene.point_corner[np.maximum(tp, 0)] & (tp >= 0))
+        corner_at, corner_runs, corner_offsets = _corner_tangents(scene, c, wind, full)
         if full:
             delta = np.mod(wind * (phis[None, :] - phis[:, None]), _TWO_PI)
             reach_ok = np.ones_like(delta, dtype=bool)
@@ -454,12 +459,9 @@ def _circle_sweeps(
                     leave = np.where(
                         departures.run1 == runs[m], wind * (departures.off1 - offs[m]), -1.0
                     )
-                leave_owner = _touch_owner(scene, departures.target)
-                tp = scene.target_point[departures.target]
-                corner = scene.point_corner[np.maximum(tp, 0)] & (tp >= 0)
                 # exact departures may reach the very end of the free arc
                 end = min(float(stop_at[m]), float(extent[m]) + tol)
-                chosen = (leave > 0.0) & (leave <= end) & ((leave_owner >= 0) | corner)
+                chosen = (leave > 0.0) & (leave <= end) & leave_towards
                 d, owners, touch = _merge_tangent_rays(
                     d,
                     owners,
@@ -468,7 +470,12 @@ def _circle_sweeps(
                     leave_owner[chosen],
                     departures.length[chosen],
                 )
-            into_corners = _corner_tangents(scene, c, wind, phis[m], offs[m], runs[m], full)
+            if full:
+                into_corners = np.mod(wind * (corner_at - phis[m]), _TWO_PI)
+            else:
+                into_corners = np.where(
+                    corner_runs == runs[m], wind * (corner_offsets - offs[m]), -1.0
+                )
             into_corners = into_corners[(into_corners > 0.0) & (into_corners < span)]
             if len(into_corners):
                 d, owners, touch = _merge_tangent_rays(
@@ -515,11 +522,12 @@ def _circle_sweeps(
 
 
 def _corner_tangents(
-    scene: _Scene, c: int, wind: int, phi: float, off: float, run: int, full: bool
-) -> FloatArray:
-    """How far along a sweep the tangent ray leaves towards each corner of the table.
-
-    Chords between the regular rays would cut those corners off the area.
+    scene: _Scene, c: int, wind: int, full: bool
+) -> tuple[FloatArray, IntArray, FloatArray]:
+    """Where a sweep along circle ``c`` leaves by a tangent ray towards each corner of the
+    table: the angles on the circle and, unless the circle is free all round, the free
+    run and offset into it of each. Chords between the regular rays would cut those
+    corners off the area.
     """
     rho = float(scene.circ_rho[c])
     cx, cy = scene.circ_xy[c]
@@ -528,35 +536,8 @@ def _corner_tangents(
     py = np.array([y_lo, y_lo, y_hi, y_hi]) - cy
     far = np.hypot(px, py)
     outside = far > rho * (1.0 + 1e-9)
-    if not np.any(outside):
-        return np.zeros(0)
     touch_at = np.arctan2(py[outside], px[outside]) - wind * np.arccos(rho / far[outside])
-    if full:
-        return cast(FloatArray, np.mod(wind * (touch_at - phi), _TWO_PI))
+    if full or len(touch_at) == 0:
+        return touch_at, np.zeros(len(touch_at), dtype=np.intp), np.zeros(len(touch_at))
     runs, offsets = scene.run_lookup(np.full(len(touch_at), c, dtype=np.intp), touch_at)
-    return cast(FloatArray, np.where(runs == run, wind * (offsets - off), -1.0))
-
-
-def _table_corners(scene: _Scene) -> FloatArray:
-    """The corners of the free table, and where the costly zones' edges cross its edge."""
-    x_lo, y_lo, x_hi, y_hi = scene.rect
-    points = [np.array([[x_lo, y_lo], [x_hi, y_lo], [x_lo, y_hi], [x_hi, y_hi]])]
-    for _, _, edges, _ in scene.zones:
-        if len(edges) == 0:
-            continue
-        for axis, value in ((0, x_lo), (0, x_hi), (1, y_lo), (1, y_hi)):
-            a, b = edges[:, axis], edges[:, axis + 2]
-            span = b - a
-            crossing = (np.minimum(a, b) <= value) & (value <= np.maximum(a, b)) & (span != 0)
-            t = (value - a[crossing]) / span[crossing]
-            other = 1 - axis
-            along = edges[crossing, other] + t * (
-                edges[crossing, other + 2] - edges[crossing, other]
-            )
-            low, high = (y_lo, y_hi) if axis == 0 else (x_lo, x_hi)
-            keep = (along >= low) & (along <= high)
-            found = np.zeros((int(keep.sum()), 2))
-            found[:, axis] = value
-            found[:, other] = along[keep]
-            points.append(found)
-    return np.concatenate(points)
+    return touch_at, runs, offsets

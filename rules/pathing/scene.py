@@ -302,6 +302,31 @@ class _Scene:
         return free
 
     @functools.cached_property
+    def table_corners(self) -> FloatArray:
+        """The corners of the free table, and where the costly zones' edges cross its edge."""
+        x_lo, y_lo, x_hi, y_hi = self.rect
+        points = [np.array([[x_lo, y_lo], [x_hi, y_lo], [x_lo, y_hi], [x_hi, y_hi]])]
+        for _, _, edges, _ in self.zones:
+            if len(edges) == 0:
+                continue
+            for axis, value in ((0, x_lo), (0, x_hi), (1, y_lo), (1, y_hi)):
+                a, b = edges[:, axis], edges[:, axis + 2]
+                span = b - a
+                crossing = (np.minimum(a, b) <= value) & (value <= np.maximum(a, b)) & (span != 0)
+                t = (value - a[crossing]) / span[crossing]
+                other = 1 - axis
+                along = edges[crossing, other] + t * (
+                    edges[crossing, other + 2] - edges[crossing, other]
+                )
+                low, high = (y_lo, y_hi) if axis == 0 else (x_lo, x_hi)
+                keep = (along >= low) & (along <= high)
+                found = np.zeros((int(keep.sum()), 2))
+                found[:, axis] = value
+                found[:, other] = along[keep]
+                points.append(found)
+        return np.concatenate(points)
+
+    @functools.cached_property
     def _disc_rows(self) -> tuple[FloatArray, FloatArray, FloatArray]:
         """Disc centres x, y and radii less the tolerance."""
         return self.disc_xy[:, 0], self.disc_xy[:, 1], self.disc_rho - TOLERANCE_MM
