@@ -74,22 +74,43 @@ def base_gaps_mm(
     >>> base_gaps_mm(*bases, rows=[2], cols=[1, 2]).round(3).tolist()
     [[19.123, 0.0]]
     """
+    count = len(np.asarray(xy).reshape(-1, 2))
+    rows_ = np.arange(count) if rows is None else np.asarray(rows, dtype=np.intp).reshape(-1)
+    cols_ = np.arange(count) if cols is None else np.asarray(cols, dtype=np.intp).reshape(-1)
+    first, second = np.meshgrid(rows_, cols_, indexing="ij")
+    gaps = pair_gaps_mm(xy, disc_radii_mm, footprints, first.ravel(), second.ravel())
+    return gaps.reshape(len(rows_), len(cols_))
+
+
+def pair_gaps_mm(
+    xy: np.ndarray,
+    disc_radii_mm: np.ndarray,
+    footprints: Any,
+    first: np.ndarray,
+    second: np.ndarray,
+) -> np.ndarray:
+    """Edge-to-edge gaps (K,) mm between the bases ``first[k]`` and ``second[k]`` of the N
+    bases of `base_gaps_mm` (same arguments): each the same number as there.
+
+    >>> pair_gaps_mm(
+    ...     np.array([[0.0, 0.0], [30.0, 40.0]]), np.array([10.0, 12.5]), None,
+    ...     np.array([0, 1, 1]), np.array([1, 0, 1]),
+    ... ).tolist()
+    [27.5, 27.5, 0.0]
+    """
     xy = np.asarray(xy, dtype=np.float64).reshape(-1, 2)
     radii = np.asarray(disc_radii_mm, dtype=np.float64).reshape(len(xy))
-    everyone = np.arange(len(xy))
-    rows_ = everyone if rows is None else np.asarray(rows, dtype=np.intp).reshape(-1)
-    cols_ = everyone if cols is None else np.asarray(cols, dtype=np.intp).reshape(-1)
-    centres = np.hypot(
-        xy[rows_, None, 0] - xy[None, cols_, 0], xy[rows_, None, 1] - xy[None, cols_, 1]
+    first = np.asarray(first, dtype=np.intp).reshape(-1)
+    second = np.asarray(second, dtype=np.intp).reshape(-1)
+    centres = np.hypot(xy[first, 0] - xy[second, 0], xy[first, 1] - xy[second, 1])
+    first_radii, second_radii = radii[first], radii[second]
+    round_first, round_second = np.isfinite(first_radii), np.isfinite(second_radii)
+    gaps: np.ndarray = np.maximum(
+        centres - np.where(round_first, first_radii, 0.0) - second_radii, 0.0
     )
-    row_radii, col_radii = radii[rows_], radii[cols_]
-    round_rows, round_cols = np.isfinite(row_radii), np.isfinite(col_radii)
-    gaps = np.maximum(
-        centres - np.where(round_rows, row_radii, 0.0)[:, None] - col_radii[None, :], 0.0
-    )
-    if not (round_rows.all() and round_cols.all()):
-        _outline_gaps(gaps, xy, footprints, (rows_, row_radii), (cols_, col_radii))
-    gaps[rows_[:, None] == cols_[None, :]] = 0.0
+    if not (round_first.all() and round_second.all()):
+        _outline_gaps(gaps, xy, footprints, (first, first_radii), (second, second_radii))
+    gaps[first == second] = 0.0
     return gaps
 
 
@@ -97,34 +118,29 @@ def _outline_gaps(
     gaps: np.ndarray,
     xy: np.ndarray,
     footprints: Any,
-    rows: tuple[np.ndarray, np.ndarray],
-    cols: tuple[np.ndarray, np.ndarray],
+    first: tuple[np.ndarray, np.ndarray],
+    second: tuple[np.ndarray, np.ndarray],
 ) -> None:
-    """Fill in `base_gaps_mm`'s gaps that involve a base that is not round: outline to
-    outline, or outline to a round base's centre less its radius. ``rows`` and ``cols``
-    are the bases and their radii (NaN where not round)."""
-    (rows_, row_radii), (cols_, col_radii) = rows, cols
-    round_rows, round_cols = np.isfinite(row_radii), np.isfinite(col_radii)
-    shaped_rows, disc_rows = np.flatnonzero(~round_rows), np.flatnonzero(round_rows)
-    shaped_cols, disc_cols = np.flatnonzero(~round_cols), np.flatnonzero(round_cols)
-    row_outlines = footprints[rows_[shaped_rows]] if len(shaped_rows) else None
-    col_outlines = footprints[cols_[shaped_cols]] if len(shaped_cols) else None
-    if row_outlines is not None and col_outlines is not None:
-        gaps[np.ix_(shaped_rows, shaped_cols)] = shapely.distance(
-            row_outlines[:, None], col_outlines[None, :]
+    """Fill in `pair_gaps_mm`'s gaps that involve a base that is not round: outline to
+    outline, or outline to a round base's centre less its radius. ``first`` and
+    ``second`` are the bases of each pair and their radii (NaN where not round)."""
+    (a, a_radii), (b, b_radii) = first, second
+    a_round, b_round = np.isfinite(a_radii), np.isfinite(b_radii)
+    both = np.flatnonzero(~a_round & ~b_round)
+    if len(both):
+        gaps[both] = shapely.distance(footprints[a[both]], footprints[b[both]])
+    shaped_to_disc = np.flatnonzero(~a_round & b_round)
+    if len(shaped_to_disc):
+        to_centre = shapely.distance(
+            footprints[a[shaped_to_disc]], shapely.points(xy[b[shaped_to_disc]])
         )
-    if row_outlines is not None and len(disc_cols):
-        centres_of_discs = shapely.points(xy[cols_[disc_cols]])
-        to_discs = shapely.distance(row_outlines[:, None], centres_of_discs[None, :])
-        gaps[np.ix_(shaped_rows, disc_cols)] = np.maximum(
-            to_discs - col_radii[disc_cols][None, :], 0.0
+        gaps[shaped_to_disc] = np.maximum(to_centre - b_radii[shaped_to_disc], 0.0)
+    disc_to_shaped = np.flatnonzero(a_round & ~b_round)
+    if len(disc_to_shaped):
+        to_centre = shapely.distance(
+            footprints[b[disc_to_shaped]], shapely.points(xy[a[disc_to_shaped]])
         )
-    if col_outlines is not None and len(disc_rows):
-        centres_of_discs = shapely.points(xy[rows_[disc_rows]])
-        to_discs = shapely.distance(col_outlines[None, :], centres_of_discs[:, None])
-        gaps[np.ix_(disc_rows, shaped_cols)] = np.maximum(
-            to_discs - row_radii[disc_rows][:, None], 0.0
-        )
+        gaps[disc_to_shaped] = np.maximum(to_centre - a_radii[disc_to_shaped], 0.0)
 
 
 def segment_distances(p: np.ndarray, q: np.ndarray, points: np.ndarray) -> np.ndarray:

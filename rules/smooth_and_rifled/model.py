@@ -18,7 +18,7 @@ import shapely
 from pydantic import BaseModel, ConfigDict, Field
 
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.geometry import base_gaps_mm
+from arbitre.rules.geometry import base_gaps_mm, pair_gaps_mm
 from arbitre.rules.model import Base, BaseShape, Figure, Scene
 from arbitre.rules.options import GapMm, Takes
 from arbitre.rules.ruleset import scene_options
@@ -281,6 +281,21 @@ class Gaps:
         (to every figure when ``cols`` is None)."""
         return base_gaps_mm(self._xy, self._radii, self._prints, rows, cols)
 
+    def blocks(self, sets: Sequence[Sequence[int]]) -> list[np.ndarray]:
+        """The gaps among each set of figures, (len(set), len(set)) each, measured at once."""
+        firsts = [np.repeat(ids, len(ids)) for ids in sets]
+        seconds = [np.tile(ids, len(ids)) for ids in sets]
+        if not sets:
+            return []
+        gaps = pair_gaps_mm(
+            self._xy, self._radii, self._prints, np.concatenate(firsts), np.concatenate(seconds)
+        )
+        ends = np.cumsum([len(ids) ** 2 for ids in sets])[:-1]
+        return [
+            block.reshape(len(ids), len(ids))
+            for ids, block in zip(sets, np.split(gaps, ends), strict=True)
+        ]
+
     def pair(self, a: int, b: int) -> float:
         """The gap between two figures."""
         row = self._rows.get(a)
@@ -355,19 +370,12 @@ def _loose(figure: Figure, options: SmoothAndRifledOptions, warnings: list[str])
     return wants
 
 
-def _members(
-    scene: Scene,
-    leader_index: int,
-    candidates: list[int],
-    chain_mm: float,
-    radius_mm: float,
-    either: bool,
-) -> list[int]:
-    """Figures joining a leader: chained by gaps <= chain_mm and (or) within radius_mm of him."""
-    ids = [leader_index, *(i for i in candidates if i != leader_index)]
-    gaps = gaps_of(scene).block(ids, ids)  # among the leader and his unit: 0 is the leader
+def _members(gaps: np.ndarray, chain_mm: float, radius_mm: float, either: bool) -> list[int]:
+    """Figures joining a leader: chained by gaps <= chain_mm and (or) within radius_mm of him.
+    ``gaps`` are those among the leader (0) and the figures of his unit; so are the
+    places returned, the leader's first."""
     members = [0]
-    waiting = list(range(1, len(ids)))
+    waiting = list(range(1, len(gaps)))
     grew = True
     while grew:
         grew = False
@@ -378,7 +386,7 @@ def _members(
                 members.append(i)
                 waiting.remove(i)
                 grew = True
-    return [ids[i] for i in members]
+    return members
 
 
 @functools.lru_cache(maxsize=16)
@@ -399,23 +407,25 @@ def find_groups(scene: Scene) -> Grouping:
     followers: dict[tuple[str, str | None], list[int]] = {}
     for i, f in enumerate(figures):
         if not is_leader(f):
-            followers.setdefault((f.side, f.unit if f.unit is not None else f.group), []).append(i)
+            followers.setdefault((f.side, _unit_key(f)), []).append(i)
+    units = [
+        [li, *(i for i in followers.get((figures[li].side, _unit_key(figures[li])), []))]
+        for li in leaders
+    ]
     setup: dict[int, tuple[bool, float, float]] = {}
-    for li in leaders:
-        leader = figures[li]
-        key = leader.unit if leader.unit is not None else leader.group
-        candidates = followers.get((leader.side, key), [])
+    for ids, among in zip(units, gaps_of(scene).blocks(units), strict=True):
+        li, leader = ids[0], figures[ids[0]]
         loose = _loose(leader, options, warnings)
         chain_mm = options.mm(NUMBERS.loose_chain_cm if loose else NUMBERS.chain_cm)
         radius_mm = options.mm(options.leader_radius_cm)
         either = options.group_rule == "chain_or_radius"
-        members = _members(scene, li, candidates, chain_mm, radius_mm, either)
-        if any(is_musician(figures[i]) for i in members):
+        members = _members(among, chain_mm, radius_mm, either)
+        if any(is_musician(figures[ids[k]]) for k in members):
             radius_mm *= NUMBERS.musician_factor
-            members = _members(scene, li, candidates, chain_mm, radius_mm, either)
+            members = _members(among, chain_mm, radius_mm, either)
         setup[li] = (loose, chain_mm, radius_mm)
-        for i in members[1:]:
-            claims.setdefault(i, []).append(li)
+        for k in members[1:]:
+            claims.setdefault(ids[k], []).append(li)
 
     crews: dict[int, list[int]] = {li: [li] for li in leaders}
     gaps = gaps_of(scene)
@@ -473,6 +483,11 @@ def find_groups(scene: Scene) -> Grouping:
             Group(figure.id, figure.side, (figure,), figure if is_leader(figure) else None)
         )
     return Grouping(tuple(groups), tuple(warnings))
+
+
+def _unit_key(figure: Figure) -> str | None:
+    """What makes figures one unit: their ``unit``, else their ``group``."""
+    return figure.unit if figure.unit is not None else figure.group
 
 
 def _group_name(leader: Figure, units: Mapping[str | None, int], taken: set[str]) -> str:
