@@ -156,11 +156,16 @@ def _fan_out(
 
 
 def _fan_out_many(
-    scene: _Scene, sources: list[tuple[float, float, float, int, int, int]], reach: float
+    scene: _Scene,
+    sources: list[tuple[float, float, float, int, int, int]],
+    reach: float,
+    settled: BoolArray | None = None,
 ) -> list[_Edges]:
     """:func:`_fan_out` of several sources, testing all their segments at once.
 
     Every test is made segment by segment, so each answer is what the source alone gets.
+    Segments to the points marked ``settled`` (whose cheapest cost the search knows
+    already) are free or not as ever, but not priced: their cost is infinite.
     """
     opened = _fan_open(scene, sources, reach)
     t1x = np.concatenate([o.t1x for o in opened])
@@ -171,7 +176,15 @@ def _fan_out_many(
     free = np.nonzero(~blocked)[0]
     t1x, t1y, t2x, t2y = t1x[free], t1y[free], t2x[free], t2y[free]
     length = np.hypot(t2x - t1x, t2y - t1y)
-    cost = scene.segments_cost(t1x, t1y, t2x, t2y, length)
+    cost = np.full(len(free), np.inf)
+    if settled is None:
+        priced = np.arange(len(free))
+    else:
+        point = scene.target_point[np.concatenate([o.target for o in opened])[free]]
+        priced = np.nonzero((point < 0) | ~settled[np.maximum(point, 0)])[0]
+    cost[priced] = scene.segments_cost(
+        t1x[priced], t1y[priced], t2x[priced], t2y[priced], length[priced]
+    )
     out: list[_Edges] = []
     lo = 0
     free_lo = 0
@@ -203,6 +216,7 @@ class _Graph:
         self.via: list[tuple[float, float, float, float, float, float] | None] = []
         self.done: list[bool] = []
         self.early: dict[tuple[int, int], _Edges] = {}  # fan-outs made ahead of time
+        self.settled = np.zeros(len(scene.points), dtype=bool)  # points whose node is done
 
     def node(
         self,
@@ -292,7 +306,7 @@ def _departures(
                 and other_key not in scene.departures
             ):
                 group[other_key] = other_source
-        fans = _fan_out_many(scene, list(group.values()), reach)
+        fans = _fan_out_many(scene, list(group.values()), reach, graph.settled)
         edges = fans[0]
         for other_key, fan in zip(list(group)[1:], fans[1:], strict=True):
             graph.early[other_key] = fan
@@ -353,7 +367,7 @@ def _search(scene: _Scene, goal: tuple[float, float] | None, bound: float) -> _G
     # to pass over at once the segments that cannot improve a point's node.
     seen = np.zeros(len(scene.points), dtype=bool)
     cost = np.full(len(scene.points), math.inf)
-    settled = np.zeros(len(scene.points), dtype=bool)
+    settled = graph.settled
     seen[0], cost[0] = True, 0.0
     while heap:
         _, gu, node = heapq.heappop(heap)
