@@ -513,7 +513,8 @@ class _Scene:
         extra, inner, _, _ = self.zones[index]
         closed = self.zone_ref[index].closed
         inside = shapely.contains_xy(inner, x, y)
-        edge = np.nonzero(~inside & shapely.contains_xy(closed, x, y))[0]
+        edge = np.nonzero(~inside)[0]
+        edge = edge[shapely.contains_xy(closed, x[edge], y[edge])]
         if len(edge):
             # Both sides at once; only points beside the zone need the free-space test.
             side = np.array([[1.0], [-1.0]])
