@@ -47,30 +47,45 @@ class _Open:
 
 
 def _fan_open(
-    scene: _Scene, sources: list[tuple[float, float, float, int, int, int]], reach: float
+    scene: _Scene,
+    sources: list[tuple[float, float, float, int, int, int]],
+    reach: float,
+    settled: BoolArray | None = None,
 ) -> list[_Open]:
     """Tangent segments from circles or points to every target they may reach.
 
     ``sources`` are ``(x, y, rho, wind, circle, point)``; each source's targets are
     tested apart from the others', pair by pair, and come in the order of the targets.
+    Points marked ``settled`` that neither belong to an obstacle nor are a corner of a
+    costly zone are left out: the search cannot improve them, and reachable areas cast
+    tangent rays only towards obstacles and corners.
     """
     count = len(sources)
+    targets = np.arange(len(scene.target_x))
+    if settled is not None:
+        point = scene.target_point
+        at = np.maximum(point, 0)
+        plain = (scene.point_owner[at] < 0) & ~scene.point_corner[at]
+        targets = np.nonzero((point < 0) | ~(settled[at] & plain))[0]
     ox = np.array([source[0] for source in sources], dtype=np.float64)[:, None]
     oy = np.array([source[1] for source in sources], dtype=np.float64)[:, None]
     rho = np.array([source[2] for source in sources], dtype=np.float64)[:, None]
     wind = np.array([float(source[3]) for source in sources])[:, None]
     circle = np.array([source[4] for source in sources], dtype=np.intp)[:, None]
     point = np.array([source[5] for source in sources], dtype=np.intp)[:, None]
-    tx, ty = scene.target_x, scene.target_y
-    trho = scene.target_rho
-    t1x, t1y, t2x, t2y, ok = _tangents(ox, oy, rho, wind, tx, ty, trho, scene.target_wind)
+    tx, ty = scene.target_x[targets], scene.target_y[targets]
+    trho = scene.target_rho[targets]
+    twind = scene.target_wind[targets]
+    t1x, t1y, t2x, t2y, ok = _tangents(ox, oy, rho, wind, tx, ty, trho, twind)
     if reach < math.inf:
         ok &= np.hypot(tx - ox, ty - oy) - trho - rho <= reach + 1e-6
-    ok &= scene.target_point != 0
-    ok &= (scene.target_circle != circle) | (circle < 0)
-    ok &= (scene.target_point != point) | (point < 0)
-    src, sel = np.nonzero(ok)
-    t1x, t1y, t2x, t2y = t1x[src, sel], t1y[src, sel], t2x[src, sel], t2y[src, sel]
+    ok &= scene.target_point[targets] != 0
+    ok &= (scene.target_circle[targets] != circle) | (circle < 0)
+    ok &= (scene.target_point[targets] != point) | (point < 0)
+    src, column = np.nonzero(ok)
+    sel = targets[column]
+    t1x, t1y = t1x[src, column], t1y[src, column]
+    t2x, t2y = t2x[src, column], t2y[src, column]
     if scene.nodes.kind in (1, 2):
         near = np.nonzero(scene.nodes.near(t2x, t2y, 0.0))[0]
         src, sel = src[near], sel[near]
@@ -165,9 +180,10 @@ def _fan_out_many(
 
     Every test is made segment by segment, so each answer is what the source alone gets.
     Segments to the points marked ``settled`` (whose cheapest cost the search knows
-    already) are free or not as ever, but not priced: their cost is infinite.
+    already) are not priced: their cost is infinite; those to plain points among them
+    are left out (see :func:`_fan_open`).
     """
-    opened = _fan_open(scene, sources, reach)
+    opened = _fan_open(scene, sources, reach, settled)
     t1x = np.concatenate([o.t1x for o in opened])
     t1y = np.concatenate([o.t1y for o in opened])
     t2x = np.concatenate([o.t2x for o in opened])
