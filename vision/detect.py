@@ -252,6 +252,7 @@ def detect_markers(
     camera_matrix, dist_coeffs : (3, 3) and (n,) OpenCV intrinsics; when given,
         corners and centres are in the undistorted image (same camera matrix)
     refine_edges : re-measure the sides (see `Detection`); False keeps OpenCV's corners
+        and scans the whole image in one call (otherwise `_Scanner` says where it looks)
 
     Returns
     -------
@@ -261,12 +262,16 @@ def detect_markers(
     camera = _camera(camera_matrix, dist_coeffs)
     chosen = _as_dictionary(dictionary)
     chosen_parameters = detector_parameters() if parameters is None else parameters
-    detector = cv2.aruco.ArucoDetector(chosen, chosen_parameters)
-    corners, ids, rejected = detector.detectMarkers(grey)
     reader = _CodeReader(chosen, chosen_parameters)
+    if refine_edges:
+        raw, ids, rejected = _Scanner(chosen, chosen_parameters, reader.modules).scan(grey)
+    else:
+        detector = cv2.aruco.ArucoDetector(chosen, chosen_parameters)
+        corners, found, rejects = detector.detectMarkers(grey)
+        raw, ids, rejected = _stack_corners(corners), _id_list(found), len(rejects)
     measure = _Measure(grey, reader, camera, refine_edges)
-    detections, dropped = measure.detections(_stack_corners(corners), _id_list(ids))
-    return _group(detections, len(rejected) + dropped, camera)
+    detections, dropped = measure.detections(raw, ids)
+    return _group(detections, rejected + dropped, camera)
 
 
 def _stack_corners(corners: Sequence[ArrayLike]) -> FloatArray:
@@ -495,6 +500,142 @@ def _merge_boxes(boxes: Iterable[Box]) -> list[Box]:
     return merged
 
 
+_DARK_KERNEL_PX = 15  # dark lines up to this wide (half-resolution px) stand out
+_DARK_CONTRAST = 5  # grey levels darker than their surroundings, at half resolution
+_TILE_PX = 8  # regions are gathered in tiles of this side (full-resolution px)
+_WHOLE_SHARE = 0.6  # regions covering more of the image than this: scan the whole image
+_LARGE_MODULE_PX = 16  # the quarter-resolution pass finds markers with modules this wide
+
+
+class _Scanner:
+    """Finds the markers of a whole image with OpenCV's detector, looking only where they can be.
+
+    A marker's black border is a dark line one module wide between light ones (the
+    quiet zone of its card, the white cells). Such lines stand out in a black-hat
+    (closing minus image, 15 px square) of the half-resolution image by at least
+    ``_DARK_CONTRAST`` grey levels when modules are under about 30 px: a border less
+    dark than that against its surroundings is too faint for the code reader anyway
+    (`_CodeReader` asks for 10 levels at full resolution). The detector then runs,
+    with the image's smallest and largest marker in pixels, on each region where
+    such lines are, widened by half the region's size and at least by half the
+    largest threshold window plus the detector's border distance, so that a
+    marker's contours, and those of its card, stay well inside. Markers with
+    modules of 16 px and more, whose borders a 15 px black-hat may miss, are found
+    on a quarter-resolution copy. A plain table or mat leaves most of the frame
+    out; a busy picture, or noise stronger than the contrast threshold, covers it,
+    and the whole image is scanned at once.
+    """
+
+    def __init__(
+        self,
+        dictionary: cv2.aruco.Dictionary,
+        parameters: cv2.aruco.DetectorParameters,
+        modules: int,
+    ) -> None:
+        self.dictionary = dictionary
+        self.parameters = parameters
+        self.modules = modules
+        self.margin_px = parameters.adaptiveThreshWinSizeMax // 2 + parameters.minDistanceToBorder
+
+    def scan(self, grey: NDArray[np.uint8]) -> tuple[FloatArray, list[int], int]:
+        """Detector corners (N, 4, 2), ids and rejected count of the whole image."""
+        height, width = grey.shape
+        whole = [(0, 0, width, height)]
+        if self.parameters.useAruco3Detection or min(height, width) < 4 * _TILE_PX:
+            return self._detect(grey, whole)
+        half = _halve(grey)
+        boxes = self._dark_regions(half, (width, height))
+        area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
+        if area > _WHOLE_SHARE * width * height:
+            return self._detect(grey, whole)
+        raw, ids, rejected = self._detect(grey, boxes)
+        large, large_ids, large_rejected = self._detect_large(_halve(half), (width, height))
+        known = list(zip(ids, raw.mean(axis=1), strict=True))
+        fresh = [k for k, i in enumerate(large_ids) if not _near(i, large[k], known)]
+        return (
+            np.concatenate([raw, large[fresh]]),
+            ids + [large_ids[k] for k in fresh],
+            rejected + large_rejected,
+        )
+
+    def _dark_regions(self, half: NDArray[np.uint8], size: tuple[int, int]) -> list[Box]:
+        """Image boxes around the dark lines of the half-resolution image, merged."""
+        kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (_DARK_KERNEL_PX, _DARK_KERNEL_PX))
+        hat = cv2.morphologyEx(half, cv2.MORPH_BLACKHAT, kernel)
+        _, dark = cv2.threshold(hat, _DARK_CONTRAST - 1, 255, cv2.THRESH_BINARY)
+        step = _TILE_PX // 2
+        bottom, right = -half.shape[0] % step, -half.shape[1] % step
+        padded = cv2.copyMakeBorder(dark, 0, bottom, 0, right, cv2.BORDER_CONSTANT, value=0)
+        tiles_size = (padded.shape[1] // step, padded.shape[0] // step)
+        tiles = cv2.resize(padded, tiles_size, interpolation=cv2.INTER_AREA)
+        grown = cv2.dilate((tiles > 0).astype(np.uint8), np.ones((3, 3), np.uint8))
+        _, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+        width, height = size
+        boxes = []
+        for x, y, w, h, _ in stats[1:]:
+            margin = max(self.margin_px, _TILE_PX * max(w, h) // 2)
+            boxes.append(
+                (
+                    max(x * _TILE_PX - margin, 0),
+                    max(y * _TILE_PX - margin, 0),
+                    min((x + w) * _TILE_PX + margin, width),
+                    min((y + h) * _TILE_PX + margin, height),
+                )
+            )
+        return _merge_boxes(boxes)
+
+    def _detect(
+        self, grey: NDArray[np.uint8], boxes: Sequence[Box]
+    ) -> tuple[FloatArray, list[int], int]:
+        """The detector on each box, keeping the image's smallest and largest marker in px."""
+        longest = max(grey.shape)
+        parameters = _copy_parameters(self.parameters)
+        found: list[FloatArray] = []
+        found_ids: list[int] = []
+        rejected = 0
+        for x0, y0, x1, y1 in boxes:
+            scale = longest / max(x1 - x0, y1 - y0)
+            parameters.minMarkerPerimeterRate = self.parameters.minMarkerPerimeterRate * scale
+            parameters.maxMarkerPerimeterRate = self.parameters.maxMarkerPerimeterRate * scale
+            detector = cv2.aruco.ArucoDetector(self.dictionary, parameters)
+            corners, ids, rejects = detector.detectMarkers(grey[y0:y1, x0:x1])
+            found.extend(_stack_corners(corners) + [x0, y0])
+            found_ids.extend(_id_list(ids))
+            rejected += len(rejects)
+        raw = np.stack(found) if found else np.zeros((0, 4, 2))
+        return raw, found_ids, rejected
+
+    def _detect_large(
+        self, quarter: NDArray[np.uint8], size: tuple[int, int]
+    ) -> tuple[FloatArray, list[int], int]:
+        """Markers with modules of `_LARGE_MODULE_PX` and more, from a quarter-resolution copy."""
+        scale = np.array(size, dtype=np.float64) / quarter.shape[::-1]
+        longest = max(size)
+        parameters = _copy_parameters(self.parameters)
+        smallest_px = max(
+            4.0 * self.modules * _LARGE_MODULE_PX, self.parameters.minMarkerPerimeterRate * longest
+        )
+        parameters.minMarkerPerimeterRate = smallest_px / longest
+        detector = cv2.aruco.ArucoDetector(self.dictionary, parameters)
+        corners, ids, rejects = detector.detectMarkers(quarter)
+        raw = (_stack_corners(corners) + 0.5) * scale - 0.5
+        return raw, _id_list(ids), len(rejects)
+
+
+def _halve(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """An image at half the resolution, each pixel the mean of (up to) four."""
+    height, width = image.shape
+    size = ((width + 1) // 2, (height + 1) // 2)
+    return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), dtype=np.uint8)
+
+
+def _near(marker_id: int, corners: FloatArray, known: Sequence[tuple[int, FloatArray]]) -> bool:
+    """Whether a marker of this id was already found within half its side of these corners."""
+    centre = corners.mean(axis=0)
+    reach = float(side_lengths(corners[None])[0].mean()) / 2.0
+    return any(i == marker_id and np.hypot(*(c - centre)) < reach for i, c in known)
+
+
 class MarkerTracker:
     """Detects markers frame after frame, looking first where they were.
 
@@ -544,7 +685,7 @@ class MarkerTracker:
         window = self._parameters.adaptiveThreshWinSizeMax
         self._margin_px = float(window // 2 + 4) if margin_px is None else float(margin_px)
         self._reader = _CodeReader(self._dictionary, self._parameters)
-        self._full_detector = cv2.aruco.ArucoDetector(self._dictionary, self._parameters)
+        self._scanner = _Scanner(self._dictionary, self._parameters, self._reader.modules)
         self._window_detectors: dict[int, cv2.aruco.ArucoDetector] = {}
         self._last: tuple[Detection, ...] = ()
         self._last_shape: tuple[int, ...] = ()
@@ -586,10 +727,11 @@ class MarkerTracker:
         return result
 
     def _scan_now(self, grey: NDArray[np.uint8], measure: _Measure) -> DetectionResult:
-        """A full scan of a frame: OpenCV's detector, then every side re-measured."""
-        corners, ids, rejected = self._full_detector.detectMarkers(grey)
-        detections, dropped = measure.detections(_stack_corners(corners), _id_list(ids))
-        return _group(detections, len(rejected) + dropped, self._camera)
+        """A full scan of a frame: OpenCV's detector where markers can be, then every side
+        re-measured."""
+        raw, ids, rejected = self._scanner.scan(grey)
+        detections, dropped = measure.detections(raw, ids)
+        return _group(detections, rejected + dropped, self._camera)
 
     def _start_scan(self, grey: NDArray[np.uint8]) -> None:
         """A full scan of a copy of this frame, on the scanning thread (one at a time)."""

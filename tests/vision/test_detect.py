@@ -133,6 +133,59 @@ def test_an_id_seen_twice_is_reported_not_averaged() -> None:
     np.testing.assert_allclose(centres, [(69.5, 69.5), (389.5, 209.5)], atol=0.1)
 
 
+def _placed(
+    image: np.ndarray, markers: list[tuple[int, int, int, int]], levels: tuple[int, int] = (0, 255)
+) -> dict[int, tuple[float, float]]:
+    """Draw markers (id, left, top, side px) of DICT_4X4_250 with the given black and white
+    levels; their centres: a marker filling pixels left to left + side - 1 is centred at
+    left + side / 2 - 0.5."""
+    chosen = dictionary("DICT_4X4_250")
+    black, white = levels
+    centres = {}
+    for marker_id, left, top, side in markers:
+        drawn = chosen.generateImageMarker(marker_id, side).astype(np.float64) / 255.0
+        image[top : top + side, left : left + side] = black + drawn * (white - black)
+        centres[marker_id] = (left + side / 2 - 0.5, top + side / 2 - 0.5)
+    return centres
+
+
+def _assert_found_where_drawn(image: np.ndarray, centres: dict[int, tuple[float, float]]) -> None:
+    result = detect_markers(image, "DICT_4X4_250")
+    assert result.ids == tuple(sorted(centres))
+    for marker in result.markers:
+        np.testing.assert_allclose(marker.centre_px, centres[marker.id], atol=0.05)
+
+
+def test_markers_of_every_size_on_a_plain_sheet_are_found_where_drawn() -> None:
+    # From 2 px modules to 80 px ones: small markers are looked for around dark lines,
+    # the largest (whose black border is wider than the dark lines looked for) on a
+    # quarter-resolution copy, and 120 px ones both ways.
+    image = np.full((1000, 1500), 255, dtype=np.uint8)
+    sizes = [(12, 60, 60), (18, 160, 60), (30, 260, 60), (60, 380, 60), (120, 560, 60)]
+    markers = [(k, left, top, side) for k, (side, left, top) in enumerate(sizes)]
+    markers += [(10, 60, 300, 240), (11, 900, 300, 480)]
+    _assert_found_where_drawn(image, _placed(image, markers))
+
+
+def test_faint_markers_on_a_plain_sheet_are_found() -> None:
+    # Border and cells 14 grey levels apart: faint, but above the code reader's 10.
+    image = np.full((600, 800), 200, dtype=np.uint8)
+    markers = [(3, 100, 100, 18), (6, 100, 400, 30), (4, 300, 100, 60), (5, 500, 300, 150)]
+    centres = _placed(image, markers, levels=(186, 200))
+    assert detect_markers(image, "DICT_4X4_250", refine_edges=False).ids == (3, 4, 5, 6)
+    _assert_found_where_drawn(image, centres)
+
+
+def test_markers_on_a_busy_picture_are_found() -> None:
+    rng = np.random.default_rng(3)
+    image = rng.integers(0, 256, (600, 800)).astype(np.uint8)
+    markers = [(1, 100, 100, 24), (2, 400, 150, 60), (6, 200, 350, 180)]
+    for _, left, top, side in markers:  # a white card around each marker
+        card = side // 3
+        image[top - card : top + side + card, left - card : left + side + card] = 255
+    _assert_found_where_drawn(image, _placed(image, markers))
+
+
 def test_grey_and_colour_images_give_the_same_markers() -> None:
     grey = _sheet([(5, 40, 40), (9, 200, 120)])
     colour = cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
