@@ -278,6 +278,8 @@ def _within(
     t = edges.target
     near = np.hypot(scene.target_x[t] - ox, scene.target_y[t] - oy) - scene.target_rho[t] - rho
     keep = np.nonzero(near <= reach + 1e-6)[0]
+    if len(keep) == len(t):
+        return edges
     return _Edges(*(getattr(edges, field.name)[keep] for field in dataclasses.fields(edges)))
 
 
