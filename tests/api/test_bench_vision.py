@@ -22,3 +22,16 @@ def test_every_preset_places_figures_and_tilted_terrain_pieces_on_target() -> No
     report = {"accuracy": rows, "speed": {}, "certainty": {"by_offset": []}}
     lines = report_lines({**report, "calibration": {"error": "not run"}})
     assert all("MISS" not in line for line in lines[1:5]), lines
+
+
+def test_the_untracked_frame_is_marked_against_its_target() -> None:
+    def speed_line(untracked_ratio: float) -> str:
+        row = {"ms": 10.0, "fps": 100.0, "baseline_ms": 10.0, "ratio": 1.0}
+        row |= {"untracked_ms": 10.0 * untracked_ratio, "untracked_ratio": untracked_ratio}
+        report = {"accuracy": [], "speed": {"1080p": row}, "certainty": {"by_offset": []}}
+        lines = report_lines({**report, "calibration": {"error": "not run"}})
+        return next(line for line in lines if "untracked frame" in line)
+
+    limit = TARGETS["untracked_ratio"]
+    assert speed_line(limit).endswith("ok")
+    assert speed_line(limit + 0.01).endswith("MISS")
