@@ -517,9 +517,9 @@ class _Scanner:
     dark than that against its surroundings is too faint for the code reader anyway
     (`_CodeReader` asks for 10 levels at full resolution). The detector then runs,
     with the image's smallest and largest marker in pixels, on each region where
-    such lines are, widened by half the region's size and at least by half the
-    largest threshold window plus the detector's border distance, so that a
-    marker's contours, and those of its card, stay well inside. Markers with
+    such lines are (in 8 px tiles), widened by half the region's size and at least
+    by half the largest threshold window, the detector's border distance and a
+    tile, so that a marker's contours, and those of its card, stay well inside. Markers with
     modules of 16 px and more, whose borders a 15 px black-hat may miss, are found
     on a quarter-resolution copy. A plain table or mat leaves most of the frame
     out; a busy picture, or noise stronger than the contrast threshold, covers it,
@@ -535,7 +535,8 @@ class _Scanner:
         self.dictionary = dictionary
         self.parameters = parameters
         self.modules = modules
-        self.margin_px = parameters.adaptiveThreshWinSizeMax // 2 + parameters.minDistanceToBorder
+        window = parameters.adaptiveThreshWinSizeMax
+        self.margin_px = window // 2 + parameters.minDistanceToBorder + _TILE_PX
 
     def scan(self, grey: NDArray[np.uint8]) -> tuple[FloatArray, list[int], int]:
         """Detector corners (N, 4, 2), ids and rejected count of the whole image."""
@@ -568,8 +569,8 @@ class _Scanner:
         padded = cv2.copyMakeBorder(dark, 0, bottom, 0, right, cv2.BORDER_CONSTANT, value=0)
         tiles_size = (padded.shape[1] // step, padded.shape[0] // step)
         tiles = cv2.resize(padded, tiles_size, interpolation=cv2.INTER_AREA)
-        grown = cv2.dilate((tiles > 0).astype(np.uint8), np.ones((3, 3), np.uint8))
-        _, _, stats, _ = cv2.connectedComponentsWithStats(grown, connectivity=8)
+        marked = (tiles > 0).astype(np.uint8)
+        _, _, stats, _ = cv2.connectedComponentsWithStats(marked, connectivity=8)
         width, height = size
         boxes = []
         for x, y, w, h, _ in stats[1:]:
