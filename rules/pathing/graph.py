@@ -19,8 +19,11 @@ from arbitre.rules.pathing.model import BoolArray, FloatArray, IntArray, _Edges
 from arbitre.rules.pathing.primitives import _TWO_PI, _angle, _tangents
 from arbitre.rules.pathing.scene import _Scene
 
-_AHEAD: Final = 16
-"""How many queued nodes a point's fan-out looks at to fan out with it."""
+_AHEAD: Final = 48
+"""How many queued nodes Dijkstra looks at to fan them out with the node it expands."""
+
+_AHEAD_TO_GOAL: Final = 16
+"""The same for A*, which stops at the goal and leaves more of its queue unexpanded."""
 
 
 class _Open:
@@ -366,9 +369,9 @@ def _successors(
     return edges, delta, arc, usable.astype(np.float64)
 
 
-def _queued(heap: list[tuple[float, float, int]], done: list[bool]) -> list[int]:
-    """The next nodes the search will expand, in order, among the first queued."""
-    return [int(entry[2]) for entry in heapq.nsmallest(_AHEAD, heap) if not done[entry[2]]]
+def _queued(heap: list[tuple[float, float, int]], done: list[bool], count: int) -> list[int]:
+    """The next nodes the search will expand, in order, among the first ``count`` queued."""
+    return [int(entry[2]) for entry in heapq.nsmallest(count, heap) if not done[entry[2]]]
 
 
 def _search(scene: _Scene, goal: tuple[float, float] | None, bound: float) -> _Graph:
@@ -397,7 +400,7 @@ def _search(scene: _Scene, goal: tuple[float, float] | None, bound: float) -> _G
         if use_h and graph.circle[node] < 0 and graph.point[node] == 1:
             break
         reach = math.inf if use_h else bound - gu
-        ahead = functools.partial(_queued, heap, graph.done)
+        ahead = functools.partial(_queued, heap, graph.done, _AHEAD_TO_GOAL if use_h else _AHEAD)
         edges, delta, arc, usable = _successors(scene, graph, node, reach, ahead)
         if len(edges.target) == 0:
             continue
