@@ -13,6 +13,7 @@ the centre of the top-left pixel at (0, 0) (OpenCV's convention).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -588,6 +589,19 @@ class _Scanner:
     def _detect(
         self, grey: NDArray[np.uint8], boxes: Sequence[Box]
     ) -> tuple[FloatArray, list[int], int]:
+        """The detector on each box, the boxes shared with a helper thread (OpenCV's detector
+        releases the interpreter's lock, and runs a small image on one thread)."""
+        if len(boxes) < 2:
+            return self._detect_each(grey, boxes)
+        mine, theirs = _share(boxes)
+        helped = _helper().submit(self._detect_each, grey, theirs)
+        raw, ids, rejected = self._detect_each(grey, mine)
+        more, more_ids, more_rejected = helped.result()
+        return np.concatenate([raw, more]), ids + more_ids, rejected + more_rejected
+
+    def _detect_each(
+        self, grey: NDArray[np.uint8], boxes: Sequence[Box]
+    ) -> tuple[FloatArray, list[int], int]:
         """The detector on each box, keeping the image's smallest and largest marker in px."""
         longest = max(grey.shape)
         parameters = _copy_parameters(self.parameters)
@@ -621,6 +635,23 @@ class _Scanner:
         corners, ids, rejects = detector.detectMarkers(quarter)
         raw = (_stack_corners(corners) + 0.5) * scale - 0.5
         return raw, _id_list(ids), len(rejects)
+
+
+def _share(boxes: Sequence[Box]) -> tuple[list[Box], list[Box]]:
+    """Boxes in two lists of about equal area, the largest boxes first."""
+    shares: tuple[list[Box], list[Box]] = ([], [])
+    areas = [0, 0]
+    for box in sorted(boxes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]), reverse=True):
+        lighter = int(areas[1] < areas[0])
+        shares[lighter].append(box)
+        areas[lighter] += (box[2] - box[0]) * (box[3] - box[1])
+    return shares
+
+
+@functools.cache
+def _helper() -> ThreadPoolExecutor:
+    """The thread that scans half of a frame's regions beside the calling thread."""
+    return ThreadPoolExecutor(1, "marker-scan-helper")
 
 
 def _halve(image: NDArray[np.uint8]) -> NDArray[np.uint8]:
