@@ -147,7 +147,14 @@ def _free_space(
             blocks.append(block)
     if not blocks:
         return table
-    return table.difference(shapely.union_all(blocks))
+    # Kept between queries: a question asked again on the same table finds it made.
+    key = (xmin, ymin, xmax, ymax, tuple(id(block) for block in blocks))
+    known = _FREE.get(key)
+    if known is not None and all(a is b for a, b in zip(known[0], blocks, strict=True)):
+        return known[1]
+    free = table.difference(shapely.union_all(blocks))
+    _remember(_FREE, key, (tuple(blocks), free), 64)
+    return free
 
 
 def _block(obstacle: _Obstacle, c: float, outer: bool) -> shapely.Geometry | None:
@@ -180,3 +187,7 @@ def _block(obstacle: _Obstacle, c: float, outer: bool) -> shapely.Geometry | Non
 
 
 _BLOCKS: dict[tuple[_Obstacle, float, bool], shapely.Geometry | None] = {}
+_FREE: dict[
+    tuple[float, float, float, float, tuple[int, ...]],
+    tuple[tuple[shapely.Geometry, ...], shapely.Geometry],
+] = {}
