@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -652,6 +653,9 @@ def _share(boxes: Sequence[Box]) -> tuple[list[Box], list[Box]]:
 def _helper() -> ThreadPoolExecutor:
     """The thread that scans half of a frame's regions beside the calling thread."""
     return ThreadPoolExecutor(1, "marker-scan-helper")
+
+
+os.register_at_fork(after_in_child=_helper.cache_clear)  # a forked child has no such thread
 
 
 def _halve(image: NDArray[np.uint8]) -> NDArray[np.uint8]:

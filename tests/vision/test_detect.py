@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import multiprocessing
+import os
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -184,6 +187,25 @@ def test_markers_on_a_busy_picture_are_found() -> None:
         card = side // 3
         image[top - card : top + side + card, left - card : left + side + card] = 255
     _assert_found_where_drawn(image, _placed(image, markers))
+
+
+def _detect_in_child(image: np.ndarray, found: Any) -> None:
+    found.put(detect_markers(image, "DICT_4X4_250").ids)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_process_detects_like_its_parent() -> None:
+    # The scan's helper thread is not copied into a forked child, which starts its own.
+    image = np.full((400, 600), 255, dtype=np.uint8)
+    _placed(image, [(3, 50, 50, 60), (4, 300, 200, 60)])
+    assert detect_markers(image, "DICT_4X4_250").ids == (3, 4)
+    context = multiprocessing.get_context("fork")
+    found = context.Queue()
+    child = context.Process(target=_detect_in_child, args=(image, found), daemon=True)
+    child.start()
+    assert found.get(timeout=60) == (3, 4)
+    child.join(60)
+    assert child.exitcode == 0
 
 
 def test_grey_and_colour_images_give_the_same_markers() -> None:
