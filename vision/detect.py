@@ -541,7 +541,12 @@ class _Scanner:
         self.margin_px = window // 2 + parameters.minDistanceToBorder + _TILE_PX
 
     def scan(self, grey: NDArray[np.uint8]) -> tuple[FloatArray, list[int], int]:
-        """Detector corners (N, 4, 2), ids and rejected count of the whole image."""
+        """Detector corners (N, 4, 2), ids and rejected count of the whole image.
+
+        The regions are shared with a helper thread, which also runs the quarter-resolution
+        pass (OpenCV's detector releases the interpreter's lock, and runs a small image on
+        one thread): two shares of about equal pixel count.
+        """
         height, width = grey.shape
         whole = [(0, 0, width, height)]
         if self.parameters.useAruco3Detection or min(height, width) < 4 * _TILE_PX:
@@ -551,14 +556,18 @@ class _Scanner:
         area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
         if area > _WHOLE_SHARE * width * height:
             return self._detect(grey, whole)
-        raw, ids, rejected = self._detect(grey, boxes)
-        large, large_ids, large_rejected = self._detect_large(_halve(half), (width, height))
+        quarter = _halve(half)
+        mine, theirs = _share(boxes, quarter.size)
+        helped = _helper().submit(self._detect_beside, grey, theirs, quarter)
+        raw, ids, rejected = self._detect(grey, mine)
+        (more, more_ids, more_rejected), (large, large_ids, large_rejected) = helped.result()
+        raw, ids = np.concatenate([raw, more]), ids + more_ids
         known = list(zip(ids, raw.mean(axis=1), strict=True))
         fresh = [k for k, i in enumerate(large_ids) if not _near(i, large[k], known)]
         return (
             np.concatenate([raw, large[fresh]]),
             ids + [large_ids[k] for k in fresh],
-            rejected + large_rejected,
+            rejected + more_rejected + large_rejected,
         )
 
     def _dark_regions(self, half: NDArray[np.uint8], size: tuple[int, int]) -> list[Box]:
@@ -587,20 +596,14 @@ class _Scanner:
             )
         return _merge_boxes(boxes)
 
-    def _detect(
-        self, grey: NDArray[np.uint8], boxes: Sequence[Box]
-    ) -> tuple[FloatArray, list[int], int]:
-        """The detector on each box, the boxes shared with a helper thread (OpenCV's detector
-        releases the interpreter's lock, and runs a small image on one thread)."""
-        if len(boxes) < 2:
-            return self._detect_each(grey, boxes)
-        mine, theirs = _share(boxes)
-        helped = _helper().submit(self._detect_each, grey, theirs)
-        raw, ids, rejected = self._detect_each(grey, mine)
-        more, more_ids, more_rejected = helped.result()
-        return np.concatenate([raw, more]), ids + more_ids, rejected + more_rejected
+    def _detect_beside(
+        self, grey: NDArray[np.uint8], boxes: Sequence[Box], quarter: NDArray[np.uint8]
+    ) -> tuple[tuple[FloatArray, list[int], int], tuple[FloatArray, list[int], int]]:
+        """The helper thread's share: its boxes, then the quarter-resolution pass."""
+        size = (grey.shape[1], grey.shape[0])
+        return self._detect(grey, boxes), self._detect_large(quarter, size)
 
-    def _detect_each(
+    def _detect(
         self, grey: NDArray[np.uint8], boxes: Sequence[Box]
     ) -> tuple[FloatArray, list[int], int]:
         """The detector on each box, keeping the image's smallest and largest marker in px."""
@@ -638,10 +641,11 @@ class _Scanner:
         return raw, _id_list(ids), len(rejects)
 
 
-def _share(boxes: Sequence[Box]) -> tuple[list[Box], list[Box]]:
-    """Boxes in two lists of about equal area, the largest boxes first."""
+def _share(boxes: Sequence[Box], helper_pixels: int) -> tuple[list[Box], list[Box]]:
+    """Boxes in two lists, this thread's and the helper's, of about equal pixel count with
+    ``helper_pixels`` more for the helper; the largest boxes are placed first."""
     shares: tuple[list[Box], list[Box]] = ([], [])
-    areas = [0, 0]
+    areas = [0, helper_pixels]
     for box in sorted(boxes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]), reverse=True):
         lighter = int(areas[1] < areas[0])
         shares[lighter].append(box)
