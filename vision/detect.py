@@ -1,7 +1,8 @@
 """Marker detection: image -> marker ids, corners, centres and headings in pixels.
 
-OpenCV's `ArucoDetector` finds and identifies the markers; each marker's four
-sides are then re-measured to sub-pixel precision and its corners taken as the
+OpenCV's `ArucoDetector` finds and identifies the markers, in the parts of the
+image where a marker can be (`_Scanner` says how); each marker's four sides are
+then re-measured to sub-pixel precision and its corners taken as the
 intersections of the four fitted lines (`Detection` says how). Given the
 camera's intrinsics, the lines are fitted in the undistorted image, where a
 marker's sides are straight and the intersection of its diagonals is its
