@@ -9,6 +9,7 @@ This module is the only place in `rules` that reads a file.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import itertools
 import re
@@ -359,7 +360,7 @@ def _figure(source: str, index: int, spec: FigureSpec, table: Table) -> Figure:
             raise SceneError(
                 source, f"{where}.{axis}", f"{value!r} is off the table ({name} {limit!r} mm)"
             )
-    attrs = dict(spec.attrs)
+    attrs = copy.deepcopy(spec.attrs)  # the figure's own: the caller's data may change
     if spec.marker_height_mm is not None:
         attrs.setdefault("marker_height_mm", spec.marker_height_mm)
     return Figure(
@@ -408,7 +409,7 @@ def _terrain(source: str, index: int, spec: TerrainSpec) -> TerrainFeature:
         if len(spec.line_mm) < 2:
             raise SceneError(source, f"{where}.line_mm", "a line needs at least 2 points")
         geometry = shapely.LineString(spec.line_mm)
-    return TerrainFeature(spec.id, spec.kind, geometry, spec.level, dict(spec.attrs))
+    return TerrainFeature(spec.id, spec.kind, geometry, spec.level, copy.deepcopy(spec.attrs))
 
 
 def _check_unique(source: str, what: str, ids: list[str]) -> None:

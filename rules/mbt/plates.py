@@ -252,12 +252,13 @@ def _aligned(a: Plate, b: Plate, options: MbtOptions) -> bool:
 
 def near_pairs(plates: tuple[Plate, ...], tolerance_mm: float) -> np.ndarray:
     """Index pairs ``(i, j)``, ``i < j``, of the plates that may touch, from a spatial index:
-    centres no further apart than the two longest half diagonals and the tolerance (every
-    pair `_far_apart` does not rule out is among them)."""
+    centres no further apart than the two longest half diagonals and the tolerance, and a
+    millimetre more (every pair `_far_apart` does not rule out is among them, whatever
+    the rounding)."""
     if len(plates) < 2:
         return np.zeros((0, 2), dtype=np.intp)
     longest = max(math.hypot(p.width_mm, p.depth_mm) for p in plates)
-    return pairs_within(np.array([p.centre for p in plates]), longest + tolerance_mm)
+    return pairs_within(np.array([p.centre for p in plates]), longest + tolerance_mm + 1.0)
 
 
 def _group_of(scene: Scene, plate: Plate, options: MbtOptions) -> list[Plate]:

@@ -152,3 +152,18 @@ def test_every_state_read_is_the_scene_its_data_make(
         scene = reader.read(state)
         assert scene.figures == expected.figures
         assert ask(scene, "groups", []).to_json() == ask(expected, "groups", []).to_json()
+
+
+def test_a_figure_kept_is_not_changed_by_the_callers_data_changing_later() -> None:
+    # The caller builds its next state from the same lists: the figure read from the first
+    # state keeps what that state said.
+    tags = ["scout"]
+    first = _three()
+    first["figures"][0]["attrs"] = {"tags": tags}
+    reader = SceneReader()
+    reader.read(first)
+    tags.append("veteran")
+    again = _three()
+    again["figures"][0]["attrs"] = {"tags": ["scout"]}
+    again["figures"][2]["x_mm"] = 710.0  # another figure moved
+    assert reader.read(again).figures[0].attrs == {"tags": ["scout"]}
