@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from arbitre.rules.pathing.model import BoolArray, FloatArray
-from arbitre.rules.pathing.primitives import _point_segment_dist2
+from arbitre.rules.pathing.primitives import _bbox_pairs, _point_segment_dist2
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -35,15 +35,28 @@ class _Region:
             total = np.hypot(x - self.ax, y - self.ay) + np.hypot(x - self.bx, y - self.by)
             return total <= self.size + 2.0 * pad + 1e-6
         if self.kind == 3 and self.line is not None:
-            v = self.line
             shape = np.shape(x)
-            px = np.reshape(x, (-1, 1))
-            py = np.reshape(y, (-1, 1))
-            d2 = _point_segment_dist2(
-                px, py, v[None, :-1, 0], v[None, :-1, 1], v[None, 1:, 0], v[None, 1:, 1]
-            ).min(axis=1)
+            px = np.reshape(x, -1)
+            py = np.reshape(y, -1)
             limit = self.size + np.reshape(np.broadcast_to(pad, shape), -1) + 1e-6
-            return np.reshape(d2 <= limit * limit, shape)
+            # Only the line's pieces whose box meets a point's box (1 mm larger than the
+            # band) can come within the band of it.
+            a, b = self.line[:-1], self.line[1:]
+            reach = limit + 1.0
+            i, j = _bbox_pairs(
+                px - reach,
+                py - reach,
+                px + reach,
+                py + reach,
+                np.minimum(a[:, 0], b[:, 0]),
+                np.minimum(a[:, 1], b[:, 1]),
+                np.maximum(a[:, 0], b[:, 0]),
+                np.maximum(a[:, 1], b[:, 1]),
+            )
+            d2 = _point_segment_dist2(px[i], py[i], a[j, 0], a[j, 1], b[j, 0], b[j, 1])
+            near = np.zeros(len(px), dtype=bool)
+            near[i[d2 <= limit[i] * limit[i]]] = True
+            return np.reshape(near, shape)
         return np.hypot(x - self.ax, y - self.ay) <= self.size + pad + 1e-6
 
     def box(self) -> tuple[float, float, float, float]:
