@@ -507,7 +507,7 @@ _DARK_KERNEL_PX = 15  # dark lines up to this wide (half-resolution px) stand ou
 _DARK_CONTRAST = 5  # grey levels darker than their surroundings, at half resolution
 _TILE_PX = 8  # regions are gathered in tiles of this side (full-resolution px)
 _WHOLE_SHARE = 0.6  # regions covering more of the image than this: scan the whole image
-_LARGE_MODULE_PX = 16  # the quarter-resolution pass finds markers with modules this wide
+_LARGE_MODULE_PX = 16  # the quarter-resolution pass finds markers with modules this wide or more
 
 
 class _Scanner:
@@ -519,14 +519,14 @@ class _Scanner:
     ``_DARK_CONTRAST`` grey levels when modules are under about 30 px: a border less
     dark than that against its surroundings is too faint for the code reader anyway
     (`_CodeReader` asks for 10 levels at full resolution). The detector then runs,
-    with the image's smallest and largest marker in pixels, on each region where
-    such lines are (in 8 px tiles), widened by half the region's size and at least
-    by half the largest threshold window, the detector's border distance and a
-    tile, so that a marker's contours, and those of its card, stay well inside. Markers with
-    modules of 16 px and more, whose borders a 15 px black-hat may miss, are found
-    on a quarter-resolution copy. A plain table or mat leaves most of the frame
-    out; a busy picture, or noise stronger than the contrast threshold, covers it,
-    and the whole image is scanned at once.
+    with the image's smallest and largest marker in pixels, on each region of 8 px
+    tiles where such lines are, widened by half the region's longest side and at
+    least by half the largest threshold window, the detector's border distance and
+    a tile, so that a marker's contours, and those of its card, stay well inside.
+    Markers with modules of 16 px and more, whose borders a 15 px black-hat may
+    miss, are found on a quarter-resolution copy. A plain table or mat leaves most
+    of the frame out; a busy picture, or noise stronger than the contrast
+    threshold, covers it, and the whole image is scanned at once.
     """
 
     def __init__(
