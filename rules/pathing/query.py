@@ -153,7 +153,7 @@ def _free_space(
     if known is not None and all(a is b for a, b in zip(known[0], blocks, strict=True)):
         return known[1]
     free = table.difference(shapely.union_all(blocks))
-    _remember(_FREE, key, (tuple(blocks), free), 64)
+    _remember(_FREE, key, (tuple(blocks), free), 32)
     return free
 
 
@@ -182,7 +182,7 @@ def _block(obstacle: _Obstacle, c: float, outer: bool) -> shapely.Geometry | Non
             block = obstacle.solid.buffer(c * grow_buffer, quad_segs=segs)
         else:
             block = obstacle.solid
-    _remember(_BLOCKS, key, block, 4096)
+    _remember(_BLOCKS, key, block, 1024)
     return block
 
 
