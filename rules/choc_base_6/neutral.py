@@ -303,7 +303,7 @@ class ChocBase6Neutral(Ruleset):
             )
         radius_mm = figure_radius(mover, options)
         moving_ids = {f.id for f in movers}
-        field = move_field(scene, grouping, moving_ids, mover, options)
+        field = move_field(scene, moving_ids, mover, options)
 
         reasons: list[Reason] = []
         margins: list[Margin] = []
@@ -381,7 +381,7 @@ class ChocBase6Neutral(Ruleset):
         radius_mm = figure_radius(mover, options)
         allowance_units = min(figure_pa(f) for f in movers)
         allowance_mm = unit.to_mm(allowance_units)
-        field = move_field(scene, grouping, {f.id for f in movers}, mover, options)
+        field = move_field(scene, {f.id for f in movers}, mover, options)
         area = pathing.reachable_area(field, mover.xy, radius_mm, allowance_mm)
         polygons = list(getattr(area, "geoms", [area])) if not area.is_empty else []
         return ReachAnswer(

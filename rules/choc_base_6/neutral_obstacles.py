@@ -4,6 +4,7 @@ line of fire, and the obstacles a move meets.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -16,7 +17,7 @@ from arbitre.rules.choc_base_6.neutral_groups import (
     Group,
     Grouping,
     figure_radius,
-    footprint_discs,
+    find_groups,
     group_footprints,
     reference_of,
 )
@@ -122,24 +123,23 @@ def _hull_distance_bounds(
 
 
 def move_field(
-    scene: Scene,
-    grouping: Grouping,
-    moving_ids: set[str],
-    mover: Figure,
-    options: ChocBase6Options,
+    scene: Scene, moving_ids: set[str], mover: Figure, options: ChocBase6Options
 ) -> pathing.Field:
-    """The obstacles a CB6 move meets: other groups, impassable ground, costly ground."""
+    """The obstacles a CB6 move meets: other groups, impassable ground, costly ground.
+
+    ``options`` are the scene's (`options_of`).
+    """
+    grouping = find_groups(scene)
+    whole, polygons, costly = _standing_obstacles(scene)
     hulls = []
-    for group in grouping.groups:
+    for group, hull in zip(grouping.groups, whole, strict=True):
         staying = [f for f in group.figures if f.id not in moving_ids]
         if not staying:
             continue
         if len(staying) < len(group.figures):  # the group a figure splits from
             discs = np.array([[f.x_mm, f.y_mm, figure_radius(f, options)] for f in staying])
-        else:
-            discs = footprint_discs(group, options)
-        hulls.append(pathing.DiscHull(discs, group.name))
-    polygons, costly = terrain_regions(scene, BLOCKING_TERRAIN, COSTLY_TERRAIN)
+            hull = pathing.DiscHull(discs, group.name)
+        hulls.append(hull)
     return pathing.Field(
         width_mm=scene.table.width_mm,
         depth_mm=scene.table.depth_mm,
@@ -147,3 +147,22 @@ def move_field(
         polygons=polygons,
         costly=costly,
     )
+
+
+@functools.lru_cache(maxsize=16)
+def _standing_obstacles(
+    scene: Scene,
+) -> tuple[
+    tuple[pathing.DiscHull, ...],
+    tuple[pathing.BlockingPolygon, ...],
+    tuple[pathing.CostlyRegion, ...],
+]:
+    """Every group's footprint as an obstacle (in `find_groups` order), and the terrain
+    that blocks or costs a CB6 move, made once per scene."""
+    groups = find_groups(scene).groups
+    footprints = group_footprints(scene).discs
+    hulls = tuple(
+        pathing.DiscHull(discs, group.name) for group, discs in zip(groups, footprints, strict=True)
+    )
+    polygons, costly = terrain_regions(scene, BLOCKING_TERRAIN, COSTLY_TERRAIN)
+    return hulls, polygons, costly
