@@ -54,6 +54,7 @@ def _fan_open(
     sources: list[tuple[float, float, float, int, int, int]],
     reach: float,
     settled: BoolArray | None = None,
+    toward: tuple[float, float, float] | None = None,
 ) -> list[_Open]:
     """Tangent segments from circles or points to every target they may reach.
 
@@ -61,7 +62,10 @@ def _fan_open(
     tested apart from the others', pair by pair, and come in the order of the targets.
     Points marked ``settled`` that neither belong to an obstacle nor are a corner of a
     costly zone are left out: the search cannot improve them, and reachable areas cast
-    tangent rays only towards obstacles and corners.
+    tangent rays only towards obstacles and corners. With ``toward`` (a goal's x, y and
+    a bound on the cost), so are the segments that no path to the goal within the bound
+    can take: it costs at least the straight distance from the start to the segment,
+    the segment's length and the straight distance on to the goal.
     """
     count = len(sources)
     targets = np.arange(len(scene.target_x))
@@ -93,6 +97,17 @@ def _fan_open(
         near = np.nonzero(scene.nodes.near(t2x, t2y, 0.0))[0]
         src, sel = src[near], sel[near]
         t1x, t1y, t2x, t2y = t1x[near], t1y[near], t2x[near], t2y[near]
+    if toward is not None:
+        gx, gy, bound = toward
+        sx, sy = scene.points[0]
+        least = (
+            np.hypot(t1x - sx, t1y - sy)
+            + np.hypot(t2x - t1x, t2y - t1y)
+            + np.hypot(gx - t2x, gy - t2y)
+        )
+        fits = np.nonzero(least <= bound + 1e-6 * (1.0 + bound))[0]
+        src, sel = src[fits], sel[fits]
+        t1x, t1y, t2x, t2y = t1x[fits], t1y[fits], t2x[fits], t2y[fits]
     phi1 = _angle(t1x - ox[src, 0], t1y - oy[src, 0])
     run1 = np.zeros(len(sel), dtype=np.intp)
     off1 = np.zeros(len(sel))
@@ -178,15 +193,17 @@ def _fan_out_many(
     sources: list[tuple[float, float, float, int, int, int]],
     reach: float,
     settled: BoolArray | None = None,
+    toward: tuple[float, float, float] | None = None,
 ) -> list[_Edges]:
     """:func:`_fan_out` of several sources, testing all their segments at once.
 
     Every test is made segment by segment, so each answer is what the source alone gets.
     Segments to the points marked ``settled`` (whose cheapest cost the search knows
     already) are not priced: their cost is infinite; those to plain points among them
-    are left out (see :func:`_fan_open`).
+    are left out, and with ``toward`` those no path to a goal within a bound can take
+    (see :func:`_fan_open`).
     """
-    opened = _fan_open(scene, sources, reach, settled)
+    opened = _fan_open(scene, sources, reach, settled, toward)
     t1x = np.concatenate([o.t1x for o in opened])
     t1y = np.concatenate([o.t1y for o in opened])
     t2x = np.concatenate([o.t2x for o in opened])
@@ -236,6 +253,7 @@ class _Graph:
         self.done: list[bool] = []
         self.early: dict[tuple[int, int], _Edges] = {}  # fan-outs made ahead of time
         self.settled = np.zeros(len(scene.points), dtype=bool)  # points whose node is done
+        self.toward: tuple[float, float, float] | None = None  # A*'s goal and bound
 
     def node(
         self,
@@ -327,7 +345,7 @@ def _departures(
                 and other_key not in scene.departures
             ):
                 group[other_key] = other_source
-        fans = _fan_out_many(scene, list(group.values()), reach, graph.settled)
+        fans = _fan_out_many(scene, list(group.values()), reach, graph.settled, graph.toward)
         edges = fans[0]
         for other_key, fan in zip(list(group)[1:], fans[1:], strict=True):
             graph.early[other_key] = fan
@@ -382,6 +400,8 @@ def _search(scene: _Scene, goal: tuple[float, float] | None, bound: float) -> _G
     graph.g[start] = 0.0
     gx, gy = goal if goal is not None else (0.0, 0.0)
     use_h = goal is not None
+    if use_h and bound < math.inf:
+        graph.toward = (gx, gy, bound)
     heap: list[tuple[float, float, int]] = [(0.0, 0.0, start)]
     nc = len(scene.circ_rho)
     # Per point: whether it has a node yet, that node's cost and whether it is settled,
