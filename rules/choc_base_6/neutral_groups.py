@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -65,7 +65,11 @@ def find_groups(scene: Scene) -> Grouping:
     figures = scene.figures
     chains: Links[int] = Links(range(len(figures)))
     xy = np.array([f.xy for f in figures]).reshape(-1, 2)
-    for i, j in _close_pairs(xy, chain_mm):
+    close = _close_pairs(xy, chain_mm)
+    near: dict[int, list[int]] = defaultdict(list)  # each figure's close figures
+    for i, j in close:
+        near[i].append(j)
+        near[j].append(i)
         if figures[i].side == figures[j].side and (
             figures[i].group is None or figures[j].group is None
         ):
@@ -131,7 +135,11 @@ def find_groups(scene: Scene) -> Grouping:
             warnings.append(
                 f"group {name} has {len(crew)} figures (at most {NUMBERS.max_group_size})"
             )
-        if name in declared and len(crew) > 1 and not _chained(crew, chain_mm):
+        if (
+            name in declared
+            and len(crew) > 1
+            and not _chained([figure_index[f.id] for f in crew], near)
+        ):
             warnings.append(
                 f"group {name} is not together: its figures are not all within "
                 f"{options.thickness_mm:g} mm of each other"
@@ -147,12 +155,17 @@ def _close_pairs(xy: np.ndarray, below_mm: float) -> list[tuple[int, int]]:
     return [(int(i), int(j)) for (i, j), d in zip(pairs, distances, strict=True) if d < below_mm]
 
 
-def _chained(crew: Sequence[Figure], below_mm: float) -> bool:
-    xy = np.array([f.xy for f in crew])
-    links: Links[int] = Links(range(len(crew)))
-    for i, j in _close_pairs(xy, below_mm):
-        links.merge(i, j)
-    return len(links.subsets()) == 1
+def _chained(members: Sequence[int], near: Mapping[int, Sequence[int]]) -> bool:
+    """Whether figures (their places in the scene) are one chain of close pairs among
+    themselves, ``near`` giving each figure's close figures."""
+    inside = set(members)
+    reached, stack = {members[0]}, [members[0]]
+    while stack:
+        for other in near.get(stack.pop(), ()):
+            if other in inside and other not in reached:
+                reached.add(other)
+                stack.append(other)
+    return len(reached) == len(inside)
 
 
 def is_group(grouping: Grouping, name: str) -> bool:

@@ -173,3 +173,50 @@ def test_groups_partition_the_table_and_regroup_is_symmetric(document: dict[str,
     counts = order["counts"]
     assert sum(counts.values()) == len(names)
     assert [counts[s] for s in order["order"]] == sorted(counts.values(), reverse=True)
+
+
+@PROFILE
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 11), st.integers(0, 7), st.sampled_from(["A", "B"])),
+        min_size=2,
+        max_size=14,
+        unique_by=lambda cell: cell[:2],
+    )
+)
+def test_a_declared_group_is_together_when_its_figures_chain_within_two_thicknesses(
+    cells: list[tuple[int, int, str]],
+) -> None:
+    # Figures of two declared groups on a 40 mm lattice: neighbours (40 mm apart) chain,
+    # figures two steps apart (80 mm, or 56.6 mm across a diagonal) do not, since a chain's
+    # links are shorter than two thicknesses (50 mm). A group is "not together" exactly
+    # when its figures do not make one chain among themselves.
+    figures = [
+        {
+            "id": f"f{k}",
+            "side": "blue",
+            "group": group,
+            "reference": k == min(j for j, c in enumerate(cells) if c[2] == group),
+            "x_mm": 100 + 40 * i,
+            "y_mm": 100 + 40 * j,
+            "type": "TD",
+        }
+        for k, (i, j, group) in enumerate(cells)
+    ]
+    scene = parse_scene(
+        {"ruleset": "cb6", "table": {"width_mm": 800, "depth_mm": 600}, "figures": figures}
+    )
+    warnings = ask(scene, "groups", []).to_json()["warnings"]
+    for group in ("A", "B"):
+        places = {(i, j) for i, j, g in cells if g == group}
+        if len(places) < 2:
+            continue
+        reached, stack = {min(places)}, [min(places)]
+        while stack:
+            i, j = stack.pop()
+            for step in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1)):
+                if step in places and step not in reached:
+                    reached.add(step)
+                    stack.append(step)
+        apart = any(w.startswith(f"group {group} is not together") for w in warnings)
+        assert apart == (reached != places)
