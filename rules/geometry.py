@@ -213,4 +213,7 @@ def ring_points(coords: Any) -> tuple[tuple[float, float], ...]:
     >>> ring_points(shapely.box(0, 0, 1, 2).exterior.coords)[:2]
     ((1.0, 0.0), (1.0, 2.0))
     """
-    return tuple((float(x), float(y)) for x, y in coords)
+    array = np.asarray(coords, dtype=np.float64)
+    if len(array) == 0:
+        return ()
+    return tuple((x, y) for x, y in array[:, :2].tolist())
