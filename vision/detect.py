@@ -17,8 +17,8 @@ from __future__ import annotations
 import functools
 import math
 import os
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections import Counter, deque
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -544,31 +544,32 @@ class _Scanner:
     def scan(self, grey: NDArray[np.uint8]) -> tuple[FloatArray, list[int], int]:
         """Detector corners (N, 4, 2), ids and rejected count of the whole image.
 
-        The regions are shared with a helper thread, which also runs the quarter-resolution
-        pass (OpenCV's detector releases the interpreter's lock, and runs a small image on
-        one thread): two shares of about equal pixel count.
+        A helper thread runs the quarter-resolution pass, then shares the regions with
+        this thread (OpenCV's detector releases the interpreter's lock): each thread
+        takes the next region, largest first, until none is left, so that neither
+        waits for the other long whatever the regions' markers cost.
         """
         height, width = grey.shape
         whole = [(0, 0, width, height)]
         if self.parameters.useAruco3Detection or min(height, width) < 4 * _TILE_PX:
-            return self._detect(grey, whole)
+            return _joined(self._detect(grey, whole))
         half = _halve(grey)
         boxes = self._dark_regions(half, (width, height))
         area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
         if area > _WHOLE_SHARE * width * height:
-            return self._detect(grey, whole)
+            return _joined(self._detect(grey, whole))
         quarter = _halve(half)
-        mine, theirs = _share(boxes, quarter.size)
-        helped = _helper().submit(self._detect_beside, grey, theirs, quarter)
-        raw, ids, rejected = self._detect(grey, mine)
-        (more, more_ids, more_rejected), (large, large_ids, large_rejected) = helped.result()
-        raw, ids = np.concatenate([raw, more]), ids + more_ids
+        queue = deque(sorted(boxes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]), reverse=True))
+        helped = _helper().submit(self._detect_beside, grey, queue, quarter)
+        mine = self._detect(grey, _taken(queue))
+        (large, large_ids, large_rejected), theirs = helped.result()
+        raw, ids, rejected = _joined(mine + theirs)
         known = list(zip(ids, raw.mean(axis=1), strict=True))
         fresh = [k for k, i in enumerate(large_ids) if not _near(i, large[k], known)]
         return (
             np.concatenate([raw, large[fresh]]),
             ids + [large_ids[k] for k in fresh],
-            rejected + more_rejected + large_rejected,
+            rejected + large_rejected,
         )
 
     def _dark_regions(self, half: NDArray[np.uint8], size: tuple[int, int]) -> list[Box]:
@@ -598,32 +599,27 @@ class _Scanner:
         return _merge_boxes(boxes)
 
     def _detect_beside(
-        self, grey: NDArray[np.uint8], boxes: Sequence[Box], quarter: NDArray[np.uint8]
-    ) -> tuple[tuple[FloatArray, list[int], int], tuple[FloatArray, list[int], int]]:
-        """The helper thread's share: its boxes, then the quarter-resolution pass."""
-        size = (grey.shape[1], grey.shape[0])
-        return self._detect(grey, boxes), self._detect_large(quarter, size)
+        self, grey: NDArray[np.uint8], queue: deque[Box], quarter: NDArray[np.uint8]
+    ) -> tuple[tuple[FloatArray, list[int], int], list[_Found]]:
+        """The helper thread's share: the quarter-resolution pass, then regions of the queue."""
+        large = self._detect_large(quarter, (grey.shape[1], grey.shape[0]))
+        return large, self._detect(grey, _taken(queue))
 
-    def _detect(
-        self, grey: NDArray[np.uint8], boxes: Sequence[Box]
-    ) -> tuple[FloatArray, list[int], int]:
+    def _detect(self, grey: NDArray[np.uint8], boxes: Iterable[Box]) -> list[_Found]:
         """The detector on each box, keeping the image's smallest and largest marker in px."""
         longest = max(grey.shape)
         parameters = _copy_parameters(self.parameters)
-        found: list[FloatArray] = []
-        found_ids: list[int] = []
-        rejected = 0
-        for x0, y0, x1, y1 in boxes:
+        found = []
+        for box in boxes:
+            x0, y0, x1, y1 = box
             scale = longest / max(x1 - x0, y1 - y0)
             parameters.minMarkerPerimeterRate = self.parameters.minMarkerPerimeterRate * scale
             parameters.maxMarkerPerimeterRate = self.parameters.maxMarkerPerimeterRate * scale
             detector = cv2.aruco.ArucoDetector(self.dictionary, parameters)
             corners, ids, rejects = detector.detectMarkers(grey[y0:y1, x0:x1])
-            found.extend(_stack_corners(corners) + [x0, y0])
-            found_ids.extend(_id_list(ids))
-            rejected += len(rejects)
-        raw = np.stack(found) if found else np.zeros((0, 4, 2))
-        return raw, found_ids, rejected
+            moved = _stack_corners(corners) + [x0, y0]
+            found.append(_Found(box, moved, _id_list(ids), len(rejects)))
+        return found
 
     def _detect_large(
         self, quarter: NDArray[np.uint8], size: tuple[int, int]
@@ -642,21 +638,37 @@ class _Scanner:
         return raw, _id_list(ids), len(rejects)
 
 
-def _share(boxes: Sequence[Box], helper_pixels: int) -> tuple[list[Box], list[Box]]:
-    """Boxes in two lists, this thread's and the helper's, of about equal pixel count with
-    ``helper_pixels`` more for the helper; the largest boxes are placed first."""
-    shares: tuple[list[Box], list[Box]] = ([], [])
-    areas = [0, helper_pixels]
-    for box in sorted(boxes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]), reverse=True):
-        lighter = int(areas[1] < areas[0])
-        shares[lighter].append(box)
-        areas[lighter] += (box[2] - box[0]) * (box[3] - box[1])
-    return shares
+@dataclass(frozen=True, slots=True)
+class _Found:
+    """What the detector found in one box: corners (N, 4, 2) in the image, ids, rejected count."""
+
+    box: Box
+    corners: FloatArray
+    ids: list[int]
+    rejected: int
+
+
+def _taken(queue: deque[Box]) -> Iterator[Box]:
+    """The boxes of a queue that threads share, each box taken by one thread."""
+    while True:
+        try:
+            yield queue.popleft()
+        except IndexError:
+            return
+
+
+def _joined(found: Iterable[_Found]) -> tuple[FloatArray, list[int], int]:
+    """Corners (N, 4, 2), ids and rejected count of boxes' findings, in the boxes' order
+    (top to bottom, left to right), whichever thread found them."""
+    ordered = sorted(found, key=lambda f: (f.box[1], f.box[0]))
+    corners = [f.corners for f in ordered if len(f.ids)]
+    raw = np.concatenate(corners) if corners else np.zeros((0, 4, 2))
+    return raw, [i for f in ordered for i in f.ids], sum(f.rejected for f in ordered)
 
 
 @functools.cache
 def _helper() -> ThreadPoolExecutor:
-    """The thread that scans half of a frame's regions beside the calling thread."""
+    """The thread that scans a frame's regions beside the calling thread."""
     return ThreadPoolExecutor(1, "marker-scan-helper")
 
 
