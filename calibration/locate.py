@@ -571,15 +571,20 @@ def _project_normalised(
 def _rays_to_plane(
     normalised: FloatArray, heights: FloatArray, rotation: FloatArray, camera_centre: FloatArray
 ) -> tuple[FloatArray, BoolArray]:
-    """Where the rays through normalised points meet ``z = height``: ``(M, 2)`` and ok."""
-    rays_camera = np.column_stack([normalised, np.ones(len(normalised))])
-    rays = rays_camera @ rotation  # rows of R^T d
-    dz = rays[:, 2]
+    """Where the rays through normalised points meet ``z = height``: ``(M, 2)`` and ok.
+
+    Leading axes of ``normalised`` ``(..., M, 2)``, ``rotation`` ``(..., 3, 3)`` and
+    ``camera_centre`` ``(..., 3)`` broadcast: several poses, or several sets of points,
+    in one call.
+    """
+    ones = np.ones(normalised.shape[:-1] + (1,))
+    rays = np.concatenate([normalised, ones], axis=-1) @ rotation  # rows of R^T d
+    dz = rays[..., 2]
     with np.errstate(divide="ignore", invalid="ignore"):
-        scale = (heights - camera_centre[2]) / dz
-    ok = np.isfinite(scale) & (scale > 0) & np.all(np.isfinite(normalised), axis=1)
+        scale = (heights - camera_centre[..., None, 2]) / dz
+    ok = np.isfinite(scale) & (scale > 0) & np.all(np.isfinite(normalised), axis=-1)
     scale = np.where(ok, scale, 0.0)
-    xy = camera_centre[:2] + scale[:, None] * rays[:, :2]
+    xy = camera_centre[..., None, :2] + scale[..., None] * rays[..., :2]
     return xy, ok
 
 
@@ -612,18 +617,11 @@ def _sigma_mm(
     n = len(corners)
     rotation, camera_centre = pose.rotation, pose.camera_centre_mm
 
-    def plane_xy(points: FloatArray, rot: FloatArray, cam: FloatArray, h: FloatArray) -> FloatArray:
-        return _rays_to_plane(points, h, rot, cam)[0]
-
     # d(x, y)/d(normalised centre), by central differences.
     step = 1e-6
-    d_plane = np.zeros((n, 2, 2))
-    for axis in range(2):
-        offset = np.zeros(2)
-        offset[axis] = step
-        forward = plane_xy(centre + offset, rotation, camera_centre, heights)
-        backward = plane_xy(centre - offset, rotation, camera_centre, heights)
-        d_plane[:, :, axis] = (forward - backward) / (2 * step)
+    offsets = np.array([[step, 0.0], [-step, 0.0], [0.0, step], [0.0, -step]])
+    moved, _ = _rays_to_plane(centre + offsets[:, None, :], heights, rotation, camera_centre)
+    d_plane = np.stack([moved[0] - moved[1], moved[2] - moved[3]], axis=-1) / (2 * step)
     # d(normalised)/d(pixel) at the centre: the inverse of the projection's Jacobian there.
     _, centre_jacobian = _project_normalised(centre, intrinsics)
     j_pixel = d_plane @ np.linalg.inv(centre_jacobian)
@@ -638,18 +636,13 @@ def _sigma_mm(
     pose_covariance = np.asarray(pose.covariance, dtype=np.float64)
     j_pose = np.zeros((n, 2, 6))
     if np.any(pose_covariance) or sources.any:
-        j_pose = np.zeros((n, 2, 6))
-        parameters = np.concatenate([pose.rvec, pose.tvec])
-        for p in range(6):
-            delta = 1e-7 if p < 3 else 1e-4
-            moved: list[FloatArray] = []
-            for sign in (1.0, -1.0):
-                shifted = parameters.copy()
-                shifted[p] += sign * delta
-                rot = np.asarray(cv2.Rodrigues(shifted[:3])[0], dtype=np.float64)
-                cam = -rot.T @ shifted[3:]
-                moved.append(plane_xy(centre, rot, cam, heights))
-            j_pose[:, :, p] = (moved[0] - moved[1]) / (2 * delta)
+        deltas = np.array([1e-7, 1e-7, 1e-7, 1e-4, 1e-4, 1e-4])
+        shifts = np.concatenate([np.diag(deltas), np.diag(-deltas)])
+        shifted = np.concatenate([pose.rvec, pose.tvec]) + shifts  # (12, 6): +, then -
+        rotations = np.array([cv2.Rodrigues(row[:3])[0] for row in shifted], dtype=np.float64)
+        cameras = -(np.transpose(rotations, (0, 2, 1)) @ shifted[:, 3:, None])[..., 0]
+        moved, _ = _rays_to_plane(centre, heights, rotations, cameras)
+        j_pose = np.transpose((moved[:6] - moved[6:]) / (2 * deltas)[:, None, None], (1, 2, 0))
         covariance += j_pose @ pose_covariance @ np.transpose(j_pose, (0, 2, 1))
     shared = np.zeros((n, 2, 2))
     if sources.any and len(pose.anchor_corners_mm):
