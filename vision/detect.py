@@ -18,7 +18,7 @@ import functools
 import math
 import os
 from collections import Counter, deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -266,13 +266,14 @@ def detect_markers(
     chosen = _as_dictionary(dictionary)
     chosen_parameters = detector_parameters() if parameters is None else parameters
     reader = _CodeReader(chosen, chosen_parameters)
+    measure = _Measure(grey, reader, camera, refine_edges)
     if refine_edges:
-        raw, ids, rejected = _Scanner(chosen, chosen_parameters, reader.modules).scan(grey)
+        scanner = _Scanner(chosen, chosen_parameters, reader.modules)
+        raw, ids, rejected = scanner.scan(grey, meanwhile=measure.prepare)
     else:
         detector = cv2.aruco.ArucoDetector(chosen, chosen_parameters)
         corners, found, rejects = detector.detectMarkers(grey)
         raw, ids, rejected = _stack_corners(corners), _id_list(found), len(rejects)
-    measure = _Measure(grey, reader, camera, refine_edges)
     detections, dropped = measure.detections(raw, ids)
     return _group(detections, rejected + dropped, camera)
 
@@ -369,9 +370,18 @@ class _Measure:
         self, grey: NDArray[np.uint8], reader: _CodeReader, camera: _Camera | None, refine: bool
     ) -> None:
         self.grey = grey
-        self.image = grey.astype(np.float32) if refine else None
+        self.refine = refine
         self.reader = reader
         self.camera = camera
+
+    @functools.cached_property
+    def image(self) -> NDArray[np.float32]:
+        """The frame in float32, where the sides are re-measured and the cells read."""
+        return self.grey.astype(np.float32)
+
+    def prepare(self) -> None:
+        """Make the float32 frame now (a scan's helper thread does, once its share is done)."""
+        _ = self.image
 
     def detections(self, raw: FloatArray, ids: Sequence[int]) -> tuple[list[Detection], int]:
         """Detections from a detector's corners (N, 4, 2), and how many were dropped.
@@ -379,7 +389,7 @@ class _Measure:
         With refinement, a marker whose sides cannot be re-measured keeps the
         detector's corners, and one whose cells do not spell its id is dropped.
         """
-        if self.image is None or len(raw) == 0:
+        if not self.refine or len(raw) == 0:
             measured = raw if self.camera is None else _undistort(raw, self.camera)
             return _detections(ids, measured, raw, np.full(len(raw), np.nan)), 0
         fit = refine_corners(self.image, raw, self.reader.modules)
@@ -541,13 +551,17 @@ class _Scanner:
         window = parameters.adaptiveThreshWinSizeMax
         self.margin_px = window // 2 + parameters.minDistanceToBorder + _TILE_PX
 
-    def scan(self, grey: NDArray[np.uint8]) -> tuple[FloatArray, list[int], int]:
+    def scan(
+        self, grey: NDArray[np.uint8], meanwhile: Callable[[], None] | None = None
+    ) -> tuple[FloatArray, list[int], int]:
         """Detector corners (N, 4, 2), ids and rejected count of the whole image.
 
         A helper thread runs the quarter-resolution pass, then shares the regions with
         this thread (OpenCV's detector releases the interpreter's lock): each thread
         takes the next region, largest first, until none is left, so that neither
-        waits for the other long whatever the regions' markers cost.
+        waits for the other long whatever the regions' markers cost. The helper then
+        runs ``meanwhile`` (work the caller needs next), while this thread finishes its
+        last region; a scan without the helper leaves it to the caller.
         """
         height, width = grey.shape
         whole = [(0, 0, width, height)]
@@ -560,7 +574,7 @@ class _Scanner:
             return _joined(self._detect(grey, whole))
         quarter = _halve(half)
         queue = deque(sorted(boxes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]), reverse=True))
-        helped = _helper().submit(self._detect_beside, grey, queue, quarter)
+        helped = _helper().submit(self._detect_beside, grey, queue, quarter, meanwhile)
         mine = self._detect(grey, _taken(queue))
         (large, large_ids, large_rejected), theirs = helped.result()
         raw, ids, rejected = _joined(mine + theirs)
@@ -599,11 +613,19 @@ class _Scanner:
         return _merge_boxes(boxes)
 
     def _detect_beside(
-        self, grey: NDArray[np.uint8], queue: deque[Box], quarter: NDArray[np.uint8]
+        self,
+        grey: NDArray[np.uint8],
+        queue: deque[Box],
+        quarter: NDArray[np.uint8],
+        meanwhile: Callable[[], None] | None,
     ) -> tuple[tuple[FloatArray, list[int], int], list[_Found]]:
-        """The helper thread's share: the quarter-resolution pass, then regions of the queue."""
+        """The helper thread's share: the quarter-resolution pass, regions of the queue,
+        then ``meanwhile``."""
         large = self._detect_large(quarter, (grey.shape[1], grey.shape[0]))
-        return large, self._detect(grey, _taken(queue))
+        found = self._detect(grey, _taken(queue))
+        if meanwhile is not None:
+            meanwhile()
+        return large, found
 
     def _detect(self, grey: NDArray[np.uint8], boxes: Iterable[Box]) -> list[_Found]:
         """The detector on each box, keeping the image's smallest and largest marker in px."""
@@ -782,7 +804,7 @@ class MarkerTracker:
     def _scan_now(self, grey: NDArray[np.uint8], measure: _Measure) -> DetectionResult:
         """A full scan of a frame: OpenCV's detector where markers can be, then every side
         re-measured."""
-        raw, ids, rejected = self._scanner.scan(grey)
+        raw, ids, rejected = self._scanner.scan(grey, meanwhile=measure.prepare)
         detections, dropped = measure.detections(raw, ids)
         return _group(detections, rejected + dropped, self._camera)
 
@@ -819,7 +841,7 @@ class MarkerTracker:
 
     def _follow(self, measure: _Measure) -> DetectionResult | None:
         """The last markers found again in place or in windows; None when one is missing."""
-        image = measure.grey.astype(np.float32) if measure.image is None else measure.image
+        image = measure.image
         ids = [m.id for m in self._last]
         start = np.stack([m.image_corners_px for m in self._last])
         fit = refine_corners(image, start, self._reader.modules, wary=False)
