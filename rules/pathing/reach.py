@@ -449,7 +449,8 @@ def _circle_sweeps(
                 continue
             step = min(_SWEEP_STEP, _SWEEP_STEP_MM / rho)
             n = max(2, math.ceil(span / step) + 1)
-            d = np.linspace(0.0, span, n)
+            d = np.arange(n, dtype=np.float64) * (span / (n - 1))  # as np.linspace(0, span, n)
+            d[-1] = span
             owners = np.full(len(d), -1, dtype=np.intp)
             touch = np.full(len(d), np.inf)
             if departures is not None and len(departures.target):
@@ -461,15 +462,16 @@ def _circle_sweeps(
                     )
                 # exact departures may reach the very end of the free arc
                 end = min(float(stop_at[m]), float(extent[m]) + tol)
-                chosen = (leave > 0.0) & (leave <= end) & leave_towards
-                d, owners, touch = _merge_tangent_rays(
-                    d,
-                    owners,
-                    touch,
-                    leave[chosen],
-                    leave_owner[chosen],
-                    departures.length[chosen],
-                )
+                chosen = np.flatnonzero((leave > 0.0) & (leave <= end) & leave_towards)
+                if len(chosen):
+                    d, owners, touch = _merge_tangent_rays(
+                        d,
+                        owners,
+                        touch,
+                        leave[chosen],
+                        leave_owner[chosen],
+                        departures.length[chosen],
+                    )
             if full:
                 into_corners = np.mod(wind * (corner_at - phis[m]), _TWO_PI)
             else:
