@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import math
 import os
+import threading
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -556,25 +557,37 @@ class _Scanner:
     ) -> tuple[FloatArray, list[int], int]:
         """Detector corners (N, 4, 2), ids and rejected count of the whole image.
 
-        A helper thread runs the quarter-resolution pass, then shares the regions with
-        this thread (OpenCV's detector releases the interpreter's lock): each thread
-        takes the next region, largest first, until none is left, so that neither
-        waits for the other long whatever the regions' markers cost. The helper then
-        runs ``meanwhile`` (work the caller needs next), while this thread finishes its
-        last region; a scan without the helper leaves it to the caller.
+        A helper thread runs the quarter-resolution pass while this thread finds the
+        regions, then both share them (OpenCV's detector releases the interpreter's
+        lock): each thread takes the next region, largest first, until none is left,
+        so that neither waits for the other long whatever the regions' markers cost.
+        The helper then runs ``meanwhile`` (work the caller needs next), while this
+        thread finishes its last region. When the whole image is scanned at once, the
+        helper's findings are left out (the whole scan finds them); a scan too small
+        for regions leaves ``meanwhile`` to the caller.
         """
         height, width = grey.shape
         whole = [(0, 0, width, height)]
         if self.parameters.useAruco3Detection or min(height, width) < 4 * _TILE_PX:
             return _joined(self._detect(grey, whole))
         half = _halve(grey)
-        boxes = self._dark_regions(half, (width, height))
-        area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
-        if area > _WHOLE_SHARE * width * height:
-            return _joined(self._detect(grey, whole))
-        quarter = _halve(half)
-        queue = deque(sorted(boxes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]), reverse=True))
-        helped = _helper().submit(self._detect_beside, grey, queue, quarter, meanwhile)
+        queue: deque[Box] = deque()
+        ready = threading.Event()
+        helped = _helper().submit(self._detect_beside, grey, _halve(half), queue, ready, meanwhile)
+        try:
+            boxes = self._dark_regions(half, (width, height))
+            area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
+            at_once = area > _WHOLE_SHARE * width * height
+            if not at_once:
+                queue.extend(
+                    sorted(boxes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]), reverse=True)
+                )
+        finally:
+            ready.set()
+        if at_once:
+            found = _joined(self._detect(grey, whole))
+            helped.result()
+            return found
         mine = self._detect(grey, _taken(queue))
         (large, large_ids, large_rejected), theirs = helped.result()
         raw, ids, rejected = _joined(mine + theirs)
@@ -615,13 +628,15 @@ class _Scanner:
     def _detect_beside(
         self,
         grey: NDArray[np.uint8],
-        queue: deque[Box],
         quarter: NDArray[np.uint8],
+        queue: deque[Box],
+        ready: threading.Event,
         meanwhile: Callable[[], None] | None,
     ) -> tuple[tuple[FloatArray, list[int], int], list[_Found]]:
-        """The helper thread's share: the quarter-resolution pass, regions of the queue,
-        then ``meanwhile``."""
+        """The helper thread's share: the quarter-resolution pass, regions of the queue once
+        it is ``ready``, then ``meanwhile``."""
         large = self._detect_large(quarter, (grey.shape[1], grey.shape[0]))
+        ready.wait()
         found = self._detect(grey, _taken(queue))
         if meanwhile is not None:
             meanwhile()
