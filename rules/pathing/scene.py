@@ -22,6 +22,7 @@ from arbitre.rules.pathing.primitives import (
     _crossing_intervals,
     _empty2,
     _point_segment_dist2,
+    _segment_boxes,
     _segment_segment_dist,
 )
 from arbitre.rules.pathing.query import _FULL, _IGNORED
@@ -352,14 +353,7 @@ class _Scene:
     @functools.cached_property
     def _edge_reach(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
         """Boxes of the edges padded by the mover's radius and 1 mm."""
-        e = self.edges
-        pad = abs(self.radius - TOLERANCE_MM) + 1.0
-        return (
-            np.minimum(e[:, 0], e[:, 2]) - pad,
-            np.minimum(e[:, 1], e[:, 3]) - pad,
-            np.maximum(e[:, 0], e[:, 2]) + pad,
-            np.maximum(e[:, 1], e[:, 3]) + pad,
-        )
+        return _segment_boxes(self.edges, abs(self.radius - TOLERANCE_MM) + 1.0)
 
     @functools.cached_property
     def _disc_boxes(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
@@ -371,14 +365,7 @@ class _Scene:
     @functools.cached_property
     def _edge_boxes(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
         """Boxes of the grown edges padded by the mover's radius."""
-        e = self.edges
-        pad = self.radius
-        return (
-            np.minimum(e[:, 0], e[:, 2]) - pad,
-            np.minimum(e[:, 1], e[:, 3]) - pad,
-            np.maximum(e[:, 0], e[:, 2]) + pad,
-            np.maximum(e[:, 1], e[:, 3]) + pad,
-        )
+        return _segment_boxes(self.edges, self.radius)
 
     @functools.cached_property
     def _raw_box(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
