@@ -9,10 +9,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from arbitre.api.demo import DemoSource, demo_config
-from arbitre.api.hosts import LOOPBACK
 from arbitre.api.live import LiveTable
-from arbitre.api.main import create_app, short
+from arbitre.api.main import short
+from tests.api.still_demo import still_demo
 
 TOKEN = "secret"
 AUTH = {"X-Arbitre-Token": TOKEN}
@@ -20,16 +19,8 @@ AUTH = {"X-Arbitre-Token": TOKEN}
 
 @pytest.fixture(scope="module")
 def demo() -> Iterator[tuple[TestClient, LiveTable]]:
-    live = LiveTable(
-        demo_config(),
-        DemoSource(move_every_s=1e9),
-    )
-    assert live.step()
-    app = create_app(
-        live, token=TOKEN, run_loop=False, hosts=[*LOOPBACK, "testserver"], max_streams=0
-    )
-    with TestClient(app) as client:
-        yield client, live
+    with still_demo(TOKEN, max_streams=0) as served:
+        yield served
 
 
 @pytest.mark.parametrize(

@@ -10,10 +10,7 @@ import pytest
 import yaml
 from fastapi.testclient import TestClient
 
-from arbitre.api.demo import DemoSource, demo_setup
-from arbitre.api.hosts import LOOPBACK
-from arbitre.api.live import LiveTable, TableConfig
-from arbitre.api.main import create_app
+from tests.api.still_demo import still_demo
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "cb6-skirmish.yaml"
 SCENE = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
@@ -21,13 +18,7 @@ SCENE = yaml.safe_load(EXAMPLE.read_text(encoding="utf-8"))
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    setup = demo_setup()
-    live = LiveTable(
-        TableConfig(setup.camera, setup.table, setup.roster, options={"unit_mm": 100}),
-        DemoSource(move_every_s=1e9),
-    )
-    app = create_app(live, run_loop=False, hosts=[*LOOPBACK, "testserver"])
-    with TestClient(app) as test_client:
+    with still_demo() as (test_client, _):
         yield test_client
 
 

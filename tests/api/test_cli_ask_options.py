@@ -2,31 +2,16 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-from unittest import mock
 
 import pytest
-from typer.testing import CliRunner
 
-from arbitre.api.cli import main
+from tests.console import run_console
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CB6 = str(EXAMPLES / "cb6-skirmish.yaml")
 MUSG = str(EXAMPLES / "musg-skirmish.yaml")
 SR = str(EXAMPLES / "smooth-and-rifled-skirmish.yaml")
-
-
-def _run(*argv: str) -> tuple[int, str, str]:
-    """``arbitre ARGV...`` through the console entry point: (status, stdout, stderr)."""
-    with CliRunner().isolation() as (out, err, _), mock.patch.object(sys, "argv", ["x", *argv]):
-        try:
-            main()
-        except SystemExit as stop:
-            code = stop.code if isinstance(stop.code, int) else 1
-        else:
-            code = 0
-        return code, out.getvalue().decode(), err.getvalue().decode()
 
 
 @pytest.mark.parametrize(
@@ -65,7 +50,7 @@ def _run(*argv: str) -> tuple[int, str, str]:
     ],
 )
 def test_the_issue_examples_are_one_line(argv: tuple[str, ...], line: str) -> None:
-    code, out, err = _run(*argv)
+    code, out, err = run_console(*argv)
     assert (code, out) == (2, "")
     assert err.startswith(f"arbitre: {line}") and err.count("\n") == 1
 
@@ -73,7 +58,7 @@ def test_the_issue_examples_are_one_line(argv: tuple[str, ...], line: str) -> No
 def test_a_good_melee_with_both_rolls_answers() -> None:
     # c1 (csa, C 4) against u1 (union, C 4), c1 charging: 3d6 each, hits on 4+.
     # c1 rolls 4, 5, 1 -> 2 hits; u1 rolls 6, 1, 1 -> 1 hit: c1 beats u1.
-    code, out, _ = _run(
+    code, out, _ = run_console(
         "ask", SR, "melee", "c1", "u1", "--with", "rolls_a=4,5,1", "--with", "rolls_b=[6,1,1]"
     )
     assert code == 0
@@ -82,6 +67,6 @@ def test_a_good_melee_with_both_rolls_answers() -> None:
 
 @pytest.mark.parametrize("item", ["a\nb=3", "die =3", "=3", "die"])
 def test_a_with_key_must_be_a_name(item: str) -> None:
-    code, _, err = _run("ask", CB6, "groups", "--with", item)
+    code, _, err = run_console("ask", CB6, "groups", "--with", item)
     assert code == 2 and err.count("\n") == 1
     assert err.startswith("arbitre: --with takes KEY=VALUE, got ")

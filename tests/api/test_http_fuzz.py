@@ -19,10 +19,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arbitre.api.demo import DemoSource, demo_config
-from arbitre.api.hosts import LOOPBACK
 from arbitre.api.live import LiveTable
-from arbitre.api.main import create_app
+from tests.api.still_demo import still_demo
 
 TOKEN = "fuzz"
 LIMIT_S = 10.0  # the budget for any one answer
@@ -156,14 +154,8 @@ def scene_files(draw: st.DrawFn) -> str:
 
 @pytest.fixture(scope="module")
 def demo() -> Iterator[tuple[TestClient, LiveTable]]:
-    live = LiveTable(
-        demo_config(),
-        DemoSource(move_every_s=1e9),
-    )
-    assert live.step()
-    app = create_app(live, token=TOKEN, run_loop=False, hosts=[*LOOPBACK, "testserver"])
-    with TestClient(app, raise_server_exceptions=False) as client:
-        yield client, live
+    with still_demo(TOKEN, raise_server_exceptions=False) as served:
+        yield served
 
 
 def _usual_args(question: str) -> list[str]:

@@ -12,25 +12,22 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 import time
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
-from arbitre.api.cli import main
 from arbitre.rules.errors import RulesError
 from arbitre.rules.model import Scene
 from arbitre.rules.options import question_options
 from arbitre.rules.questions import ask
 from arbitre.rules.registry import find_ruleset
 from arbitre.rules.scene import load_scene, parse_scene, read_scene_text
+from tests.console import run_console
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SCENE_FILES = (
@@ -344,19 +341,6 @@ def test_any_bytes_are_read_or_refused_in_one_line(raw: bytes, tmp_path_factory:
 # --- the command line -------------------------------------------------------------------
 
 
-def _run(argv: list[str]) -> tuple[int, str, str]:
-    """``arbitre ARGV...`` through the console entry point: (status, stdout, stderr)."""
-    runner = CliRunner()
-    with runner.isolation() as (out, err, _), mock.patch.object(sys, "argv", ["arbitre", *argv]):
-        try:
-            main()
-        except SystemExit as stop:
-            code = stop.code if isinstance(stop.code, int) else 1
-        else:
-            code = 0
-        return code, out.getvalue().decode(), err.getvalue().decode()
-
-
 def _with_value(value: Any) -> str:
     if isinstance(value, str):
         return value
@@ -396,7 +380,7 @@ def command_lines(draw: st.DrawFn) -> list[str]:
 @given(argv=command_lines())
 def test_any_ask_command_line_answers_or_exits_2_with_one_line(argv: list[str]) -> None:
     started = time.perf_counter()
-    code, out, err = _run(argv)
+    code, out, err = run_console(*argv)
     assert time.perf_counter() - started < CASE_SECONDS
     assert "Traceback" not in err
     if code == 0:
