@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -109,16 +110,11 @@ def ask(
 ) -> None:
     """Answer a rules question on a scene file."""
 
-    from arbitre.api.i18n import DEFAULT_LANGUAGE, LanguageError, find_language, phrase_answer
-    from arbitre.rules.options import shown
+    from arbitre.rules.errors import shown
     from arbitre.rules.questions import ask as ask_question
     from arbitre.rules.scene import load_scene, read_scene_text
 
-    try:
-        language = find_language(lang) if lang else DEFAULT_LANGUAGE
-    except LanguageError as error:
-        short = str(error) if len(str(error)) <= 200 else f"unknown language {shown(lang)}"
-        raise fail(short) from None
+    language = _answer_language(lang)
     extras: dict[str, Any] = {}
     for item in extra or []:
         key, equals, value = item.partition("=")
@@ -134,12 +130,30 @@ def ask(
             extras[name] = given
     loaded = load_scene(scene)
     answer = ask_question(loaded, question, args or [], extras)
-    if as_json or language == DEFAULT_LANGUAGE:
+    if as_json or language is None:
         typer.echo(json.dumps(answer.to_json()) if as_json else answer.message)
         return
+    from arbitre.api.i18n import phrase_answer
+
     data = answer.to_json()
     target = _move_target(args or []) if data["question"] == "move" else None
     typer.echo("\n".join(phrase_answer(data, language, target).lines()))
+
+
+def _answer_language(lang: str | None) -> str | None:
+    """The catalogue's language of ``--lang``, or None for the rules' own English words
+    (the page's catalogue is read only for another language)."""
+    if not lang:
+        return None
+    from arbitre.api.i18n import DEFAULT_LANGUAGE, LanguageError, find_language
+    from arbitre.rules.errors import shown
+
+    try:
+        language = find_language(lang)
+    except LanguageError as error:
+        short = str(error) if len(str(error)) <= 200 else f"unknown language {shown(lang)}"
+        raise fail(short) from None
+    return None if language == DEFAULT_LANGUAGE else language
 
 
 def _move_target(args: list[str]) -> tuple[float, float] | None:
@@ -640,6 +654,9 @@ def bench_serve(
 def main() -> None:
     """Console entry point: a usage error (a missing argument, a bad option value) is one
     line on stderr and exit status 2, like every other bad input."""
+    # arbitre uses no pydantic plugin; looking for them reads the metadata of every
+    # installed distribution, a tenth of a question's start (set it to use one).
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     try:
         code = app(prog_name="arbitre", standalone_mode=False)
     except KeyboardInterrupt:

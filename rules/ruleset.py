@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -15,10 +16,42 @@ from arbitre.rules.options import bind_options, shown
 OptionsT = TypeVar("OptionsT")
 
 
+def imported(reference: str) -> Any:
+    """The object a reference ``package.module:name`` names, its module imported if need be.
+
+    >>> imported("arbitre.rules.answers:Unit").__name__
+    'Unit'
+    """
+    module, colon, name = reference.partition(":")
+    if not colon or not name:
+        raise ValueError(f"a reference is module:name, got {reference!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+def exported_lazily(package: str, exports: Mapping[str, Sequence[str]]) -> Callable[[str], Any]:
+    """A package's ``__getattr__`` (PEP 562) for the names it re-exports from its modules
+    (``exports``: module -> names), each module imported when one of its names is first
+    used: importing a rule system's package costs only what its questions need."""
+    where = {
+        name: f"{package}.{module}:{name}" for module, names in exports.items() for name in names
+    }
+
+    def __getattr__(name: str) -> Any:
+        reference = where.get(name)
+        if reference is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        return imported(reference)
+
+    return __getattr__
+
+
 @dataclass(frozen=True, slots=True)
 class Question:
-    """A question a ruleset answers: its argument names and the method answering it.
+    """A question a ruleset answers: its argument names and what answers it.
 
+    ``answerer`` is the handler, or a reference ``package.module:function`` to it whose
+    module is imported when the question is first asked (or its options looked at): a
+    rule system's fire or dice tables cost nothing to a command asking for a distance.
     The handler takes the scene, one ``str`` per argument, then its options as keyword
     parameters with defaults, each annotated with a type of `arbitre.rules.options` (or a
     ``Literal`` of choices) that says what it takes.
@@ -27,7 +60,15 @@ class Question:
     name: str
     args: tuple[str, ...]
     summary: str
-    handler: Callable[..., Answer]
+    answerer: Callable[..., Answer] | str
+
+    @property
+    def handler(self) -> Callable[..., Answer]:
+        """The function (or method) answering the question."""
+        if isinstance(self.answerer, str):
+            handler: Callable[..., Answer] = imported(self.answerer)
+            return handler
+        return self.answerer
 
 
 class Ruleset:
@@ -85,8 +126,9 @@ class Ruleset:
         for name, arg in zip(spec.args, args, strict=True):
             if len(arg) > MAX_ARGUMENT:
                 raise QuestionError(f"{name} is {len(arg):,} characters long: not a name or number")
-        options = bind_options(question, spec.handler, extras)
-        return spec.handler(scene, *args, **options)
+        handler = spec.handler
+        options = bind_options(question, handler, extras)
+        return handler(scene, *args, **options)
 
 
 MAX_ARGUMENT = 200

@@ -32,9 +32,18 @@ arithmetic of :mod:`~arbitre.rules.smooth_and_rifled.dice`),
 the groups; :mod:`~arbitre.rules.smooth_and_rifled.answers` the answer types.
 """
 
-from arbitre.rules.smooth_and_rifled.answers import SRChargeAnswer, SRFireAnswer, SRMoveAnswer
+from typing import TYPE_CHECKING
+
+from arbitre.rules.ruleset import exported_lazily
 from arbitre.rules.smooth_and_rifled.model import NUMBERS, SmoothAndRifledOptions
 from arbitre.rules.smooth_and_rifled.ruleset import SmoothAndRifled
+
+if TYPE_CHECKING:
+    from arbitre.rules.smooth_and_rifled.answers import (
+        SRChargeAnswer,
+        SRFireAnswer,
+        SRMoveAnswer,
+    )
 
 __all__ = [
     "NUMBERS",
@@ -44,3 +53,7 @@ __all__ = [
     "SmoothAndRifled",
     "SmoothAndRifledOptions",
 ]
+
+__getattr__ = exported_lazily(
+    __name__, {"answers": ("SRChargeAnswer", "SRFireAnswer", "SRMoveAnswer")}
+)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from arbitre.rules.answers import Margin, Reason, combined_sigma, warning_lines, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
+from arbitre.rules.options import Flag
 from arbitre.rules.smooth_and_rifled.answers import SRFireAnswer
 from arbitre.rules.smooth_and_rifled.dice import (
     BANDS,
@@ -22,7 +23,9 @@ from arbitre.rules.smooth_and_rifled.geometry import cover, in_arc, line_of_fire
 from arbitre.rules.smooth_and_rifled.model import (
     MM_PER_CM,
     NUMBERS,
+    UNIT,
     SmoothAndRifledOptions,
+    figure_gap_mm,
     flag,
     footprints,
     gaps_of,
@@ -32,11 +35,10 @@ from arbitre.rules.smooth_and_rifled.model import (
     resolve,
     weapon_range_cm,
 )
-from arbitre.rules.smooth_and_rifled.moves import UNIT, figure_gap_mm
 
 
 def fire_question(
-    scene: Scene, a: str, b: str, aimed: object = False, moved: object = False
+    scene: Scene, a: str, b: str, aimed: Flag = False, moved: Flag = False
 ) -> SRFireAnswer:
     """May A (a figure or a group) shoot at B: bands, arc, line, sight, cover and dice (§6.2)."""
     options = options_of(scene)

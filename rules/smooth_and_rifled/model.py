@@ -17,6 +17,7 @@ import numpy as np
 import shapely
 from pydantic import BaseModel, ConfigDict, Field
 
+from arbitre.rules.answers import Unit
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import base_gaps_mm, pair_gaps_mm
 from arbitre.rules.model import Base, BaseShape, Figure, Scene
@@ -24,6 +25,7 @@ from arbitre.rules.options import GapMm, Takes
 from arbitre.rules.ruleset import scene_options
 
 MM_PER_CM = 10.0
+UNIT = Unit("cm", MM_PER_CM)
 
 # --- the options questions take (``--with``), typed (see arbitre.rules.options) ----------
 
@@ -306,6 +308,11 @@ class Gaps:
 def gaps_of(scene: Scene) -> Gaps:
     """The scene's gaps, measured as questions ask for them."""
     return Gaps(scene)
+
+
+def figure_gap_mm(scene: Scene, a: Figure, b: Figure) -> float:
+    """Edge-to-edge gap between two figures of a scene, mm."""
+    return gaps_of(scene).pair(index_of(scene, a.id), index_of(scene, b.id))
 
 
 def is_leader(figure: Figure) -> bool:

@@ -14,25 +14,31 @@ import shapely
 from arbitre.rules import pathing
 from arbitre.rules.answers import (
     Margin,
+    ReachAnswer,
     Reason,
-    Unit,
+    area_text,
     combined_sigma,
     warning_lines,
     with_certainty,
 )
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind
-from arbitre.rules.smooth_and_rifled.answers import SRChargeAnswer
+from arbitre.rules.options import Degrees
+from arbitre.rules.ruleset import coordinate_mm
+from arbitre.rules.smooth_and_rifled.answers import SRChargeAnswer, SRMoveAnswer
 from arbitre.rules.smooth_and_rifled.geometry import in_arc
 from arbitre.rules.smooth_and_rifled.model import (
-    MM_PER_CM,
     MOVES_CM,
     NUMBERS,
+    UNIT,
+    Action,
+    ActionIndex,
     Group,
     SmoothAndRifledOptions,
     action_index,
     base_of,
     choice,
+    figure_gap_mm,
     footprints,
     gaps_of,
     index_of,
@@ -40,8 +46,8 @@ from arbitre.rules.smooth_and_rifled.model import (
     options_of,
     resolve,
 )
+from arbitre.rules.terrain import straight_cost_mm
 
-UNIT = Unit("cm", MM_PER_CM)
 COSTLY_TERRAIN = (TerrainKind.DIFFICULT, TerrainKind.WOOD)
 BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
 Mode = Literal["normal", "charge", "column", "road"]
@@ -51,9 +57,183 @@ OVERLAP_MM2 = 1e-3  # bases overlapping by less than this only touch
 OBSTACLE_THICKNESS_MM = 1.0
 
 
-def figure_gap_mm(scene: Scene, a: Figure, b: Figure) -> float:
-    """Edge-to-edge gap between two figures of a scene, mm."""
-    return gaps_of(scene).pair(index_of(scene, a.id), index_of(scene, b.id))
+# --- the questions ----------------------------------------------------------------------
+
+
+def move_question(
+    scene: Scene,
+    a: str,
+    x: str,
+    y: str,
+    action: Action | None = None,
+    action_index: ActionIndex | None = None,
+    mode: Mode = "normal",
+    facing_deg: Degrees | None = None,
+) -> SRMoveAnswer:
+    """May A (a figure or a group) move to (X, Y) mm in this action (§6.1)."""
+    plan = move_plan(scene, a, action, action_index, mode)
+    goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")])
+    end_facing = plan.mover.facing_deg if facing_deg is None else facing_deg
+    mover, radius_mm = plan.mover, base_of(plan.mover).radius_mm
+    reasons: list[Reason] = []
+    margins: list[Margin] = []
+    warnings = list(plan.warnings)
+    goal_print = base_of(mover).footprint(goal[0], goal[1], mover.facing_deg)
+    minx, miny, maxx, maxy = goal_print.bounds
+    if minx < 0 or miny < 0 or maxx > scene.table.width_mm or maxy > scene.table.depth_mm:
+        reasons.append(Reason.OFF_TABLE)
+    if any(
+        goal_print.intersection(f.geometry).area > OVERLAP_MM2
+        for f in scene.terrain_of(BLOCKING_TERRAIN)
+        if isinstance(f.geometry, shapely.Polygon)
+    ):
+        reasons.append(Reason.IMPASSABLE)
+    prints = footprints(scene)
+    occupied = [
+        f.id
+        for i, f in enumerate(scene.figures)
+        if f.id not in plan.moving and goal_print.intersection(prints[i]).area > OVERLAP_MM2
+    ]
+    if occupied:
+        reasons.append(Reason.DESTINATION_OCCUPIED)
+    blocked_by: list[str] = list(occupied)
+    path = pathing.Path(False, math.inf, math.inf, np.empty((0, 2)), ())
+    if not reasons:
+        path = pathing.shortest_path(
+            plan.field, mover.xy, goal, radius_mm, max_cost_mm=plan.allowance_mm
+        )
+        if not (path.found and path.cost_mm <= plan.allowance_mm) and plan.obstacles:
+            over = pathing.shortest_path(
+                plan.open_field, mover.xy, goal, radius_mm, max_cost_mm=plan.allowance_mm
+            )
+            crossed = obstacles_crossed(over, plan.obstacles)
+            if over.found and crossed:
+                path = over
+                reasons.append(Reason.OBSTACLE_CROSSING)
+                blocked_by.extend(crossed)
+                warnings.append(
+                    "infantry stops at a linear obstacle and spends an action to cross it"
+                )
+        if not path.found:
+            reasons.append(Reason.PATH_BLOCKED)
+            blocked_by.extend(path.blocked_by)
+        elif path.cost_mm > plan.allowance_mm:
+            straight = straight_cost_mm(plan.field, mover.xy, goal, radius_mm)
+            blocked = path.blocked_by and straight <= plan.allowance_mm
+            if Reason.OBSTACLE_CROSSING not in reasons and blocked:
+                reasons.append(Reason.PATH_BLOCKED)
+                blocked_by.extend(path.blocked_by)
+            else:
+                reasons.append(Reason.OVER_ALLOWANCE)
+        if path.found:
+            margins.append(
+                Margin("allowance", abs(plan.allowance_mm - path.cost_mm), mover.sigma_mm)
+            )
+    backwards_mm = backwards_distance_mm(mover.xy, goal, end_facing)
+    limit_mm = options_of(scene).mm(NUMBERS.backwards_cm)
+    if backwards_mm > 0.0:
+        margins.append(Margin("backwards", abs(limit_mm - backwards_mm), mover.sigma_mm))
+    if backwards_mm > limit_mm:
+        reasons.append(Reason.BACKWARDS_TOO_FAR)
+        warnings.append(
+            f"{UNIT.from_mm(backwards_mm):.1f} cm backwards keeping the facing "
+            f"(at most {UNIT.from_mm(limit_mm):g} cm): turn the figure first"
+        )
+    legal = not reasons
+    cost = path.cost_mm if path.found else math.inf
+    allowance_cm = UNIT.from_mm(plan.allowance_mm)
+    if legal:
+        text = (
+            f"{a} may move there: {UNIT.from_mm(cost):.1f} cm of {allowance_cm:g} cm "
+            f"({plan.kind}, {plan.mode}, action {plan.index})"
+        )
+    else:
+        spent = f"{UNIT.from_mm(cost):.1f} cm" if math.isfinite(cost) else "no path"
+        text = (
+            f"{a} may not move there: {', '.join(r.value for r in reasons)} ({spent}, "
+            f"allowance {allowance_cm:g} cm)"
+        )
+    return SRMoveAnswer(
+        question="move",
+        message=with_certainty(text, *margins) + warning_lines(warnings),
+        margins=tuple(margins),
+        mover=a,
+        legal=legal,
+        reasons=tuple(reasons),
+        cost_mm=cost,
+        cost_units=UNIT.from_mm(cost),
+        allowance_mm=plan.allowance_mm,
+        allowance_units=allowance_cm,
+        unit=UNIT.name,
+        path_mm=tuple((float(px), float(py)) for px, py in path.points_mm),
+        blocked_by=tuple(dict.fromkeys(blocked_by)),
+        warnings=tuple(warnings),
+        kind=plan.kind,
+        mode=plan.mode,
+        action_index=plan.index,
+        running=plan.index == NUMBERS.max_actions,
+    )
+
+
+def reach_question(
+    scene: Scene,
+    a: str,
+    action: Action | None = None,
+    action_index: ActionIndex | None = None,
+    mode: Mode = "normal",
+) -> ReachAnswer:
+    """Where A may move in this action (§6.1)."""
+    plan = move_plan(scene, a, action, action_index, mode)
+    area = pathing.reachable_area(
+        plan.field, plan.mover.xy, base_of(plan.mover).radius_mm, plan.allowance_mm
+    )
+    polygons = list(getattr(area, "geoms", [area])) if not area.is_empty else []
+    return ReachAnswer(
+        question="reach",
+        message=f"{a} may move anywhere in {len(polygons)} area(s) of "
+        f"{area_text(area.area)} with {UNIT.from_mm(plan.allowance_mm):g} cm "
+        f"({plan.kind}, {plan.mode}, action {plan.index})",
+        mover=a,
+        area_mm2=float(area.area),
+        polygons_mm=tuple(ring(p.exterior.coords) for p in polygons),
+        holes_mm=tuple(tuple(ring(h.coords) for h in p.interiors) for p in polygons),
+        allowance_mm=plan.allowance_mm,
+        allowance_units=UNIT.from_mm(plan.allowance_mm),
+        unit=UNIT.name,
+    )
+
+
+def charge_question(
+    scene: Scene,
+    a: str,
+    b: str,
+    action: Action | None = None,
+    action_index: ActionIndex | None = None,
+) -> SRChargeAnswer:
+    """May A charge B: a single figure's straight charge or a group's pairings (§6.7)."""
+    options = options_of(scene)
+    attackers_group, charger = resolve(scene, a)
+    defenders_group, defender = resolve(scene, b)
+    if not scene.are_enemies(charger.side, defender.side):
+        raise QuestionError(f"{b!r} is not an enemy of {a!r}")
+    if attackers_group is not None or defenders_group is not None:
+        return group_charge(
+            scene, options, a, b, attackers_group, charger, defenders_group, defender
+        )
+    return single_charge(
+        scene, options, a, b, charger, defender, plain_action_index(action, action_index)
+    )
+
+
+def backwards_distance_mm(start: np.ndarray, goal: np.ndarray, facing_deg: float) -> float:
+    """How far a move goes backwards against a facing: the straight move's rear component.
+
+    >>> backwards_distance_mm(np.array([0.0, 0.0]), np.array([10.0, -40.0]), 90.0)
+    40.0
+    """
+    heading = math.radians(facing_deg)
+    forward = np.array([math.cos(heading), math.sin(heading)])
+    return round(-float((goal - start) @ forward), 9)
 
 
 # --- movement helpers --------------------------------------------------------------------

@@ -12,6 +12,7 @@ from arbitre.rules.smooth_and_rifled.answers import SRDeploymentAnswer, SRObject
 from arbitre.rules.smooth_and_rifled.model import (
     MM_PER_CM,
     NUMBERS,
+    UNIT,
     Edge,
     Turn,
     choice,
@@ -19,7 +20,6 @@ from arbitre.rules.smooth_and_rifled.model import (
     number,
     options_of,
 )
-from arbitre.rules.smooth_and_rifled.moves import UNIT
 
 EDGES = ("x0", "x_max", "y0", "y_max")
 """The table's edges, named in the table frame: x = 0, x = width, y = 0, y = depth."""

@@ -28,7 +28,9 @@ from arbitre.rules.smooth_and_rifled.model import (
     GUNS,
     MM_PER_CM,
     NUMBERS,
+    UNIT,
     VaLast,
+    figure_gap_mm,
     footprints,
     index_of,
     is_leader,
@@ -37,7 +39,6 @@ from arbitre.rules.smooth_and_rifled.model import (
     options_of,
     resolve,
 )
-from arbitre.rules.smooth_and_rifled.moves import UNIT, figure_gap_mm
 
 SAVE_ATTRS = ("leader", "senior_officer", "hero", "standard", "musician", "sniper")
 """Figures with a save (§6.2.8): Leaders, heroes, standard-bearers, musicians, snipers."""

@@ -19,12 +19,13 @@ from arbitre.rules.smooth_and_rifled.dice import FACES
 from arbitre.rules.smooth_and_rifled.model import (
     MM_PER_CM,
     NUMBERS,
+    UNIT,
     base_of,
     flag,
     options_of,
     resolve,
 )
-from arbitre.rules.smooth_and_rifled.moves import BLOCKING_TERRAIN, OVERLAP_MM2, UNIT
+from arbitre.rules.smooth_and_rifled.moves import BLOCKING_TERRAIN, OVERLAP_MM2
 from arbitre.rules.smooth_and_rifled.support import die_value
 
 
