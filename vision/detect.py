@@ -97,9 +97,16 @@ def detector_parameters(
     - False ids: ``errorCorrectionRate`` stays at 0.6, which lets DICT_4X4_250
       (1 correctable bit) correct none and larger dictionaries a few bits;
       ``polygonalApproxAccuracyRate`` stays at 0.03 (looser accepts blobs as
-      squares); ``minMarkerDistanceRate`` stays at 0.125 so a marker is never
-      reported twice from its inner and outer contours. `detect_markers` then
-      reads every marker's cells again from its re-measured corners.
+      squares). `detect_markers` then reads every marker's cells again from its
+      re-measured corners.
+    - Close candidates: ``minMarkerDistanceRate`` 0.05 (default 0.125) still groups
+      a contour found by several threshold windows, so no marker is reported twice
+      (at 0 each window's contour is), but no longer groups a marker with its
+      card's outline or with its own black cells. Such a group is read from its
+      largest contour first, and a reading that fails is compared with every code
+      of the dictionary (a third of a millisecond for DICT_4X4_250): a table's
+      regions take a sixth less time, and the simulated presets, the tutorial
+      photos and the AprilTags give the same markers and corners.
     """
     low, high, step = threshold_windows_px
     if not (3 <= low <= high and step >= 1 and min_perimeter_rate > 0.0):
@@ -112,6 +119,7 @@ def detector_parameters(
     parameters.adaptiveThreshWinSizeMin = low
     parameters.adaptiveThreshWinSizeMax = high
     parameters.adaptiveThreshWinSizeStep = step
+    parameters.minMarkerDistanceRate = 0.05
     parameters.perspectiveRemovePixelPerCell = 8
     parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     parameters.cornerRefinementWinSize = 3
