@@ -20,8 +20,10 @@ in cm. Two bases are in contact when the gap between them is at most
 
 Modules
 -------
-:mod:`~arbitre.rules.confrontation.ruleset` holds :class:`Confrontation`, whose answer
-types are in :mod:`~arbitre.rules.confrontation.answers`.
+:mod:`~arbitre.rules.confrontation.ruleset` holds :class:`Confrontation` and its measures;
+:mod:`~arbitre.rules.confrontation.combats` answers the melees, dice and initiative,
+:mod:`~arbitre.rules.confrontation.pursuit` the pursuit, with the answer types of
+:mod:`~arbitre.rules.confrontation.answers`.
 :mod:`~arbitre.rules.confrontation.book` holds the book's numbers and the options,
 :mod:`~arbitre.rules.confrontation.contacts` the base contacts,
 :mod:`~arbitre.rules.confrontation.partition` the search for the splits of a melee and
@@ -29,12 +31,8 @@ the proposal, :mod:`~arbitre.rules.confrontation.melees` the melees of a scene, 
 :mod:`~arbitre.rules.confrontation.dice` the dice, initiative and pursuit arithmetic.
 """
 
-from arbitre.rules.confrontation.answers import (
-    DiceAnswer,
-    InitiativeAnswer,
-    MeleesAnswer,
-    PursuitAnswer,
-)
+from typing import TYPE_CHECKING
+
 from arbitre.rules.confrontation.book import (
     BLOCKING_TERRAIN,
     COSTLY_TERRAIN,
@@ -43,23 +41,32 @@ from arbitre.rules.confrontation.book import (
     Numbers,
 )
 from arbitre.rules.confrontation.contacts import Contacts, base_of, edge_gap_mm, find_contacts
-from arbitre.rules.confrontation.dice import (
-    dice_of_split,
-    initiative_odds,
-    initiative_score,
-    pursuit_distance_cm,
-)
-from arbitre.rules.confrontation.melees import Melee, find_melees
-from arbitre.rules.confrontation.partition import (
-    Combat,
-    MeleeGraph,
-    Split,
-    best_split,
-    combats_of,
-    explain_none,
-    split_melee,
-)
 from arbitre.rules.confrontation.ruleset import Confrontation
+from arbitre.rules.ruleset import exported_lazily
+
+if TYPE_CHECKING:
+    from arbitre.rules.confrontation.answers import (
+        DiceAnswer,
+        InitiativeAnswer,
+        MeleesAnswer,
+        PursuitAnswer,
+    )
+    from arbitre.rules.confrontation.dice import (
+        dice_of_split,
+        initiative_odds,
+        initiative_score,
+        pursuit_distance_cm,
+    )
+    from arbitre.rules.confrontation.melees import Melee, find_melees
+    from arbitre.rules.confrontation.partition import (
+        Combat,
+        MeleeGraph,
+        Split,
+        best_split,
+        combats_of,
+        explain_none,
+        split_melee,
+    )
 
 __all__ = [
     "BLOCKING_TERRAIN",
@@ -90,3 +97,21 @@ __all__ = [
     "pursuit_distance_cm",
     "split_melee",
 ]
+
+__getattr__ = exported_lazily(
+    __name__,
+    {
+        "answers": ("DiceAnswer", "InitiativeAnswer", "MeleesAnswer", "PursuitAnswer"),
+        "dice": ("dice_of_split", "initiative_odds", "initiative_score", "pursuit_distance_cm"),
+        "melees": ("Melee", "find_melees"),
+        "partition": (
+            "Combat",
+            "MeleeGraph",
+            "Split",
+            "best_split",
+            "combats_of",
+            "explain_none",
+            "split_melee",
+        ),
+    },
+)

@@ -33,20 +33,25 @@ The package: ``numbers`` (the book's numbers and options), ``answers``,
 (the ``Mbt`` object).
 """
 
-from arbitre.rules.mbt.answers import (
-    CombatAnswer,
-    FacingAnswer,
-    MbtContactAnswer,
-    MbtFireAnswer,
-    MbtMoveAnswer,
-    MbtReachAnswer,
-    Side,
-)
-from arbitre.rules.mbt.combat import base_figures, combat_points, outcome, recoil_blockers
-from arbitre.rules.mbt.moves import move_allowance
+from typing import TYPE_CHECKING
+
 from arbitre.rules.mbt.numbers import NUMBERS, MbtOptions, Numbers
 from arbitre.rules.mbt.plates import Plate, edge_contact, penetration_mm
 from arbitre.rules.mbt.ruleset import Mbt
+from arbitre.rules.ruleset import exported_lazily
+
+if TYPE_CHECKING:
+    from arbitre.rules.mbt.answers import (
+        CombatAnswer,
+        FacingAnswer,
+        MbtContactAnswer,
+        MbtFireAnswer,
+        MbtMoveAnswer,
+        MbtReachAnswer,
+        Side,
+    )
+    from arbitre.rules.mbt.combat import base_figures, combat_points, outcome, recoil_blockers
+    from arbitre.rules.mbt.moves import move_allowance
 
 __all__ = [
     "NUMBERS",
@@ -69,3 +74,20 @@ __all__ = [
     "penetration_mm",
     "recoil_blockers",
 ]
+
+__getattr__ = exported_lazily(
+    __name__,
+    {
+        "answers": (
+            "CombatAnswer",
+            "FacingAnswer",
+            "MbtContactAnswer",
+            "MbtFireAnswer",
+            "MbtMoveAnswer",
+            "MbtReachAnswer",
+            "Side",
+        ),
+        "combat": ("base_figures", "combat_points", "outcome", "recoil_blockers"),
+        "moves": ("move_allowance",),
+    },
+)

@@ -9,7 +9,7 @@ import shapely
 
 from arbitre.rules.answers import Reason, Unit, with_certainty
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.mbt.answers import CombatAnswer, FacingAnswer, Side
+from arbitre.rules.mbt.answers import CombatAnswer, FacingAnswer, MbtContactAnswer, Side
 from arbitre.rules.mbt.numbers import (
     DEFAULT_FIGURES,
     ELEPHANT_FIGURES,
@@ -33,6 +33,32 @@ from arbitre.rules.mbt.plates import (
     penetration_mm,
 )
 from arbitre.rules.model import Figure, Scene
+from arbitre.rules.options import Die
+
+
+def contact_answer(scene: Scene, a: str, b: str) -> MbtContactAnswer:
+    """Whether A and B touch, by an edge or a corner, and which edges."""
+    options = _options(scene)
+    first, second = _pair(scene, a, b)
+    gap, touching, kind, edges, margin = _contact(first, second, options)
+    text = (
+        f"{a} and {b} touch by {'an edge' if kind == 'edge' else 'a corner'}"
+        + (f" ({edges[0]} of {a} on {edges[1]} of {b})" if edges else "")
+        if touching
+        else f"{a} and {b} are not in contact (gap {gap:.1f} mm)"
+    )
+    return MbtContactAnswer(
+        question="contact",
+        message=with_certainty(text, margin),
+        margins=(margin,),
+        a=a,
+        b=b,
+        contact=touching,
+        gap_mm=gap,
+        threshold_mm=options.contact_tolerance_mm,
+        kind=kind,
+        edges=edges,
+    )
 
 
 def facing_answer(scene: Scene, a: str, b: str) -> FacingAnswer:
@@ -89,9 +115,9 @@ def combat_answer(
     scene: Scene,
     a: str,
     b: str,
-    die_a: Any = None,
-    die_b: Any = None,
-    die_panic: Any = None,
+    die_a: Die | None = None,
+    die_b: Die | None = None,
+    die_panic: Die | None = None,
 ) -> CombatAnswer:
     """The combat of A against B; with the dice, its outcome and the recoil."""
     options = _options(scene)

@@ -35,6 +35,7 @@ from arbitre.rules.mbt.plates import (
     penetration_mm,
 )
 from arbitre.rules.model import Figure, Scene, TerrainKind
+from arbitre.rules.options import Flag
 from arbitre.rules.ruleset import coordinate_mm
 from arbitre.rules.terrain import straight_cost_mm, terrain_regions
 
@@ -203,7 +204,7 @@ def _swept_through(
     return tuple(found)
 
 
-def move_answer(scene: Scene, a: str, x: str, y: str, as_group: Any = False) -> MbtMoveAnswer:
+def move_answer(scene: Scene, a: str, x: str, y: str, as_group: Flag = False) -> MbtMoveAnswer:
     """Whether A may move its centre to (X, Y) mm, and by which way; with ``as_group``,
     A's whole group moves as one, A's centre going to (X, Y)."""
     options = _options(scene)
@@ -296,7 +297,7 @@ def move_answer(scene: Scene, a: str, x: str, y: str, as_group: Any = False) -> 
     )
 
 
-def reach_answer(scene: Scene, a: str, as_group: Any = False) -> MbtReachAnswer:
+def reach_answer(scene: Scene, a: str, as_group: Flag = False) -> MbtReachAnswer:
     """Where A may move its centre within its allowance (with ``as_group``, its group
     moving as one)."""
     options = _options(scene)

@@ -18,6 +18,7 @@ from arbitre.rules.mbt.moves import move_allowance
 from arbitre.rules.mbt.numbers import NUMBERS, TOUCH_MM2, MbtOptions, _options, _unit
 from arbitre.rules.mbt.plates import Plate, _blocking_terrain, _plate, _plates, penetration_mm
 from arbitre.rules.model import Scene
+from arbitre.rules.options import Dice, Die
 
 Direction = Literal["ahead", "left", "right", "back"]
 """The ``direction`` option of ``panic``: the first elephant's way, instead of its die."""
@@ -157,7 +158,11 @@ def _run(
 
 
 def panic_answer(
-    scene: Scene, a: str, die: Any = None, dice: Any = None, direction: Any = None
+    scene: Scene,
+    a: str,
+    die: Die | None = None,
+    dice: Dice | None = None,
+    direction: Direction | None = None,
 ) -> PanicAnswer:
     """Where the panicking elephant A goes, what it tramples, and the chain of elephants.
 

@@ -1,4 +1,5 @@
-"""The MBT ruleset object: its options, scene checks and questions."""
+"""The MBT ruleset object: its options, scene checks and questions, each answered by its
+module (imported when the question is first asked)."""
 
 from __future__ import annotations
 
@@ -7,32 +8,14 @@ from typing import Any
 
 import shapely
 
-from arbitre.rules.answers import (
-    DistanceAnswer,
-    GroupsAnswer,
-    Unit,
-    combined_sigma,
-    with_certainty,
-)
+from arbitre.rules.answers import DistanceAnswer, Unit, combined_sigma
 from arbitre.rules.errors import SceneError
-from arbitre.rules.mbt.answers import (
-    CombatAnswer,
-    FacingAnswer,
-    MbtContactAnswer,
-    MbtFireAnswer,
-    MbtMoveAnswer,
-    MbtReachAnswer,
-    PanicAnswer,
-)
-from arbitre.rules.mbt.combat import combat_answer, facing_answer
-from arbitre.rules.mbt.moves import groups_answer, move_answer, reach_answer
-from arbitre.rules.mbt.numbers import TYPES, MbtOptions, _options, _unit
-from arbitre.rules.mbt.panic import Direction, panic_answer
-from arbitre.rules.mbt.plates import _contact, _pair, _plate
-from arbitre.rules.mbt.shooting import fire_answer
+from arbitre.rules.mbt.numbers import TYPES, MbtOptions, _unit
+from arbitre.rules.mbt.plates import _plate
 from arbitre.rules.model import BaseShape, Scene
-from arbitre.rules.options import Dice, Die, Flag
 from arbitre.rules.ruleset import Question, Ruleset
+
+_HERE = "arbitre.rules.mbt"
 
 
 class Mbt(Ruleset):
@@ -81,16 +64,34 @@ class Mbt(Ruleset):
             "distance": Question(
                 "distance", ("A", "B"), "closest points of two bases", self.distance
             ),
-            "contact": Question("contact", ("A", "B"), "edge or corner contact", self.contact),
-            "facing": Question("facing", ("A", "B"), "face to face, or how B turns", self.facing),
-            "combat": Question("combat", ("A", "B"), "the combat of A against B", self.combat),
-            "fire": Question("fire", ("A", "B"), "may archers A shoot at B", self.fire),
-            "panic": Question(
-                "panic", ("A",), "where the panicking elephant A goes, what it tramples", self.panic
+            "contact": Question(
+                "contact", ("A", "B"), "edge or corner contact", f"{_HERE}.combat:contact_answer"
             ),
-            "move": Question("move", ("A", "X", "Y"), "may A move to (X, Y) mm", self.move),
-            "reach": Question("reach", ("A",), "where may A move", self.reach),
-            "groups": Question("groups", (), "bases in contact and aligned", self.groups),
+            "facing": Question(
+                "facing",
+                ("A", "B"),
+                "face to face, or how B turns",
+                f"{_HERE}.combat:facing_answer",
+            ),
+            "combat": Question(
+                "combat", ("A", "B"), "the combat of A against B", f"{_HERE}.combat:combat_answer"
+            ),
+            "fire": Question(
+                "fire", ("A", "B"), "may archers A shoot at B", f"{_HERE}.shooting:fire_answer"
+            ),
+            "panic": Question(
+                "panic",
+                ("A",),
+                "where the panicking elephant A goes, what it tramples",
+                f"{_HERE}.panic:panic_answer",
+            ),
+            "move": Question(
+                "move", ("A", "X", "Y"), "may A move to (X, Y) mm", f"{_HERE}.moves:move_answer"
+            ),
+            "reach": Question("reach", ("A",), "where may A move", f"{_HERE}.moves:reach_answer"),
+            "groups": Question(
+                "groups", (), "bases in contact and aligned", f"{_HERE}.moves:groups_answer"
+            ),
         }
 
     # --- measures ----------------------------------------------------------------------
@@ -111,69 +112,3 @@ class Mbt(Ruleset):
             mode="rect",
             sigma_mm=sigma,
         )
-
-    def contact(self, scene: Scene, a: str, b: str) -> MbtContactAnswer:
-        options = _options(scene)
-        first, second = _pair(scene, a, b)
-        gap, touching, kind, edges, margin = _contact(first, second, options)
-        text = (
-            f"{a} and {b} touch by {'an edge' if kind == 'edge' else 'a corner'}"
-            + (f" ({edges[0]} of {a} on {edges[1]} of {b})" if edges else "")
-            if touching
-            else f"{a} and {b} are not in contact (gap {gap:.1f} mm)"
-        )
-        return MbtContactAnswer(
-            question="contact",
-            message=with_certainty(text, margin),
-            margins=(margin,),
-            a=a,
-            b=b,
-            contact=touching,
-            gap_mm=gap,
-            threshold_mm=options.contact_tolerance_mm,
-            kind=kind,
-            edges=edges,
-        )
-
-    def facing(self, scene: Scene, a: str, b: str) -> FacingAnswer:
-        """Whether A and B are face to face; if A contacts B otherwise, how B turns to face A."""
-        return facing_answer(scene, a, b)
-
-    # --- combat ------------------------------------------------------------------------
-
-    def combat(
-        self,
-        scene: Scene,
-        a: str,
-        b: str,
-        die_a: Die | None = None,
-        die_b: Die | None = None,
-        die_panic: Die | None = None,
-    ) -> CombatAnswer:
-        return combat_answer(scene, a, b, die_a, die_b, die_panic)
-
-    def fire(
-        self, scene: Scene, a: str, b: str, die_a: Die | None = None, die_b: Die | None = None
-    ) -> MbtFireAnswer:
-        return fire_answer(scene, a, b, die_a, die_b)
-
-    def panic(
-        self,
-        scene: Scene,
-        a: str,
-        die: Die | None = None,
-        dice: Dice | None = None,
-        direction: Direction | None = None,
-    ) -> PanicAnswer:
-        return panic_answer(scene, a, die, dice, direction)
-
-    # --- moves and groups --------------------------------------------------------------
-
-    def move(self, scene: Scene, a: str, x: str, y: str, as_group: Flag = False) -> MbtMoveAnswer:
-        return move_answer(scene, a, x, y, as_group)
-
-    def reach(self, scene: Scene, a: str, as_group: Flag = False) -> MbtReachAnswer:
-        return reach_answer(scene, a, as_group)
-
-    def groups(self, scene: Scene) -> GroupsAnswer:
-        return groups_answer(scene)

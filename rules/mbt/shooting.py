@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import shapely
 
@@ -18,6 +17,7 @@ from arbitre.rules.mbt.combat import _resolve, _side
 from arbitre.rules.mbt.numbers import NUMBERS, _options, _unit
 from arbitre.rules.mbt.plates import Plate, _layout, _pair, penetration_mm
 from arbitre.rules.model import Scene
+from arbitre.rules.options import Die
 
 
 def _shooting_zone(shooter: Plate, arc: str, reach_mm: float) -> shapely.Polygon:
@@ -41,7 +41,7 @@ def _shooting_zone(shooter: Plate, arc: str, reach_mm: float) -> shapely.Polygon
 
 
 def fire_answer(
-    scene: Scene, a: str, b: str, die_a: Any = None, die_b: Any = None
+    scene: Scene, a: str, b: str, die_a: Die | None = None, die_b: Die | None = None
 ) -> MbtFireAnswer:
     """Whether archers A may shoot at B; with the dice, the outcome."""
     options = _options(scene)

@@ -31,16 +31,8 @@ damage). :mod:`~arbitre.rules.musg.book` holds the book's numbers and the option
 :mod:`~arbitre.rules.musg.answers` the answer types.
 """
 
-from arbitre.rules.musg.answers import (
-    CoverRoll,
-    DamageAnswer,
-    InitiativeAnswer,
-    LeaveAnswer,
-    MusgFireAnswer,
-    MusgMoveAnswer,
-    MusgReachAnswer,
-    SupportAnswer,
-)
+from typing import TYPE_CHECKING
+
 from arbitre.rules.musg.bases import Footprints
 from arbitre.rules.musg.book import (
     BANDS,
@@ -62,9 +54,22 @@ from arbitre.rules.musg.book import (
     cover_roll_needed,
     parse_weapon,
 )
-from arbitre.rules.musg.dice import damage_needed, damages, dice_passing, initiative_order
 from arbitre.rules.musg.ruleset import Musg
-from arbitre.rules.musg.sight import Sight, angular_interval, figures_on_line, line_of_sight
+from arbitre.rules.ruleset import exported_lazily
+
+if TYPE_CHECKING:
+    from arbitre.rules.musg.answers import (
+        CoverRoll,
+        DamageAnswer,
+        InitiativeAnswer,
+        LeaveAnswer,
+        MusgFireAnswer,
+        MusgMoveAnswer,
+        MusgReachAnswer,
+        SupportAnswer,
+    )
+    from arbitre.rules.musg.dice import damage_needed, damages, dice_passing, initiative_order
+    from arbitre.rules.musg.sight import Sight, angular_interval, figures_on_line, line_of_sight
 
 __all__ = [
     "BANDS",
@@ -104,3 +109,21 @@ __all__ = [
     "line_of_sight",
     "parse_weapon",
 ]
+
+__getattr__ = exported_lazily(
+    __name__,
+    {
+        "answers": (
+            "CoverRoll",
+            "DamageAnswer",
+            "InitiativeAnswer",
+            "LeaveAnswer",
+            "MusgFireAnswer",
+            "MusgMoveAnswer",
+            "MusgReachAnswer",
+            "SupportAnswer",
+        ),
+        "dice": ("damage_needed", "damages", "dice_passing", "initiative_order"),
+        "sight": ("Sight", "angular_interval", "figures_on_line", "line_of_sight"),
+    },
+)

@@ -9,6 +9,7 @@ from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Scene
 from arbitre.rules.musg.answers import DamageAnswer, InitiativeAnswer
 from arbitre.rules.musg.book import DAMAGE_TABLE, NUMBERS, TABLE_MAX
+from arbitre.rules.options import Die, SideCounts, SideDice
 from arbitre.rules.ruleset import whole_number
 
 
@@ -75,8 +76,8 @@ def initiative_order(
 
 def initiative_answer(
     scene: Scene,
-    dice: Mapping[str, Any] | None = None,
-    henchmen: Mapping[str, Any] | None = None,
+    dice: SideDice | None = None,
+    henchmen: SideCounts | None = None,
 ) -> InitiativeAnswer:
     """Who starts the turn, from each side's die and henchmen (counted if not given)."""
     counts: dict[str, int] = {}
@@ -116,7 +117,7 @@ def initiative_answer(
     )
 
 
-def damage_answer(scene: Scene, f: str, r: str, die: Any = None) -> DamageAnswer:
+def damage_answer(scene: Scene, f: str, r: str, die: Die | None = None) -> DamageAnswer:
     """The roll a hit of strength F needs against resistance R, and what a given die does."""
     strength = whole_number(f, "F")
     resistance = whole_number(r, "R")

@@ -9,8 +9,9 @@ from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.musg.answers import ExplosionAnswer
 from arbitre.rules.musg.bases import _measure, _options, _unit, _weapon
-from arbitre.rules.musg.book import NUMBERS, TABLE_MAX
+from arbitre.rules.musg.book import NUMBERS, TABLE_MAX, Strength
 from arbitre.rules.musg.dice import _die, _int_arg, damage_needed
+from arbitre.rules.options import Die, Flag
 from arbitre.rules.ruleset import figure_named
 
 KEPT_MARGINS = 3
@@ -39,9 +40,9 @@ def _resistance(figure: Figure) -> int | None:
 def explosion_answer(
     scene: Scene,
     a: str,
-    die: Any = None,
-    artillery: Any = None,
-    strength: Any = None,
+    die: Die | None = None,
+    artillery: Flag | None = None,
+    strength: Strength | None = None,
 ) -> ExplosionAnswer:
     """Who an exploding black-powder weapon of A hits, and with what strength.
 

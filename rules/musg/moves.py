@@ -30,7 +30,9 @@ from arbitre.rules.musg.book import (
     MODES,
     NUMBERS,
     TOUCH_MM,
+    Mode,
     MusgOptions,
+    PaLeft,
 )
 from arbitre.rules.ruleset import coordinate_mm, figure_named
 from arbitre.rules.terrain import straight_cost_mm, terrain_regions
@@ -39,7 +41,7 @@ CUT_BISECTIONS = 40  # halvings of a leg when cutting a way at a cost (leg / 2^4
 
 
 def move_answer(
-    scene: Scene, a: str, x: str, y: str, mode: str = "walk", pa_left: Any = None
+    scene: Scene, a: str, x: str, y: str, mode: Mode = "walk", pa_left: PaLeft | None = None
 ) -> MusgMoveAnswer:
     """May A walk, run or charge to (x, y) table mm: the path, its cost and the PA spent.
 
@@ -259,7 +261,19 @@ def cut_path(
     return np.asarray(kept, dtype=np.float64)
 
 
-def reach_answer(scene: Scene, a: str, mode: str = "walk") -> MusgReachAnswer:
+def run_answer(scene: Scene, a: str, x: str, y: str) -> MusgMoveAnswer:
+    """May A run to (X, Y) mm: a move at the run's rate."""
+    return move_answer(scene, a, x, y, mode="run")
+
+
+def charge_answer(
+    scene: Scene, a: str, x: str, y: str, pa_left: PaLeft | None = None
+) -> MusgMoveAnswer:
+    """May A charge to (X, Y) mm: a move at the charge's rate."""
+    return move_answer(scene, a, x, y, mode="charge", pa_left=pa_left)
+
+
+def reach_answer(scene: Scene, a: str, mode: Mode = "walk") -> MusgReachAnswer:
     """Where A may walk, run or charge: the reachable area in table mm."""
     if mode not in MODES:
         raise QuestionError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")

@@ -22,6 +22,7 @@ from arbitre.rules.musg.bases import (
 )
 from arbitre.rules.musg.book import BLOCKING_TERRAIN, COVER_TERRAIN, NUMBERS, TOUCH_MM, MusgOptions
 from arbitre.rules.musg.dice import _int_arg
+from arbitre.rules.options import D3
 from arbitre.rules.ruleset import figure_named
 
 BISECTIONS = 40  # halvings of the way when finding where a slide stops (way / 2^40)
@@ -110,7 +111,7 @@ def _faces(die: Any) -> list[int]:
     return [1, 2, 3] if die is None else [_d3(die)]
 
 
-def under_fire_answer(scene: Scene, a: str, b: str, die: Any = None) -> ReactionAnswer:
+def under_fire_answer(scene: Scene, a: str, b: str, die: D3 | None = None) -> ReactionAnswer:
     """Where A, shot at by B, goes when it fails "Subir un tir": 1d3 pas to the nearest
     cover, or back (away from B) when no cover is within the die's distance.
 
@@ -160,7 +161,7 @@ def under_fire_answer(scene: Scene, a: str, b: str, die: Any = None) -> Reaction
     return _reaction("under_fire", text, margins, a, b, die, moves, unit)
 
 
-def under_charge_answer(scene: Scene, a: str, b: str, die: Any = None) -> ReactionAnswer:
+def under_charge_answer(scene: Scene, a: str, b: str, die: D3 | None = None) -> ReactionAnswer:
     """Where A, charged by B, goes when it fails "Subir une charge" and rolls 5 or 6: 1d3
     pas back from the charge; if it cannot go the whole distance it loses 1 resistance
     should B reach contact.

@@ -1,4 +1,5 @@
-"""The M.U.S.G. ruleset: its options, scene checks and questions, each answered by its module."""
+"""The M.U.S.G. ruleset: its options, scene checks and questions, each answered by its module
+(imported when the question is first asked)."""
 
 from __future__ import annotations
 
@@ -15,35 +16,11 @@ from arbitre.rules.answers import (
 )
 from arbitre.rules.errors import QuestionError, SceneError
 from arbitre.rules.model import Scene
-from arbitre.rules.musg.answers import (
-    DamageAnswer,
-    ExplosionAnswer,
-    InitiativeAnswer,
-    LeaveAnswer,
-    MusgFireAnswer,
-    MusgMoveAnswer,
-    MusgReachAnswer,
-    ReactionAnswer,
-    SupportAnswer,
-)
 from arbitre.rules.musg.bases import _gap, _measure, _options, _unit
-from arbitre.rules.musg.book import (
-    RANKS,
-    Mode,
-    MusgOptions,
-    PaLeft,
-    Strength,
-    _positive,
-    parse_weapon,
-)
-from arbitre.rules.musg.dice import damage_answer, initiative_answer
-from arbitre.rules.musg.fire import fire_answer
-from arbitre.rules.musg.mishaps import explosion_answer
-from arbitre.rules.musg.moves import move_answer, reach_answer
-from arbitre.rules.musg.reactions import under_charge_answer, under_fire_answer
-from arbitre.rules.musg.support import leave_answer, support_answer
-from arbitre.rules.options import D3, Die, Flag, SideCounts, SideDice
+from arbitre.rules.musg.book import RANKS, MusgOptions, _positive, parse_weapon
 from arbitre.rules.ruleset import Question, Ruleset, figure_named
+
+_HERE = "arbitre.rules.musg"
 
 
 class Musg(Ruleset):
@@ -88,26 +65,48 @@ class Musg(Ruleset):
         return {
             "distance": Question("distance", ("A", "B"), "distance in pas", self.distance),
             "contact": Question("contact", ("A", "B"), "are two bases touching", self.contact),
-            "fire": Question("fire", ("A", "B"), "may A shoot at B; cover rolls", self.fire),
-            "move": Question("move", ("A", "X", "Y"), "may A move to (X, Y) mm", self.move),
-            "run": Question("run", ("A", "X", "Y"), "may A run to (X, Y) mm", self.run),
-            "charge": Question("charge", ("A", "X", "Y"), "may A charge to (X, Y)", self.charge),
-            "reach": Question("reach", ("A",), "where may A move", self.reach),
-            "leave": Question("leave", ("A",), "the cost of leaving a melee", self.leave),
-            "support": Question("support", ("A",), "allies and leaders near A", self.support),
-            "initiative": Question("initiative", (), "who starts the turn", self.initiative),
-            "damage": Question("damage", ("F", "R"), "the damage roll F vs R", self.damage),
+            "fire": Question(
+                "fire", ("A", "B"), "may A shoot at B; cover rolls", f"{_HERE}.fire:fire_answer"
+            ),
+            "move": Question(
+                "move", ("A", "X", "Y"), "may A move to (X, Y) mm", f"{_HERE}.moves:move_answer"
+            ),
+            "run": Question(
+                "run", ("A", "X", "Y"), "may A run to (X, Y) mm", f"{_HERE}.moves:run_answer"
+            ),
+            "charge": Question(
+                "charge", ("A", "X", "Y"), "may A charge to (X, Y)", f"{_HERE}.moves:charge_answer"
+            ),
+            "reach": Question("reach", ("A",), "where may A move", f"{_HERE}.moves:reach_answer"),
+            "leave": Question(
+                "leave", ("A",), "the cost of leaving a melee", f"{_HERE}.support:leave_answer"
+            ),
+            "support": Question(
+                "support", ("A",), "allies and leaders near A", f"{_HERE}.support:support_answer"
+            ),
+            "initiative": Question(
+                "initiative", (), "who starts the turn", f"{_HERE}.dice:initiative_answer"
+            ),
+            "damage": Question(
+                "damage", ("F", "R"), "the damage roll F vs R", f"{_HERE}.dice:damage_answer"
+            ),
             "under_fire": Question(
                 "under_fire",
                 ("A", "B"),
                 "A flees B's fire 1d3 pas",
-                self.under_fire,
+                f"{_HERE}.reactions:under_fire_answer",
             ),
             "under_charge": Question(
-                "under_charge", ("A", "B"), "A, charged by B, steps back 1d3 pas", self.under_charge
+                "under_charge",
+                ("A", "B"),
+                "A, charged by B, steps back 1d3 pas",
+                f"{_HERE}.reactions:under_charge_answer",
             ),
             "explosion": Question(
-                "explosion", ("A",), "who A's exploding black-powder weapon hits", self.explosion
+                "explosion",
+                ("A",),
+                "who A's exploding black-powder weapon hits",
+                f"{_HERE}.mishaps:explosion_answer",
             ),
         }
 
@@ -156,67 +155,3 @@ class Musg(Ruleset):
             gap_mm=gap_mm,
             threshold_mm=options.contact_tolerance_mm,
         )
-
-    # --- shooting ----------------------------------------------------------------------
-
-    def fire(self, scene: Scene, a: str, b: str) -> MusgFireAnswer:
-        return fire_answer(scene, a, b)
-
-    # --- moving ------------------------------------------------------------------------
-
-    def move(
-        self,
-        scene: Scene,
-        a: str,
-        x: str,
-        y: str,
-        mode: Mode = "walk",
-        pa_left: PaLeft | None = None,
-    ) -> MusgMoveAnswer:
-        return move_answer(scene, a, x, y, mode, pa_left)
-
-    def run(self, scene: Scene, a: str, x: str, y: str) -> MusgMoveAnswer:
-        return self.move(scene, a, x, y, mode="run")
-
-    def charge(
-        self, scene: Scene, a: str, x: str, y: str, pa_left: PaLeft | None = None
-    ) -> MusgMoveAnswer:
-        return self.move(scene, a, x, y, mode="charge", pa_left=pa_left)
-
-    def reach(self, scene: Scene, a: str, mode: Mode = "walk") -> MusgReachAnswer:
-        return reach_answer(scene, a, mode)
-
-    def leave(self, scene: Scene, a: str) -> LeaveAnswer:
-        return leave_answer(scene, a)
-
-    def support(self, scene: Scene, a: str) -> SupportAnswer:
-        return support_answer(scene, a)
-
-    # --- dice --------------------------------------------------------------------------
-
-    def initiative(
-        self,
-        scene: Scene,
-        dice: SideDice | None = None,
-        henchmen: SideCounts | None = None,
-    ) -> InitiativeAnswer:
-        return initiative_answer(scene, dice, henchmen)
-
-    def damage(self, scene: Scene, f: str, r: str, die: Die | None = None) -> DamageAnswer:
-        return damage_answer(scene, f, r, die)
-
-    def under_fire(self, scene: Scene, a: str, b: str, die: D3 | None = None) -> ReactionAnswer:
-        return under_fire_answer(scene, a, b, die)
-
-    def under_charge(self, scene: Scene, a: str, b: str, die: D3 | None = None) -> ReactionAnswer:
-        return under_charge_answer(scene, a, b, die)
-
-    def explosion(
-        self,
-        scene: Scene,
-        a: str,
-        die: Die | None = None,
-        artillery: Flag | None = None,
-        strength: Strength | None = None,
-    ) -> ExplosionAnswer:
-        return explosion_answer(scene, a, die, artillery, strength)

@@ -1,0 +1,168 @@
+"""Confrontation's combats: the melees' splits, each figure's combat dice and the initiative."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from arbitre.rules.answers import Reason
+from arbitre.rules.confrontation.answers import DiceAnswer, InitiativeAnswer, MeleesAnswer
+from arbitre.rules.confrontation.book import Partition
+from arbitre.rules.confrontation.dice import (
+    _check_die,
+    _ini,
+    dice_of_split,
+    initiative_odds,
+    initiative_score,
+)
+from arbitre.rules.confrontation.melees import _combat_of, _in_melee, find_melees
+from arbitre.rules.model import Scene
+from arbitre.rules.options import Die
+from arbitre.rules.ruleset import figure_named
+
+
+def melees_answer(scene: Scene) -> MeleesAnswer:
+    """Every legal split of the melees on the table, and the one proposed."""
+    melees = find_melees(scene)
+    lines = []
+    for melee in melees:
+        head = ", ".join(melee.figures)
+        if not melee.partitions:
+            lines.append(f"melee {head}: {melee.reason}")
+            continue
+        more = "+" if melee.truncated else ""
+        proposal = "; ".join(_combat_words(c) for c in melee.proposal or ())
+        lines.append(
+            f"melee {head}: {len(melee.partitions)}{more} way(s) to split; proposed: {proposal}"
+            + (f" ({melee.reason})" if melee.exhausted else "")
+        )
+    text = f"{len(melees)} melee(s)" + "".join(f"\n{line}" for line in lines)
+    return MeleesAnswer(
+        question="melees",
+        message=text,
+        melees=melees,
+        truncated=any(m.truncated for m in melees),
+    )
+
+
+def dice_answer(scene: Scene, a: str, partition: Partition | None = None) -> DiceAnswer:
+    """The combat dice of A in a split of its melee (the proposed one by default)."""
+    figure = figure_named(scene, a)
+    found = _combat_of(scene, figure.id, partition)
+    if found is None:
+        engaged = _in_melee(scene, figure.id)
+        return DiceAnswer(
+            question="dice",
+            message=f"the melee of {a} {_unsplit(scene, figure.id)}: no combat dice"
+            if engaged
+            else f"{a} is in contact with no enemy: no combat, no combat dice",
+            figure=a,
+            reasons=() if engaged else (Reason.NOT_IN_CONTACT,),
+        )
+    combat, index, from_proposal = found
+    dice = dice_of_split([combat])
+    opponents = _opponents(combat, figure.id)
+    where = "the proposed split" if from_proposal else f"split {index}"
+    return DiceAnswer(
+        question="dice",
+        message=f"{a} rolls {dice[figure.id]} combat dice (1 + {len(opponents)} "
+        f"opponent(s): {', '.join(opponents)}) in {where}",
+        figure=a,
+        dice=dice[figure.id],
+        opponents=opponents,
+        combat=combat,
+        partition=index,
+        from_proposal=from_proposal,
+        dice_by_figure=dice,
+    )
+
+
+def initiative_answer(
+    scene: Scene,
+    a: str,
+    partition: Partition | None = None,
+    die: Die | None = None,
+    opponent_die: Die | None = None,
+) -> InitiativeAnswer:
+    """The initiative of the combat of A: each camp's roller and score, the odds or the winner."""
+    figure = figure_named(scene, a)
+    found = _combat_of(scene, figure.id, partition)
+    if found is None:
+        engaged = _in_melee(scene, figure.id)
+        return InitiativeAnswer(
+            question="initiative",
+            message=f"the melee of {a} {_unsplit(scene, figure.id)}: no combat"
+            if engaged
+            else f"{a} is in contact with no enemy: no combat",
+            figure=a,
+            reasons=() if engaged else (Reason.NOT_IN_CONTACT,),
+        )
+    combat, index, _ = found
+    members = [figure_named(scene, ident) for ident in combat]
+    own = [f for f in members if not scene.are_enemies(figure.side, f.side)]
+    other = [f for f in members if scene.are_enemies(figure.side, f.side)]
+    camps: dict[str, dict[str, Any]] = {}
+    for key, camp, roll in (("own", own, die), ("opponents", other, opponent_die)):
+        best = max(camp, key=lambda f: (_ini(f), -combat.index(f.id)))
+        score = initiative_score(_ini(best), len(camp))
+        entry: dict[str, Any] = {
+            "figures": [f.id for f in camp],
+            "roller": best.id,
+            "ini": _ini(best),
+            "bonus": len(camp) - 1,
+            "score": score,
+        }
+        if roll is not None:
+            _check_die(roll)
+            entry["die"] = roll
+            entry["total"] = score + roll
+        camps[key] = entry
+    odds = initiative_odds(camps["own"]["score"], camps["opponents"]["score"])
+    winner: str | None = None
+    own_camp, their_camp = camps["own"], camps["opponents"]
+    if "total" in own_camp and "total" in their_camp:
+        if own_camp["total"] != their_camp["total"]:
+            winner = "own" if own_camp["total"] > their_camp["total"] else "opponents"
+            text = (
+                f"{'the camp of ' + a if winner == 'own' else 'the opponents of ' + a} "
+                f"win the initiative {max(own_camp['total'], their_camp['total'])} "
+                f"to {min(own_camp['total'], their_camp['total'])}"
+            )
+        else:
+            winner = "tie"
+            text = f"initiative tied at {own_camp['total']}"
+    else:
+        text = (
+            f"initiative of {a}'s camp: {own_camp['roller']} INI {own_camp['ini']} "
+            f"+ {own_camp['bonus']} + 1D6 against {their_camp['roller']} INI "
+            f"{their_camp['ini']} + {their_camp['bonus']} + 1D6; "
+            f"wins {odds['win']}/36, ties {odds['tie']}/36"
+        )
+    return InitiativeAnswer(
+        question="initiative",
+        message=text,
+        figure=a,
+        combat=combat,
+        partition=index,
+        camps=camps,
+        winner=winner,
+        odds=odds,
+    )
+
+
+def _unsplit(scene: Scene, figure_id: str) -> str:
+    """Why the melee of a figure gives it no combat: no legal split, or none found."""
+    for melee in find_melees(scene):
+        if figure_id in melee.figures and melee.exhausted:
+            return f"was not split ({melee.reason})"
+    return "has no legal split"
+
+
+def _opponents(combat: Sequence[str], figure_id: str) -> tuple[str, ...]:
+    centre, *others = combat
+    return tuple(others) if figure_id == centre else (centre,)
+
+
+def _combat_words(combat: Sequence[str]) -> str:
+    centre, *others = combat
+    return f"{centre} vs {' + '.join(others)}"

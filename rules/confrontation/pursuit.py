@@ -1,0 +1,63 @@
+"""Confrontation's pursuit: where a figure may go after its combat, half its MOU."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from arbitre.rules import pathing
+from arbitre.rules.answers import area_text
+from arbitre.rules.confrontation.answers import PursuitAnswer
+from arbitre.rules.confrontation.book import BLOCKING_TERRAIN, COSTLY_TERRAIN, NUMBERS, _options
+from arbitre.rules.confrontation.contacts import base_of, find_contacts
+from arbitre.rules.confrontation.dice import pursuit_distance_cm
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.geometry import ring_points
+from arbitre.rules.model import Scene
+from arbitre.rules.ruleset import figure_named
+from arbitre.rules.terrain import terrain_regions
+
+
+def pursuit_answer(scene: Scene, a: str) -> PursuitAnswer:
+    """Where A may pursue: half its MOU, rounded up, around the other figures and terrain."""
+    options = _options(scene)
+    figure = figure_named(scene, a)
+    mou = figure.attrs.get("mou_cm")
+    if mou is None:
+        raise QuestionError(f"figure {a!r}: attrs.mou_cm is needed for a pursuit")
+    pursuit_cm = pursuit_distance_cm(float(mou))
+    pursuit_mm = pursuit_cm * NUMBERS.cm_mm
+    radius_mm = base_of(figure, options).radius_mm
+    hulls = tuple(
+        pathing.DiscHull(np.array([[f.x_mm, f.y_mm, base_of(f, options).radius_mm]]), f.id)
+        for f in scene.figures
+        if f.id != figure.id
+    )
+    polygons, costly = terrain_regions(scene, BLOCKING_TERRAIN, COSTLY_TERRAIN)
+    ground = pathing.Field(scene.table.width_mm, scene.table.depth_mm, hulls, polygons, costly)
+    area = pathing.reachable_area(ground, figure.xy, radius_mm, pursuit_mm)
+    pieces = list(getattr(area, "geoms", [area])) if not area.is_empty else []
+    index = scene.figures.index(figure)
+    engaged = tuple(scene.figures[k].id for k in find_contacts(scene).enemies[index])
+    warnings = []
+    if engaged:
+        warnings.append(
+            f"{a} still touches {', '.join(engaged)}: it may pursue out of the melee "
+            "(no disengagement test) or stay and engage them"
+        )
+    return PursuitAnswer(
+        question="pursuit",
+        message=f"{a} may pursue {pursuit_cm} cm (half of MOU {mou:g}, rounded up): "
+        f"{area_text(area.area)} within reach",
+        mover=a,
+        area_mm2=float(area.area),
+        polygons_mm=tuple(ring_points(p.exterior.coords) for p in pieces),
+        holes_mm=tuple(tuple(ring_points(h.coords) for h in p.interiors) for p in pieces),
+        allowance_mm=pursuit_mm,
+        allowance_units=float(pursuit_cm),
+        unit="cm",
+        mou_cm=float(mou),
+        pursuit_cm=pursuit_cm,
+        pursuit_mm=pursuit_mm,
+        engaged=engaged,
+        warnings=tuple(warnings),
+    )
