@@ -1,7 +1,9 @@
 """Answers to rules questions: values carrying their reasons, margins and certainty.
 
 Every answer turns into the JSON object of ``docs/formats.md`` with `to_json`, and
-into one short human sentence with its ``message``.
+into one short human sentence with its ``message``. The answers of distances, contacts
+and groups are here; those of fire, moves, reach, impacts and potentials are in
+`arbitre.rules.answer_kinds`, and given here too.
 """
 
 from __future__ import annotations
@@ -11,9 +13,28 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from arbitre.rules.answer_kinds import FireAnswer as FireAnswer
+    from arbitre.rules.answer_kinds import ImpactAnswer as ImpactAnswer
+    from arbitre.rules.answer_kinds import MoveAnswer as MoveAnswer
+    from arbitre.rules.answer_kinds import PotentialsAnswer as PotentialsAnswer
+    from arbitre.rules.answer_kinds import ReachAnswer as ReachAnswer
+
+_KINDS = frozenset(("FireAnswer", "ImpactAnswer", "MoveAnswer", "PotentialsAnswer", "ReachAnswer"))
+
+
+def __getattr__(name: str) -> Any:
+    """The answer types of fire, moves, reach, impacts and potentials, from
+    `arbitre.rules.answer_kinds`, imported when one is first used."""
+    if name in _KINDS:
+        from arbitre.rules import answer_kinds
+
+        return getattr(answer_kinds, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Reason(StrEnum):
@@ -193,79 +214,11 @@ class ContactAnswer(Checked):
 
 
 @dataclass(frozen=True, slots=True)
-class FireAnswer(Checked):
-    shooter: str = ""
-    target: str = ""
-    allowed: bool = False
-    reasons: tuple[Reason, ...] = ()
-    distance_mm: float = 0.0
-    distance_units: float = 0.0
-    unit: str = ""
-    band: str | None = None
-    blocked_by: tuple[str, ...] = ()
-    cover: tuple[str, ...] = ()
-    warnings: tuple[str, ...] = ()
-    shooters: tuple[str, ...] = ()
-    pi: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class MoveAnswer(Checked):
-    mover: str = ""
-    legal: bool = False
-    reasons: tuple[Reason, ...] = ()
-    cost_mm: float = 0.0
-    cost_units: float = 0.0
-    allowance_mm: float = 0.0
-    allowance_units: float = 0.0
-    unit: str = ""
-    path_mm: tuple[tuple[float, float], ...] = ()
-    blocked_by: tuple[str, ...] = ()
-    warnings: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class ReachAnswer(Answer):
-    mover: str = ""
-    area_mm2: float = 0.0
-    polygons_mm: tuple[tuple[tuple[float, float], ...], ...] = ()
-    holes_mm: tuple[tuple[tuple[tuple[float, float], ...], ...], ...] = ()
-    allowance_mm: float = 0.0
-    allowance_units: float = 0.0
-    unit: str = ""
-
-
-@dataclass(frozen=True, slots=True)
 class GroupsAnswer(Answer):
     groups: dict[str, list[str]] = field(default_factory=dict)
     references: dict[str, str | None] = field(default_factory=dict)
     sides: dict[str, str] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class ImpactAnswer(Answer):
-    attacker: str = ""
-    target: str = ""
-    action: str = ""
-    pi: int = 0
-    counted: tuple[str, ...] = ()
-    die: int | None = None
-    impact: int | None = None
-    distribution: dict[int, int] | None = None
-    warnings: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class PotentialsAnswer(Answer):
-    group: str = ""
-    figures: tuple[str, ...] = ()
-    pj: int = 0
-    pa: int = 0
-    pa_mm: float = 0.0
-    pi_fire: int = 0
-    pi_close: int = 0
-    unit: str = ""
 
 
 def _plain(value: Any) -> Any:

@@ -43,7 +43,9 @@ Flag = Annotated[bool, Field(strict=True)]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Each model's validator is built when first used: reading a scene builds SceneSpec's
+    # alone (with its parts inside), the scene reader's FigureSpec's when a figure moves.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class RoundBaseSpec(_Strict):

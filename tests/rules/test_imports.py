@@ -86,14 +86,14 @@ def test_a_distance_imports_only_the_modules_measures_need(ruleset: str) -> None
         "print(ask(scene, 'distance', ['a', 'b']).to_json()['distance_mm'])\n"
         f"print(' '.join(sorted(m.removeprefix('{package}.') for m in sys.modules"
         f" if m.startswith('{package}.'))))\n"
-        "print('arbitre.rules.pathing' in sys.modules)\n"
+        "print(*(f'arbitre.rules.{m}' in sys.modules for m in ('pathing', 'answer_kinds')))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     ).stdout.splitlines()
     assert float(out[0]) > 0.0, out
     assert set(out[1].split()) == needed, out
-    assert out[2] == "False", out  # the path finder waits for a move
+    assert out[2] == "False False", out  # the path finder and fire's answers wait their turn
 
 
 def test_a_question_named_by_reference_imports_its_module_when_asked() -> None:

@@ -1,0 +1,78 @@
+"""The answer types of fire, moves, reach, impacts and potentials, shared by the rule systems'
+own answers; `arbitre.rules.answers` gives them too (importing this module when one is
+first used: a distance or a contact needs none of them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from arbitre.rules.answers import Answer, Checked, Reason
+
+
+@dataclass(frozen=True, slots=True)
+class FireAnswer(Checked):
+    shooter: str = ""
+    target: str = ""
+    allowed: bool = False
+    reasons: tuple[Reason, ...] = ()
+    distance_mm: float = 0.0
+    distance_units: float = 0.0
+    unit: str = ""
+    band: str | None = None
+    blocked_by: tuple[str, ...] = ()
+    cover: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+    shooters: tuple[str, ...] = ()
+    pi: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAnswer(Checked):
+    mover: str = ""
+    legal: bool = False
+    reasons: tuple[Reason, ...] = ()
+    cost_mm: float = 0.0
+    cost_units: float = 0.0
+    allowance_mm: float = 0.0
+    allowance_units: float = 0.0
+    unit: str = ""
+    path_mm: tuple[tuple[float, float], ...] = ()
+    blocked_by: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ReachAnswer(Answer):
+    mover: str = ""
+    area_mm2: float = 0.0
+    polygons_mm: tuple[tuple[tuple[float, float], ...], ...] = ()
+    holes_mm: tuple[tuple[tuple[tuple[float, float], ...], ...], ...] = ()
+    allowance_mm: float = 0.0
+    allowance_units: float = 0.0
+    unit: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ImpactAnswer(Answer):
+    attacker: str = ""
+    target: str = ""
+    action: str = ""
+    pi: int = 0
+    counted: tuple[str, ...] = ()
+    die: int | None = None
+    impact: int | None = None
+    distribution: dict[int, int] | None = None
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PotentialsAnswer(Answer):
+    group: str = ""
+    figures: tuple[str, ...] = ()
+    pj: int = 0
+    pa: int = 0
+    pa_mm: float = 0.0
+    pi_fire: int = 0
+    pi_close: int = 0
+    unit: str = ""
