@@ -166,7 +166,8 @@ class _Rays:
     a circle (2) or a strip of refracted rays from a boundary (3). Rays are kept in
     flat arrays sorted by group and by ``param``: the angle in a fan, the arc length
     along the circle in a sweep, a running position in a strip. Where an edge falls
-    between neighbouring rays, rays are added halfway.
+    between neighbouring rays, rays are added halfway. Groups added after a cast join
+    the rays already cast; every group is refined to the same depth.
     """
 
     def __init__(self) -> None:
@@ -192,6 +193,7 @@ class _Rays:
         self.owner = np.zeros(0, dtype=np.intp)
         self.piece = np.zeros(0, dtype=np.intp)
         self.normal = _empty2()
+        self.depth = np.zeros(0, dtype=np.intp)
 
     def add(
         self,
@@ -238,8 +240,9 @@ class _Rays:
         nxt[last] = np.where(closed[last], first[last], np.nonzero(last)[0])
         return nxt
 
-    def _split(self) -> int:
-        """Add rays halfway where an edge falls between neighbours; returns how many."""
+    def _split(self, levels: int) -> int:
+        """Add rays halfway where an edge falls between neighbours, at most ``levels``
+        times between the same two original rays; returns how many."""
         nxt = self._neighbours()
         k = np.nonzero(nxt != np.arange(len(nxt)))[0]
         j = nxt[k]
@@ -254,9 +257,10 @@ class _Rays:
         one = (hit[k] != hit[j]) & ~exact
         two = hit[k] & hit[j] & (self.owner[k] != self.owner[j])
         jump = ~hit[k] & ~hit[j] & (np.abs(length[k] - length[j]) > 0.5)
-        # only neighbours with an edge between them are measured
-        edge = np.nonzero(one | two | jump)[0]
-        k, j = k[edge], j[edge]
+        # only neighbours with an edge between them, and not yet refined ``levels`` times
+        depth = np.maximum(self.depth[k], self.depth[j])
+        edge = np.nonzero((one | two | jump) & (depth < levels))[0]
+        k, j, depth = k[edge], j[edge], depth[edge]
         far = np.maximum(length[k], length[j])
         kind = self.kind[self.gid[k]]
         fan = kind <= 1
@@ -267,7 +271,7 @@ class _Rays:
             np.hypot(*(self.o[j] - self.o[k]).T) + turn * far,
         )
         need = gap > 0.02
-        k, j, kind, fan = k[need], j[need], kind[need], fan[need]
+        k, j, kind, fan, depth = k[need], j[need], kind[need], fan[need], depth[need]
         m = len(k)
         if m == 0:
             return 0
@@ -303,6 +307,7 @@ class _Rays:
         self.owner = np.concatenate([self.owner, np.full(m, -1, np.intp)])
         self.piece = np.concatenate([self.piece, np.full(m, -1, np.intp)])
         self.normal = np.concatenate([self.normal, np.zeros((m, 2))])
+        self.depth = np.concatenate([self.depth, depth + 1])
         order = np.lexsort((self.param, self.gid))
         for name in (
             "gid",
@@ -318,50 +323,64 @@ class _Rays:
             "owner",
             "piece",
             "normal",
+            "depth",
         ):
             setattr(self, name, getattr(self, name)[order])
         return m
 
-    def polygons(self, scene: _Scene, levels: int = 6) -> list[FloatArray]:
-        """Cast all rays, refining up to ``levels`` times, and return the rings."""
+    def _gather(self) -> None:
+        """Append the groups added since the last cast to the flat arrays, not cast yet."""
         if not self.parts:
-            return []
+            return
+        count = sum(len(p[1]) for p in self.parts)
         self.kind = np.array(self.kinds, dtype=np.intp)
         self.base = np.array(self.bases).reshape(-1, 2)
         self.circle = np.array(self.circles, dtype=np.float64).reshape(-1, 5)
-        self.gid = np.concatenate([np.full(len(p[1]), p[0], dtype=np.intp) for p in self.parts])
-        self.param = np.concatenate([p[1] for p in self.parts])
-        self.o = np.concatenate([p[2] for p in self.parts])
-        self.u = np.concatenate([p[3] for p in self.parts])
-        self.b = np.concatenate([p[4] for p in self.parts])
-        self.touch_owner = np.concatenate([p[5] for p in self.parts])
-        self.touch = np.concatenate([p[6] for p in self.parts])
-        count = len(self.gid)
-        self.original = np.ones(count, dtype=bool)
-        self.done = np.zeros(count, dtype=bool)
-        self.length = np.zeros(count)
-        self.owner = np.full(count, -1, dtype=np.intp)
-        self.piece = np.full(count, -1, dtype=np.intp)
-        self.normal = np.zeros((count, 2))
-        for level in range(levels + 1):
-            todo = np.nonzero(~self.done)[0]
-            if len(todo) == 0:
-                break
-            length, _, owner, normal, piece = _cast(
-                scene,
-                self.o[todo, 0],
-                self.o[todo, 1],
-                self.u[todo, 0],
-                self.u[todo, 1],
-                self.b[todo],
-            )
-            self.length[todo] = length
-            self.owner[todo] = owner
-            self.normal[todo] = normal
-            self.piece[todo] = piece
-            self.done[todo] = True
-            if level == levels or self._split() == 0:
-                break
+        self.gid = np.concatenate(
+            [self.gid, *(np.full(len(p[1]), p[0], dtype=np.intp) for p in self.parts)]
+        )
+        self.param = np.concatenate([self.param, *(p[1] for p in self.parts)])
+        self.o = np.concatenate([self.o, *(p[2] for p in self.parts)])
+        self.u = np.concatenate([self.u, *(p[3] for p in self.parts)])
+        self.b = np.concatenate([self.b, *(p[4] for p in self.parts)])
+        self.touch_owner = np.concatenate([self.touch_owner, *(p[5] for p in self.parts)])
+        self.touch = np.concatenate([self.touch, *(p[6] for p in self.parts)])
+        self.original = np.concatenate([self.original, np.ones(count, dtype=bool)])
+        self.done = np.concatenate([self.done, np.zeros(count, dtype=bool)])
+        self.length = np.concatenate([self.length, np.zeros(count)])
+        self.owner = np.concatenate([self.owner, np.full(count, -1, dtype=np.intp)])
+        self.piece = np.concatenate([self.piece, np.full(count, -1, dtype=np.intp)])
+        self.normal = np.concatenate([self.normal, np.zeros((count, 2))])
+        self.depth = np.concatenate([self.depth, np.zeros(count, dtype=np.intp)])
+        self.parts = []
+
+    def cast(self, scene: _Scene) -> None:
+        """Cast the rays not cast yet (none are added halfway)."""
+        self._gather()
+        todo = np.nonzero(~self.done)[0]
+        if len(todo) == 0:
+            return
+        length, _, owner, normal, piece = _cast(
+            scene,
+            self.o[todo, 0],
+            self.o[todo, 1],
+            self.u[todo, 0],
+            self.u[todo, 1],
+            self.b[todo],
+        )
+        self.length[todo] = length
+        self.owner[todo] = owner
+        self.normal[todo] = normal
+        self.piece[todo] = piece
+        self.done[todo] = True
+
+    def polygons(self, scene: _Scene, levels: int = 6) -> list[FloatArray]:
+        """Cast all rays, refining each group up to ``levels`` times, and return the rings."""
+        self.cast(scene)
+        if len(self.gid) == 0:
+            return []
+        while self._split(levels):
+            self.cast(scene)
         nxt = self._neighbours()
         ex, ey, mx, my, step = _ring_steps(
             self.o[:, 0],

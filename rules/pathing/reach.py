@@ -25,6 +25,10 @@ _AREA_SPACING_MM: Final = 5.0
 _SWEEP_STEP: Final = math.radians(2.0)
 _SWEEP_STEP_MM: Final = 1.5
 _CONE: Final = math.radians(25.0)
+_STRAIGHT_MM: Final = 0.0
+"""How far from the line through its neighbours an outline's vertex may be and be left out."""
+_SLIVER_MM2: Final = 1e-6
+"""Holes of the area smaller than this are left out of it."""
 
 
 def reachable_area(
@@ -105,9 +109,19 @@ def _areal(geometry: shapely.Geometry) -> shapely.Geometry:
             )
     if not parts:
         return shapely.Polygon()
+    parts = [_without_slivers(p) for p in parts]
     if len(parts) == 1:
         return parts[0]
     return shapely.MultiPolygon(parts)
+
+
+def _without_slivers(polygon: shapely.Polygon) -> shapely.Polygon:
+    """The polygon without its holes of less than `_SLIVER_MM2`: slits the overlay of
+    outlines meeting edge to edge can leave, not places the mover cannot reach."""
+    holes = [shapely.Polygon(ring) for ring in polygon.interiors]
+    if all(hole.area >= _SLIVER_MM2 for hole in holes):
+        return polygon
+    return shapely.Polygon(polygon.exterior, [h.exterior for h in holes if h.area >= _SLIVER_MM2])
 
 
 def _fan_angles(
@@ -354,7 +368,7 @@ def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.G
             strips.append((run, group))
     # circles: sweeps along the arc with tangent rays, from non-dominated arrivals
     _circle_sweeps(scene, graph, settled, g, budget, rays)
-    rings = rays.polygons(scene)
+    rays.cast(scene)
     # half fans where strips end or where a shadow edge crosses a strip
     for run, group in strips:
         length, owner = rays.group_rays(group)
@@ -367,21 +381,19 @@ def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.G
             half_fans.add(int(run[k + 1]))
     half_fans |= wide_fans
     half_fans -= vertex_set
-    if half_fans:
-        extra_rays = _Rays()
-        for node in sorted(half_fans):
-            tangent_m, side_m, refracted_m = frames[node]
-            base = math.atan2(tangent_m[1], tangent_m[0])
-            low = base + (math.pi if side_m > 0 else 0.0)
-            centre = math.atan2(refracted_m[1], refracted_m[0])
-            centre = low + (centre - low) % _TWO_PI
-            if node in wide_fans:
-                start, span = low, math.pi
-            else:
-                start = max(low, centre - _CONE)
-                span = min(low + math.pi, centre + _CONE) - start
-            _add_fan(extra_rays, 1, scene, graph, node, float(budget - g[node]), start, span)
-        rings += extra_rays.polygons(scene)
+    for node in sorted(half_fans):
+        tangent_m, side_m, refracted_m = frames[node]
+        base = math.atan2(tangent_m[1], tangent_m[0])
+        low = base + (math.pi if side_m > 0 else 0.0)
+        centre = math.atan2(refracted_m[1], refracted_m[0])
+        centre = low + (centre - low) % _TWO_PI
+        if node in wide_fans:
+            start, span = low, math.pi
+        else:
+            start = max(low, centre - _CONE)
+            span = min(low + math.pi, centre + _CONE) - start
+        _add_fan(rays, 1, scene, graph, node, float(budget - g[node]), start, span)
+    rings = rays.polygons(scene)
     if not rings:
         return []
     sizes = np.array([len(r) for r in rings])
@@ -391,7 +403,9 @@ def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.G
     valid = shapely.is_valid(polygons)
     if not np.all(valid):
         polygons[~valid] = shapely.make_valid(polygons[~valid])
-    return list(polygons)
+    # Vertices on the line through their neighbours (rays ending on one straight edge,
+    # strips starting along one) add nothing but work to the union.
+    return list(shapely.simplify(polygons, _STRAIGHT_MM, preserve_topology=False))
 
 
 def _circle_sweeps(
