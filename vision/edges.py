@@ -16,6 +16,7 @@ running from corner k to corner k + 1.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -249,10 +250,21 @@ def read_cells(
     cells (N, modules, modules), row 0 along the top side; quiet (N,), the median
     of the quiet-zone samples
     """
-    unit = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]], dtype=np.float32)
-    homographies = np.stack(
-        [cv2.getPerspectiveTransform(unit, quad.astype(np.float32)) for quad in corners]
-    )
+    homogeneous = _cell_samples(modules)
+    projected = homogeneous @ _square_to_quadrilaterals(corners).transpose(0, 2, 1)
+    pixels = np.asarray(projected[..., :2] / projected[..., 2:], dtype=np.float64)
+    values = _remap(image, pixels[..., 0], pixels[..., 1])
+    count = (modules * CELL_SAMPLES) ** 2
+    cells = values[:, :count].reshape(len(corners), modules, CELL_SAMPLES, modules, CELL_SAMPLES)
+    cells = cells.transpose(0, 1, 3, 2, 4).reshape(len(corners), modules, modules, -1).mean(-1)
+    return cells, _median(values[:, count:])[:, 0]
+
+
+@functools.cache
+def _cell_samples(modules: int) -> FloatArray:
+    """Where `read_cells` reads a marker of ``modules`` a side, in the unit square, homogeneous
+    (P, 3): CELL_SAMPLES^2 points in each module row by row, then a point in each module-wide
+    strip of the quiet zone (top, right, bottom, left). Read-only: every call shares it."""
     sub = (np.arange(CELL_SAMPLES) + 0.5) / CELL_SAMPLES * 0.5 + 0.25
     within = (np.arange(modules)[:, None] + sub).ravel() / modules
     u, v = np.meshgrid(within, within)
@@ -268,10 +280,24 @@ def read_cells(
         [np.column_stack([u.ravel(), v.ravel()]), np.column_stack([quiet_u, quiet_v])]
     )
     homogeneous = np.column_stack([unit_points, np.ones(len(unit_points))])
-    projected = homogeneous @ homographies.transpose(0, 2, 1)
-    pixels = np.asarray(projected[..., :2] / projected[..., 2:], dtype=np.float64)
-    values = _remap(image, pixels[..., 0], pixels[..., 1])
-    count = u.size
-    cells = values[:, :count].reshape(len(corners), modules, CELL_SAMPLES, modules, CELL_SAMPLES)
-    cells = cells.transpose(0, 1, 3, 2, 4).reshape(len(corners), modules, modules, -1).mean(-1)
-    return cells, np.median(values[:, count:], axis=1)
+    homogeneous.setflags(write=False)
+    return homogeneous
+
+
+def _square_to_quadrilaterals(corners: FloatArray) -> FloatArray:
+    """The homographies (N, 3, 3) taking the unit square's corners (0, 0), (1, 0), (1, 1),
+    (0, 1) to quadrilaterals (N, 4, 2), in closed form (Heckbert's square-to-quad) for all
+    at once; a degenerate quadrilateral gets non-finite entries."""
+    x, y = corners[..., 0], corners[..., 1]
+    skew_x, skew_y = x[:, 0] - x[:, 1] + x[:, 2] - x[:, 3], y[:, 0] - y[:, 1] + y[:, 2] - y[:, 3]
+    dx1, dx2, dy1, dy2 = x[:, 1] - x[:, 2], x[:, 3] - x[:, 2], y[:, 1] - y[:, 2], y[:, 3] - y[:, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        den = dx1 * dy2 - dx2 * dy1
+        g = (skew_x * dy2 - dx2 * skew_y) / den
+        h = (dx1 * skew_y - skew_x * dy1) / den
+    rows = [
+        [x[:, 1] - x[:, 0] + g * x[:, 1], x[:, 3] - x[:, 0] + h * x[:, 3], x[:, 0]],
+        [y[:, 1] - y[:, 0] + g * y[:, 1], y[:, 3] - y[:, 0] + h * y[:, 3], y[:, 0]],
+        [g, h, np.ones_like(g)],
+    ]
+    return np.stack([np.stack(row, axis=-1) for row in rows], axis=-2)
