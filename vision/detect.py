@@ -569,10 +569,11 @@ class _Scanner:
         regions, then both share them (OpenCV's detector releases the interpreter's
         lock): each thread takes the next region, largest first, until none is left,
         so that neither waits for the other long whatever the regions' markers cost.
-        The helper then runs ``meanwhile`` (work the caller needs next), while this
-        thread finishes its last region. When the whole image is scanned at once, the
-        helper's findings are left out (the whole scan finds them); a scan too small
-        for regions leaves ``meanwhile`` to the caller.
+        The helper runs ``meanwhile`` (work the caller needs next) while it waits for the
+        regions, or once they are all taken, while this thread finishes its last one.
+        When the whole image is scanned at once, the helper's findings are left out (the
+        whole scan finds them); a scan too small for regions leaves ``meanwhile`` to the
+        caller.
         """
         height, width = grey.shape
         whole = [(0, 0, width, height)]
@@ -642,8 +643,12 @@ class _Scanner:
         meanwhile: Callable[[], None] | None,
     ) -> tuple[tuple[FloatArray, list[int], int], list[_Found]]:
         """The helper thread's share: the quarter-resolution pass, regions of the queue once
-        it is ``ready``, then ``meanwhile``."""
+        it is ``ready``, and ``meanwhile``: while it waits for the regions if they are not
+        ready yet (otherwise it would idle there), else after its regions."""
         large = self._detect_large(quarter, (grey.shape[1], grey.shape[0]))
+        if meanwhile is not None and not ready.is_set():
+            meanwhile()
+            meanwhile = None
         ready.wait()
         found = self._detect(grey, _taken(queue))
         if meanwhile is not None:
