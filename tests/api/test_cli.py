@@ -178,7 +178,9 @@ def test_a_usage_error_is_one_line_and_exit_2(args: list[str], says: str) -> Non
     assert "╭" not in result.stderr  # not Typer's box
 
 
-@pytest.mark.parametrize("value", ["die=[1,", "die=[&a 1, *a]", "die=" + "[" * 100 + "]" * 100])
+@pytest.mark.parametrize(
+    "value", ["die=[1,", "die=[&a 1, *a]", "die=" + "[" * 100 + "]" * 100, "die=\udcff"]
+)
 def test_a_malformed_with_value_is_one_line_and_exit_2(value: str) -> None:
     scene = str(ROOT / "examples" / "cb6-skirmish.yaml")
     result = CliRunner().invoke(app, ["ask", scene, "impact", "alpins", "verts", "--with", value])
