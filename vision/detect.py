@@ -613,16 +613,17 @@ class _Scanner:
         kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (_DARK_KERNEL_PX, _DARK_KERNEL_PX))
         hat = cv2.morphologyEx(half, cv2.MORPH_BLACKHAT, kernel)
         _, dark = cv2.threshold(hat, _DARK_CONTRAST - 1, 255, cv2.THRESH_BINARY)
+        # A tile holds dark lines when one of its pixels does: the largest of its block.
         step = _TILE_PX // 2
-        bottom, right = -half.shape[0] % step, -half.shape[1] % step
-        padded = cv2.copyMakeBorder(dark, 0, bottom, 0, right, cv2.BORDER_CONSTANT, value=0)
-        tiles_size = (padded.shape[1] // step, padded.shape[0] // step)
-        tiles = cv2.resize(padded, tiles_size, interpolation=cv2.INTER_AREA)
-        marked = (tiles > 0).astype(np.uint8)
-        _, _, stats, _ = cv2.connectedComponentsWithStats(marked, connectivity=8)
+        block = np.ones((step, step), dtype=np.uint8)
+        marked = np.ascontiguousarray(cv2.dilate(dark, block, anchor=(0, 0))[::step, ::step])
+        # The boxes of the tiles' 8-connected groups: those of their outer contours (a
+        # group within another's hole is inside its box, and merged with it anyway).
+        contours, _ = cv2.findContours(marked, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         width, height = size
         boxes = []
-        for x, y, w, h, _ in stats[1:]:
+        for contour in contours:
+            x, y, w, h = cv2.boundingRect(contour)
             margin = max(self.margin_px, _TILE_PX * max(w, h) // 2)
             boxes.append(
                 (
