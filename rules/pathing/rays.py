@@ -6,12 +6,17 @@ halfway where an edge falls between neighbours.
 
 from __future__ import annotations
 
+from typing import Final
+
 import numpy as np
 
 from arbitre.rules.pathing.cast import _cast
 from arbitre.rules.pathing.model import BoolArray, FloatArray, IntArray
 from arbitre.rules.pathing.primitives import _TWO_PI, _empty2
 from arbitre.rules.pathing.scene import _Scene
+
+_CHORD_RAD: Final = 0.25
+"""The widest angle a sweep's outline cuts across its circle in one chord."""
 
 
 def _ring_steps(
@@ -403,6 +408,7 @@ class _Rays:
         keep = np.ones(len(ends), dtype=bool)
         keep[1::2] = step & (nxt != np.arange(len(nxt)))
         bounds = np.searchsorted(self.gid, np.arange(len(self.kinds) + 1))
+        inner = self._sweep_chords(bounds)
         rings: list[FloatArray] = []
         for group, kind in enumerate(self.kinds):
             lo, hi = int(bounds[group]), int(bounds[group + 1])
@@ -413,11 +419,29 @@ class _Rays:
                 ring = outline
             elif kind == 1:
                 ring = np.vstack([self.base[group][None, :], outline])
+            elif kind == 2:
+                ring = np.vstack([self.o[lo:hi][inner[lo:hi]], outline[::-1]])
             else:
                 ring = np.vstack([self.o[lo:hi], outline[::-1]])
             if len(ring) >= 3:
                 rings.append(ring)
         return rings
+
+    def _sweep_chords(self, bounds: IntArray) -> BoolArray:
+        """The origins a sweep's outline goes through on its circle: the first, the last and
+        one every `_CHORD_RAD` between.
+
+        The chords between them lie inside the circle, in the obstacle the circle grows:
+        what they add to the outline is no free space, and the union has fewer vertices.
+        """
+        kept = np.ones(len(self.gid), dtype=bool)
+        sweep = self.kind[self.gid] == 2
+        if not np.any(sweep):
+            return kept
+        step = np.floor(self.param / _CHORD_RAD)
+        kept[1:] = (step[1:] != step[:-1]) | (self.gid[1:] != self.gid[:-1])
+        kept[np.maximum(bounds[1:] - 1, 0)] = True
+        return kept | ~sweep
 
     def group_rays(self, group: int) -> tuple[FloatArray, IntArray]:
         """Lengths and obstacle hits of a group's original rays (after casting)."""
