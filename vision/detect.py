@@ -618,12 +618,16 @@ class _Scanner:
         block = np.ones((step, step), dtype=np.uint8)
         marked = np.ascontiguousarray(cv2.dilate(dark, block, anchor=(0, 0))[::step, ::step])
         # The boxes of the tiles' 8-connected groups: those of their outer contours (a
-        # group within another's hole is inside its box, and merged with it anyway).
+        # group within another's hole is inside its box, and merged with it anyway). A
+        # lone tile is left out: the smallest marker read, 2 px a module, is 12 px or
+        # more across, and its border's dark lines reach into two tiles each way.
         contours, _ = cv2.findContours(marked, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         width, height = size
         boxes = []
         for contour in contours:
             x, y, w, h = cv2.boundingRect(contour)
+            if w == h == 1:
+                continue
             margin = max(self.margin_px, _TILE_PX * max(w, h) // 2)
             boxes.append(
                 (
