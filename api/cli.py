@@ -1,6 +1,9 @@
-"""The ``arbitre`` command line: a thin shell over rules, calibration and vision."""
+"""The ``arbitre`` command line: a thin shell over rules, calibration and vision.
 
-from __future__ import annotations
+Its annotations are objects, not text (no ``from __future__ import annotations``): Typer
+reads every command's parameters at each start, and would compile and evaluate text there,
+each several times over.
+"""
 
 import json
 import os

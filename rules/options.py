@@ -232,7 +232,7 @@ def bind_options(
     Raises `QuestionError` for an option the question does not take, or a value that is
     not what the option takes (one line naming the option).
     """
-    if extras is None:
+    if extras is None or (isinstance(extras, Mapping) and not extras):
         return {}
     if not isinstance(extras, Mapping):
         raise QuestionError(f"a question's options are KEY: VALUE pairs, got {shown(extras)}")
