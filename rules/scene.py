@@ -4,10 +4,10 @@ Every problem is a `SceneError` naming the file and the field::
 
     scene.yaml: figures[1].x_mm: 1250.0 is off the table (width 1200.0 mm)
 
-This module is the only place in `rules` that reads a file.
+This module is the only place in `rules` that reads a file. Its annotations are objects,
+not text (no ``from __future__ import annotations``): pydantic reads the models' fields at
+each start, and would evaluate text there.
 """
-
-from __future__ import annotations
 
 import copy
 import dataclasses
@@ -93,6 +93,15 @@ class FigureSpec(_Strict):
         )
 
 
+MAX_TABLE_MM = 100_000.0
+"""The largest table side a scene may give (100 m)."""
+
+TableSide = Annotated[float, Field(gt=0, le=MAX_TABLE_MM, allow_inf_nan=False, strict=True)]
+Coordinate = Annotated[
+    float, Field(ge=-10 * MAX_TABLE_MM, le=10 * MAX_TABLE_MM, allow_inf_nan=False, strict=True)
+]
+
+
 MAX_FIGURES = 1000
 """The most figures a scene may hold (every question answers in seconds up to it)."""
 
@@ -102,7 +111,7 @@ MAX_TERRAIN = 1000
 MAX_POINTS = 100_000
 """The most points one terrain piece's outline may have."""
 
-Outline = Annotated[list[tuple["Coordinate", "Coordinate"]], Field(max_length=MAX_POINTS)]
+Outline = Annotated[list[tuple[Coordinate, Coordinate]], Field(max_length=MAX_POINTS)]
 
 
 class TerrainSpec(_Strict):
@@ -112,15 +121,6 @@ class TerrainSpec(_Strict):
     line_mm: Outline | None = None
     level: Annotated[int, Field(ge=1, le=3, strict=True)] | None = None
     attrs: dict[str, Any] = Field(default_factory=dict)
-
-
-MAX_TABLE_MM = 100_000.0
-"""The largest table side a scene may give (100 m)."""
-
-TableSide = Annotated[float, Field(gt=0, le=MAX_TABLE_MM, allow_inf_nan=False, strict=True)]
-Coordinate = Annotated[
-    float, Field(ge=-10 * MAX_TABLE_MM, le=10 * MAX_TABLE_MM, allow_inf_nan=False, strict=True)
-]
 
 
 class TableSpec(_Strict):
