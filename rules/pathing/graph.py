@@ -433,52 +433,37 @@ def _search(scene: _Scene, goal: tuple[float, float] | None, bound: float) -> _G
         points = scene.target_point[edges.target[good]]
         at = np.maximum(points, 0)
         stale = (points >= 0) & seen[at] & (settled[at] | ~(total[good] < cost[at] - 1e-12))
-        for k in good[~stale]:
-            target = int(edges.target[k])
-            new_g = float(total[k])
+        chosen = good[~stale]
+        targets = edges.target[chosen]
+        # Python numbers for the loop: reading numpy scalars one by one costs more
+        for target, circle, point, new_g, x1, y1, x2, y2, phi1, phi2, run2, off2, turn in zip(
+            targets.tolist(),
+            scene.target_circle[targets].tolist(),
+            scene.target_point[targets].tolist(),
+            total[chosen].tolist(),
+            edges.t1x[chosen].tolist(),
+            edges.t1y[chosen].tolist(),
+            edges.t2x[chosen].tolist(),
+            edges.t2y[chosen].tolist(),
+            edges.phi1[chosen].tolist(),
+            edges.phi2[chosen].tolist(),
+            edges.run2[chosen].tolist(),
+            edges.off2[chosen].tolist(),
+            delta[chosen].tolist(),
+            strict=True,
+        ):
             if target < 2 * nc:
-                circle = int(scene.target_circle[target])
                 wind = 1 if target < nc else -1
-                phi2 = float(edges.phi2[k])
                 key: object = (circle, wind, round(phi2 * 1e8))
-                ident = graph.node(
-                    key,
-                    float(edges.t2x[k]),
-                    float(edges.t2y[k]),
-                    circle,
-                    wind,
-                    phi2,
-                    int(edges.run2[k]),
-                    float(edges.off2[k]),
-                    -1,
-                )
+                ident = graph.node(key, x2, y2, circle, wind, phi2, run2, off2, -1)
             else:
-                point = int(scene.target_point[target])
-                ident = graph.node(
-                    ("p", point),
-                    float(edges.t2x[k]),
-                    float(edges.t2y[k]),
-                    -1,
-                    0,
-                    0.0,
-                    0,
-                    0.0,
-                    point,
-                )
+                ident = graph.node(("p", point), x2, y2, -1, 0, 0.0, 0, 0.0, point)
             if new_g < graph.g[ident] - 1e-12 and not graph.done[ident]:
                 graph.g[ident] = new_g
                 graph.parent[ident] = node
-                graph.via[ident] = (
-                    float(delta[k]),
-                    float(edges.t1x[k]),
-                    float(edges.t1y[k]),
-                    float(edges.t2x[k]),
-                    float(edges.t2y[k]),
-                    float(edges.phi1[k]),
-                )
-                h = math.hypot(edges.t2x[k] - gx, edges.t2y[k] - gy) if use_h else 0.0
+                graph.via[ident] = (turn, x1, y1, x2, y2, phi1)
+                h = math.hypot(x2 - gx, y2 - gy) if use_h else 0.0
                 heapq.heappush(heap, (new_g + h, new_g, ident))
             if target >= 2 * nc:
-                point = int(scene.target_point[target])
                 seen[point], cost[point] = True, graph.g[ident]
     return graph
