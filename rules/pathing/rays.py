@@ -286,7 +286,8 @@ class _Rays:
         )
         param = 0.5 * (self.param[k] + upper)
         start = self.param[np.searchsorted(self.gid, group)]
-        param = np.where(fan & (param >= start + _TWO_PI), param - _TWO_PI, param)
+        wrapped = fan & (param >= start + _TWO_PI)
+        param = np.where(wrapped, param - _TWO_PI, param)
         budgets = np.where(fan, self.b[k], 0.5 * (self.b[k] + self.b[j]))
         origins = 0.5 * (self.o[k] + self.o[j])
         directions = self.u[k] + self.u[j]
@@ -313,7 +314,12 @@ class _Rays:
         self.piece = np.concatenate([self.piece, np.full(m, -1, np.intp)])
         self.normal = np.concatenate([self.normal, np.zeros((m, 2))])
         self.depth = np.concatenate([self.depth, depth + 1])
-        order = np.lexsort((self.param, self.gid))
+        count = len(self.gid) - m
+        if np.any(wrapped):
+            order = np.lexsort((self.param, self.gid))
+        else:
+            # each new ray lies between ray k and the next: right after k in (group, param) order
+            order = np.insert(np.arange(count), k + 1, np.arange(count, count + m))
         for name in (
             "gid",
             "param",
