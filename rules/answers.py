@@ -223,6 +223,15 @@ class GroupsAnswer(Answer):
 
 def _plain(value: Any) -> Any:
     """JSON-ready copy: enums to their codes, tuples to lists, floats rounded to 1e-3."""
+    kind = type(value)  # the plain types first, as they fill the answers
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    if kind is float:
+        return round(value, 3) if math.isfinite(value) else None
+    if kind is list or kind is tuple:
+        return [_plain(v) for v in value]
+    if kind is dict:
+        return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, StrEnum):
         return value.value
     if isinstance(value, Margin):

@@ -12,6 +12,7 @@ each start, and would evaluate text there.
 import copy
 import dataclasses
 import itertools
+import pickle
 import re
 import threading
 from collections.abc import Mapping
@@ -270,6 +271,10 @@ def parse_scene(data: Any, *, source: str = "<scene>") -> Scene:
     return scene
 
 
+_Key = bytes | str
+"""A figure entry (or the rest of a state) as `SceneReader` compares them."""
+
+
 class SceneReader:
     """Reads the successive states of one table (a live table's scene, ten times a second).
 
@@ -284,9 +289,9 @@ class SceneReader:
     def __init__(self, source: str = "<scene>") -> None:
         self.source = source
         self._lock = threading.Lock()
-        self._setting: str | None = None  # everything but the figures, as text
-        self._keys: list[str] = []  # the last state's figure entries, as text
-        self._figures: dict[str, Figure] = {}  # each of them: its Figure
+        self._setting: _Key | None = None  # everything but the figures (`_key`)
+        self._keys: list[_Key] = []  # the last state's figure entries (`_key`)
+        self._figures: dict[_Key, Figure] = {}  # each of them: its Figure
         self._scene: Scene | None = None
 
     def read(self, data: Any) -> Scene:
@@ -311,7 +316,7 @@ class SceneReader:
             return self._parse(data, setting, keys)  # raises parse_scene's first error
         return self._keep(setting, keys, scene)
 
-    def _patch(self, last: Scene, keys: list[str], entries: list[Any]) -> Scene:
+    def _patch(self, last: Scene, keys: list[_Key], entries: list[Any]) -> Scene:
         """``last`` with these figure entries, only the new ones validated."""
         from arbitre.rules.registry import find_ruleset
 
@@ -327,22 +332,26 @@ class SceneReader:
         find_ruleset(scene.ruleset).validate(scene)
         return scene
 
-    def _parse(self, data: Any, setting: str | None, keys: list[str]) -> Scene:
+    def _parse(self, data: Any, setting: _Key | None, keys: list[_Key]) -> Scene:
         scene = parse_scene(data, source=self.source)
         if setting is None:
             return scene
         return self._keep(setting, keys, scene)
 
-    def _keep(self, setting: str, keys: list[str], scene: Scene) -> Scene:
+    def _keep(self, setting: _Key, keys: list[_Key], scene: Scene) -> Scene:
         self._setting, self._scene, self._keys = setting, scene, keys
         self._figures = dict(zip(keys, scene.figures, strict=True))
         return scene
 
 
-def _key(value: Any) -> str:
-    """Plain data as text that tells apart what the scene reader would (``1``, ``1.0`` and
-    ``True``; a changed order of keys only reads an entry again)."""
-    return repr(value)
+def _key(value: Any) -> _Key:
+    """Plain data as bytes that tell apart what the scene reader would (``1``, ``1.0`` and
+    ``True``; a changed order of keys only reads an entry again): pickled, so equal bytes
+    are equal data of the same types; as text when pickle refuses a value."""
+    try:
+        return pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, ValueError):
+        return repr(value)
 
 
 def _scene_error(source: str, error: pydantic.ValidationError, prefix: str = "") -> SceneError:
