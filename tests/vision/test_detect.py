@@ -172,10 +172,11 @@ def test_markers_of_every_size_on_a_plain_sheet_are_found_where_drawn() -> None:
 
 def test_the_smallest_markers_are_found_wherever_they_fall_on_the_tiles() -> None:
     # 12 px markers (2 px modules) at every offset within the scan's 8 px tiles: their
-    # dark lines always reach beyond one tile, which the scan looks around.
+    # dark lines always reach beyond one tile, which the scan looks around. Markers are
+    # 137 px apart, 17 tiles and a pixel: each row and column one pixel further on.
     image = np.full((1200, 1200), 255, dtype=np.uint8)
     markers = [
-        (8 * row + column, 64 + 136 * column + column, 64 + 136 * row + row, 12)
+        (8 * row + column, 64 + 137 * column, 64 + 137 * row, 12)
         for row in range(8)
         for column in range(8)
     ]
