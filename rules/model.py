@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
+import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 import shapely
 from shapely import affinity
+
+T = TypeVar("T")
 
 
 class BaseShape(StrEnum):
@@ -68,9 +72,49 @@ OUTLINES_KEPT = 4096
 """How many base outlines are kept for reuse (a few table states of the largest scene)."""
 
 
-def forget_outlines() -> None:
-    """Drop the kept outlines (to time a start from nothing)."""
+class KeptByIdentity(Generic[T]):
+    """Values derived from a few objects (figures, a scene's options), kept while those very
+    objects come back: on a live table a figure that did not move keeps its `Figure` from
+    one state to the next (`arbitre.rules.scene.SceneReader`), so what was derived from
+    it alone need not be derived again. At most ``size`` values are kept, the oldest
+    leaving first; a kept value holds its objects, so their ids are not reused while it
+    is kept.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._lock = threading.Lock()  # for changes; a lookup is one dict read
+        self._kept: dict[tuple[int, ...], tuple[tuple[object, ...], T]] = {}
+        _ALL_KEPT.append(self)
+
+    def get(self, objects: tuple[object, ...]) -> T | None:
+        """The value kept for exactly these objects, or None."""
+        kept = self._kept.get(tuple(map(id, objects)))
+        if kept is None or not all(map(operator.is_, kept[0], objects)):
+            return None
+        return kept[1]
+
+    def keep(self, objects: tuple[object, ...], value: T) -> None:
+        """Keep ``value`` as derived from ``objects``."""
+        with self._lock:
+            self._kept[tuple(map(id, objects))] = (objects, value)
+            while len(self._kept) > self._size:
+                del self._kept[next(iter(self._kept))]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+
+_ALL_KEPT: list[KeptByIdentity[Any]] = []
+
+
+def forget_kept() -> None:
+    """Drop the kept outlines and every value kept by identity (to time a start from
+    nothing)."""
     _outline.cache_clear()
+    for kept in _ALL_KEPT:
+        kept.clear()
 
 
 @functools.lru_cache(maxsize=OUTLINES_KEPT)
@@ -114,6 +158,15 @@ class Figure:
     def xy(self) -> np.ndarray:
         """Position as a float64 array of shape (2,), table mm."""
         return np.array([self.x_mm, self.y_mm], dtype=np.float64)
+
+
+def centres_mm(figures: Iterable[Figure]) -> np.ndarray:
+    """The figures' positions, float64 (N, 2), table mm.
+
+    >>> centres_mm([Figure("a", "x", 1, 2), Figure("b", "x", 3.5, 4)]).tolist()
+    [[1.0, 2.0], [3.5, 4.0]]
+    """
+    return np.array([(f.x_mm, f.y_mm) for f in figures], dtype=np.float64).reshape(-1, 2)
 
 
 class TerrainKind(StrEnum):

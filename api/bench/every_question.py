@@ -17,7 +17,7 @@ from typing import Any
 from arbitre.api.bench.rules import ruleset_scene_data
 from arbitre.calibration.progress import Progress, Steps
 from arbitre.rules.errors import RulesError
-from arbitre.rules.model import forget_outlines
+from arbitre.rules.model import forget_kept
 from arbitre.rules.questions import ask
 from arbitre.rules.registry import find_ruleset
 from arbitre.rules.scene import parse_scene
@@ -56,7 +56,7 @@ def _cold_ms(
 ) -> tuple[float, str]:
     times, refusal = [], ""
     for _ in range(repeat):
-        forget_outlines()
+        forget_kept()
         scene = parse_scene(data, source="<bench>")
         start = time.perf_counter()
         try:

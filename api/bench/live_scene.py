@@ -23,7 +23,7 @@ from typing import Any
 
 from arbitre.api.bench.rules import ruleset_scene_data
 from arbitre.api.desk import LastScene
-from arbitre.rules.model import Scene, forget_outlines
+from arbitre.rules.model import Scene, forget_kept
 from arbitre.rules.questions import ask
 from arbitre.rules.registry import find_ruleset
 from arbitre.rules.scene import parse_scene
@@ -63,7 +63,7 @@ def live_scene_report(figures: int = 200, terrain: int = 50, states: int = 30) -
                 ask(scene, "groups", []).to_json()
 
         def fresh(state: dict[str, Any]) -> None:
-            forget_outlines()  # nothing kept from the last state
+            forget_kept()  # nothing kept from the last state
             derive(parse_scene(state))
 
         last = LastScene()

@@ -14,7 +14,7 @@ from arbitre.rules.choc_base_6.book import NUMBERS, ChocBase6Options, options_of
 from arbitre.rules.errors import QuestionError, SceneError
 from arbitre.rules.geometry import centre_distance_mm, disc_hulls, pairs_within
 from arbitre.rules.links import Links
-from arbitre.rules.model import Figure, Scene
+from arbitre.rules.model import Figure, Scene, centres_mm
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +64,7 @@ def find_groups(scene: Scene) -> Grouping:
     chain_mm = options.contact_distance_mm
     figures = scene.figures
     chains: Links[int] = Links(range(len(figures)))
-    xy = np.array([f.xy for f in figures]).reshape(-1, 2)
+    xy = centres_mm(figures)
     close = _close_pairs(xy, chain_mm)
     near: dict[int, list[int]] = defaultdict(list)  # each figure's close figures
     for i, j in close:

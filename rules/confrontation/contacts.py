@@ -12,7 +12,7 @@ import shapely
 
 from arbitre.rules.confrontation.book import ConfrontationOptions, _options
 from arbitre.rules.geometry import pairs_within
-from arbitre.rules.model import Base, BaseShape, Figure, Scene
+from arbitre.rules.model import Base, BaseShape, Figure, Scene, centres_mm
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ def find_contacts(scene: Scene) -> Contacts:
     gaps: dict[tuple[int, int], float] = {}
     enemies: list[list[int]] = [[] for _ in figures]
     if len(figures) >= 2:
-        xy = np.array([f.xy for f in figures])
+        xy = centres_mm(figures)
         radii = np.array([base_of(f, options).radius_mm for f in figures])
         reach_mm = 2.0 * float(radii.max()) + options.contact_tolerance_mm
         for i, j in pairs_within(xy, reach_mm).tolist():

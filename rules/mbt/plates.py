@@ -18,7 +18,7 @@ from arbitre.rules.answers import Margin, combined_sigma
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import pairs_within
 from arbitre.rules.mbt.numbers import BLOCKING_TERRAIN, EDGES, MbtOptions
-from arbitre.rules.model import Figure, Scene, TerrainKind
+from arbitre.rules.model import Figure, KeptByIdentity, Scene, TerrainKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,9 +181,22 @@ def _pair(scene: Scene, a: str, b: str) -> tuple[Plate, Plate]:
     return _plate(scene, a), _plate(scene, b)
 
 
+_PLATES: KeptByIdentity[Plate] = KeptByIdentity(4096)
+"""Each figure's plate, kept while the figure stays the same object (on a live table, the
+figures that did not move)."""
+
+
 @functools.lru_cache(maxsize=16)
 def _plates(scene: Scene) -> tuple[Plate, ...]:
-    return tuple(Plate.of(f) for f in scene.figures)
+    return tuple(_plate_of(f) for f in scene.figures)
+
+
+def _plate_of(figure: Figure) -> Plate:
+    plate = _PLATES.get((figure,))
+    if plate is None:
+        plate = Plate.of(figure)
+        _PLATES.keep((figure,), plate)
+    return plate
 
 
 def _contact(

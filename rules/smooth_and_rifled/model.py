@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from arbitre.rules.answers import Unit
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import base_gaps_mm, pair_gaps_mm
-from arbitre.rules.model import Base, BaseShape, Figure, Scene
+from arbitre.rules.model import Base, BaseShape, Figure, KeptByIdentity, Scene, centres_mm
 from arbitre.rules.options import GapMm, Takes
 from arbitre.rules.ruleset import scene_options
 
@@ -134,6 +134,7 @@ class Numbers:
 
 
 NUMBERS = Numbers()
+_DEFAULT_BASE = Base.round(NUMBERS.default_base_mm)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +193,7 @@ def options_of(scene: Scene) -> SmoothAndRifledOptions:
 
 def base_of(figure: Figure) -> Base:
     """The figure's base, a 25 mm round one when the scene gives none."""
-    return figure.base if figure.base is not None else Base.round(NUMBERS.default_base_mm)
+    return figure.base if figure.base is not None else _DEFAULT_BASE
 
 
 def footprint(figure: Figure) -> shapely.Polygon:
@@ -267,7 +268,7 @@ class Gaps:
         self._radii = np.array(
             [b.width_mm / 2 if b.shape is BaseShape.ROUND else np.nan for b in bases]
         )
-        self._xy = np.array([f.xy for f in scene.figures]).reshape(-1, 2)
+        self._xy = centres_mm(scene.figures)
         self._prints = footprints(scene)
         self._rows: dict[int, np.ndarray] = {}
 
@@ -396,6 +397,40 @@ def _members(gaps: np.ndarray, chain_mm: float, radius_mm: float, either: bool) 
     return members
 
 
+@dataclass(frozen=True, slots=True)
+class _UnitFound:
+    """Who of a Leader's unit joins him, and under which limits (places in the unit's
+    list of figures, the Leader's first)."""
+
+    members: tuple[int, ...]
+    loose: bool
+    chain_mm: float
+    radius_mm: float
+    warnings: tuple[str, ...]
+
+
+_UNITS_FOUND: KeptByIdentity[_UnitFound] = KeptByIdentity(1024)
+"""Each unit's `_UnitFound`, kept while its figures (and the scene's options) stay the
+same objects: on a live table, only the units of the figures that moved are looked at
+again."""
+
+
+def _unit_found(scene: Scene, ids: Sequence[int], among: np.ndarray) -> _UnitFound:
+    """Who of the unit ``ids`` (scene places, the Leader's first) joins the Leader, from
+    the gaps ``among`` them."""
+    options = options_of(scene)
+    warnings: list[str] = []
+    loose = _loose(scene.figures[ids[0]], options, warnings)
+    chain_mm = options.mm(NUMBERS.loose_chain_cm if loose else NUMBERS.chain_cm)
+    radius_mm = options.mm(options.leader_radius_cm)
+    either = options.group_rule == "chain_or_radius"
+    members = _members(among, chain_mm, radius_mm, either)
+    if any(is_musician(scene.figures[ids[k]]) for k in members):
+        radius_mm *= NUMBERS.musician_factor
+        members = _members(among, chain_mm, radius_mm, either)
+    return _UnitFound(tuple(members), loose, chain_mm, radius_mm, tuple(warnings))
+
+
 @functools.lru_cache(maxsize=16)
 def find_groups(scene: Scene) -> Grouping:
     """The groups of a scene: each Leader with the figures of his unit that qualify.
@@ -419,19 +454,24 @@ def find_groups(scene: Scene) -> Grouping:
         [li, *(i for i in followers.get((figures[li].side, _unit_key(figures[li])), []))]
         for li in leaders
     ]
+    keys = [(options, *(figures[i] for i in ids)) for ids in units]
+    kept = [_UNITS_FOUND.get(key) for key in keys]
+    missing = [k for k, unit in enumerate(kept) if unit is None]
+    fresh = {
+        k: _unit_found(scene, units[k], among)
+        for k, among in zip(
+            missing, gaps_of(scene).blocks([units[k] for k in missing]), strict=True
+        )
+    }
+    for k, unit in fresh.items():
+        _UNITS_FOUND.keep(keys[k], unit)
     setup: dict[int, tuple[bool, float, float]] = {}
-    for ids, among in zip(units, gaps_of(scene).blocks(units), strict=True):
-        li, leader = ids[0], figures[ids[0]]
-        loose = _loose(leader, options, warnings)
-        chain_mm = options.mm(NUMBERS.loose_chain_cm if loose else NUMBERS.chain_cm)
-        radius_mm = options.mm(options.leader_radius_cm)
-        either = options.group_rule == "chain_or_radius"
-        members = _members(among, chain_mm, radius_mm, either)
-        if any(is_musician(figures[ids[k]]) for k in members):
-            radius_mm *= NUMBERS.musician_factor
-            members = _members(among, chain_mm, radius_mm, either)
-        setup[li] = (loose, chain_mm, radius_mm)
-        for k in members[1:]:
+    for k, ids in enumerate(units):
+        unit = kept[k] or fresh[k]
+        li = ids[0]
+        warnings.extend(unit.warnings)
+        setup[li] = (unit.loose, unit.chain_mm, unit.radius_mm)
+        for k in unit.members[1:]:
             claims.setdefault(ids[k], []).append(li)
 
     crews: dict[int, list[int]] = {li: [li] for li in leaders}

@@ -107,7 +107,7 @@ EDITS = st.lists(
     st.tuples(
         st.sampled_from(["move", "turn", "add", "remove", "clash", "off"]),
         st.integers(0, 40),
-        st.floats(0, 1200, allow_nan=False),
+        st.floats(20, 1180, allow_nan=False),
     ),
     max_size=12,
 )
@@ -118,10 +118,20 @@ EDITS = st.lists(
 def test_every_state_read_is_the_scene_its_data_make(
     edits: list[tuple[str, int, float]], ruleset: str
 ) -> None:
-    # MBT's bases are typed rectangles; the others' default bases are round.
+    # MBT's bases are typed rectangles; the others' default bases are round. Under S&R,
+    # units of six with a Leader each, so groups form and break as figures move.
     more = {"base": RECT, "type": "infantry"} if ruleset == "mbt" else {}
+
+    def unit(k: int) -> dict[str, Any]:
+        if ruleset != "smooth-and-rifled":
+            return {}
+        return {"unit": f"u{k // 6}", "attrs": {"leader": k % 6 == 0}}
+
     state = _table(
-        *(_figure(f"f{k}", 60 + 40 * (k % 8), 60 + 20 * (k // 8), **more) for k in range(24)),
+        *(
+            _figure(f"f{k}", 60 + 40 * (k % 8), 60 + 20 * (k // 8), **more, **unit(k))
+            for k in range(24)
+        ),
         ruleset=ruleset,
     )
     reader = SceneReader()
@@ -152,6 +162,42 @@ def test_every_state_read_is_the_scene_its_data_make(
         scene = reader.read(state)
         assert scene.figures == expected.figures
         assert ask(scene, "groups", []).to_json() == ask(expected, "groups", []).to_json()
+
+
+@pytest.mark.parametrize("ruleset", ["smooth-and-rifled", "mbt"])
+def test_the_groups_follow_every_figure_that_moves_out_and_back(ruleset: str) -> None:
+    # What the rules derived from a unit or a base is kept while its figures stay the same
+    # objects; every figure in turn leaves its group (150 mm aside) and comes back, and
+    # the groups found on the live table are always those of the state read afresh.
+    more = {"base": RECT, "type": "infantry"} if ruleset == "mbt" else {}
+    state = _table(
+        *(
+            _figure(
+                f"f{k}",
+                60 + 40 * (k % 8),
+                60 + 20 * (k // 8),
+                unit=f"u{k // 6}",
+                attrs={"leader": k % 6 == 0},
+                **more,
+            )
+            for k in range(24)
+        ),
+        ruleset=ruleset,
+    )
+    reader = SceneReader()
+    first = ask(reader.read(state), "groups", [])
+    # S&R: 25 mm bases 40 mm apart in rows of 8, units of 6 led by their first figure
+    # (chain 3 cm, radius 10 cm edge to edge): u0 f0-f3, u1 f6-f7, u2 f12-f15, u3 f18-f21.
+    # MBT: the 40 x 20 mm bases touch side by side and front to back: one block.
+    formed = [ids for ids in first.groups.values() if len(ids) > 1]
+    assert [len(ids) for ids in formed] == ([4, 2, 4, 4] if ruleset != "mbt" else [24])
+    for k in range(24):
+        for shift_mm in (150.0, 0.0):
+            moved = copy.deepcopy(state)
+            moved["figures"][k]["y_mm"] += shift_mm
+            live = ask(reader.read(moved), "groups", []).to_json()
+            assert live == ask(parse_scene(moved), "groups", []).to_json()
+        assert live == first.to_json()
 
 
 def test_a_figure_kept_is_not_changed_by_the_callers_data_changing_later() -> None:
