@@ -447,7 +447,8 @@ class _Rays:
         step = np.floor(self.param / _CHORD_RAD)
         kept[1:] = (step[1:] != step[:-1]) | (self.gid[1:] != self.gid[:-1])
         kept[np.maximum(bounds[1:] - 1, 0)] = True
-        return kept | ~sweep
+        kept |= ~sweep
+        return kept
 
     def group_rays(self, group: int) -> tuple[FloatArray, IntArray]:
         """Lengths and obstacle hits of a group's original rays (after casting)."""
