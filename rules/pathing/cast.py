@@ -208,7 +208,9 @@ def _budget_cut(
     touched = np.zeros(len(ox), dtype=bool)
     for _, _, _, bbox in scene.zones:
         touched |= (hi_x >= bbox[0]) & (lo_x <= bbox[2]) & (hi_y >= bbox[1]) & (lo_y <= bbox[3])
-    cand = np.nonzero(touched & (length > 0.0))[0]
+    # A ray that costs no more than its budget even at the heaviest rate is not cut.
+    heaviest = 1.0 + sum(extra for extra, _, _, _ in scene.zones)
+    cand = np.nonzero(touched & (length > 0.0) & (length * heaviest > budget))[0]
     if len(cand) == 0:
         return out
     edges = np.concatenate([z[2] for z in scene.zones])
