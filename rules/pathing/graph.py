@@ -83,16 +83,27 @@ def _fan_open(
     tx, ty = scene.target_x[targets], scene.target_y[targets]
     trho = scene.target_rho[targets]
     twind = scene.target_wind[targets]
-    t1x, t1y, t2x, t2y, ok = _tangents(ox, oy, rho, wind, tx, ty, trho, twind)
+    ok = (scene.target_point[targets] != 0) & (
+        (scene.target_circle[targets] != circle) | (circle < 0)
+    )
+    ok &= (scene.target_point[targets] != point) | (point < 0)
     if reach < math.inf:
         ok &= np.hypot(tx - ox, ty - oy) - trho - rho <= reach + 1e-6
-    ok &= scene.target_point[targets] != 0
-    ok &= (scene.target_circle[targets] != circle) | (circle < 0)
-    ok &= (scene.target_point[targets] != point) | (point < 0)
+    # tangents only between the pairs left, in the same order
     src, column = np.nonzero(ok)
-    sel = targets[column]
-    t1x, t1y = t1x[src, column], t1y[src, column]
-    t2x, t2y = t2x[src, column], t2y[src, column]
+    t1x, t1y, t2x, t2y, tangent = _tangents(
+        ox[src, 0],
+        oy[src, 0],
+        rho[src, 0],
+        wind[src, 0],
+        tx[column],
+        ty[column],
+        trho[column],
+        twind[column],
+    )
+    found = np.nonzero(tangent)[0]
+    src, sel = src[found], targets[column[found]]
+    t1x, t1y, t2x, t2y = t1x[found], t1y[found], t2x[found], t2y[found]
     if scene.nodes.kind in (1, 2):
         near = np.nonzero(scene.nodes.near(t2x, t2y, 0.0))[0]
         src, sel = src[near], sel[near]
