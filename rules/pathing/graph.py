@@ -394,7 +394,7 @@ def _successors(
         usable = same & (delta >= -tol)
         delta = np.maximum(delta, 0.0)
     begin = graph.phi[node] if wind > 0 else graph.phi[node] - delta
-    arc = scene.circ_rho[circle] * scene.arc_weight(circle, np.asarray(begin + 0.0 * delta), delta)
+    arc = scene.circ_rho[circle] * scene.arc_weight(circle, begin, delta)
     return edges, delta, arc, usable.astype(np.float64)
 
 

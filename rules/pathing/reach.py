@@ -503,9 +503,7 @@ def _circle_sweeps(
                     np.full(len(into_corners), np.inf),
                 )
             begin_m = phis[m] if wind > 0 else phis[m] - d
-            spent = rho * scene.arc_weight(
-                c, np.broadcast_to(np.asarray(begin_m), d.shape) + 0.0, d
-            )
+            spent = rho * scene.arc_weight(c, begin_m, d)
             rem = rem0 - spent
             alive = rem > 0.0
             if not np.all(alive):

@@ -516,8 +516,9 @@ class _Scene:
 
     # -- arcs ----------------------------------------------------------------
 
-    def arc_weight(self, circle: int, begin: FloatArray, delta: FloatArray) -> FloatArray:
-        """Weighted angle of counter-clockwise arcs from ``begin`` over ``delta``."""
+    def arc_weight(self, circle: int, begin: FloatArray | float, delta: FloatArray) -> FloatArray:
+        """Weighted angle of counter-clockwise arcs from ``begin`` over ``delta`` (``begin``
+        one angle for all or one per arc)."""
         const = self.weight_const[circle]
         if not math.isnan(const):
             return cast(FloatArray, const * delta)
@@ -526,7 +527,7 @@ class _Scene:
         base = knots[0]
         total = cum[-1]
 
-        def integral(angle: FloatArray) -> FloatArray:
+        def integral(angle: FloatArray | float) -> FloatArray:
             shifted = angle - base
             turns = np.floor(shifted / _TWO_PI)
             rest = shifted - turns * _TWO_PI
