@@ -196,11 +196,13 @@ def fit_quadrilaterals(
     corners (N, 4, 2), weighted RMS distance of the kept points from their lines
     (N,), and whether the fit is sound (N,)
     """
-    _, _, distance = _fit_lines(points, weights)
+    normal, offset, distance = _fit_lines(points, weights)
     spread = np.sqrt((weights * distance**2).sum(axis=-1) / np.maximum(weights.sum(axis=-1), 1e-12))
     limit = np.maximum(3.0 * spread, EDGE_OUTLIER_PX)[..., None]
-    weights = np.where(np.abs(distance) <= limit, weights, 0.0)
-    normal, offset, distance = _fit_lines(points, weights)
+    kept = np.abs(distance) <= limit
+    if not np.all(kept | (weights == 0.0)):  # else the lines are fitted to the same points
+        weights = np.where(kept, weights, 0.0)
+        normal, offset, distance = _fit_lines(points, weights)
     residual = np.sqrt(
         (weights * distance**2).sum(axis=(1, 2)) / np.maximum(weights.sum(axis=(1, 2)), 1e-12)
     )
