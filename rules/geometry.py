@@ -7,7 +7,7 @@ shapely (GEOS); only what shapely does not offer is written here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -207,7 +207,11 @@ def line_penetration_mm(p: np.ndarray, q: np.ndarray, discs: np.ndarray) -> floa
     return min(left, right)
 
 
-def ring_points(coords: Any) -> tuple[tuple[float, float], ...]:
+Ring = tuple[tuple[float, float], ...]
+"""A ring of points, table mm (x, y), as answers give them."""
+
+
+def ring_points(coords: Any) -> Ring:
     """A shapely ring's coordinates as plain (x, y) float pairs, for JSON answers.
 
     >>> ring_points(shapely.box(0, 0, 1, 2).exterior.coords)[:2]
@@ -217,3 +221,21 @@ def ring_points(coords: Any) -> tuple[tuple[float, float], ...]:
     if len(array) == 0:
         return ()
     return tuple((x, y) for x, y in array[:, :2].tolist())
+
+
+def polygon_rings(
+    polygons: Iterable[shapely.Polygon],
+) -> tuple[tuple[Ring, ...], tuple[tuple[Ring, ...], ...]]:
+    """Each polygon's outer ring, and each one's holes, as plain points: an area answer's
+    ``polygons_mm`` and ``holes_mm``.
+
+    >>> square = shapely.box(0, 0, 4, 4).difference(shapely.box(1, 1, 2, 2))
+    >>> outlines, holes = polygon_rings([square])
+    >>> len(outlines[0]), len(holes[0]), len(holes[0][0])
+    (5, 1, 5)
+    """
+    pieces = list(polygons)
+    return (
+        tuple(ring_points(p.exterior.coords) for p in pieces),
+        tuple(tuple(ring_points(h.coords) for h in p.interiors) for p in pieces),
+    )

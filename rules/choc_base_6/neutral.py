@@ -80,7 +80,7 @@ from arbitre.rules.choc_base_6.neutral_groups import (
 from arbitre.rules.choc_base_6.neutral_messages import fire_message, move_message
 from arbitre.rules.choc_base_6.neutral_obstacles import enemy_contact, line_blockers, move_field
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.geometry import centre_distance_mm, ring_points
+from arbitre.rules.geometry import centre_distance_mm, polygon_rings
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Bonus, Die, Name, SideDice
 from arbitre.rules.ruleset import Question, Ruleset, coordinate_mm
@@ -384,14 +384,15 @@ class ChocBase6Neutral(Ruleset):
         field = move_field(scene, {f.id for f in movers}, mover, options)
         area = pathing.reachable_area(field, mover.xy, radius_mm, allowance_mm)
         polygons = list(getattr(area, "geoms", [area])) if not area.is_empty else []
+        outlines, holes = polygon_rings(polygons)
         return ReachAnswer(
             question="reach",
             message=f"{a} may move anywhere in {len(polygons)} area(s) of "
             f"{area_text(area.area)} within {allowance_units} {unit.name}",
             mover=a,
             area_mm2=float(area.area),
-            polygons_mm=tuple(ring_points(p.exterior.coords) for p in polygons),
-            holes_mm=tuple(tuple(ring_points(h.coords) for h in p.interiors) for p in polygons),
+            polygons_mm=outlines,
+            holes_mm=holes,
             allowance_mm=allowance_mm,
             allowance_units=float(allowance_units),
             unit=unit.name,

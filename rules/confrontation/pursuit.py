@@ -11,7 +11,7 @@ from arbitre.rules.confrontation.book import BLOCKING_TERRAIN, COSTLY_TERRAIN, N
 from arbitre.rules.confrontation.contacts import base_of, find_contacts
 from arbitre.rules.confrontation.dice import pursuit_distance_cm
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.geometry import ring_points
+from arbitre.rules.geometry import polygon_rings
 from arbitre.rules.model import Scene
 from arbitre.rules.ruleset import figure_named
 from arbitre.rules.terrain import terrain_regions
@@ -44,14 +44,15 @@ def pursuit_answer(scene: Scene, a: str) -> PursuitAnswer:
             f"{a} still touches {', '.join(engaged)}: it may pursue out of the melee "
             "(no disengagement test) or stay and engage them"
         )
+    outlines, holes = polygon_rings(pieces)
     return PursuitAnswer(
         question="pursuit",
         message=f"{a} may pursue {pursuit_cm} cm (half of MOU {mou:g}, rounded up): "
         f"{area_text(area.area)} within reach",
         mover=a,
         area_mm2=float(area.area),
-        polygons_mm=tuple(ring_points(p.exterior.coords) for p in pieces),
-        holes_mm=tuple(tuple(ring_points(h.coords) for h in p.interiors) for p in pieces),
+        polygons_mm=outlines,
+        holes_mm=holes,
         allowance_mm=pursuit_mm,
         allowance_units=float(pursuit_cm),
         unit="cm",

@@ -18,7 +18,7 @@ from arbitre.rules.answers import (
     with_certainty,
 )
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.geometry import ring_points
+from arbitre.rules.geometry import polygon_rings
 from arbitre.rules.links import Links
 from arbitre.rules.mbt.answers import MbtMoveAnswer, MbtReachAnswer
 from arbitre.rules.mbt.numbers import COST_SLACK_MM, NUMBERS, TOUCH_MM2, MbtOptions, _options, _unit
@@ -318,14 +318,15 @@ def reach_answer(scene: Scene, a: str, as_group: Flag = False) -> MbtReachAnswer
         if isinstance(p, shapely.Polygon) and not p.is_empty
     ]
     total = float(sum(p.area for p in polygons))
+    outlines, holes = polygon_rings(polygons)
     return MbtReachAnswer(
         question="reach",
         message=f"{a} may move its centre anywhere in {len(polygons)} area(s) of "
         f"{area_text(total)} within {allowance_units:g} graduations",
         mover=a,
         area_mm2=total,
-        polygons_mm=tuple(ring_points(p.exterior.coords) for p in polygons),
-        holes_mm=tuple(tuple(ring_points(h.coords) for h in p.interiors) for p in polygons),
+        polygons_mm=outlines,
+        holes_mm=holes,
         allowance_mm=allowance_mm,
         allowance_units=allowance_units,
         unit=unit.name,

@@ -12,7 +12,7 @@ import shapely
 from arbitre.rules import pathing
 from arbitre.rules.answers import Margin, Reason, Unit, area_text, with_certainty
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.geometry import ring_points
+from arbitre.rules.geometry import polygon_rings
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.musg.answers import _REASON_TEXT, MusgMoveAnswer, MusgReachAnswer
 from arbitre.rules.musg.bases import (
@@ -286,14 +286,15 @@ def reach_answer(scene: Scene, a: str, mode: Mode = "walk") -> MusgReachAnswer:
         _field(scene, mover, options), mover.xy, _radius(mover, options), allowance_mm
     )
     polygons = list(getattr(area, "geoms", [area])) if not area.is_empty else []
+    outlines, holes = polygon_rings(polygons)
     return MusgReachAnswer(
         question="reach",
         message=f"{a} may {mode} anywhere in {len(polygons)} area(s) of "
         f"{area_text(area.area)} within {allowance_units:g} pas",
         mover=a,
         area_mm2=float(area.area),
-        polygons_mm=tuple(ring_points(p.exterior.coords) for p in polygons),
-        holes_mm=tuple(tuple(ring_points(h.coords) for h in p.interiors) for p in polygons),
+        polygons_mm=outlines,
+        holes_mm=holes,
         allowance_mm=allowance_mm,
         allowance_units=allowance_units,
         unit=unit.name,
