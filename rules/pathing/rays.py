@@ -239,10 +239,11 @@ class _Rays:
         nxt = np.arange(1, n + 1, dtype=np.intp)
         if n == 0:
             return nxt
-        last = np.concatenate([gid[1:] != gid[:-1], [True]])
-        first = np.searchsorted(gid, gid)
-        closed = self.kind[gid] == 0
-        nxt[last] = np.where(closed[last], first[last], np.nonzero(last)[0])
+        change = gid[1:] != gid[:-1]
+        last = np.concatenate([change, [True]])
+        first = np.concatenate([[True], change])
+        closed = self.kind[gid[last]] == 0
+        nxt[last] = np.where(closed, np.nonzero(first)[0], np.nonzero(last)[0])
         return nxt
 
     def _split(self, levels: int) -> int:
@@ -269,11 +270,14 @@ class _Rays:
         far = np.maximum(length[k], length[j])
         kind = self.kind[self.gid[k]]
         fan = kind <= 1
-        turn = np.arccos(np.clip(np.sum(self.u[k] * self.u[j], axis=1), -1.0, 1.0))
+        # take(), not fancy indexing: much faster on rows of two
+        o_k, o_j = self.o.take(k, axis=0), self.o.take(j, axis=0)
+        u_k, u_j = self.u.take(k, axis=0), self.u.take(j, axis=0)
+        turn = np.arccos(np.clip(np.sum(u_k * u_j, axis=1), -1.0, 1.0))
         gap = np.where(
             fan,
             np.mod(self.param[j] - self.param[k], _TWO_PI) * far,
-            np.hypot(*(self.o[j] - self.o[k]).T) + turn * far,
+            np.hypot(*(o_j - o_k).T) + turn * far,
         )
         need = gap > 0.02
         k, j, kind, fan, depth = k[need], j[need], kind[need], fan[need], depth[need]
@@ -289,8 +293,8 @@ class _Rays:
         wrapped = fan & (param >= start + _TWO_PI)
         param = np.where(wrapped, param - _TWO_PI, param)
         budgets = np.where(fan, self.b[k], 0.5 * (self.b[k] + self.b[j]))
-        origins = 0.5 * (self.o[k] + self.o[j])
-        directions = self.u[k] + self.u[j]
+        origins = 0.5 * (o_k[need] + o_j[need])
+        directions = u_k[need] + u_j[need]
         directions /= np.maximum(np.hypot(*directions.T), 1e-12)[:, None]
         origins[fan] = self.base[group[fan]]
         directions[fan] = np.column_stack([np.cos(param[fan]), np.sin(param[fan])])
@@ -320,6 +324,7 @@ class _Rays:
         else:
             # each new ray lies between ray k and the next: right after k in (group, param) order
             order = np.insert(np.arange(count), k + 1, np.arange(count, count + m))
+        # take(), not fancy indexing: much faster on rows of two
         for name in (
             "gid",
             "param",
@@ -336,7 +341,7 @@ class _Rays:
             "normal",
             "depth",
         ):
-            setattr(self, name, getattr(self, name)[order])
+            setattr(self, name, getattr(self, name).take(order, axis=0))
         return m
 
     def _gather(self) -> None:
