@@ -30,6 +30,10 @@ _STRAIGHT_MM: Final = 0.0
 _SLIVER_MM2: Final = 1e-6
 """Holes of the area smaller than this are left out of it."""
 
+_Sweep = tuple[FloatArray, FloatArray, IntArray, FloatArray, tuple[float, float, float, int, float]]
+"""A sweep along a circle: its rays' arc lengths, budgets left, tangent owners and
+touches, and the circle (centre, radius, winding, start angle)."""
+
 
 def reachable_area(
     field: Field, start_mm: object, mover_radius_mm: float, budget_mm: float
@@ -411,8 +415,13 @@ def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.G
 def _circle_sweeps(
     scene: _Scene, graph: _Graph, settled: IntArray, g: FloatArray, budget: float, rays: _Rays
 ) -> None:
-    """Add sweeps of tangent rays along free arcs from non-dominated circle arrivals."""
+    """Add sweeps of tangent rays along free arcs from non-dominated circle arrivals.
+
+    The arc costs of a circle's sweeps are priced in one pass, the angles of all the
+    sweeps' rays in another.
+    """
     circle = np.array(graph.circle, dtype=np.intp)
+    sweeps: list[_Sweep] = []
     by_circle: dict[tuple[int, int], list[int]] = {}
     for node in settled:
         if circle[node] >= 0:
@@ -452,6 +461,32 @@ def _circle_sweeps(
         dominated = np.any(reach_ok & (via < gs[None, :] - 1e-9), axis=0)
         takes_over = reach_ok & (gs[None, :] <= via + 1e-9) & (delta > tol)
         stop_at = np.where(takes_over, delta, np.inf).min(axis=1)
+        # where each arrival's sweep would leave by a departure or towards a table corner
+        if departures is not None and len(departures.target):
+            if full:
+                leave = np.mod(wind * (departures.phi1[None, :] - phis[:, None]), _TWO_PI)
+            else:
+                leave = np.where(
+                    departures.run1[None, :] == runs[:, None],
+                    wind * (departures.off1[None, :] - offs[:, None]),
+                    -1.0,
+                )
+            # exact departures may reach the very end of the free arc
+            end = np.minimum(stop_at, extent + tol)
+            leaving = (leave > 0.0) & (leave <= end[:, None]) & leave_towards
+        if full:
+            into_corners = np.mod(wind * (corner_at[None, :] - phis[:, None]), _TWO_PI)
+        else:
+            into_corners = np.where(
+                corner_runs[None, :] == runs[:, None],
+                wind * (corner_offsets[None, :] - offs[:, None]),
+                -1.0,
+            )
+        # Each sweep's rays first, then their arc costs in one pass per circle.
+        kept: list[int] = []
+        params: list[FloatArray] = []
+        owner_parts: list[IntArray] = []
+        touch_parts: list[FloatArray] = []
         for m in range(len(nodes)):
             if dominated[m]:
                 continue
@@ -468,71 +503,80 @@ def _circle_sweeps(
             owners = np.full(len(d), -1, dtype=np.intp)
             touch = np.full(len(d), np.inf)
             if departures is not None and len(departures.target):
-                if full:
-                    leave = np.mod(wind * (departures.phi1 - phis[m]), _TWO_PI)
-                else:
-                    leave = np.where(
-                        departures.run1 == runs[m], wind * (departures.off1 - offs[m]), -1.0
-                    )
-                # exact departures may reach the very end of the free arc
-                end = min(float(stop_at[m]), float(extent[m]) + tol)
-                chosen = np.flatnonzero((leave > 0.0) & (leave <= end) & leave_towards)
+                chosen = np.flatnonzero(leaving[m])
                 if len(chosen):
                     d, owners, touch = _merge_tangent_rays(
                         d,
                         owners,
                         touch,
-                        leave[chosen],
+                        leave[m, chosen],
                         leave_owner[chosen],
                         departures.length[chosen],
                     )
-            if full:
-                into_corners = np.mod(wind * (corner_at - phis[m]), _TWO_PI)
-            else:
-                into_corners = np.where(
-                    corner_runs == runs[m], wind * (corner_offsets - offs[m]), -1.0
-                )
-            into_corners = into_corners[(into_corners > 0.0) & (into_corners < span)]
-            if len(into_corners):
+            corners = into_corners[m]
+            corners = corners[(corners > 0.0) & (corners < span)]
+            if len(corners):
                 d, owners, touch = _merge_tangent_rays(
                     d,
                     owners,
                     touch,
-                    into_corners,
-                    np.full(len(into_corners), -1, dtype=np.intp),
-                    np.full(len(into_corners), np.inf),
+                    corners,
+                    np.full(len(corners), -1, dtype=np.intp),
+                    np.full(len(corners), np.inf),
                 )
-            begin_m = phis[m] if wind > 0 else phis[m] - d
-            spent = rho * scene.arc_weight(c, begin_m, d)
-            rem = rem0 - spent
-            alive = rem > 0.0
-            if not np.all(alive):
-                last = int(np.argmin(alive))
+            kept.append(m)
+            params.append(d)
+            owner_parts.append(owners)
+            touch_parts.append(touch)
+        if not kept:
+            continue
+        sizes = [len(d) for d in params]
+        bounds = np.cumsum([0, *sizes])
+        all_d = np.concatenate(params)
+        all_phi = np.repeat(phis[kept], sizes)
+        spent = rho * scene.arc_weight(c, all_phi if wind > 0 else all_phi - all_d, all_d)
+        all_rem = np.repeat(budget - gs[kept], sizes) - spent
+        all_alive = all_rem > 0.0
+        cut = np.logical_or.reduceat(~all_alive, bounds[:-1])
+        for i, m in enumerate(kept):
+            lo, hi = int(bounds[i]), int(bounds[i + 1])
+            d, rem, owners, touch = params[i], all_rem[lo:hi], owner_parts[i], touch_parts[i]
+            if cut[i]:
+                last = int(np.argmin(all_alive[lo:hi]))
                 if last == 0:
                     continue
-                lo, hi = d[last - 1], d[last]
+                d_lo, d_hi = d[last - 1], d[last]
                 frac = rem[last - 1] / (rem[last - 1] - rem[last])
-                d = np.concatenate([d[:last], [lo + frac * (hi - lo)]])
+                d = np.concatenate([d[:last], [d_lo + frac * (d_hi - d_lo)]])
                 rem = np.concatenate([rem[:last], [0.0]])
                 owners = np.concatenate([owners[:last], [-1]])
                 touch = np.concatenate([touch[:last], [np.inf]])
             if len(d) < 2:
                 continue
-            a = phis[m] + wind * d
-            px = cx + rho * np.cos(a)
-            py = cy + rho * np.sin(a)
-            origins = np.column_stack([px, py])
-            rays.add(
-                2,
-                origins,
-                d,
-                origins,
-                np.column_stack([-np.sin(a) * wind, np.cos(a) * wind]),
-                rem,
-                owners,
-                touch,
-                (float(cx), float(cy), rho, int(wind), float(phis[m])),
+            sweeps.append(
+                (d, rem, owners, touch, (float(cx), float(cy), rho, int(wind), float(phis[m])))
             )
+    _add_sweeps(rays, sweeps)
+
+
+def _add_sweeps(rays: _Rays, sweeps: list[_Sweep]) -> None:
+    """Add the sweeps as groups of tangent rays, with the sines and cosines of all their
+    angles in one pass."""
+    if not sweeps:
+        return
+    sizes = [len(sweep[0]) for sweep in sweeps]
+    bounds = np.cumsum([0, *sizes])
+    circles = np.array([sweep[4] for sweep in sweeps])
+    cx, cy, rho, wind, phi = (np.repeat(column, sizes) for column in circles.T)
+    a = phi + wind * np.concatenate([sweep[0] for sweep in sweeps])
+    cos_a, sin_a = np.cos(a), np.sin(a)
+    origins = np.column_stack([cx + rho * cos_a, cy + rho * sin_a])
+    directions = np.column_stack([-sin_a * wind, cos_a * wind])
+    for i, (d, rem, owners, touch, circle) in enumerate(sweeps):
+        lo, hi = int(bounds[i]), int(bounds[i + 1])
+        rays.add(
+            2, origins[lo:hi], d, origins[lo:hi], directions[lo:hi], rem, owners, touch, circle
+        )
 
 
 def _corner_tangents(
