@@ -173,13 +173,19 @@ def _closest(
     nx: FloatArray,
     ny: FloatArray,
 ) -> None:
-    """Keep, per ray, the nearest hit, its obstacle, the piece hit and its normal."""
+    """Keep, per ray, the nearest hit, its obstacle, the piece hit and its normal.
+
+    ``rows`` are ascending (pairs from `_bbox_pairs`). Of a ray's nearest hits the first
+    is kept; hits at NaN are never kept.
+    """
     if len(rows) == 0:
         return
-    order = np.lexsort((t, rows))
-    rows, t, owner, piece = rows[order], t[order], owner[order], piece[order]
-    nx, ny = nx[order], ny[order]
-    first = np.concatenate([[True], rows[1:] != rows[:-1]])
+    start = np.flatnonzero(np.concatenate([[True], rows[1:] != rows[:-1]]))
+    run = np.repeat(np.arange(len(start)), np.diff(np.append(start, len(rows))))
+    nearest = np.flatnonzero(t == np.fmin.reduceat(t, start)[run])
+    first = np.ones(len(nearest), dtype=bool)
+    first[1:] = run[nearest[1:]] != run[nearest[:-1]]
+    first = nearest[first]
     rows, t, owner, piece = rows[first], t[first], owner[first], piece[first]
     nx, ny = nx[first], ny[first]
     better = t < hit_at[rows]
