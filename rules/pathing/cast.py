@@ -233,16 +233,7 @@ def _budget_cut(
     seg_len = length[cand][rows]
     piece = (tb - ta) * seg_len
     cost = piece * weight
-    # cumulative cost within each row (rows are grouped and ordered by ta)
-    order = np.lexsort((ta, rows))
-    rows, ta, weight, piece, cost, seg_len = (
-        rows[order],
-        ta[order],
-        weight[order],
-        piece[order],
-        cost[order],
-        seg_len[order],
-    )
+    # cumulative cost within each row (the pieces come grouped by row and ordered by ta)
     cum = np.cumsum(cost)
     first = np.searchsorted(rows, rows)
     before = cum - cost - np.where(first > 0, cum[first - 1], 0.0)

@@ -197,7 +197,8 @@ def _crossing_intervals(
 ) -> tuple[IntArray, FloatArray, FloatArray]:
     """Split each segment ``p0 + t d, t in [0, 1]`` where it crosses ``edges``.
 
-    Returns, for every piece, the segment index and its parameter range.
+    Returns, for every piece, the segment index and its parameter range; the pieces
+    come by segment and, within one, in order along it.
     """
     count = len(x0)
     rows = np.arange(count, dtype=np.intp)
