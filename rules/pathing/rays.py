@@ -352,9 +352,8 @@ class _Rays:
         self.kind = np.array(self.kinds, dtype=np.intp)
         self.base = np.array(self.bases).reshape(-1, 2)
         self.circle = np.array(self.circles, dtype=np.float64).reshape(-1, 5)
-        self.gid = np.concatenate(
-            [self.gid, *(np.full(len(p[1]), p[0], dtype=np.intp) for p in self.parts)]
-        )
+        groups = np.array([p[0] for p in self.parts], dtype=np.intp)
+        self.gid = np.concatenate([self.gid, np.repeat(groups, [len(p[1]) for p in self.parts])])
         self.param = np.concatenate([self.param, *(p[1] for p in self.parts)])
         self.o = np.concatenate([self.o, *(p[2] for p in self.parts)])
         self.u = np.concatenate([self.u, *(p[3] for p in self.parts)])
