@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from arbitre.rules.lazy import exported_lazily
+
 if TYPE_CHECKING:
     from arbitre.rules.answer_kinds import FireAnswer as FireAnswer
     from arbitre.rules.answer_kinds import ImpactAnswer as ImpactAnswer
@@ -24,17 +26,20 @@ if TYPE_CHECKING:
     from arbitre.rules.answer_kinds import PotentialsAnswer as PotentialsAnswer
     from arbitre.rules.answer_kinds import ReachAnswer as ReachAnswer
 
-_KINDS = frozenset(("FireAnswer", "ImpactAnswer", "MoveAnswer", "PotentialsAnswer", "ReachAnswer"))
-
-
-def __getattr__(name: str) -> Any:
-    """The answer types of fire, moves, reach, impacts and potentials, from
-    `arbitre.rules.answer_kinds`, imported when one is first used."""
-    if name in _KINDS:
-        from arbitre.rules import answer_kinds
-
-        return getattr(answer_kinds, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# The answer types of fire, moves, reach, impacts and potentials, from
+# `arbitre.rules.answer_kinds`, imported when one is first used.
+__getattr__ = exported_lazily(
+    "arbitre.rules",
+    {
+        "answer_kinds": (
+            "FireAnswer",
+            "ImpactAnswer",
+            "MoveAnswer",
+            "PotentialsAnswer",
+            "ReachAnswer",
+        )
+    },
+)
 
 
 class Reason(StrEnum):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -10,39 +9,11 @@ from typing import Any, ClassVar, TypeVar
 
 from arbitre.rules.answers import Answer, Unit
 from arbitre.rules.errors import QuestionError
+from arbitre.rules.lazy import imported
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import bind_options, shown
 
 OptionsT = TypeVar("OptionsT")
-
-
-def imported(reference: str) -> Any:
-    """The object a reference ``package.module:name`` names, its module imported if need be.
-
-    >>> imported("arbitre.rules.answers:Unit").__name__
-    'Unit'
-    """
-    module, colon, name = reference.partition(":")
-    if not colon or not name:
-        raise ValueError(f"a reference is module:name, got {reference!r}")
-    return getattr(importlib.import_module(module), name)
-
-
-def exported_lazily(package: str, exports: Mapping[str, Sequence[str]]) -> Callable[[str], Any]:
-    """A package's ``__getattr__`` (PEP 562) for the names it re-exports from its modules
-    (``exports``: module -> names), each module imported when one of its names is first
-    used: importing a rule system's package costs only what its questions need."""
-    where = {
-        name: f"{package}.{module}:{name}" for module, names in exports.items() for name in names
-    }
-
-    def __getattr__(name: str) -> Any:
-        reference = where.get(name)
-        if reference is None:
-            raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        return imported(reference)
-
-    return __getattr__
 
 
 @dataclass(frozen=True, slots=True)

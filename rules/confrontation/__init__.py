@@ -42,7 +42,7 @@ from arbitre.rules.confrontation.book import (
 )
 from arbitre.rules.confrontation.contacts import Contacts, base_of, edge_gap_mm, find_contacts
 from arbitre.rules.confrontation.ruleset import Confrontation
-from arbitre.rules.ruleset import exported_lazily
+from arbitre.rules.lazy import exported_lazily
 
 if TYPE_CHECKING:
     from arbitre.rules.confrontation.answers import (

@@ -33,6 +33,7 @@ damage). :mod:`~arbitre.rules.musg.book` holds the book's numbers and the option
 
 from typing import TYPE_CHECKING
 
+from arbitre.rules.lazy import exported_lazily
 from arbitre.rules.musg.bases import Footprints
 from arbitre.rules.musg.book import (
     BANDS,
@@ -55,7 +56,6 @@ from arbitre.rules.musg.book import (
     parse_weapon,
 )
 from arbitre.rules.musg.ruleset import Musg
-from arbitre.rules.ruleset import exported_lazily
 
 if TYPE_CHECKING:
     from arbitre.rules.musg.answers import (

@@ -34,7 +34,7 @@ the groups; :mod:`~arbitre.rules.smooth_and_rifled.answers` the answer types.
 
 from typing import TYPE_CHECKING
 
-from arbitre.rules.ruleset import exported_lazily
+from arbitre.rules.lazy import exported_lazily
 from arbitre.rules.smooth_and_rifled.model import NUMBERS, SmoothAndRifledOptions
 from arbitre.rules.smooth_and_rifled.ruleset import SmoothAndRifled
 

@@ -253,12 +253,6 @@ def _indices(scene: Scene) -> dict[str, int]:
     return indices
 
 
-def edge_gap_mm(scene: Scene, a: Figure, b: Figure) -> float:
-    """Base edge to base edge distance between two figures of a scene (0 when touching)."""
-    prints = footprints(scene)
-    return float(shapely.distance(prints[index_of(scene, a.id)], prints[index_of(scene, b.id)]))
-
-
 class Gaps:
     """Edge-to-edge gaps between a scene's figures, mm, each measured when first asked for
     (`arbitre.rules.geometry.base_gaps_mm`: closed form where a base is round)."""
