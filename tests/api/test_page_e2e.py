@@ -276,6 +276,30 @@ def test_distance_between_two_tapped_figures_is_the_tables(
     assert not errors, f"errors in the page: {errors}"
 
 
+def test_on_a_wide_screen_the_answer_sits_right_under_the_map(
+    server: str, browser_page: tuple[Any, list[str]]
+) -> None:
+    page, _ = browser_page
+
+    def box(selector: str) -> dict[str, float]:
+        found = page.locator(selector).bounding_box()
+        assert found is not None, f"{selector} is not shown"
+        return dict(found)
+
+    table = box(".map-view")
+    answer = box('[data-testid="result"]')
+    camera = box(".camera-view")
+    figures = box(".figures")
+    # Two columns at 1280 px: the map and the answer on the left, the camera and the
+    # figure list on the right ...
+    assert camera["x"] >= table["x"] + table["width"]
+    assert figures["x"] >= table["x"] + table["width"]
+    # ... and the answer right under the map (the sections are 0.75 rem = 12 px apart),
+    # not pushed down below the camera and the figure list beside it.
+    assert answer["x"] == pytest.approx(table["x"], abs=1)
+    assert 0 <= answer["y"] - (table["y"] + table["height"]) <= 16
+
+
 def _stroke_colour(page: Any) -> tuple[int, int, int]:
     stroke = page.evaluate(
         """() => getComputedStyle(document.querySelector(
