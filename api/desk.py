@@ -4,6 +4,9 @@ Questions are answered off the event loop and off the camera's thread, by at mos
 ``workers`` workers at once; up to ``waiting`` more wait for a worker. One more is
 refused at once (`Busy`: the route answers 503 with ``Retry-After``), so a crowd of
 questions cannot starve the camera loop nor queue up answers nobody will wait for.
+A question still unanswered after ``time_limit_s`` is given up (`TooLong`): a worker
+process is stopped and another started, so one costly question (a scene crowded with
+hundreds of obstacles, say) cannot hold the desk for minutes.
 
 The workers are threads, or (``processes=True``, what ``arbitre serve`` uses)
 processes of their own: rules questions are mostly Python, which holds the
@@ -32,23 +35,41 @@ T = TypeVar("T")
 WORKERS = 1
 WAITING = 8
 RETRY_AFTER_S = 1
+TIME_LIMIT_S = 10.0
 
 
 class Busy(Exception):
     """Every worker is answering and the queue is full."""
 
 
+class TooLong(Exception):
+    """A question took longer than the desk's time limit and was given up."""
+
+    def __init__(self, limit_s: float) -> None:
+        super().__init__(f"stopped after {limit_s:g} s: the scene is too costly for this question")
+        self.limit_s = limit_s
+
+
 class QuestionDesk:
     """Runs questions on its workers; ``workers`` answer at once, ``waiting`` queue."""
 
     def __init__(
-        self, workers: int = WORKERS, waiting: int = WAITING, *, processes: bool = False
+        self,
+        workers: int = WORKERS,
+        waiting: int = WAITING,
+        *,
+        processes: bool = False,
+        time_limit_s: float = TIME_LIMIT_S,
     ) -> None:
-        if workers < 1 or waiting < 0:
-            raise ValueError(f"need workers >= 1 and waiting >= 0, got {workers}, {waiting}")
+        if workers < 1 or waiting < 0 or not time_limit_s > 0:
+            raise ValueError(
+                f"need workers >= 1, waiting >= 0 and a time limit > 0, "
+                f"got {workers}, {waiting}, {time_limit_s}"
+            )
         self.workers = workers
         self.capacity = workers + waiting
         self.processes = processes
+        self.time_limit_s = time_limit_s
         self._executor: Executor | None = None
         self._lock = threading.Lock()
         self._taken = 0
@@ -72,24 +93,53 @@ class QuestionDesk:
 
     async def run(self, work: Callable[..., T], *args: Any) -> T:
         """``work(*args)`` computed on a worker (picklable, for processes); `Busy` when
-        the desk is full."""
+        the desk is full, `TooLong` past the time limit.
+
+        A question holds its place until its worker is done with it: a thread cannot be
+        stopped, so one given up still counts until it ends; a process is stopped.
+        """
         with self._lock:
             if self._taken >= self.capacity:
                 raise Busy
             self._taken += 1
+        pool = self._pool()
         try:
-            pool = self._pool()
-            try:
-                return await asyncio.get_running_loop().run_in_executor(pool, work, *args)
-            except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
-                with self._lock:
-                    if self._executor is pool:
-                        self._executor = None
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise Busy from None
-        finally:
-            with self._lock:
-                self._taken -= 1
+            future = pool.submit(work, *args)
+        except BaseException:  # a pool shut down or broken meanwhile
+            self._release()
+            self._forget(pool)
+            raise Busy from None
+        future.add_done_callback(self._release)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), self.time_limit_s)
+        except TimeoutError:
+            if self.processes:
+                self._stop(pool)
+            raise TooLong(self.time_limit_s) from None
+        except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
+            self._forget(pool)
+            raise Busy from None
+
+    def _release(self, _done: object = None) -> None:
+        with self._lock:
+            self._taken -= 1
+
+    def _forget(self, pool: Executor) -> None:
+        """Start a new pool for the next question, if ``pool`` is still the current one."""
+        with self._lock:
+            if self._executor is pool:
+                self._executor = None
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    def _stop(self, pool: Executor) -> None:
+        """Stop the worker processes of ``pool``: the questions they hold fail (their
+        clients get `Busy`) and the next question starts a new pool."""
+        # The standard library stops a pool's workers only from Python 3.14
+        # (`terminate_workers`); before, its processes are at hand here (until shutdown).
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        self._forget(pool)
+        for process in processes:
+            process.kill()
 
     def close(self) -> None:
         with self._lock:

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from arbitre.api.desk import RETRY_AFTER_S, Busy, QuestionDesk, answer_scene
+from arbitre.api.desk import RETRY_AFTER_S, Busy, QuestionDesk, TooLong, answer_scene
 from arbitre.api.live import LiveTable
 from arbitre.api.routes.errors import errors
 from arbitre.api.routes.state import live_of
@@ -47,7 +47,8 @@ router = APIRouter(prefix="/api")
         422,
         503,
         e422="a malformed body, an unknown question or figure, a bad argument or option "
-        "value (one line naming it)",
+        "value (one line naming it); or a question given up after the desk's time limit "
+        "(10 s) on a scene too costly for it",
         e503="the questions' queue is full: retry",
     ),
 )
@@ -55,7 +56,8 @@ async def post_ask(question: Question, request: Request) -> dict[str, Any]:
     """Answer a rules question on the live table's positions, or on the scene given.
 
     Questions are answered in turn by a few workers (`arbitre.api.desk`); when they are
-    all busy and the queue is full, the answer is 503 with ``Retry-After``.
+    all busy and the queue is full, the answer is 503 with ``Retry-After``. A question
+    still unanswered after the desk's time limit is given up: 422.
     """
     live, desk = live_of(request), desk_of(request)
     try:
@@ -77,6 +79,8 @@ async def post_ask(question: Question, request: Request) -> dict[str, Any]:
             detail="busy answering other questions: retry in a second",
             headers={"Retry-After": str(RETRY_AFTER_S)},
         ) from None
+    except TooLong as error:
+        raise HTTPException(status_code=422, detail=f"{question.question}: {error}") from None
     except RulesError as error:
         raise HTTPException(status_code=422, detail=str(error).splitlines()[0]) from None
 

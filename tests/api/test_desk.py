@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from arbitre.api.demo import DemoSource, demo_config
-from arbitre.api.desk import Busy, QuestionDesk, answer_scene
+from arbitre.api.desk import Busy, QuestionDesk, TooLong, answer_scene
 from arbitre.api.live import LiveTable
 from arbitre.api.main import create_app
 
@@ -111,3 +112,76 @@ def test_a_full_desk_answers_503_with_retry_after(live: LiveTable) -> None:
             release.set()
             blocker.join()
         assert client.post("/api/ask", json={"question": "groups"}).status_code == 200
+
+
+def _crowded_table() -> dict[str, Any]:
+    """Two figures in a corner of a 1.9 m table strewn with 800 small impassable
+    triangles, and 1 M of a metre: a reach across it all takes minutes."""
+    terrain = [
+        {
+            "id": f"t{k}",
+            "kind": "impassable",
+            "polygon_mm": [[x, y], [x + 20, y], [x + 10, y + 15]],
+        }
+        for k, (x, y) in enumerate((100 + 60 * (k % 30), 100 + 60 * (k // 30)) for k in range(800))
+    ]
+    figures = [
+        {"id": "f0", "side": "b", "group": "g0", "reference": True, "x_mm": 30, "y_mm": 30},
+        {"id": "f1", "side": "a", "group": "g1", "reference": True, "x_mm": 90, "y_mm": 30},
+    ]
+    return {
+        "ruleset": "cb6",
+        "options": {"unit_mm": 1000},
+        "table": {"width_mm": 1900, "depth_mm": 1900},
+        "figures": [{**f, "type": "TD"} for f in figures],
+        "terrain": terrain,
+    }
+
+
+def test_a_question_past_the_time_limit_is_given_up_and_its_worker_replaced(
+    live: LiveTable,
+) -> None:
+    desk = QuestionDesk(processes=True, time_limit_s=2.0)
+    app = create_app(live, run_loop=False, hosts=TEST_HOSTS, desk=desk)
+    with TestClient(app) as client:
+        # A first question starts the worker, so that the limit counts the answer alone.
+        assert client.post("/api/ask", json={"question": "groups"}).status_code == 200
+        start = time.monotonic()
+        got = client.post(
+            "/api/ask", json={"question": "reach", "args": ["f0"], "scene": _crowded_table()}
+        )
+        waited = time.monotonic() - start
+        assert got.status_code == 422, got.text
+        assert got.json()["detail"].startswith("reach: stopped after 2 s")
+        assert waited < 30  # minutes if the question ran to its end
+        # The stopped worker's place is free once its pool has seen it end.
+        deadline = time.monotonic() + 10
+        while desk.taken and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert desk.taken == 0
+        # A new worker answers the next question.
+        after = client.post("/api/ask", json={"question": "distance", "args": ["alpins", "verts"]})
+        assert after.status_code == 200, after.text
+
+
+def test_a_thread_given_up_keeps_its_place_until_it_ends() -> None:
+    desk = QuestionDesk(workers=1, waiting=0, time_limit_s=0.2)
+    release = threading.Event()
+
+    async def scenario() -> None:
+        with pytest.raises(TooLong):
+            await desk.run(release.wait, 10)
+        # The thread still waits: its place is still taken, so the desk is full.
+        assert desk.taken == 1
+        with pytest.raises(Busy):
+            await desk.run(release.wait, 10)
+        release.set()
+        for _ in range(100):
+            if desk.taken == 0:
+                break
+            await asyncio.sleep(0.01)
+        assert desk.taken == 0
+        assert await desk.run(release.wait, 10) is True
+
+    asyncio.run(scenario())
+    desk.close()
