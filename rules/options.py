@@ -144,8 +144,14 @@ Name = Annotated[_Name, Takes("a name (text)")]
 MAX_OPTION_MM = 100_000.0
 """The longest length a scene's option may give (100 m, the largest table)."""
 
-LengthMm = Annotated[float, Field(gt=0, le=MAX_OPTION_MM, allow_inf_nan=False, strict=True)]
-"""A length in mm, above 0 and at most `MAX_OPTION_MM`."""
+MIN_LENGTH_MM = 1.0
+"""The shortest length a scene's option may give: about what a camera sees (a smaller
+unit would only turn every answer into a number of hundreds of digits)."""
+
+LengthMm = Annotated[
+    float, Field(ge=MIN_LENGTH_MM, le=MAX_OPTION_MM, allow_inf_nan=False, strict=True)
+]
+"""A length in mm, `MIN_LENGTH_MM` to `MAX_OPTION_MM`."""
 
 GapMm = Annotated[float, Field(ge=0, le=MAX_OPTION_MM, allow_inf_nan=False, strict=True)]
 """A gap or tolerance in mm, 0 to `MAX_OPTION_MM`."""

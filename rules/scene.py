@@ -39,9 +39,48 @@ from arbitre.rules.options import shown
 
 # Numbers are strict: YAML's `true` is never read as 1 mm (nor "12" as 12).
 Finite = Annotated[float, Field(allow_inf_nan=False, strict=True)]
-Positive = Annotated[float, Field(gt=0, allow_inf_nan=False, strict=True)]
-NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False, strict=True)]
+_LONGEST_MM = 100_000.0
+"""The largest length a figure may give (a base, an uncertainty): 100 m, a table's side."""
+Positive = Annotated[float, Field(gt=0, le=_LONGEST_MM, allow_inf_nan=False, strict=True)]
+NonNegative = Annotated[float, Field(ge=0, le=_LONGEST_MM, allow_inf_nan=False, strict=True)]
 Flag = Annotated[bool, Field(strict=True)]
+
+
+_NOT_IN_NAMES = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+"""Control characters, line separators and lone surrogates: a name is one line of text."""
+
+_NOT_IN_TEXT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+"""The same, but tabs and newlines: free text (``attrs``) may have several lines."""
+
+
+def _plain_name(value: str) -> str:
+    if _NOT_IN_NAMES.search(value):
+        raise ValueError("a name is one line of text, without control characters")
+    return value
+
+
+def _plain_data(value: Any) -> Any:
+    """``value`` (the data of ``attrs``) if its keys are names and its strings text."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str) and _NOT_IN_TEXT.search(item):
+            raise ValueError("text without control characters (but tabs and newlines)")
+        if isinstance(item, dict):
+            for key in item:
+                if isinstance(key, str) and _NOT_IN_NAMES.search(key):
+                    raise ValueError("keys are names, one line without control characters")
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return value
+
+
+Name = Annotated[str, Field(min_length=1), pydantic.AfterValidator(_plain_name)]
+"""An id, side, group or other name: one line of text."""
+
+Attrs = Annotated[dict[str, Any], pydantic.AfterValidator(_plain_data)]
 
 
 class _Strict(BaseModel):
@@ -70,20 +109,20 @@ BaseSpec = Annotated[RoundBaseSpec | SquareBaseSpec | RectBaseSpec, Field(discri
 
 
 class FigureSpec(_Strict):
-    id: Annotated[str, Field(min_length=1)]
-    side: Annotated[str, Field(min_length=1)]
+    id: Name
+    side: Name
     x_mm: Finite
     y_mm: Finite
-    group: str | None = None
+    group: Name | None = None
     reference: Flag = False
     facing_deg: Finite = 90.0
     base: BaseSpec | None = None
-    unit: str | None = None
-    type: str | None = None
+    unit: Name | None = None
+    type: Name | None = None
     wounded: Flag = False
     sigma_mm: NonNegative = 0.0
     marker_height_mm: NonNegative | None = None
-    attrs: dict[str, Any] = Field(default_factory=dict)
+    attrs: Attrs = Field(default_factory=dict)
 
     @pydantic.field_validator("id", "side", "group", "unit", "type", mode="before")
     @classmethod
@@ -94,7 +133,7 @@ class FigureSpec(_Strict):
         )
 
 
-MAX_TABLE_MM = 100_000.0
+MAX_TABLE_MM = _LONGEST_MM
 """The largest table side a scene may give (100 m)."""
 
 TableSide = Annotated[float, Field(gt=0, le=MAX_TABLE_MM, allow_inf_nan=False, strict=True)]
@@ -109,19 +148,19 @@ MAX_FIGURES = 1000
 MAX_TERRAIN = 1000
 """The most terrain pieces a scene may hold."""
 
-MAX_POINTS = 100_000
+MAX_POINTS = 20_000
 """The most points one terrain piece's outline may have."""
 
 Outline = Annotated[list[tuple[Coordinate, Coordinate]], Field(max_length=MAX_POINTS)]
 
 
 class TerrainSpec(_Strict):
-    id: Annotated[str, Field(min_length=1)]
+    id: Name
     kind: TerrainKind
     polygon_mm: Outline | None = None
     line_mm: Outline | None = None
     level: Annotated[int, Field(ge=1, le=3, strict=True)] | None = None
-    attrs: dict[str, Any] = Field(default_factory=dict)
+    attrs: Attrs = Field(default_factory=dict)
 
 
 class TableSpec(_Strict):
@@ -130,14 +169,14 @@ class TableSpec(_Strict):
 
 
 class SceneSpec(_Strict):
-    ruleset: str
+    ruleset: Name
     options: dict[str, Any] = Field(default_factory=dict)
     table: TableSpec
     figures: Annotated[list[FigureSpec], Field(max_length=MAX_FIGURES)]
     terrain: Annotated[list[TerrainSpec], Field(max_length=MAX_TERRAIN)] = Field(
         default_factory=list
     )
-    allies: list[list[str]] = Field(default_factory=list)
+    allies: list[list[Name]] = Field(default_factory=list)
 
 
 MAX_SCENE_BYTES = 10_000_000
@@ -145,6 +184,11 @@ MAX_SCENE_BYTES = 10_000_000
 
 MAX_NESTING = 40
 """Deepest nesting of lists and mappings a scene file may have (a scene needs about 6)."""
+
+MAX_VALUES = 150_000
+"""The most values (numbers, texts, lists and mappings) a scene file may hold: reading
+them takes about 2 s. A table of 1,000 figures holds about 15,000, and 40,000 points of
+terrain outline 120,000."""
 
 
 if hasattr(yaml, "CSafeLoader"):
@@ -162,12 +206,18 @@ else:  # a PyYAML built without libyaml
 
 
 class _SceneLoader(_Reading):
-    """YAML without aliases (which can multiply a small file a billion times) and with a
-    bounded nesting (which could exhaust the stack)."""
+    """YAML without aliases (which can multiply a small file a billion times), with a
+    bounded nesting (which could exhaust the stack) and a bounded number of values (which
+    could take minutes to read)."""
+
+    _values = 0
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
             raise self._refusal("aliases (*name) are not read in a scene")
+        self._values += 1
+        if self._values > MAX_VALUES:
+            raise self._refusal(f"more than {MAX_VALUES:,} values: larger than a scene can be")
         depth = getattr(self, "_depth", 0)
         if depth >= MAX_NESTING:
             raise self._refusal(f"nested deeper than {MAX_NESTING} levels")
@@ -183,13 +233,52 @@ class _SceneLoader(_Reading):
         return yaml.composer.ComposerError(None, None, problem, mark)
 
 
-# YAML 1.1 reads `1e3` (an exponent without a decimal point) as text; YAML 1.2 and every
-# user read a number, so the scene reader does too.
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        """A mapping whose keys are each given once (YAML lets the last one win, silently)."""
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, str | int | float | bool) or key is None:
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"{shown(key)} is given twice", key_node.start_mark
+                    )
+                seen.add(key)
+        return super().construct_mapping(node, deep)
+
+    def construct_decimal(self, node: Any) -> int:
+        """An integer written in decimal (YAML 1.1 would read 010 as 8 and 1:30 as 90)."""
+        text = self.construct_scalar(node)
+        digits = text.lstrip("+-")
+        if len(digits) > _MAX_DIGITS:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"a number of {len(digits)} digits", node.start_mark
+            )
+        return int(text)
+
+
+_MAX_DIGITS = 400
+"""The most digits an integer may have (a float holds up to about 10**308)."""
+
+# Numbers as YAML 1.2 and JSON write them, and no others: `1e3` is a number (YAML 1.1 reads
+# text), `0x10`, `010` and `1:30` are not (YAML 1.1 reads 16, 8 and 90), nor are dates.
+_NUMBERS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:timestamp")
+_SceneLoader.yaml_implicit_resolvers = {
+    first: [(tag, pattern) for tag, pattern in resolvers if tag not in _NUMBERS]
+    for first, resolvers in _Reading.yaml_implicit_resolvers.items()
+}
+_SceneLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:int", re.compile(r"^[-+]?[0-9]+$"), list("-+0123456789")
+)
 _SceneLoader.add_implicit_resolver(
     "tag:yaml.org,2002:float",
-    re.compile(r"^[-+]?[0-9][0-9_]*[eE][-+]?[0-9]+$"),
-    list("-+0123456789"),
+    re.compile(
+        r"^(?:[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)(?:[eE][-+]?[0-9]+)?"
+        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+    ),
+    list("-+0123456789."),
 )
+_SceneLoader.add_constructor("tag:yaml.org,2002:int", _SceneLoader.construct_decimal)
 
 
 def load_scene(path: str | Path) -> Scene:
@@ -217,7 +306,9 @@ def read_scene_text(text: str, source: str = "<scene>") -> Any:
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else ""
-        problem = str(getattr(error, "problem", None) or "malformed YAML")[:120]
+        problem = str(
+            getattr(error, "problem", None) or str(error).splitlines()[0] or "malformed YAML"
+        )[:120]
         raise SceneError(source, where, f"malformed YAML: {problem}") from None
     except RecursionError:
         raise SceneError(source, "", "nested too deeply") from None
@@ -364,6 +455,9 @@ def _scene_error(source: str, error: pydantic.ValidationError, prefix: str = "")
             parts.append(str(item))
     field = ".".join(parts)
     kind = first["type"]
+    if kind == "value_error":  # one of ours: the message alone, without pydantic's prefix
+        message = str(first["msg"]).removeprefix("Value error, ")
+        return SceneError(source, field, f"{message}, got {shown(first.get('input'))}")
     if kind == "extra_forbidden":
         return SceneError(source, field, "unknown key (a typo?)")
     if kind == "missing":

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import re
+
 import yaml
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
 
 from arbitre.api.routes.errors import errors
 from arbitre.api.routes.state import live_of
@@ -42,29 +45,44 @@ def get_scene_yaml(request: Request) -> Response:
     },
 )
 async def post_scene_read(request: Request, name: str = "scene.yaml") -> dict[str, Any]:
-    """Read a scene file (YAML or JSON text in the body): its data and how to draw it."""
+    """Read a scene file (YAML or JSON text in the body): its data and how to draw it.
+
+    The file is read on a worker thread: the server goes on serving meanwhile.
+    """
     body = await request.body()  # bounded by the body guard (arbitre.api.main)
-    source = name[:200] or "scene.yaml"
+    source = _NOT_SHOWN.sub("", name)[:200] or "scene.yaml"
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
         raise HTTPException(status_code=422, detail=f"{source}: not UTF-8 text") from None
     try:
-        data = read_scene_text(text, source)  # no aliases, bounded nesting
-        scene = parse_scene(data, source=source)
+        return await run_in_threadpool(_read, text, source)
     except RulesError as error:
         raise HTTPException(status_code=422, detail=str(error).splitlines()[0]) from None
+
+
+_NOT_SHOWN = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffd]")
+"""What a file's name loses in messages: control characters, line breaks, lone
+surrogates and the replacement character (bytes that were not UTF-8)."""
+
+
+def _read(text: str, source: str) -> dict[str, Any]:
+    data = read_scene_text(text, source)  # no aliases, bounded nesting and size
+    scene = parse_scene(data, source=source)
     return {"scene": data, "view": scene_view(scene, data)}
 
 
 def scene_view(scene: Scene, data: dict[str, Any]) -> dict[str, Any]:
     """The parts of ``/api/state`` the page draws, for a scene file."""
     problem: str | None = None
-    try:
-        groups = ask(scene, "groups", []).to_json()
-    except RulesError as error:
-        groups, problem = {"groups": {}, "warnings": []}, str(error)
-    unit = find_ruleset(scene.ruleset).unit(scene)
+    ruleset = find_ruleset(scene.ruleset)
+    groups: dict[str, Any] = {"groups": {}, "warnings": []}
+    if "groups" in ruleset.questions():  # MUSG and Confrontation have none
+        try:
+            groups = ask(scene, "groups", []).to_json()
+        except RulesError as error:
+            problem = str(error)
+    unit = ruleset.unit(scene)
     return {
         "table": {"width_mm": scene.table.width_mm, "depth_mm": scene.table.depth_mm},
         "terrain": list(data.get("terrain") or []),

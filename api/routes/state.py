@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from arbitre.api.live import LiveTable
 from arbitre.api.routes.errors import errors
 from arbitre.rules.errors import RulesError
+from arbitre.rules.options import MIN_LENGTH_MM
 
 router = APIRouter(prefix="/api")
 
@@ -60,8 +61,6 @@ def require_token(request: Request, token: str | None) -> None:
 
 MAX_OPTION = 100_000.0
 """Largest size of a number in options: 100 m, the largest table a scene may have."""
-MIN_LENGTH_MM = 1.0
-"""Smallest length (an option named ``*_mm``) other than 0: about what a camera sees."""
 MIN_CELL_MM = 10.0
 """Smallest cell of a hex or square grid (``hex_mm``, ``square_mm``): less than any base;
 finer grids only make path finding slow."""

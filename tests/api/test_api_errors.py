@@ -3,7 +3,9 @@ listing every 4xx a route gives (each one provoked here)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -142,3 +144,51 @@ def test_no_route_documents_the_default_422_list(demo: tuple[TestClient, LiveTab
                 if code.startswith("4"):
                     body = answer["content"]["application/json"]["schema"]
                     assert body == {"$ref": "#/components/schemas/Detail"}, (path, method, code)
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+@pytest.mark.parametrize("name", ["musg-skirmish.yaml", "confrontation-melee.yaml"])
+def test_a_scene_of_a_rule_system_without_groups_reads_without_a_problem(
+    demo: tuple[TestClient, LiveTable], name: str
+) -> None:
+    client, _ = demo
+    text = (EXAMPLES / name).read_bytes()
+    got = client.post(f"/api/scene/read?name={name}", content=text)
+    assert got.status_code == 200, got.text
+    assert got.json()["view"]["problem"] is None
+    assert got.json()["view"]["figures"]
+
+
+def test_a_file_name_keeps_no_line_break_in_a_message(
+    demo: tuple[TestClient, LiveTable],
+) -> None:
+    client, _ = demo
+    got = client.post("/api/scene/read?name=what-if.yaml%0Aextra%ff", content=b"ruleset: cb6")
+    assert got.status_code == 422
+    assert got.json()["detail"] == "what-if.yamlextra: table: missing"
+
+
+@pytest.mark.parametrize(
+    ("piece", "fragment"),
+    [
+        ({"attrs": {"x": "\ud800"}}, "terrain[0].attrs: text without control characters"),
+        ({"id": "\x85"}, "terrain[0].id: a name is one line of text"),
+    ],
+)
+def test_terrain_with_control_characters_is_422_and_changes_nothing(
+    demo: tuple[TestClient, LiveTable], piece: dict[str, Any], fragment: str
+) -> None:
+    client, live = demo
+    before = client.get("/api/state").json()["terrain"]
+    wood = {"id": "w", "kind": "wood", "polygon_mm": [[0, 0], [100, 0], [0, 100]], **piece}
+    # JSON's own escapes: a lone surrogate is no UTF-8, so json= could not send it.
+    body = json.dumps({"terrain": [wood]})
+    got = client.put(
+        "/api/terrain", content=body, headers={**AUTH, "content-type": "application/json"}
+    )
+    assert got.status_code == 422, got.text
+    assert fragment in got.json()["detail"]
+    assert client.get("/api/state").status_code == 200
+    assert client.get("/api/state").json()["terrain"] == before

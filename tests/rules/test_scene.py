@@ -63,7 +63,22 @@ def test_the_alias_is_accepted_and_named_in_full(tmp_path: Path) -> None:
         (("y_mm: 200, type: TD", "y_mm: -5, type: TD"), "figures[0].y_mm", "off the table"),
         (("id: a2", "id: a1"), "figures[1].id", "duplicate id 'a1'"),
         (("ruleset: choc-base-6", "ruleset: chess"), "ruleset", "unsupported ruleset: 'chess'"),
-        (("unit_mm: 100", "unit_mm: -100"), "options.unit_mm", "greater than 0"),
+        (("unit_mm: 100", "unit_mm: -100"), "options.unit_mm", "greater than or equal to 1"),
+        # A unit of 1e-300 mm would make every answer a number of 300 digits.
+        (("unit_mm: 100", "unit_mm: 1.0e-300"), "options.unit_mm", "greater than or equal to 1"),
+        (("sigma_mm: 0.3", "sigma_mm: 1.0e+300"), "figures[1].sigma_mm", "less than or equal"),
+        # YAML 1.1 would read 2:10 as 130 and 0x82 as 130: here they are text.
+        (("x_mm: 130", "x_mm: 2:10"), "figures[1].x_mm", "valid number, got '2:10'"),
+        (("x_mm: 130", "x_mm: 0x82"), "figures[1].x_mm", "valid number, got '0x82'"),
+        (("x_mm: 130", "x_mm: 130, x_mm: 131"), "line 6", "'x_mm' is given twice"),
+        (("x_mm: 130", "x_mm: " + "9" * 500), "line 6", "a number of 500 digits"),
+        (("id: a2", 'id: "a\\u0085b"'), "figures[1].id", "one line of text"),
+        (
+            ("blue, group: A, x_mm: 130", '"b\\x00e", group: A, x_mm: 130'),
+            "figures[1].side",
+            "one line",
+        ),
+        (("pa_bonus: 1", 'pa_bonus: 1, note: "\\x07"'), "figures[1].attrs", "control characters"),
         (("unit_mm: 100", "unit_mm: 100, colour: red"), "options.colour", "unknown key"),
         (("surface: neutral", "surface: hex"), "options.hex_mm", "required"),
         (("surface: neutral", "surface: hexagons"), "options.surface", "hexagons"),
