@@ -232,7 +232,6 @@ class _SceneLoader(_Reading):
         mark = getattr(self.peek_event(), "start_mark", None)  # libyaml's mark, or PyYAML's
         return yaml.composer.ComposerError(None, None, problem, mark)
 
-
     def construct_mapping(self, node: Any, deep: bool = False) -> Any:
         """A mapping whose keys are each given once (YAML lets the last one win, silently)."""
         seen: set[Any] = set()

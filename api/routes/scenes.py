@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import re
+from typing import Any
 
 import yaml
 from fastapi import APIRouter, HTTPException, Request
