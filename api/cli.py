@@ -134,13 +134,23 @@ def ask(
     loaded = load_scene(scene)
     answer = ask_question(loaded, question, args or [], extras)
     if as_json or language is None:
-        typer.echo(json.dumps(answer.to_json()) if as_json else answer.message)
+        typer.echo(
+            json.dumps(answer.to_json()) if as_json else _with_warnings(answer.message, answer)
+        )
         return
     from arbitre.api.i18n import phrase_answer
 
     data = answer.to_json()
     target = _move_target(args or []) if data["question"] == "move" else None
     typer.echo("\n".join(phrase_answer(data, language, target).lines()))
+
+
+def _with_warnings(message: str, answer: object) -> str:
+    """The answer's message, and a ``warning:`` line for each of its warnings that the
+    message does not already give (as the page and ``--lang fr`` show them all)."""
+    warnings = getattr(answer, "warnings", None) or ()
+    missing = [w for w in warnings if isinstance(w, str) and f"warning: {w}" not in message]
+    return message + "".join(f"\nwarning: {w}" for w in missing)
 
 
 def _answer_language(lang: str | None) -> str | None:

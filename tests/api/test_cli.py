@@ -51,6 +51,17 @@ def test_human_answer_is_one_sentence() -> None:
     assert out.strip() == "alpins to verts: 3.41 M (340.6 mm)"
 
 
+def test_the_human_answer_gives_its_warnings_too() -> None:
+    # 3.41 M: beyond 3 M only the sniper shoots (see above), which the answer warns of;
+    # the page and --lang fr show it, the English line must not drop it.
+    code, out, _ = _run("ask", str(EXAMPLE), "fire", "alpins", "verts")
+    assert code == 0
+    assert out.splitlines() == [
+        "alpins may shoot at verts at 3.41 M, PI 2",
+        "warning: beyond 3 M only the snipers' PI counts",
+    ]
+
+
 def test_impact_with_a_die() -> None:
     # alpins: chef, alp2 CR, alp3 wounded CR -> close-combat PI 2 + 2 + 1 = 5; die 2 -> 3.
     code, out, _ = _run(
