@@ -259,13 +259,19 @@ class _SceneLoader(_Reading):
 _MAX_DIGITS = 400
 """The most digits an integer may have (a float holds up to about 10**308)."""
 
-# Numbers as YAML 1.2 and JSON write them, and no others: `1e3` is a number (YAML 1.1 reads
+# Numbers and flags as YAML 1.2 and JSON write them, and no others: `1e3` is a number (YAML 1.1 reads
 # text), `0x10`, `010` and `1:30` are not (YAML 1.1 reads 16, 8 and 90), nor are dates.
+# Nor is `yes` a flag (YAML 1.1 reads yes, no, on and off as true and false): only
+# true and false are.
 _NUMBERS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:timestamp")
+_FLAGS = "tag:yaml.org,2002:bool"
 _SceneLoader.yaml_implicit_resolvers = {
-    first: [(tag, pattern) for tag, pattern in resolvers if tag not in _NUMBERS]
+    first: [(tag, pattern) for tag, pattern in resolvers if tag not in (*_NUMBERS, _FLAGS)]
     for first, resolvers in _Reading.yaml_implicit_resolvers.items()
 }
+_SceneLoader.add_implicit_resolver(
+    _FLAGS, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
 _SceneLoader.add_implicit_resolver(
     "tag:yaml.org,2002:int", re.compile(r"^[-+]?[0-9]+$"), list("-+0123456789")
 )

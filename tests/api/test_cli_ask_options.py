@@ -12,6 +12,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 CB6 = str(EXAMPLES / "cb6-skirmish.yaml")
 MUSG = str(EXAMPLES / "musg-skirmish.yaml")
 SR = str(EXAMPLES / "smooth-and-rifled-skirmish.yaml")
+MBT = str(EXAMPLES / "mbt-battle.yaml")
 
 
 @pytest.mark.parametrize(
@@ -28,6 +29,10 @@ SR = str(EXAMPLES / "smooth-and-rifled-skirmish.yaml")
         (
             ("ask", CB6, "impact", "alpins", "verts", "--with", "die=true"),
             "a die shows 1 to 6, got true (option die of impact)",
+        ),
+        (  # YAML 1.1 would read yes as true: a flag is true or false only
+            ("ask", MBT, "move", "cavaliers", "600", "420", "--with", "as_group=yes"),
+            "only true or false, got 'yes' (option as_group of move)",
         ),
         (
             ("ask", CB6, "impact", "alpins", "verts", "--with", "bonus=.nan"),
