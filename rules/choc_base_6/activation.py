@@ -84,7 +84,8 @@ def turn_order_answer(
     """The order of play for the turn (§3): most groups first, ties by 1D6.
 
     Sides with as many groups roll 1D6 each (``dice``); the highest roll plays
-    first. Without the dice, or when they are equal again, the tie stays open.
+    first. Without the dice, with a die missing for one of the tied sides, or when
+    they are equal again, the tie stays open.
     """
     counts: dict[str, int] = {}
     for group in groups:
@@ -96,19 +97,26 @@ def turn_order_answer(
         by_count.setdefault(counts[side], []).append(side)
     order: list[str] = []
     ties: list[tuple[str, ...]] = []
+    undecided: dict[tuple[str, ...], tuple[str, ...]] = {}
     rolls: list[str] = []
     for count in sorted(by_count, reverse=True):
         tied = by_count[count]
         if len(tied) == 1:
             order.extend(tied)
             continue
-        # Within a tie, the dice decide; sides without a die, or on equal dice, stay tied.
-        ranked = sorted(tied, key=lambda s: (-rolled.get(s, 0), s))
+        missing = tuple(s for s in tied if s not in rolled)
+        if missing:
+            # A side without a die might roll above every other: the whole tie stays open.
+            order.extend(tied)
+            ties.append(tuple(tied))
+            undecided[tuple(tied)] = missing
+            continue
+        # Every side rolled: the higher die plays first, equal dice stay tied.
+        ranked = sorted(tied, key=lambda s: (-rolled[s], s))
         order.extend(ranked)
-        if all(s in rolled for s in ranked):
-            rolls.append(", ".join(f"{s} {rolled[s]}" for s in ranked))
-        for value in sorted({rolled.get(s, 0) for s in ranked}, reverse=True):
-            same = tuple(s for s in ranked if rolled.get(s, 0) == value)
+        rolls.append(", ".join(f"{s} {rolled[s]}" for s in ranked))
+        for value in sorted({rolled[s] for s in ranked}, reverse=True):
+            same = tuple(s for s in ranked if rolled[s] == value)
             if len(same) > 1:
                 ties.append(same)
     open_sides = {s for tie in ties for s in tie}
@@ -117,11 +125,14 @@ def turn_order_answer(
     lines = [f"turn order: {listing}"] + [f"1D6 rolled: {r}" for r in rolls]
     for tie in ties:
         names = " and ".join(tie)
-        if tie[0] in rolled:
-            lines.append(f"{names} rolled {rolled[tie[0]]} each: roll 1D6 again")
+        example = ",".join(f"{s}:{rolled[s] if s in rolled else 'N'}" for s in tie)
+        if tie in undecided:
+            lines.append(
+                f"{names} have as many groups: roll 1D6 (--with dice={example})"
+                + _no_die_yet(tie, undecided[tie])
+            )
         else:
-            example = ",".join(f"{s}:N" for s in tie)
-            lines.append(f"{names} have as many groups: roll 1D6 (--with dice={example})")
+            lines.append(f"{names} rolled {rolled[tie[0]]} each: roll 1D6 again")
     if first is not None:
         lines.append(f"{first} plays first")
     return TurnOrderAnswer(
@@ -134,6 +145,13 @@ def turn_order_answer(
         dice=rolled,
         warnings=tuple(warnings),
     )
+
+
+def _no_die_yet(tie: tuple[str, ...], missing: tuple[str, ...]) -> str:
+    """Which sides of a partly rolled tie still need their die, or nothing when none rolled."""
+    if len(missing) == len(tie):
+        return ""
+    return f"; no die for {' and '.join(missing)}, so the tie stays open"
 
 
 # --- regrouping (§4.2) ---------------------------------------------------------------

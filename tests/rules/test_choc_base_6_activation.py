@@ -82,6 +82,34 @@ def test_turn_order_tie_for_first_waits_for_the_dice() -> None:
     assert again.to_json()["first"] is None and "again" in again.message
 
 
+@pytest.mark.parametrize("dice", [{"blue": 1}, {"red": 2}, "blue:6"])
+def test_a_tie_with_a_die_missing_stays_open(dice: Any) -> None:
+    # blue and red have one group each. One die alone decides nothing: the side without
+    # a die might still roll higher (blue 1 could lose or tie, red 2 could lose, tie or
+    # win), so the tie is the whole pair, nobody is first, and the missing die is asked for.
+    scene = _scene(_figure("a", "blue", 100, 100), _figure("b", "red", 500, 500))
+    answer = ask(scene, "turn-order", [], {"dice": dice})
+    data = answer.to_json()
+    assert (data["first"], data["ties"]) == (None, [["blue", "red"]])
+    assert data["order"] == ["blue", "red"]
+    missing = "red" if "blue" in str(dice) else "blue"
+    assert f"no die for {missing}, so the tie stays open" in answer.message
+    assert "plays first" not in answer.message
+
+
+def test_a_missing_die_leaves_open_only_its_own_tie() -> None:
+    # blue 2 groups, red 1, green 1: blue plays first (most groups); red and green tie
+    # for second, and green's die alone leaves them tied.
+    scene = _scene(
+        _figure("a", "blue", 100, 100),
+        _figure("a2", "blue", 100, 500),
+        _figure("b", "red", 500, 500),
+        _figure("c", "green", 900, 500),
+    )
+    data = ask(scene, "turn-order", [], {"dice": "green:6"}).to_json()
+    assert (data["first"], data["ties"]) == ("blue", [["green", "red"]])
+
+
 @pytest.mark.parametrize(
     ("dice", "problem"),
     [
