@@ -12,8 +12,10 @@ each start, and would evaluate text there.
 import copy
 import dataclasses
 import itertools
+import os
 import pickle
 import re
+import stat
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -290,11 +292,21 @@ def load_scene(path: str | Path) -> Scene:
     """Read and validate a scene file (UTF-8 YAML, or JSON)."""
     source = str(path)
     try:
-        raw = Path(path).read_bytes()
+        # A directory, a pipe or a device (/dev/zero) is no scene, and reading one could
+        # wait for ever: only a regular file is opened, and no more than a scene can be.
+        mode = os.stat(path).st_mode
+        if stat.S_ISDIR(mode):
+            raise SceneError(source, "", "a directory, not a scene file")
+        if not stat.S_ISREG(mode):
+            raise SceneError(source, "", "not a regular file")
+        with open(path, "rb") as file:
+            raw = file.read(MAX_SCENE_BYTES + 1)
     except OSError as error:
         raise SceneError(source, "", f"cannot read the file ({error.strerror or error})") from None
     if len(raw) > MAX_SCENE_BYTES:
-        raise SceneError(source, "", f"{len(raw):,} bytes: larger than a scene can be")
+        raise SceneError(
+            source, "", f"more than {MAX_SCENE_BYTES:,} bytes: larger than a scene can be"
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +131,18 @@ def test_malformed_yaml_names_the_line(tmp_path: Path) -> None:
 def test_a_missing_file_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(SceneError, match="cannot read the file"):
         load_scene(tmp_path / "nowhere.yaml")
+
+
+def test_only_a_regular_file_is_read(tmp_path: Path) -> None:
+    # A pipe nobody writes to would keep the reader waiting, /dev/zero would never end.
+    pipe = tmp_path / "pipe.yaml"
+    os.mkfifo(pipe)
+    with pytest.raises(SceneError, match=r"pipe.yaml: not a regular file$"):
+        load_scene(pipe)
+    with pytest.raises(SceneError, match=r"^/dev/zero: not a regular file$"):
+        load_scene("/dev/zero")
+    with pytest.raises(SceneError, match=r": a directory, not a scene file$"):
+        load_scene(tmp_path)
 
 
 def test_a_scene_that_is_not_a_mapping(tmp_path: Path) -> None:
