@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 
@@ -40,6 +40,9 @@ table_app = typer.Typer(help="Set up a table: its size and anchor markers.", no_
 app.add_typer(table_app, name="table")
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+MAX_CAMERA_INDEX = 63
+"""The largest webcam index taken (OpenCV crashes on a negative one)."""
 
 
 def fail(message: str) -> typer.Exit:
@@ -404,7 +407,7 @@ def _live_table(
             ("--folder", folder),
             ("--url", url),
         )
-        if value not in (None, False)
+        if value is not None and value is not False
     ]
     if len(chosen) > 1:
         raise fail(f"choose one source, not {' and '.join(chosen)}")
@@ -446,14 +449,16 @@ def _live_table(
 def serve(
     demo: Annotated[bool, typer.Option("--demo", help="the built-in demo table")] = False,
     config: Annotated[Path | None, typer.Option(help="arbitre.yaml")] = None,
-    camera_index: Annotated[int | None, typer.Option(help="webcam index")] = None,
+    camera_index: Annotated[
+        int | None, typer.Option(help="webcam index, 0 to 63", min=0, max=MAX_CAMERA_INDEX)
+    ] = None,
     video: Annotated[Path | None, typer.Option(help="a video file (loops)")] = None,
     folder: Annotated[Path | None, typer.Option(help="a folder of images")] = None,
     url: Annotated[str | None, typer.Option(help="a network stream URL")] = None,
     host: Annotated[
         str, typer.Option(help="address to listen on; 0.0.0.0 for phones on the same network")
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="port")] = 8000,
+    port: Annotated[int, typer.Option(help="port, 1 to 65535", min=1, max=65535)] = 8000,
     tuio: Annotated[
         str | None,
         typer.Option(
@@ -493,6 +498,7 @@ def serve(
         table = live.config.table
         sender = TuioSender(*tuio_target, table.width_mm, table.depth_mm)
         live.on_frame = sender
+    _check_listening(host, port)
     token = secrets.token_urlsafe(12)
     app_ = create_app(live, token=token, hosts=hosts, desk=QuestionDesk(processes=True))
     everywhere = host in ALL_INTERFACES
@@ -522,6 +528,23 @@ def serve(
             sender.close()
 
 
+def _check_listening(host: str, port: int) -> None:
+    """Refuse at once, in one line, an address the server could not listen on (a port
+    taken by another server, an address of another machine), before the table starts."""
+    import socket
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+            probe.bind(address)
+    except (OSError, UnicodeError) as error:
+        reason = getattr(error, "strerror", None) or error
+        raise fail(f"cannot listen on {host}:{port} ({reason})") from None
+
+
 @app.command()
 @bad_input_exits_2
 def snapshot(
@@ -531,11 +554,15 @@ def snapshot(
     ] = None,
     demo: Annotated[bool, typer.Option("--demo", help="the built-in demo table")] = False,
     config: Annotated[Path | None, typer.Option(help="arbitre.yaml")] = None,
-    camera_index: Annotated[int | None, typer.Option(help="webcam index")] = None,
+    camera_index: Annotated[
+        int | None, typer.Option(help="webcam index, 0 to 63", min=0, max=MAX_CAMERA_INDEX)
+    ] = None,
     video: Annotated[Path | None, typer.Option(help="a video file")] = None,
     folder: Annotated[Path | None, typer.Option(help="a folder of images")] = None,
     url: Annotated[str | None, typer.Option(help="a network stream URL")] = None,
-    frames: Annotated[int, typer.Option(help="frames to track before saving")] = 15,
+    frames: Annotated[
+        int, typer.Option(help="frames to track before saving, 1 to 1000", min=1, max=1000)
+    ] = 15,
     force: Annotated[bool, typer.Option("--force", help="overwrite the file if it exists")] = False,
 ) -> None:
     """Save the live table as a scene file that `arbitre ask` reads.
@@ -558,6 +585,11 @@ def snapshot(
         live.source.close()
         if not got:
             raise fail(f"{live.source.description}: no frame")
+        if not live.located_frames:
+            raise fail(
+                f"{live.source.description}: the table was not found in {got} frame(s) "
+                "(no anchors seen): nothing written"
+            )
         document = live.scene_document()
 
     def reads_back(data: bytes) -> None:
@@ -664,6 +696,16 @@ def bench_serve(
     typer.echo(json.dumps(report) if as_json else "\n".join(report_lines(report)))
 
 
+def _unexpected(error: BaseException) -> NoReturn:
+    """An error no command turned into its own line: still one line and exit 2 (set
+    ``ARBITRE_DEBUG=1`` for the traceback)."""
+    if os.environ.get("ARBITRE_DEBUG"):
+        raise error
+    text = " ".join(str(error).split())[:200]
+    typer.echo(f"arbitre: cannot do this: {type(error).__name__}: {text}", err=True)
+    sys.exit(2)
+
+
 def main() -> None:
     """Console entry point: a usage error (a missing argument, a bad option value) is one
     line on stderr and exit status 2, like every other bad input."""
@@ -676,7 +718,7 @@ def main() -> None:
         sys.exit(130)
     except Exception as error:
         if getattr(error, "exit_code", None) != 2 or not hasattr(error, "format_message"):
-            raise
+            _unexpected(error)
         context = getattr(error, "ctx", None)
         command = context.command_path if context is not None else "arbitre"
         message = " ".join(str(error.format_message()).split())

@@ -119,6 +119,8 @@ class LiveTable:
         self._source_ok = True
         self._source_message = "starting"
         self._anchors_seen: tuple[int, ...] = ()
+        self.located_frames = 0
+        """Frames in which the table was found (its anchors seen)."""
         self._reprojection_px: float | None = None
         self._last_image: NDArray[np.uint8] | None = None  # the source's last frame, as given
         self._new_frame_times: deque[float] = deque()  # of the last RATE_WINDOW_S
@@ -231,6 +233,7 @@ class LiveTable:
             self._frame_number += 1
             located = frame.located
             if isinstance(located, LocateResult):
+                self.located_frames += 1
                 self._anchors_seen = located.anchors_seen
                 self._reprojection_px = located.pose.reprojection_px
                 self._figures.update(

@@ -60,6 +60,21 @@ def test_snapshot_from_the_configured_source(table: tuple[Path, Render], tmp_pat
     assert answer.exit_code == 0
 
 
+def test_snapshot_of_frames_without_the_table_writes_nothing(
+    table: tuple[Path, Render], tmp_path: Path
+) -> None:
+    config, render = table
+    blank = tmp_path / "blank"
+    blank.mkdir()
+    cv2.imwrite(str(blank / "0001.png"), render.image * 0 + 128)  # a grey frame, no anchor
+    out = tmp_path / "scene.yaml"
+    argv = ["snapshot", "--config", str(config), "--folder", str(blank), "--out", str(out)]
+    result = runner.invoke(app, [*argv, "--frames", "3"])
+    assert result.exit_code == 2
+    assert "the table was not found in 3 frame(s)" in result.stderr
+    assert not out.exists()
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from arbitre.api import hosts
 from arbitre.api.cli import app
+from tests.console import run_console
 
 runner = CliRunner()
 
@@ -75,3 +76,37 @@ def test_an_ipv6_address_is_bracketed_in_the_url(started: dict[str, Any]) -> Non
     assert result.exit_code == 0, result.output
     assert "on http://[::1]:8000/" in result.stdout
     assert _status(started["app"], "[::1]:8000") == 200
+
+
+def test_a_port_taken_is_one_line_and_exit_2_before_the_table_starts(
+    started: dict[str, Any],
+) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, out, err = run_console("serve", "--demo", "--port", str(port))
+    assert code == 2
+    assert out == ""  # no URL printed for a server that cannot start
+    assert err == f"arbitre: cannot listen on 127.0.0.1:{port} (Address already in use)\n"
+    assert "app" not in started
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--port", "70000"], "--port"),
+        (["--port", "0"], "--port"),
+        (["--camera-index", "-5"], "--camera-index"),  # OpenCV crashes on a negative one
+        (["--demo", "--host", "999.1.1.1"], "cannot listen on 999.1.1.1:8000"),
+    ],
+)
+def test_a_bad_address_or_camera_is_one_line_and_exit_2(
+    started: dict[str, Any], argv: list[str], says: str
+) -> None:
+    code, out, err = run_console("serve", *argv)
+    assert code == 2, err
+    assert says in err and len(err.splitlines()) == 1
+    assert "app" not in started
