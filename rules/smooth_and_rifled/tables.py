@@ -58,6 +58,8 @@ def damage_question(
     options = options_of(scene)
     _, shooter = resolve(scene, a)
     _, target = resolve(scene, b)
+    if not scene.are_enemies(shooter.side, target.side):
+        raise QuestionError(f"{b!r} is not an enemy of {a!r}")
     is_aimed = flag(aimed, "aimed")
     shelter = cover(scene, options, shooter, target)
     weight = shelter.weight if shelter.grade != "none" else None
@@ -292,6 +294,23 @@ def _figures(scene: Scene, names: str) -> list[Figure]:
     return found
 
 
+def _check_sides(scene: Scene, attackers: list[Figure], defenders: list[Figure]) -> None:
+    """Refuse a melee with a figure named twice, friends facing, or enemies side by side."""
+    named = [f.id for f in attackers + defenders]
+    for fid in named:
+        if named.count(fid) > 1:
+            raise QuestionError(f"{fid!r} is named twice: a figure fights once, on one side")
+    for side in (attackers, defenders):
+        if len(side) == 2 and scene.are_enemies(side[0].side, side[1].side):
+            raise QuestionError(
+                f"{side[0].id!r} and {side[1].id!r} are enemies: they cannot fight on one side"
+            )
+    for attacker in attackers:
+        for defender in defenders:
+            if not scene.are_enemies(attacker.side, defender.side):
+                raise QuestionError(f"{defender.id!r} is not an enemy of {attacker.id!r}")
+
+
 def melee_question(
     scene: Scene,
     a: str,
@@ -309,6 +328,7 @@ def melee_question(
     attackers, defenders = _figures(scene, a), _figures(scene, b)
     if len(attackers) > 2 or len(defenders) > 2 or (len(attackers) == 2 and len(defenders) == 2):
         raise QuestionError("a melee is one against one, or two against one")
+    _check_sides(scene, attackers, defenders)
     is_charging = flag(charging, "charging")
     across = flag(across_obstacle, "across_obstacle")
     dice_a = _side_dice(attackers, defenders, charging=is_charging, across=across)

@@ -76,7 +76,12 @@ def test_bad_scenes_name_the_field(change: dict[str, Any], field: str) -> None:
 
 
 def test_bad_questions_raise() -> None:
-    scene = _scene([{"id": "a", "side": "b", "x_mm": 100, "y_mm": 100}])
+    scene = _scene(
+        [
+            {"id": "a", "side": "b", "x_mm": 100, "y_mm": 100},
+            {"id": "e", "side": "r", "x_mm": 126, "y_mm": 100},
+        ]
+    )
     with pytest.raises(QuestionError, match="unknown figure"):
         ask(scene, "distance", ["a", "ghost"])
     with pytest.raises(QuestionError, match="action_index"):
@@ -84,7 +89,55 @@ def test_bad_questions_raise() -> None:
     with pytest.raises(QuestionError, match="mode"):
         ask(scene, "move", ["a", "150", "100"], {"mode": "gallop"})
     with pytest.raises(QuestionError, match="attrs.combat"):
-        ask(scene, "melee", ["a", "a"])
+        ask(scene, "melee", ["a", "e"])
+
+
+# u1, u2 of the union, c1, c2 of the confederates; none has a C, so a melee that got
+# past the check of who fights whom would stop on "attrs.combat" instead.
+SIDES = [
+    {"id": "u1", "side": "union", "x_mm": 100, "y_mm": 100},
+    {"id": "u2", "side": "union", "x_mm": 100, "y_mm": 130},
+    {"id": "c1", "side": "csa", "x_mm": 126, "y_mm": 100},
+    {"id": "c2", "side": "csa", "x_mm": 126, "y_mm": 130},
+]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "problem"),
+    [
+        ("u1,u1", "c1", "^'u1' is named twice: a figure fights once, on one side$"),
+        ("u1", "u1", "^'u1' is named twice"),
+        ("u1", "c1,u1", "^'u1' is named twice"),
+        ("u1", "u2", "^'u2' is not an enemy of 'u1'$"),
+        ("u1,u2", "u2", "^'u2' is named twice"),
+        ("u1,c1", "c2", "^'u1' and 'c1' are enemies: they cannot fight on one side$"),
+        ("c1", "u1,c2", "^'u1' and 'c2' are enemies"),
+        ("u1,u2", "c1,c2", "^a melee is one against one, or two against one$"),
+    ],
+)
+def test_melee_refuses_figures_on_the_wrong_side(a: str, b: str, problem: str) -> None:
+    with pytest.raises(QuestionError, match=problem):
+        ask(_scene(SIDES), "melee", [a, b])
+
+
+def test_melee_between_allies_is_refused() -> None:
+    # union and france are allies: friends, not enemies.
+    scene = _scene(
+        [*SIDES, {"id": "f1", "side": "france", "x_mm": 200, "y_mm": 100}],
+        allies=[["union", "france"]],
+    )
+    with pytest.raises(QuestionError, match="^'f1' is not an enemy of 'u1'$"):
+        ask(scene, "melee", ["u1", "f1"])
+
+
+def test_damage_is_a_hit_on_an_enemy() -> None:
+    scene = _scene(SIDES)
+    with pytest.raises(QuestionError, match="^'u2' is not an enemy of 'u1'$"):
+        ask(scene, "damage", ["u1", "u2"])
+    with pytest.raises(QuestionError, match="^'u1' is not an enemy of 'u1'$"):
+        ask(scene, "damage", ["u1", "u1"])
+    # In the open, not aimed: modifier 0, so 1-3 shaken and 4-6 out, 50 % each.
+    assert _json(scene, "damage", "u1", "c1")["distribution"] == {"shaken": 0.5, "out": 0.5}
 
 
 def test_15mm_scale_halves_every_distance() -> None:
