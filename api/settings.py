@@ -15,7 +15,14 @@ from arbitre.api.live import TableConfig
 from arbitre.calibration.camera import load_camera
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.table import load_roster, load_table
-from arbitre.files import FileWriteError, write_atomically
+from arbitre.files import (
+    MAX_YAML_BYTES,
+    FileReadError,
+    FileWriteError,
+    load_yaml,
+    read_bounded,
+    write_atomically,
+)
 
 
 class SourceSpec(BaseModel):
@@ -47,12 +54,7 @@ class Settings(BaseModel):
 def load_settings(path: str | Path) -> tuple[Settings, TableConfig]:
     """Read arbitre.yaml and the files it names."""
     where = Path(path)
-    try:
-        data = yaml.safe_load(where.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise CalibrationError(f"{where}: cannot read the file ({error.strerror})") from None
-    except yaml.YAMLError as error:
-        raise CalibrationError(f"{where}: malformed YAML ({error})".splitlines()[0]) from None
+    _text, data = _read_config(where)
     try:
         settings = Settings.model_validate(data if isinstance(data, dict) else {})
     except pydantic.ValidationError as error:
@@ -85,13 +87,7 @@ def save_terrain(path: str | Path, terrain: Sequence[Mapping[str, Any]]) -> None
     file cannot be read or written.
     """
     where = Path(path)
-    try:
-        text = where.read_text(encoding="utf-8")
-        data = yaml.safe_load(text)
-    except OSError as error:
-        raise CalibrationError(f"{where}: cannot read the file ({error.strerror})") from None
-    except yaml.YAMLError as error:
-        raise CalibrationError(f"{where}: malformed YAML ({error})".splitlines()[0]) from None
+    text, data = _read_config(where)
     if not isinstance(data, dict):
         raise CalibrationError(f"{where}: expected a mapping at the top level")
     pieces = [dict(piece) for piece in terrain]
@@ -112,6 +108,24 @@ def save_terrain(path: str | Path, terrain: Sequence[Mapping[str, Any]]) -> None
         write_atomically(where, new_text, validate=reads_back)
     except FileWriteError as error:
         raise CalibrationError(str(error)) from None
+
+
+def _read_config(where: Path) -> tuple[str, Any]:
+    """The text of arbitre.yaml and its data, read within bounds (`arbitre.files`): a
+    device, a FIFO, a huge file, an alias or a deep nesting is one `CalibrationError`."""
+    try:
+        text = read_bounded(where, MAX_YAML_BYTES).decode("utf-8")
+    except FileReadError as error:
+        raise CalibrationError(f"{where}: cannot read the file ({error.reason})") from None
+    except UnicodeDecodeError:
+        raise CalibrationError(f"{where}: not a text file (it is not UTF-8)") from None
+    try:
+        return text, load_yaml(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where_in = f" line {mark.line + 1}:" if mark is not None else ""
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        raise CalibrationError(f"{where}:{where_in} malformed YAML ({problem})") from None
 
 
 def _with_terrain_block(text: str, pieces: list[dict[str, Any]]) -> str:

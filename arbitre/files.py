@@ -1,10 +1,16 @@
-"""Files written whole or not at all: a temporary file beside the target, then ``os.replace``.
+"""Files written whole or not at all, and input files read within bounds.
 
 Every file arbitre writes (camera.yaml, table.yaml, a scene snapshot, a printed sheet,
 arbitre.yaml) goes through `write_atomically`: a reader, or the user after a crash or a
 full disk, sees the old file or the new one, never half of one. What is written can be
 checked first (parsed back by its own reader), so a file is never replaced by something
 its reader refuses.
+
+Every file arbitre reads (an image, camera.yaml, table.yaml, roster.yaml, board.yaml,
+arbitre.yaml) goes through `read_bounded`: only a regular file is read, and only up to a
+bound, so a device (``/dev/zero``), a FIFO or a huge file is refused at once instead of
+hanging. A YAML file is parsed by `load_yaml`, which refuses aliases, deep nesting and
+too many values, each in one line.
 
 This module sits below the four parts of the package and imports none of them.
 """
@@ -14,8 +20,12 @@ from __future__ import annotations
 import errno
 import os
 import secrets
+import stat
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import yaml
 
 _NEW_FILE_MODE = 0o666  # less the process's umask, as for any new file
 
@@ -28,6 +38,148 @@ class FileWriteError(OSError):
         super().__init__(f"{path}: cannot write the file ({reason})")
         self.path = str(path)
         self.reason = reason
+
+
+class FileReadError(OSError):
+    """An input file that cannot be read; the message names it and says why, in one line:
+    ``roster.yaml: not a regular file: a device, a pipe or a socket``.
+
+    ``reason`` is the part after the name; ``missing`` and ``folder`` say the file is not
+    there or is a folder, for readers that word those cases their own way.
+    """
+
+    def __init__(
+        self, path: str | Path, reason: str, *, missing: bool = False, folder: bool = False
+    ) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = str(path)
+        self.reason = reason
+        self.missing = missing
+        self.folder = folder
+
+
+def read_bounded(path: str | Path, limit: int) -> bytes:
+    """The bytes of the regular file ``path``, refusing anything else at once.
+
+    A folder, a device (``/dev/zero``, ``/dev/urandom``), a FIFO or a socket is refused
+    without a byte read: the file is opened without waiting (``O_NONBLOCK``, so opening a
+    FIFO never blocks) and checked to be a regular file before it is read. A file of more
+    than ``limit`` bytes, or one that grows past it while read, is refused too.
+
+    Raises
+    ------
+    FileReadError
+        One line naming the file: ``table.yaml: not a regular file: a device, a pipe or
+        a socket``.
+    """
+    where = str(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        descriptor = os.open(where, flags)
+    except IsADirectoryError:
+        raise FileReadError(where, "a directory, not a file", folder=True) from None
+    except FileNotFoundError as error:
+        reason = error.strerror or "no such file"
+        raise FileReadError(where, reason, missing=True) from None
+    except OSError as error:
+        raise FileReadError(where, error.strerror or str(error)) from None
+    try:
+        status = os.fstat(descriptor)
+        if stat.S_ISDIR(status.st_mode):
+            raise FileReadError(where, "a directory, not a file", folder=True)
+        if not stat.S_ISREG(status.st_mode):
+            raise FileReadError(where, "not a regular file: a device, a pipe or a socket")
+        if status.st_size > limit:
+            raise FileReadError(where, f"{status.st_size:,} bytes, more than {limit:,}")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(descriptor, min(limit + 1 - size, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise FileReadError(where, f"more than {limit:,} bytes")
+        return b"".join(chunks)
+    except FileReadError:
+        raise
+    except OSError as error:
+        raise FileReadError(where, error.strerror or str(error)) from None
+    finally:
+        os.close(descriptor)
+
+
+MAX_YAML_BYTES = 10_000_000
+"""The largest YAML file `read_yaml` reads (a roster of 1,000 figures is about 150 kB)."""
+
+MAX_YAML_NESTING = 40
+"""The deepest nesting of lists and mappings `load_yaml` reads (the files need about 6)."""
+
+MAX_YAML_VALUES = 150_000
+"""The most values (numbers, texts, lists and mappings) `load_yaml` reads: about 2 s."""
+
+
+if hasattr(yaml, "CSafeLoader"):
+
+    class _Reading(yaml.composer.Composer, yaml.CSafeLoader):
+        """libyaml scans and parses the text; PyYAML's composer, in Python, makes the nodes,
+        so that `BoundedLoader` sees each."""
+
+        def __init__(self, stream: str | bytes) -> None:
+            yaml.CSafeLoader.__init__(self, stream)
+            yaml.composer.Composer.__init__(self)
+
+else:  # a PyYAML built without libyaml
+    _Reading = yaml.SafeLoader  # type: ignore[misc,assignment]
+
+
+class BoundedLoader(_Reading):
+    """A safe YAML loader without aliases (which can multiply a small file a billion
+    times), with a bounded nesting (which could exhaust the stack) and a bounded number of
+    values (which could take minutes to read). Subclass it to add constructors."""
+
+    _values = 0
+    _depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            raise self._refusal("aliases (*name) are not read")
+        self._values += 1
+        if self._values > MAX_YAML_VALUES:
+            raise self._refusal(f"more than {MAX_YAML_VALUES:,} values")
+        depth = self._depth
+        if depth >= MAX_YAML_NESTING:
+            raise self._refusal(f"nested deeper than {MAX_YAML_NESTING} levels")
+        self._depth = depth + 1
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._depth = depth
+
+    def _refusal(self, problem: str) -> yaml.YAMLError:
+        """An error at the event about to be read (its line is reported)."""
+        mark = getattr(self.peek_event(), "start_mark", None)
+        return yaml.composer.ComposerError(None, None, problem, mark)
+
+
+def load_yaml(text: str, loader: type[BoundedLoader] = BoundedLoader) -> Any:
+    """The data of YAML text, read by ``loader`` (a `BoundedLoader`).
+
+    Raises `yaml.YAMLError` for text that is not valid YAML or goes past a bound: its
+    ``problem`` says what, its ``problem_mark`` where. Text the loader cannot take (a lone
+    surrogate) is a `yaml.YAMLError` too.
+    """
+    try:
+        return yaml.load(text, Loader=loader)  # a safe loader: no objects built
+    except UnicodeEncodeError:  # a lone surrogate (libyaml reads UTF-8 bytes)
+        raise _problem("special characters are not allowed") from None
+    except RecursionError:  # never with a bounded nesting; a last guard
+        raise _problem("nested too deeply") from None
+
+
+def _problem(problem: str) -> yaml.YAMLError:
+    return yaml.error.MarkedYAMLError(problem=problem)
 
 
 def refuse_overwrite(path: str | Path, *, force: bool) -> None:

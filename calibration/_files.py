@@ -1,4 +1,9 @@
-"""Reading the YAML files of `calibration`, with errors that name the file and the field."""
+"""Reading the YAML files of `calibration`, with errors that name the file and the field.
+
+Every file is read by `arbitre.files.read_bounded` (a regular file, at most
+`MAX_FILE_BYTES`) and parsed by `arbitre.files.load_yaml` (no aliases, a bounded nesting
+and number of values), so a device, a FIFO, a huge or deeply nested file is one line.
+"""
 
 from __future__ import annotations
 
@@ -10,24 +15,30 @@ import pydantic
 import yaml
 
 from arbitre.calibration.errors import CalibrationFileError
+from arbitre.files import MAX_YAML_BYTES, BoundedLoader, FileReadError, load_yaml, read_bounded
+
+MAX_FILE_BYTES = MAX_YAML_BYTES
+"""The largest camera, board, table or roster file read."""
 
 
 def read_text(path: str | Path) -> str:
     """The text of a file, or a `CalibrationFileError` saying why it cannot be read."""
     source = str(path)
     try:
-        return Path(path).read_text(encoding="utf-8")
+        raw = read_bounded(path, MAX_FILE_BYTES)
+    except FileReadError as error:
+        raise CalibrationFileError(source, "", f"cannot read the file ({error.reason})") from None
+    try:
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise CalibrationFileError(source, "", "not a text file (it is not UTF-8)") from None
-    except OSError as error:
-        reason = error.strerror or str(error)
-        raise CalibrationFileError(source, "", f"cannot read the file ({reason})") from None
 
 
-def parse_yaml(text: str, source: str, loader: type[yaml.SafeLoader] = yaml.SafeLoader) -> Any:
-    """Parse YAML text; a syntax error becomes a `CalibrationFileError` giving the line."""
+def parse_yaml(text: str, source: str, loader: type[BoundedLoader] = BoundedLoader) -> Any:
+    """Parse YAML text; a syntax error, an alias, a nesting deeper than 40 levels or too
+    many values become a `CalibrationFileError` giving the line."""
     try:
-        return yaml.load(text, Loader=loader)
+        return load_yaml(text, loader)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else ""

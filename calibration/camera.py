@@ -38,7 +38,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from arbitre.calibration._files import parse_yaml, read_text
 from arbitre.calibration.errors import CalibrationError, CalibrationFileError
-from arbitre.files import FileWriteError, write_atomically
+from arbitre.files import BoundedLoader, FileWriteError, write_atomically
 
 FloatArray = NDArray[np.float64]
 
@@ -266,12 +266,12 @@ def save_camera(intrinsics: CameraIntrinsics, path: str | Path, *, overwrite: bo
 # Reading
 
 
-class _OpenCVLoader(yaml.SafeLoader):
+class _OpenCVLoader(BoundedLoader):
     """YAML loader that reads OpenCV's ``!!opencv-*`` tags as plain mappings."""
 
 
 def _construct_tagged_mapping(
-    loader: yaml.SafeLoader, _suffix: str, node: yaml.Node
+    loader: BoundedLoader, _suffix: str, node: yaml.Node
 ) -> dict[Any, Any]:
     if not isinstance(node, yaml.MappingNode):
         raise yaml.constructor.ConstructorError(

@@ -1,0 +1,213 @@
+"""Input files that are not what they claim (a device, a FIFO, a folder, deeply nested or
+aliased YAML, a huge file) are refused in one line naming the file, never a traceback and
+never a hang: camera.yaml, table.yaml, roster.yaml, board.yaml and arbitre.yaml."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arbitre.api.settings import load_settings, save_terrain
+from arbitre.calibration.board import load_board
+from arbitre.calibration.camera import load_camera
+from arbitre.calibration.errors import CalibrationError, CalibrationFileError
+from arbitre.calibration.table import load_roster, load_table
+from arbitre.files import (
+    MAX_YAML_NESTING,
+    FileReadError,
+    load_yaml,
+    read_bounded,
+)
+
+LOADERS: dict[str, Callable[[Path], Any]] = {
+    "camera": load_camera,
+    "table": load_table,
+    "roster": load_roster,
+    "board": load_board,
+    "arbitre": load_settings,
+}
+
+TABLE = """\
+width_mm: 900
+depth_mm: 600
+anchors:
+  - {id: 0, x_mm: 35, y_mm: 35, size_mm: 40}
+  - {id: 1, x_mm: 865, y_mm: 35, size_mm: 40}
+  - {id: 2, x_mm: 865, y_mm: 565, size_mm: 40}
+  - {id: 3, x_mm: 35, y_mm: 565, size_mm: 40}
+"""
+
+CAMERA = """\
+image_size: [1280, 720]
+camera_matrix: [[930, 0, 639.5], [0, 930, 359.5], [0, 0, 1]]
+dist_coeffs: [0, 0, 0, 0, 0]
+"""
+
+
+def _one_line(error: BaseException, name: str) -> str:
+    text = str(error)
+    assert "\n" not in text
+    assert text.startswith(name)
+    return text
+
+
+@pytest.mark.parametrize("kind", sorted(LOADERS))
+def test_deep_nesting_is_refused_in_one_line(kind: str, tmp_path: Path) -> None:
+    deep = tmp_path / f"{kind}.yaml"
+    deep.write_text("[" * 100_000)
+    with pytest.raises(CalibrationError) as refused:
+        LOADERS[kind](deep)
+    assert f"nested deeper than {MAX_YAML_NESTING} levels" in _one_line(refused.value, str(deep))
+
+
+@pytest.mark.parametrize("kind", sorted(LOADERS))
+def test_aliases_are_refused_in_one_line(kind: str, tmp_path: Path) -> None:
+    aliased = tmp_path / f"{kind}.yaml"
+    aliased.write_text("a: &x [1, 2]\nb: [*x, *x, *x]\n")
+    with pytest.raises(CalibrationError) as refused:
+        LOADERS[kind](aliased)
+    assert "aliases (*name) are not read" in _one_line(refused.value, str(aliased))
+
+
+def _refusal_in_a_child(kind: str, path: Path) -> str:
+    """The one line a loader refuses ``path`` with, read in a child process that is given
+    30 s: a reader that waited for a FIFO's writer or read ``/dev/zero`` for ever fails the
+    test instead of hanging it."""
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from tests.test_input_files import LOADERS\n"
+        "from arbitre.calibration.errors import CalibrationError\n"
+        "try:\n"
+        f"    LOADERS[{kind!r}](Path(sys.argv[1]))\n"
+        "except CalibrationError as error:\n"
+        "    print(error)\n"
+    )
+    answer = subprocess.run(
+        [sys.executable, "-c", code, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert answer.returncode == 0, answer.stderr
+    return answer.stdout.strip()
+
+
+@pytest.mark.parametrize("kind", sorted(LOADERS))
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_a_device_is_refused_without_reading_it(kind: str, device: str) -> None:
+    if not Path(device).exists():
+        pytest.skip(f"no {device} here")
+    assert _refusal_in_a_child(kind, Path(device)) == (
+        f"{device}: cannot read the file (not a regular file: a device, a pipe or a socket)"
+    )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("kind", sorted(LOADERS))
+def test_a_fifo_is_refused_without_waiting_for_a_writer(kind: str, tmp_path: Path) -> None:
+    fifo = tmp_path / f"{kind}.yaml"
+    os.mkfifo(fifo)
+    assert _refusal_in_a_child(kind, fifo) == (
+        f"{fifo}: cannot read the file (not a regular file: a device, a pipe or a socket)"
+    )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("option", ["--camera", "--table", "--roster"])
+def test_locate_refuses_a_fifo_in_one_line(option: str, tmp_path: Path) -> None:
+    files = {"--camera": tmp_path / "camera.yaml", "--table": tmp_path / "table.yaml"}
+    files["--camera"].write_text(CAMERA)
+    files["--table"].write_text(TABLE)
+    fifo = tmp_path / "p.yaml"
+    os.mkfifo(fifo)
+    files[option] = fifo
+    image = tmp_path / "frame.png"
+    image.write_bytes(b"")
+    argv = ["locate", str(image), *(part for o, p in files.items() for part in (o, str(p)))]
+    answer = subprocess.run(
+        [sys.executable, "-m", "arbitre", *argv], capture_output=True, text=True, timeout=30
+    )
+    assert answer.returncode == 2
+    assert answer.stderr.count("\n") == 1
+    assert answer.stderr.startswith("arbitre: ")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_serve_refuses_a_fifo_config_in_one_line(tmp_path: Path) -> None:
+    fifo = tmp_path / "arbitre.yaml"
+    os.mkfifo(fifo)
+    answer = subprocess.run(
+        [sys.executable, "-m", "arbitre", "serve", "--config", str(fifo)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert answer.returncode == 2
+    assert answer.stderr == (
+        f"arbitre: {fifo}: cannot read the file (not a regular file: a device, a pipe or "
+        "a socket)\n"
+    )
+
+
+@pytest.mark.parametrize("kind", sorted(LOADERS))
+def test_a_folder_is_refused_in_one_line(kind: str, tmp_path: Path) -> None:
+    with pytest.raises(CalibrationError) as refused:
+        LOADERS[kind](tmp_path)
+    assert "a directory, not a file" in _one_line(refused.value, str(tmp_path))
+
+
+@pytest.mark.parametrize("kind", sorted(LOADERS))
+def test_a_huge_file_is_refused_unread(kind: str, tmp_path: Path) -> None:
+    huge = tmp_path / f"{kind}.yaml"
+    with huge.open("wb") as out:
+        out.truncate(200_000_000)  # sparse: 200 MB of zeros on no disk
+    with pytest.raises(CalibrationError) as refused:
+        LOADERS[kind](huge)
+    assert "200,000,000 bytes, more than 10,000,000" in _one_line(refused.value, str(huge))
+
+
+def test_too_many_values_are_refused(tmp_path: Path) -> None:
+    many = tmp_path / "roster.yaml"
+    many.write_text("figures: [" + "0, " * 200_000 + "]\n")
+    with pytest.raises(CalibrationFileError, match="more than 150,000 values"):
+        load_roster(many)
+
+
+def test_save_terrain_refuses_what_load_settings_refuses(tmp_path: Path) -> None:
+    deep = tmp_path / "arbitre.yaml"
+    deep.write_text("[" * 100_000)
+    with pytest.raises(CalibrationError, match="nested deeper than"):
+        save_terrain(deep, [])
+    assert deep.read_text() == "[" * 100_000
+
+
+def test_read_bounded_reads_a_regular_file_whole(tmp_path: Path) -> None:
+    file = tmp_path / "a.yaml"
+    file.write_bytes(b"x" * 5000)
+    assert read_bounded(file, 5000) == b"x" * 5000
+    with pytest.raises(FileReadError, match="5,000 bytes, more than 4,999") as refused:
+        read_bounded(file, 4999)
+    assert refused.value.path == str(file)
+    with pytest.raises(FileReadError) as missing:
+        read_bounded(tmp_path / "absent.yaml", 10)
+    assert missing.value.missing and not missing.value.folder
+    with pytest.raises(FileReadError) as folder:
+        read_bounded(tmp_path, 10)
+    assert folder.value.folder and not folder.value.missing
+    assert isinstance(folder.value, OSError)  # the command line's one line
+
+
+def test_load_yaml_reads_ordinary_files_as_safe_load_does() -> None:
+    text = TABLE + "notes: {when: 2024-09-14, ok: yes, n: 010}\n"
+    import yaml
+
+    assert load_yaml(text) == yaml.safe_load(text)
+    assert load_yaml("[" * MAX_YAML_NESTING + "]" * MAX_YAML_NESTING) is not None
