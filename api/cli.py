@@ -41,6 +41,9 @@ app.add_typer(table_app, name="table")
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+MAX_TABLE_MM = 100_000.0
+"""The largest table side (100 m), as in a scene."""
+
 MAX_CAMERA_INDEX = 63
 """The largest webcam index taken (OpenCV crashes on a negative one)."""
 
@@ -91,7 +94,7 @@ def _progress_bar(description: str, *, quiet: bool = False) -> Iterator[Progress
         yield update
 
 
-@app.command()
+@app.command(context_settings={"ignore_unknown_options": True})  # `move A 250 -3`
 @bad_input_exits_2
 def ask(
     scene: Annotated[Path, typer.Argument(help="scene.yaml to ask about")],
@@ -349,10 +352,16 @@ def calibrate_camera(
 @table_app.command("init")
 @bad_input_exits_2
 def table_init(
-    width_mm: Annotated[float, typer.Option(help="table width (x), mm")],
-    depth_mm: Annotated[float, typer.Option(help="table depth (y), mm")],
+    width_mm: Annotated[
+        float, typer.Option(help="table width (x), mm, at most 100 m", max=MAX_TABLE_MM)
+    ],
+    depth_mm: Annotated[
+        float, typer.Option(help="table depth (y), mm, at most 100 m", max=MAX_TABLE_MM)
+    ],
     out: Annotated[Path, typer.Option(help="table.yaml to write")] = Path("table.yaml"),
-    anchor_size_mm: Annotated[float, typer.Option(help="side of the anchor markers")] = 40.0,
+    anchor_size_mm: Annotated[
+        float, typer.Option(help="side of the anchor markers, 5 to 500 mm", min=5, max=500)
+    ] = 40.0,
     inset_mm: Annotated[
         float, typer.Option(help="from the table edges to the anchors' centres")
     ] = 35.0,
@@ -373,13 +382,25 @@ def table_init(
     sheet = sheet or out.with_name(out.stem + "-anchors.pdf")
     for path in (out, sheet):
         refuse_overwrite(path, force=force)
+    # Both files are checked before either is written: a sheet of another kind, or the
+    # sheet in the place of table.yaml, writes neither.
+    if sheet.suffix.lower() not in (".pdf", ".svg"):
+        raise fail(f"{sheet}: write the sheet as a .pdf or .svg file")
+    if sheet.resolve() == out.resolve():
+        raise fail(f"{sheet}: the sheet and table.yaml must be two files")
     anchors = corner_anchors(width_mm, depth_mm, anchor_size_mm, inset_mm)
     labels = [f"glue at x={a['x_mm']:g}, y={a['y_mm']:g} mm" for a in anchors]
     pages = marker_sheets(
         [int(a["id"]) for a in anchors], anchor_size_mm, dictionary, labels=labels
     )
-    write_table(out, width_mm, depth_mm, dictionary, anchors, overwrite=force)
+    sheet_was_there = sheet.exists()
     write_pages(pages, sheet, overwrite=force)
+    try:
+        write_table(out, width_mm, depth_mm, dictionary, anchors, overwrite=force)
+    except BaseException:
+        if not sheet_was_there:  # no sheet of a table.yaml that was not written
+            sheet.unlink(missing_ok=True)
+        raise
     typer.echo(
         f"{out}: {width_mm:g} x {depth_mm:g} mm table, anchors 0-3 at the corners; "
         f"print {sheet} at 100 %"
@@ -603,6 +624,35 @@ def snapshot(
     typer.echo(f"{out}: {len(document['figures'])} figure(s)")
 
 
+SERVER_DEADLINE_S = 20.0
+"""How long ``snapshot --server`` waits for the whole scene (10 s for each read)."""
+
+
+def _fetched(address: str, limit: int) -> bytes:
+    """At most ``limit`` bytes of the answer at ``address``; `TimeoutError` when it has
+    not all come within `SERVER_DEADLINE_S` (a server sending a byte now and then)."""
+    import threading
+    import urllib.request
+
+    got: list[bytes | BaseException] = []
+
+    def fetch() -> None:
+        try:
+            with urllib.request.urlopen(address, timeout=10) as reply:
+                got.append(reply.read(limit))
+        except BaseException as error:  # handed to the caller's thread
+            got.append(error)
+
+    worker = threading.Thread(target=fetch, daemon=True)  # left behind if it never ends
+    worker.start()
+    worker.join(SERVER_DEADLINE_S)
+    if not got:
+        raise TimeoutError(address)
+    if isinstance(got[0], BaseException):
+        raise got[0]
+    return got[0]
+
+
 def _scene_from_server(server: str) -> dict[str, Any]:
     """The data of the scene a running server gives (``GET /api/scene``), checked by the
     scene reader; anything else is one line naming the address."""
@@ -616,8 +666,9 @@ def _scene_from_server(server: str) -> dict[str, Any]:
     if not address.startswith(("http://", "https://")):
         raise fail(f"{server}: expected a server address such as http://127.0.0.1:8000")
     try:
-        with urllib.request.urlopen(address, timeout=10) as reply:
-            body = reply.read(MAX_SCENE_BYTES + 1)
+        body = _fetched(address, MAX_SCENE_BYTES + 1)
+    except TimeoutError:
+        raise fail(f"{address}: no scene within {SERVER_DEADLINE_S:g} s") from None
     except urllib.error.HTTPError as error:
         raise fail(f"{address}: no scene (HTTP {error.code} {error.reason})") from None
     except (urllib.error.URLError, OSError, ValueError) as error:

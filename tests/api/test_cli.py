@@ -62,6 +62,13 @@ def test_the_human_answer_gives_its_warnings_too() -> None:
     ]
 
 
+def test_a_negative_coordinate_is_an_argument_not_an_option() -> None:
+    # y = -3 mm lies off the 0-900 mm table: a move there is refused, not misread.
+    code, out, err = _run("ask", str(EXAMPLE), "move", "alpins", "300", "-3")
+    assert (code, err) == (0, "")
+    assert out.strip() == "alpins may not move there: the destination is off the table"
+
+
 def test_impact_with_a_die() -> None:
     # alpins: chef, alp2 CR, alp3 wounded CR -> close-combat PI 2 + 2 + 1 = 5; die 2 -> 3.
     code, out, _ = _run(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -71,6 +72,41 @@ def test_table_init_checks_the_sheet_too_before_writing_anything(tmp_path: Path)
     assert (code, stderr) == (2, _refused(sheet))
     assert not table.exists()  # nothing written: the table.yaml did not exist before
     assert sheet.read_text(encoding="utf-8") == "<svg/>"
+
+
+@pytest.mark.parametrize(
+    ("table", "sheet", "says"),
+    [
+        ("table.yaml", "anchors.png", "anchors.png: write the sheet as a .pdf or .svg file"),
+        ("table.pdf", "table.pdf", "table.pdf: the sheet and table.yaml must be two files"),
+    ],
+)
+def test_table_init_with_a_sheet_it_cannot_write_writes_nothing(
+    tmp_path: Path, table: str, sheet: str, says: str
+) -> None:
+    code, _, stderr = _run(
+        "table", "init", "--width-mm", "1200", "--depth-mm", "900",
+        "--out", str(tmp_path / table), "--sheet", str(tmp_path / sheet),
+    )  # fmt: skip
+    assert code == 2 and says in stderr, stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_table_init_on_a_full_disk_leaves_no_sheet_without_its_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arbitre.calibration import setup
+
+    def full(*_args: object, **_keywords: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(setup, "write_table", full)
+    code, _, stderr = _run(
+        "table", "init", "--width-mm", "1200", "--depth-mm", "900",
+        "--out", str(tmp_path / "table.yaml"),
+    )  # fmt: skip
+    assert code == 2 and "No space left on device" in stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_table_init_with_a_bad_dictionary_writes_nothing(tmp_path: Path) -> None:
@@ -183,7 +219,7 @@ def test_three_identical_photos_are_an_error_and_write_nothing(
 
 class _Handler(BaseHTTPRequestHandler):
     """``/good/api/scene``: a scene; ``/other/api/scene``: other JSON; ``/page/api/scene``:
-    a web page; anything else: 404."""
+    a web page; ``/trickle/api/scene``: a byte now and then; anything else: 404."""
 
     answers = {
         "/good/api/scene": ("application/json", json.dumps(SCENE).encode()),
@@ -192,6 +228,18 @@ class _Handler(BaseHTTPRequestHandler):
     }
 
     def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
+        if self.path == "/trickle/api/scene":  # a byte every 0.2 s of a 60-byte answer
+            self.send_response(200)
+            self.send_header("Content-Length", "60")
+            self.end_headers()
+            try:
+                for _ in range(60):
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                    time.sleep(0.2)
+            except OSError:
+                pass
+            return
         kind, body = self.answers.get(self.path, ("application/json", b""))
         self.send_response(200 if body else 404)
         self.send_header("Content-Type", kind)
@@ -268,6 +316,20 @@ def test_an_interrupted_snapshot_leaves_the_old_scene_whole(
     )
     assert out.read_text(encoding="utf-8") == "the scene of last week\n"
     assert [p.name for p in tmp_path.iterdir()] == ["scene.yaml"]
+
+
+def test_snapshot_from_a_server_that_trickles_gives_up_in_time(
+    server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arbitre.api import cli
+
+    monkeypatch.setattr(cli, "SERVER_DEADLINE_S", 1.0)  # each byte comes well within 10 s
+    out = tmp_path / "scene.yaml"
+    start = time.monotonic()
+    code, _, stderr = _run("snapshot", "--server", f"{server}/trickle", "--out", str(out))
+    assert time.monotonic() - start < 10
+    assert (code, stderr) == (2, f"arbitre: {server}/trickle/api/scene: no scene within 1 s\n")
+    assert not out.exists()
 
 
 def test_snapshot_of_something_not_a_server_is_one_line(tmp_path: Path) -> None:
