@@ -51,28 +51,27 @@ def explosion_answer(
     automatiquement son porteur ou les figurines à proximité (3 pas dans le cas des pièces
     d'artillerie) avec la force de l'arme." (Tirer). ``die`` is the accident die (1:
     the weapon explodes); ``artillery`` and ``strength`` stand for the weapon's profile.
+    A figure without ``attrs.weapon`` is refused: it has nothing to explode.
     """
     options = _options(scene)
     unit = _unit(scene)
     bearer = figure_named(scene, a)
     weapon = _weapon(bearer)
+    given_piece = None if artillery is None else _flag(artillery, "artillery")
+    given_force = None if strength is None else _int_arg(strength, "strength")
+    if given_force is not None and not 1 <= given_force <= TABLE_MAX:
+        raise QuestionError(f"strength must be 1 to {TABLE_MAX}, got {strength!r}")
+    rolled = None if die is None else _die(die, "die")
+    if weapon is None:
+        raise QuestionError(f"{a!r} carries no weapon (attrs.weapon): nothing can explode")
     warnings: list[str] = []
-    if weapon is not None and not weapon.black_powder:
+    if not weapon.black_powder:
         warnings.append(
             f"{a}'s {weapon.kind} is not marked black_powder: only black-powder firearms "
             "have shooting accidents"
         )
-    piece = (
-        _flag(artillery, "artillery")
-        if artillery is not None
-        else bool(weapon is not None and weapon.artillery)
-    )
-    force = weapon.strength if weapon is not None else None
-    if strength is not None:
-        force = _int_arg(strength, "strength")
-        if not 1 <= force <= TABLE_MAX:
-            raise QuestionError(f"strength must be 1 to {TABLE_MAX}, got {strength!r}")
-    rolled = None if die is None else _die(die, "die")
+    piece = weapon.artillery if given_piece is None else given_piece
+    force = weapon.strength if given_force is None else given_force
     explodes = None if rolled is None else rolled == NUMBERS.explosion_face
     radius_units = NUMBERS.artillery_blast_pas if piece else 0.0
     radius_mm = unit.to_mm(radius_units)
@@ -117,7 +116,7 @@ def explosion_answer(
         message=with_certainty(text, *kept),
         margins=kept,
         figure=a,
-        weapon=None if weapon is None else weapon.kind,
+        weapon=weapon.kind,
         artillery=piece,
         die=rolled,
         explodes=explodes,

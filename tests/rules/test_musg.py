@@ -284,6 +284,14 @@ def test_bad_options_of_the_new_questions_are_question_errors() -> None:
         ask(scene, "explosion", ["a"], {"artillery": "big"})
 
 
+@pytest.mark.parametrize("extras", [{}, {"die": 1}, {"die": 1, "artillery": True, "strength": 8}])
+def test_an_explosion_needs_a_weapon(extras: dict[str, Any]) -> None:
+    # a carries nothing: whatever the die or the profile given, nothing can explode.
+    scene = _scene([{"id": "a", "side": "x", "x_mm": 100, "y_mm": 100}])
+    with pytest.raises(QuestionError, match=r"^'a' carries no weapon \(attrs.weapon\)"):
+        ask(scene, "explosion", ["a"], extras)
+
+
 def test_weapon_strength_and_powder_are_checked_when_the_scene_loads() -> None:
     bad = {"kind": "musket", "range_pas": 18, "strength": 0}
     with pytest.raises(SceneError, match="strength"):
