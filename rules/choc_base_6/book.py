@@ -14,6 +14,7 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from arbitre.rules.answers import FireAnswer, ImpactAnswer, PotentialsAnswer, Unit, warning_lines
+from arbitre.rules.choc_base_6.reason_words import reason_words
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene, TerrainKind
 from arbitre.rules.options import FiniteNumber, GapMm, LengthMm
@@ -163,8 +164,8 @@ def impact_answer(
         verdict = fire()
         counted = [f for f in attacker.figures if f.id in verdict.shooters]
         if not verdict.allowed:
-            codes = ", ".join(verdict.reasons)
-            warnings.append(f"{attacker.name} may not shoot at {target.name} ({codes})")
+            why = reason_words(verdict.reasons)
+            warnings.append(f"{attacker.name} may not shoot at {target.name} ({why})")
     elif action == "close":
         counted = [f for f in attacker.figures if f.type == CLOSE_COMBAT_TYPE]
         touching = in_contact()

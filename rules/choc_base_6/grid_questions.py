@@ -68,6 +68,7 @@ from arbitre.rules.choc_base_6.grid_groups import (
     group_names,
     touches_enemy,
 )
+from arbitre.rules.choc_base_6.reason_words import reason_words
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Scene
 from arbitre.rules.options import Bonus, Die, Name, SideDice
@@ -220,7 +221,7 @@ class ChocBase6Grid(Ruleset):
                 f"({cells_text(line)}), PI {pi_total}"
             )
         else:
-            why = ", ".join(reasons)
+            why = reason_words(reasons)
             extra = f" (blocked by {', '.join(blocked_by)})" if blocked_by else ""
             text = (
                 f"{shooter.name} may not shoot at {target.name} ({steps} {unit.name}): {why}{extra}"
@@ -299,7 +300,7 @@ class ChocBase6Grid(Ruleset):
             shown = f"{cost} {unit.name}" if math.isfinite(cost) else "no way"
             text = (
                 f"{a} may not move from {cell_text(group.cell)} to {cell_text(goal)}: "
-                f"{', '.join(reasons)}{extra} ({shown}, allowance {allowance} {unit.name})"
+                f"{reason_words(reasons)}{extra} ({shown}, allowance {allowance} {unit.name})"
             )
         return GridMoveAnswer(
             question="move",

@@ -9,7 +9,13 @@ import shapely
 
 from arbitre.rules.answers import Reason, Unit, with_certainty
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.mbt.answers import CombatAnswer, FacingAnswer, MbtContactAnswer, Side
+from arbitre.rules.mbt.answers import (
+    CombatAnswer,
+    FacingAnswer,
+    MbtContactAnswer,
+    Side,
+    reason_words,
+)
 from arbitre.rules.mbt.numbers import (
     DEFAULT_FIGURES,
     ELEPHANT_FIGURES,
@@ -342,7 +348,7 @@ def _combat_text(
 ) -> str:
     score = f"{a} +{sum(side_a.points.values())}, {b} +{sum(side_b.points.values())}"
     if not allowed:
-        return f"{a} and {b} may not fight ({', '.join(reasons)}); {score}"
+        return f"{a} and {b} may not fight ({reason_words(reasons)}); {score}"
     if result.get("outcome") is None:
         return f"{a} against {b}: each rolls 1D6; {score}"
     text = f"{a} {side_a.total} against {b} {side_b.total}: {result['outcome']}"

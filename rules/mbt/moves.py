@@ -20,7 +20,7 @@ from arbitre.rules.answers import (
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import polygon_rings
 from arbitre.rules.links import Links
-from arbitre.rules.mbt.answers import MbtMoveAnswer, MbtReachAnswer
+from arbitre.rules.mbt.answers import MbtMoveAnswer, MbtReachAnswer, reason_words
 from arbitre.rules.mbt.numbers import COST_SLACK_MM, NUMBERS, TOUCH_MM2, MbtOptions, _options, _unit
 from arbitre.rules.mbt.plates import (
     Plate,
@@ -269,7 +269,7 @@ def move_answer(scene: Scene, a: str, x: str, y: str, as_group: Flag = False) ->
         if crossed:
             text += f", going round {', '.join(crossed)}"
     else:
-        text = f"{a} may not move there ({cost}): " + ", ".join(reasons)
+        text = f"{a} may not move there ({cost}): " + reason_words(reasons)
         if crossed:
             text += f" ({', '.join(crossed)})"
         if detour_mm is not None:

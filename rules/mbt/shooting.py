@@ -12,7 +12,7 @@ from arbitre.rules.answers import (
     combined_sigma,
     with_certainty,
 )
-from arbitre.rules.mbt.answers import MbtFireAnswer
+from arbitre.rules.mbt.answers import MbtFireAnswer, reason_words
 from arbitre.rules.mbt.combat import _resolve, _side
 from arbitre.rules.mbt.numbers import NUMBERS, _options, _unit
 from arbitre.rules.mbt.plates import Plate, _layout, _pair, penetration_mm
@@ -80,7 +80,7 @@ def fire_answer(
         if result["outcome"] is not None:
             text += f": {side_a.total} against {side_b.total}, {result['outcome']}"
     else:
-        text = f"{a} may not shoot at {b} ({at}): " + ", ".join(reasons)
+        text = f"{a} may not shoot at {b} ({at}): " + reason_words(reasons)
     return MbtFireAnswer(
         question="fire",
         message=with_certainty(text, *margins),

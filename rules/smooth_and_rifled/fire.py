@@ -9,7 +9,7 @@ from arbitre.rules.answers import Margin, Reason, combined_sigma, warning_lines,
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Flag
-from arbitre.rules.smooth_and_rifled.answers import SRFireAnswer
+from arbitre.rules.smooth_and_rifled.answers import SRFireAnswer, reason_words
 from arbitre.rules.smooth_and_rifled.dice import (
     BANDS,
     TO_HIT,
@@ -73,7 +73,7 @@ def fire_question(
     refused = {s.figure.id: [r.value for r in s.reasons] for s in shots if s.reasons}
     if group is not None and allowed_shots and refused:
         warnings.extend(
-            f"{name} cannot shoot ({', '.join(codes)})" for name, codes in refused.items()
+            f"{s.figure.id} cannot shoot ({reason_words(s.reasons)})" for s in shots if s.reasons
         )
     volleys: dict[str, list[str]] = {}
     for shot in allowed_shots:
@@ -117,9 +117,7 @@ def fire_question(
             f"{band} range, {to_hit}+ on {dice}d6"
         )
     else:
-        text = f"{shooter_name} may not shoot at {target.id}: " + ", ".join(
-            r.value for r in reasons
-        )
+        text = f"{shooter_name} may not shoot at {target.id}: " + reason_words(reasons)
     return SRFireAnswer(
         question="fire",
         message=with_certainty(text, *margins) + warning_lines(warnings),

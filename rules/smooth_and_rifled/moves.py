@@ -25,7 +25,11 @@ from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind
 from arbitre.rules.options import Degrees
 from arbitre.rules.ruleset import coordinate_mm
-from arbitre.rules.smooth_and_rifled.answers import SRChargeAnswer, SRMoveAnswer
+from arbitre.rules.smooth_and_rifled.answers import (
+    SRChargeAnswer,
+    SRMoveAnswer,
+    reason_words,
+)
 from arbitre.rules.smooth_and_rifled.geometry import in_arc
 from arbitre.rules.smooth_and_rifled.model import (
     MOVES_CM,
@@ -150,7 +154,7 @@ def move_question(
     else:
         spent = f"{UNIT.from_mm(cost):.1f} cm" if math.isfinite(cost) else "no path"
         text = (
-            f"{a} may not move there: {', '.join(r.value for r in reasons)} ({spent}, "
+            f"{a} may not move there: {reason_words(reasons)} ({spent}, "
             f"allowance {allowance_cm:g} cm)"
         )
     return SRMoveAnswer(
@@ -418,7 +422,7 @@ def single_charge(
         f"(cost {UNIT.from_mm(cost):.1f} of {UNIT.from_mm(allowance):g} cm)"
     )
     if reasons:
-        text += ": " + ", ".join(r.value for r in reasons)
+        text += ": " + reason_words(reasons)
     return SRChargeAnswer(
         question="charge",
         message=with_certainty(text, *margins) + warning_lines(warnings),

@@ -8,7 +8,11 @@ from arbitre.rules.answers import Margin, Reason, warning_lines, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.ruleset import coordinate_mm
-from arbitre.rules.smooth_and_rifled.answers import SRDeploymentAnswer, SRObjectiveAnswer
+from arbitre.rules.smooth_and_rifled.answers import (
+    SRDeploymentAnswer,
+    SRObjectiveAnswer,
+    reason_words,
+)
 from arbitre.rules.smooth_and_rifled.model import (
     MM_PER_CM,
     NUMBERS,
@@ -86,7 +90,7 @@ def objective_question(
         text = f"{side} holds the objective: {', '.join(near_friends)} within {_cm(friend_mm)}"
         text += f", no enemy within {_cm(enemy_mm)}"
     else:
-        text = f"{side} does not hold the objective: " + ", ".join(r.value for r in reasons)
+        text = f"{side} does not hold the objective: " + reason_words(reasons)
         if near_enemies:
             text += f" ({', '.join(near_enemies)} within {_cm(enemy_mm)})"
     return SRObjectiveAnswer(

@@ -21,6 +21,7 @@ from arbitre.rules.smooth_and_rifled.answers import (
     SRSaveAnswer,
     SRSpotAnswer,
     SRStandardAnswer,
+    reason_words,
 )
 from arbitre.rules.smooth_and_rifled.dice import FACES
 from arbitre.rules.smooth_and_rifled.geometry import in_arc
@@ -314,7 +315,7 @@ def standard_question(scene: Scene, a: str) -> SRStandardAnswer:
     else:
         text = (
             f"no re-roll for {figure.id}: "
-            + ", ".join(r.value for r in reasons)
+            + reason_words(reasons)
             + (
                 f" ({len(within_reroll)} of {len(companions)} companions within {_cm(reroll_mm)}, "
                 f"{needed_reroll} needed)"
@@ -502,7 +503,7 @@ def spot_question(
         spotted = False if rolled is not None else None
     distance = f"{_cm(gap)}"
     if not allowed:
-        text = f"{spotter.id} may not spot {marker.id}: " + ", ".join(r.value for r in reasons)
+        text = f"{spotter.id} may not spot {marker.id}: " + reason_words(reasons)
         text += f" ({distance}, at most {_cm(reach_mm)})"
     elif automatic:
         text = (

@@ -18,6 +18,7 @@ from arbitre.rules.smooth_and_rifled.answers import (
     SRMoraleAnswer,
     SRVolleyAnswer,
     probability,
+    reason_words,
 )
 from arbitre.rules.smooth_and_rifled.dice import (
     FACES,
@@ -113,7 +114,7 @@ def volley_question(
     assert target is not None
     warnings = list(verdict.warnings)
     if not verdict.allowed or not verdict.volleys:
-        codes = ", ".join(r.value for r in verdict.reasons)
+        codes = reason_words(verdict.reasons)
         return SRVolleyAnswer(
             question="volley",
             message=f"{group.name} may not fire a volley at {target.id}: {codes}",

@@ -14,7 +14,7 @@ from arbitre.rules.answers import Margin, Reason, warning_lines, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Die, Flag
-from arbitre.rules.smooth_and_rifled.answers import SRWithdrawalAnswer
+from arbitre.rules.smooth_and_rifled.answers import SRWithdrawalAnswer, reason_words
 from arbitre.rules.smooth_and_rifled.dice import FACES
 from arbitre.rules.smooth_and_rifled.model import (
     MM_PER_CM,
@@ -161,7 +161,7 @@ def withdrawal_question(
             else (f"on a failure it falls back {length} shaken")
         )
     if reasons:
-        text += ": " + ", ".join(r.value for r in reasons)
+        text += ": " + reason_words(reasons)
     return SRWithdrawalAnswer(
         question="withdrawal",
         message=with_certainty(text, *margins) + warning_lines(warnings),

@@ -1,0 +1,38 @@
+"""The words of the reason codes in the English sentences of every surface.
+
+The JSON answers keep the codes (``reasons``); a sentence says them in words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from arbitre.rules.answers import Reason
+
+REASON_WORDS = {
+    Reason.NOT_IN_GRID: "off the grid",
+    Reason.TARGET_NOT_ENEMY: "the target is not an enemy",
+    Reason.NO_SHOOTERS: "no TD figure in the group",
+    Reason.IN_CONTACT_WITH_ENEMY: "the shooters are in contact with an enemy group",
+    Reason.TARGET_IN_CONTACT: "the target is in contact with an enemy group",
+    Reason.OUT_OF_RANGE: "out of range",
+    Reason.LINE_BLOCKED: "no clear line of fire",
+    Reason.NO_REFERENCE: "no reference figure to measure from",
+    Reason.OFF_TABLE: "the destination is off the table",
+    Reason.IMPASSABLE: "the destination is on impassable ground",
+    Reason.DESTINATION_OCCUPIED: "the destination is occupied",
+    Reason.PATH_BLOCKED: "the way is blocked",
+    Reason.OVER_ALLOWANCE: "too far",
+    Reason.NOT_FRIENDLY: "they are not friends",
+    Reason.NOT_IN_CONTACT: "they are not in contact",
+    Reason.TOO_MANY_FIGURES: "too many figures",
+}
+
+
+def reason_words(reasons: Iterable[Reason]) -> str:
+    """The reasons in words, for a sentence.
+
+    >>> reason_words([Reason.OUT_OF_RANGE, Reason.LINE_BLOCKED])
+    'out of range, no clear line of fire'
+    """
+    return ", ".join(REASON_WORDS[Reason(r)] for r in reasons)
