@@ -27,7 +27,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ from arbitre.calibration.board import Board
 from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.progress import Progress, Steps
+from arbitre.vision.images import ImageReadError, read_image
 
 FloatArray = NDArray[np.float64]
 
@@ -218,6 +219,7 @@ def calibrate_camera(
     min_views: int = 3,
     max_view_rms_px: float = 1.0,
     progress: Progress | None = None,
+    unreadable: Mapping[str, str] | None = None,
 ) -> CalibrationResult | CalibrationFailure:
     """Calibrate a camera from named images of ``board``.
 
@@ -225,6 +227,8 @@ def calibrate_camera(
     ----------
     images:
         Named 8-bit images (greyscale, BGR or BGRA); None for an image that could not be read.
+        A name given again is rejected (the same file counts once), and counted among the
+        images given.
     board:
         The calibration target.
     flags:
@@ -238,6 +242,9 @@ def calibrate_camera(
     progress:
         Told ``(done, total)`` after each image searched for the board (twice each for a
         ChArUco board of unknown layout) and after the fit, the last step.
+    unreadable:
+        Why each image given as None could not be read (``cannot read the image (...)``),
+        by name; otherwise its reason is ``cannot read the image``.
 
     Returns
     -------
@@ -255,11 +262,17 @@ def calibrate_camera(
     the others are rejected ("image size 640x480 differs from 1280x720").
     """
     named = list(images.items()) if isinstance(images, Mapping) else list(images)
+    reasons = unreadable or {}
     rejected: list[RejectedImage] = []
     readable: list[tuple[str, NDArray[Any]]] = []
-    for name, image in named:
+    order: dict[str, int] = {}
+    for index, (name, image) in enumerate(named):
+        if name in order:
+            rejected.append(RejectedImage(name, "given more than once: the same file counts once"))
+            continue
+        order[name] = index
         if image is None:
-            rejected.append(RejectedImage(name, "cannot read the image"))
+            rejected.append(RejectedImage(name, reasons.get(name, "cannot read the image")))
         elif image.size == 0:
             rejected.append(RejectedImage(name, "empty image"))
         else:
@@ -288,8 +301,9 @@ def calibrate_camera(
     steps = Steps(len(readable) * len(layouts) + 1, progress)
     views, layout_rejects, legacy = _find_views(readable, board, layouts, steps)
     rejected.extend(layout_rejects)
-    order = {name: i for i, (name, _) in enumerate(named)}
-    result = _calibrate(views, rejected, board, legacy, order, flags, min_views, max_view_rms_px)
+    result = _calibrate(
+        views, rejected, board, legacy, order, len(named), flags, min_views, max_view_rms_px
+    )
     steps.advance()
     return result
 
@@ -297,38 +311,31 @@ def calibrate_camera(
 def calibrate_camera_from_files(
     paths: Sequence[str | Path], board: Board, **options: Any
 ) -> CalibrationResult | CalibrationFailure:
-    """`calibrate_camera` on image files; an unreadable file is rejected with its reason.
+    """`calibrate_camera` on image files; an unreadable file is rejected with its reason,
+    and a file given more than once is read once (the others are rejected).
 
     ``options`` go to `calibrate_camera` (``flags``, ``progress`` ...).
     """
     named: list[tuple[str, NDArray[Any] | None]] = []
     unreadable: dict[str, str] = {}
+    read: dict[str, NDArray[np.uint8] | None] = {}
     for path in paths:
-        image, problem = read_grey_image(path)
-        named.append((str(path), image))
-        if problem:
-            unreadable[str(path)] = problem
-    result = calibrate_camera(named, board, **options)
-    rejected = tuple(
-        RejectedImage(r.name, unreadable.get(r.name, r.reason)) for r in result.images_rejected
-    )
-    if isinstance(result, CalibrationFailure):
-        return CalibrationFailure(result.message, result.images_used, rejected)
-    return replace(result, images_rejected=rejected)
+        name = str(path)
+        if name not in read:
+            read[name], problem = read_grey_image(path)
+            if problem:
+                unreadable[name] = problem
+        named.append((name, read[name]))
+    return calibrate_camera(named, board, unreadable=unreadable, **options)
 
 
 def read_grey_image(path: str | Path) -> tuple[NDArray[np.uint8] | None, str]:
-    """An image file as 8-bit greyscale, or None and the reason it cannot be read."""
+    """An image file as 8-bit greyscale, or None and the reason it cannot be read, by
+    `arbitre.vision.images.read_image`, the reader of every image."""
     try:
-        data = np.fromfile(str(path), dtype=np.uint8)
-    except OSError as error:
-        return None, f"cannot read the image ({error.strerror or error})"
-    if data.size == 0:
-        return None, "cannot read the image (empty file)"
-    image = cv2.imdecode(data, cv2.IMREAD_GRAYSCALE)
-    if image is None:
-        return None, "cannot read the image (not an image format OpenCV decodes)"
-    return np.asarray(image, dtype=np.uint8), ""
+        return read_image(path, grey=True), ""
+    except ImageReadError as error:
+        return None, error.reason
 
 
 # ---------------------------------------------------------------------------------------------
@@ -461,6 +468,7 @@ def _calibrate(
     board: Board,
     legacy: bool | None,
     order: Mapping[str, int],
+    given: int,
     flags: int,
     min_views: int,
     max_view_rms_px: float,
@@ -473,9 +481,8 @@ def _calibrate(
 
     views = _distinct_views(views, rejected)
     if len(views) < min_views:
-        total = len(order)
         message = (
-            f"only {len(views)} of {total} images can be used (need {min_views})"
+            f"only {len(views)} of {given} images can be used (need {min_views})"
             + _rejection_summary(rejected)
         )
         if (

@@ -36,8 +36,11 @@ from arbitre.vision.edges import (
     side_lengths,
 )
 from arbitre.vision.errors import VisionError
+from arbitre.vision.images import read_image
 
 FloatArray = NDArray[np.float64]
+
+__all__ = ["read_image"]  # kept here for its callers; it lives in `arbitre.vision.images`
 
 _UNDISTORT_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 100, 1e-9)
 
@@ -187,17 +190,6 @@ class DetectionResult:
     def get(self, marker_id: int) -> Detection | None:
         """The detection of a marker id, or None."""
         return next((m for m in self.markers if m.id == marker_id), None)
-
-
-def read_image(path: str | Path) -> NDArray[np.uint8]:
-    """An image file as an 8-bit BGR array (H, W, 3), or VisionError saying why not."""
-    file = Path(path)
-    if not file.is_file():
-        raise VisionError(f"{file}: no such image file")
-    image = cv2.imread(str(file), cv2.IMREAD_COLOR)
-    if image is None or image.size == 0:
-        raise VisionError(f"{file}: not a readable image (unknown format or damaged file)")
-    return np.asarray(image, dtype=np.uint8)
 
 
 def as_grey(image: NDArray[np.generic] | None) -> NDArray[np.uint8]:

@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from arbitre.vision.errors import VisionError
+from arbitre.vision.images import read_image
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -119,10 +120,11 @@ class FolderSource(FrameSource):
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
         self._cache = None
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
+        try:
+            image = read_image(path)  # a truncated JPEG or a pixel bomb is no frame
+        except VisionError:
             return None
-        self._cache = (key, np.asarray(image, dtype=np.uint8))
+        self._cache = (key, image)
         return self._cache[1]
 
     def reopen(self) -> bool:

@@ -385,3 +385,31 @@ def test_a_lens_model_that_folds_near_the_centre_is_refused() -> None:
     assert problem is not None and problem.startswith("the lens distortion folds back 0.088")
     webcam = CameraIntrinsics((1920, 1080), camera, [-0.25, 0.06, 0.0, 0.0, 0.0])
     assert _degenerate(webcam, (1.0, 1.0, 1.0, 1.0), tilted) is None
+
+
+def test_images_given_more_than_once_are_counted_as_given(tmp_path: Path) -> None:
+    blank = tmp_path / "v0.png"
+    other = tmp_path / "v1.png"
+    for path in (blank, other):
+        cv2.imwrite(str(path), np.full((120, 160), 255, np.uint8))
+    paths = [blank, blank, blank, other]
+    result = calibrate_camera_from_files(paths, CHESSBOARD)
+    assert isinstance(result, CalibrationFailure)
+    assert result.message.startswith("only 0 of 4 images can be used (need 3)")
+    reasons = [(r.name, r.reason) for r in result.images_rejected]
+    assert len(reasons) == 4
+    twice = (str(blank), "given more than once: the same file counts once")
+    assert reasons.count(twice) == 2
+    assert reasons.count((str(blank), "board not found")) == 1
+    assert twice[1] in result.message
+
+
+def test_an_unreadable_image_gives_its_reason_in_the_message(tmp_path: Path) -> None:
+    ok, encoded = cv2.imencode(".jpg", np.full((120, 160), 128, np.uint8))
+    assert ok
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(encoded.tobytes()[: len(encoded) // 2])
+    result = calibrate_camera_from_files([cut, tmp_path], CHESSBOARD)
+    assert isinstance(result, CalibrationFailure)
+    assert f"{cut}: cannot read the image (not a readable image:" in result.message
+    assert f"{tmp_path}: cannot read the image (a directory, not a file)" in result.message
