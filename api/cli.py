@@ -6,6 +6,7 @@ each several times over.
 """
 
 import json
+import math
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -242,7 +243,9 @@ def locate(
 @bad_input_exits_2
 def print_markers(
     ids: Annotated[str, typer.Option(help="marker ids, e.g. 10-49 or 0,1,5-7")],
-    size_mm: Annotated[float, typer.Option(help="side of the black square, mm")],
+    size_mm: Annotated[
+        float, typer.Option(help="side of the black square, 3 to 500 mm", min=3, max=500)
+    ],
     out: Annotated[Path, typer.Option(help="sheet.pdf or sheet.svg")],
     dictionary: Annotated[str, typer.Option(help="ArUco dictionary")] = "DICT_4X4_250",
     paper: Annotated[str, typer.Option(help="paper size: a4 or letter")] = "a4",
@@ -695,10 +698,16 @@ def _scene_from_server(server: str) -> dict[str, Any]:
 
 @bench_app.command("rules")
 def bench_rules(
-    figures: Annotated[int, typer.Option(help="figures on the generated table")] = 200,
-    terrain: Annotated[int, typer.Option(help="terrain polygons")] = 50,
-    repeat: Annotated[int, typer.Option(help="questions of each kind")] = 30,
-    seed: Annotated[int, typer.Option(help="random seed of the table")] = 1,
+    figures: Annotated[
+        int, typer.Option(help="figures on the generated table, 20 to 1000", min=20, max=1000)
+    ] = 200,
+    terrain: Annotated[int, typer.Option(help="terrain polygons, 0 to 200", min=0, max=200)] = 50,
+    repeat: Annotated[
+        int, typer.Option(help="questions of each kind, 1 to 1000", min=1, max=1000)
+    ] = 30,
+    seed: Annotated[
+        int, typer.Option(help="random seed of the table, 0 or more", min=0, max=2**32 - 1)
+    ] = 1,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Median time of each question on a generated table, against the targets."""
@@ -719,8 +728,10 @@ def bench_rules(
 
 @bench_app.command("vision")
 def bench_vision(
-    seeds: Annotated[int, typer.Option(help="renders of each preset")] = 2,
-    frames: Annotated[int, typer.Option(help="frames timed for speed")] = 40,
+    seeds: Annotated[int, typer.Option(help="renders of each preset, 1 to 20", min=1, max=20)] = 2,
+    frames: Annotated[
+        int, typer.Option(help="frames timed for speed, 1 to 1000", min=1, max=1000)
+    ] = 40,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Accuracy on simulated tables, speed against plain detectMarkers, calibration."""
@@ -733,15 +744,21 @@ def bench_vision(
 
 @bench_app.command("serve")
 def bench_serve(
-    clients: Annotated[int, typer.Option(help="WebSocket clients")] = 20,
-    seconds: Annotated[float, typer.Option(help="seconds measured each way")] = 8.0,
-    askers: Annotated[int, typer.Option(help="clients asking questions without pause")] = 50,
+    clients: Annotated[int, typer.Option(help="WebSocket clients, 0 to 200", min=0, max=200)] = 20,
+    seconds: Annotated[
+        float, typer.Option(help="seconds measured each way, 1 to 120", min=1, max=120)
+    ] = 8.0,
+    askers: Annotated[
+        int, typer.Option(help="clients asking questions without pause, 0 to 200", min=0, max=200)
+    ] = 50,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Pipeline frames per second with WebSocket clients connected, then with clients
     asking questions, against none."""
     from arbitre.api.bench.serve import report_lines, run_serve_bench
 
+    if not math.isfinite(seconds):  # nan passes the range's comparisons
+        raise fail(f"--seconds takes a number 1 to 120, got {seconds}")
     with _progress_bar("measuring frame rates", quiet=as_json) as progress:
         report = run_serve_bench(clients=clients, seconds=seconds, askers=askers, progress=progress)
     typer.echo(json.dumps(report) if as_json else "\n".join(report_lines(report)))

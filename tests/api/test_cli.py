@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arbitre.api.cli import app
+from tests.console import run_console
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "cb6-skirmish.yaml"
@@ -204,3 +205,21 @@ def test_a_malformed_with_value_is_one_line_and_exit_2(value: str) -> None:
     result = CliRunner().invoke(app, ["ask", scene, "impact", "alpins", "verts", "--with", value])
     assert result.exit_code == 2
     assert result.stderr.startswith("arbitre: --with die") and result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["bench", "rules", "--figures", "0"],
+        ["bench", "rules", "--figures", "100000000"],
+        ["bench", "rules", "--seed", "-1"],
+        ["bench", "vision", "--frames", "0"],
+        ["bench", "serve", "--seconds", "nan"],
+        ["bench", "serve", "--askers", "-3"],
+        ["print", "markers", "--ids", "1", "--size-mm", "1e-300", "--out", "m.pdf"],
+    ],
+)
+def test_numbers_out_of_range_are_one_line_before_any_work(argv: list[str]) -> None:
+    code, out, err = run_console(*argv)
+    assert (code, out) == (2, "")
+    assert len(err.splitlines()) == 1 and err.startswith("arbitre: "), err
