@@ -28,6 +28,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",  # a docstring's lines make paragraphs, re-wrapped
 )
 bench_app = typer.Typer(help="Measure speed and accuracy.", no_args_is_help=True)
 app.add_typer(bench_app, name="bench")
@@ -104,7 +105,10 @@ def ask(
     ],
     args: Annotated[list[str] | None, typer.Argument(help="figure ids, group names, mm")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="answer as one JSON object")] = False,
-    action: Annotated[str | None, typer.Option(help="impact: fire or close")] = None,
+    action: Annotated[
+        str | None,
+        typer.Option(help="the action: fire or close (impact), first or later (S&R move, charge)"),
+    ] = None,
     die: Annotated[int | None, typer.Option(help="the die rolled (1-6)")] = None,
     bonus: Annotated[int | None, typer.Option(help="impact: group bonus")] = None,
     extra: Annotated[
@@ -130,6 +134,8 @@ def ask(
         key, equals, value = item.partition("=")
         if not equals or not key.isidentifier() or len(key) > 100:
             raise fail(f"--with takes KEY=VALUE, got {shown(item)}")
+        if key in extras:
+            raise fail(f"--with {key}= is given twice")
         try:  # 3 -> int, 2.5 -> float, true -> bool, [1, 2] -> a list
             extras[key] = read_scene_text(value, f"--with {key}")
         except RulesError as error:
@@ -137,6 +143,8 @@ def ask(
     shortcuts: tuple[tuple[str, object], ...] = (("action", action), ("die", die), ("bonus", bonus))
     for name, given in shortcuts:
         if given is not None:
+            if name in extras:
+                raise fail(f"--{name} and --with {name}= are both given")
             extras[name] = given
     loaded = load_scene(scene)
     answer = ask_question(loaded, question, args or [], extras)
@@ -202,7 +210,7 @@ def locate(
     camera: Annotated[Path, typer.Option(help="camera.yaml (or OpenCV / ROS calibration)")],
     table: Annotated[Path, typer.Option(help="table.yaml")],
     roster: Annotated[Path | None, typer.Option(help="roster.yaml")] = None,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="the result as one JSON object")] = False,
 ) -> None:
     """Where are the markers on the table, in mm (height-corrected)."""
     from arbitre.calibration.camera import load_camera
@@ -316,7 +324,7 @@ def calibrate_camera(
     images: Annotated[list[Path], typer.Argument(help="photos of the board")],
     board: Annotated[Path, typer.Option(help="board.yaml")],
     out: Annotated[Path, typer.Option(help="camera.yaml to write")],
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="the result as one JSON object")] = False,
     force: Annotated[
         bool, typer.Option("--force", help="overwrite camera.yaml if it exists")
     ] = False,
@@ -435,6 +443,8 @@ def _live_table(
     ]
     if len(chosen) > 1:
         raise fail(f"choose one source, not {' and '.join(chosen)}")
+    if demo and config is not None:
+        raise fail("--demo is a table of its own: give it or --config, not both")
     if demo:
         from arbitre.api.demo import DemoSource, demo_config
 
@@ -602,6 +612,11 @@ def snapshot(
 
     refuse_overwrite(out, force=force)
     if server is not None:
+        others = {"--demo": demo, "--config": config, "--camera-index": camera_index}
+        others |= {"--video": video, "--folder": folder, "--url": url}
+        given = [name for name, value in others.items() if value is not None and value is not False]
+        if given:
+            raise fail(f"--server gives the scene: no {' or '.join(given)} with it")
         document = _scene_from_server(server)
     else:
         live = _live_table(config, demo, camera_index, video, folder, url)
@@ -708,7 +723,7 @@ def bench_rules(
     seed: Annotated[
         int, typer.Option(help="random seed of the table, 0 or more", min=0, max=2**32 - 1)
     ] = 1,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="the result as one JSON object")] = False,
 ) -> None:
     """Median time of each question on a generated table, against the targets."""
     from arbitre.api.bench.every_question import every_question_lines, every_question_report
@@ -732,7 +747,7 @@ def bench_vision(
     frames: Annotated[
         int, typer.Option(help="frames timed for speed, 1 to 1000", min=1, max=1000)
     ] = 40,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="the result as one JSON object")] = False,
 ) -> None:
     """Accuracy on simulated tables, speed against plain detectMarkers, calibration."""
     from arbitre.api.bench.vision import report_lines, run_vision_bench
@@ -751,7 +766,7 @@ def bench_serve(
     askers: Annotated[
         int, typer.Option(help="clients asking questions without pause, 0 to 200", min=0, max=200)
     ] = 50,
-    as_json: Annotated[bool, typer.Option("--json")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="the result as one JSON object")] = False,
 ) -> None:
     """Pipeline frames per second with WebSocket clients connected, then with clients
     asking questions, against none."""

@@ -223,3 +223,39 @@ def test_numbers_out_of_range_are_one_line_before_any_work(argv: list[str]) -> N
     code, out, err = run_console(*argv)
     assert (code, out) == (2, "")
     assert len(err.splitlines()) == 1 and err.startswith("arbitre: "), err
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (
+            ["ask", str(EXAMPLE), "impact", "alpins", "verts", "--with", "die=3", "--die", "4"],
+            "arbitre: --die and --with die= are both given\n",
+        ),
+        (
+            [
+                "ask",
+                str(EXAMPLE),
+                "impact",
+                "alpins",
+                "verts",
+                "--with",
+                "die=3",
+                "--with",
+                "die=4",
+            ],
+            "arbitre: --with die= is given twice\n",
+        ),
+        (
+            ["serve", "--demo", "--config", "arbitre.yaml"],
+            "arbitre: --demo is a table of its own: give it or --config, not both\n",
+        ),
+        (
+            ["snapshot", "--demo", "--server", "http://127.0.0.1:9", "--out", "never.yaml"],
+            "arbitre: --server gives the scene: no --demo with it\n",
+        ),
+    ],
+)
+def test_options_that_contradict_each_other_are_refused(argv: list[str], says: str) -> None:
+    # Which one would win is no way to answer: the user is told, nothing is done.
+    assert run_console(*argv) == (2, "", says)
