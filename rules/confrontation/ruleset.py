@@ -3,7 +3,6 @@ questions are answered by `combats` and `pursuit`, imported when first asked."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,11 +16,22 @@ from arbitre.rules.answers import (
 )
 from arbitre.rules.confrontation.book import NUMBERS, ConfrontationOptions, _options
 from arbitre.rules.confrontation.contacts import edge_gap_mm
-from arbitre.rules.errors import QuestionError, SceneError
+from arbitre.rules.errors import QuestionError, SceneError, shown
 from arbitre.rules.model import Scene
+from arbitre.rules.options import MAX_OPTION_MM
 from arbitre.rules.ruleset import Question, Ruleset, figure_named
 
 _HERE = "arbitre.rules.confrontation"
+
+MIN_MOU_CM = 1.0
+"""The shortest MOU a figure may carry: the book's MOU are a handful of cm, and half of
+a speck would pursue nowhere."""
+
+MAX_MOU_CM = MAX_OPTION_MM / NUMBERS.cm_mm
+"""The longest MOU a figure may carry: 100 m (10,000 cm), the largest table."""
+
+MAX_INI = 100
+"""The largest INI a figure may carry (the book's run from 0 to about 10)."""
 
 
 class Confrontation(Ruleset):
@@ -38,22 +48,28 @@ class Confrontation(Ruleset):
 
     def validate(self, scene: Scene) -> None:
         for index, figure in enumerate(scene.figures):
+            where = f"figures[{index}].attrs"
             mou = figure.attrs.get("mou_cm")
             if mou is not None and (
                 isinstance(mou, bool)
                 or not isinstance(mou, int | float)
-                or not math.isfinite(mou)
-                or mou <= 0
+                or not MIN_MOU_CM <= mou <= MAX_MOU_CM
             ):
                 raise SceneError(
                     scene.source,
-                    f"figures[{index}].attrs.mou_cm",
-                    f"expected a positive number of cm, got {mou!r}",
+                    f"{where}.mou_cm",
+                    f"figure {figure.id!r}: expected a MOU of {MIN_MOU_CM:g} to {MAX_MOU_CM:g} "
+                    f"cm, got {shown(mou)}",
                 )
             ini = figure.attrs.get("ini")
-            if ini is not None and (isinstance(ini, bool) or not isinstance(ini, int)):
+            if ini is not None and (
+                isinstance(ini, bool) or not isinstance(ini, int) or not 0 <= ini <= MAX_INI
+            ):
                 raise SceneError(
-                    scene.source, f"figures[{index}].attrs.ini", f"expected an integer, got {ini!r}"
+                    scene.source,
+                    f"{where}.ini",
+                    f"figure {figure.id!r}: expected an INI, a whole number 0 to {MAX_INI}, "
+                    f"got {shown(ini)}",
                 )
 
     def questions(self) -> Mapping[str, Question]:

@@ -365,6 +365,35 @@ def test_bad_attributes_are_scene_errors() -> None:
         _scene(_fig("a", "red", 100, 100, attrs={"ini": 2.5}))
 
 
+@pytest.mark.parametrize(
+    ("attrs", "problem"),
+    [
+        # 100 m = 10,000 cm is the longest MOU; 1e300 overflowed the path finder.
+        ({"mou_cm": 1e300}, r"mou_cm: figure 'a': expected a MOU of 1 to 10000 cm, got 1e\+300$"),
+        ({"mou_cm": 10_001}, r"mou_cm: .* got 10001$"),
+        # under 1 cm is no MOU: 1e-300 pursued "0 cm".
+        ({"mou_cm": 1e-300}, r"mou_cm: .* got 1e-300$"),
+        ({"mou_cm": 0.5}, r"mou_cm: .* got 0.5$"),
+        ({"mou_cm": math.nan}, r"mou_cm: .* got nan$"),
+        (
+            {"ini": 10**300},
+            r"ini: figure 'a': expected an INI, a whole number 0 to 100, got an int",
+        ),
+        ({"ini": -1}, r"ini: .* got -1$"),
+    ],
+)
+def test_attributes_out_of_bounds_are_scene_errors(attrs: dict[str, Any], problem: str) -> None:
+    with pytest.raises(SceneError, match=problem):
+        _scene(_fig("a", "red", 100, 100, attrs=attrs))
+
+
+def test_the_smallest_and_largest_mou_pursue() -> None:
+    # MOU 1 cm: half is 0.5, rounded up 1 cm; MOU 10,000 cm: 5,000 cm.
+    for mou, pursuit in ((1, 1), (10_000, 5_000)):
+        scene = _scene(_fig("a", "red", 600, 450, attrs={"mou_cm": mou, "ini": 100}))
+        assert ask(scene, "pursuit", ["a"]).to_json()["pursuit_cm"] == pursuit
+
+
 def test_dice_of_a_split() -> None:
     assert dice_of_split([["a", "b"], ["c", "d", "e"]]) == {"a": 2, "b": 2, "c": 3, "d": 2, "e": 2}
 
