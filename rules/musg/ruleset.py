@@ -14,13 +14,20 @@ from arbitre.rules.answers import (
     combined_sigma,
     with_certainty,
 )
-from arbitre.rules.errors import QuestionError, SceneError
-from arbitre.rules.model import Scene
+from arbitre.rules.errors import QuestionError, SceneError, shown
+from arbitre.rules.model import Figure, Scene
 from arbitre.rules.musg.bases import _gap, _measure, _options, _unit
-from arbitre.rules.musg.book import RANKS, MusgOptions, _positive, parse_weapon
+from arbitre.rules.musg.book import RANKS, TABLE_MAX, MusgOptions, parse_weapon
+from arbitre.rules.options import MAX_OPTION_MM, MIN_LENGTH_MM
 from arbitre.rules.ruleset import Question, Ruleset, figure_named
 
 _HERE = "arbitre.rules.musg"
+
+MIN_MOVE_PAS = 1.0
+"""The shortest move a figure may carry: the book's moves are a few pas."""
+
+WEAPON_PAS = ("short_pas", "medium_pas", "long_pas", "range_pas")
+"""The lengths of a weapon's profile, in pas."""
 
 
 class Musg(Ruleset):
@@ -46,20 +53,32 @@ class Musg(Ruleset):
                     f"expected one of {', '.join(RANKS)}, got {rank!r}",
                 )
             if "move_pas" in figure.attrs:
-                try:
-                    _positive(figure.attrs["move_pas"], "move_pas")
-                except ValueError:
-                    raise SceneError(
-                        scene.source,
-                        f"{where}.move_pas",
-                        f"expected a positive number, got {figure.attrs['move_pas']!r}",
-                    ) from None
+                _check_pas(
+                    scene, figure, f"{where}.move_pas", figure.attrs["move_pas"], MIN_MOVE_PAS
+                )
             if "weapon" in figure.attrs:
+                weapon = figure.attrs["weapon"]
                 try:
-                    parse_weapon(figure.attrs["weapon"], "weapon")
+                    parse_weapon(weapon, "weapon")
                 except ValueError as error:
                     field_name, _, problem = str(error).partition(": ")
                     raise SceneError(scene.source, f"{where}.{field_name}", problem) from None
+                for key in WEAPON_PAS:
+                    if key in weapon:
+                        _check_pas(scene, figure, f"{where}.weapon.{key}", weapon[key], 0.0)
+            for key, low in (("resistance", 1), ("armour", 0)):
+                value = figure.attrs.get(key, low)
+                if (
+                    isinstance(value, bool)
+                    or not isinstance(value, int)
+                    or not low <= value <= TABLE_MAX
+                ):
+                    raise SceneError(
+                        scene.source,
+                        f"{where}.{key}",
+                        f"figure {figure.id!r}: expected a whole number {low} to {TABLE_MAX}, "
+                        f"got {shown(value)}",
+                    )
 
     def questions(self) -> Mapping[str, Question]:
         return {
@@ -154,4 +173,22 @@ class Musg(Ruleset):
             contact=touching,
             gap_mm=gap_mm,
             threshold_mm=options.contact_tolerance_mm,
+        )
+
+
+def _check_pas(scene: Scene, figure: Figure, where: str, value: object, least: float) -> None:
+    """A length in pas: at least ``least`` pas and 1 mm, at most 100 m (the largest table)."""
+    pace_mm = _options(scene).pace_mm
+    longest = MAX_OPTION_MM / pace_mm
+    shortest = max(least, MIN_LENGTH_MM / pace_mm)
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not shortest <= value <= longest
+    ):
+        raise SceneError(
+            scene.source,
+            where,
+            f"figure {figure.id!r}: expected {shortest:.3g} to {longest:.4g} pas "
+            f"(at most 100 m), got {shown(value)}",
         )
