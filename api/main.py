@@ -8,6 +8,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,10 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arbitre import __version__
-from arbitre.api.bodies import MAX_BODY_BYTES, BodyGuard
+from arbitre.api.bodies import MAX_BODY_BYTES, BodyGuard, send_detail
 from arbitre.api.desk import QuestionDesk
 from arbitre.api.hosts import LOOPBACK, TrustedHostGuard
 from arbitre.api.live import LiveTable
@@ -122,6 +124,34 @@ async def one_line_http_error(request: Request, error: Exception) -> Response:
     )
 
 
+class JsonRefusals:
+    """An ASGI app whose plain-text refusals (a malformed or unsatisfiable ``Range`` header
+    on a static file) are turned into ``{"detail": ...}``, as every other error is."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        refused: Message | None = None
+
+        async def relay(message: Message) -> None:
+            nonlocal refused
+            if message["type"] == "http.response.start" and 400 <= message["status"] < 500:
+                kind = dict(message.get("headers", [])).get(b"content-type", b"")
+                if kind.startswith(b"text/plain"):
+                    refused = message  # its body follows: sent as the detail
+                    return
+            if refused is not None and message["type"] == "http.response.body":
+                text = bytes(message.get("body", b"")).decode("utf-8", "replace")
+                status, refused = refused["status"], None
+                detail = " ".join(text.split())[:200] or HTTPStatus(status).phrase
+                await send_detail(send, status, detail)
+                return
+            await send(message)
+
+        await self.app(scope, receive, relay)
+
+
 def create_app(
     live: LiveTable,
     *,
@@ -179,7 +209,7 @@ def create_app(
     app.include_router(scenes.router)
     app.add_exception_handler(RequestValidationError, one_line_422)
     app.add_exception_handler(StarletteHTTPException, one_line_http_error)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", JsonRefusals(StaticFiles(directory=STATIC)), name="static")
     # Outermost first: a request from an untrusted name is refused before its body is read.
     app.add_middleware(BodyGuard, default_bytes=MAX_BODY_BYTES, limits=BODY_LIMITS)
     app.add_middleware(TrustedHostGuard, hosts=hosts)

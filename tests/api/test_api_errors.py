@@ -192,3 +192,20 @@ def test_terrain_with_control_characters_is_422_and_changes_nothing(
     assert fragment in got.json()["detail"]
     assert client.get("/api/state").status_code == 200
     assert client.get("/api/state").json()["terrain"] == before
+
+
+@pytest.mark.parametrize(
+    ("bad_range", "status", "detail"),
+    [
+        ("bytes=abc", 400, "Range header: range must be requested"),
+        ("bytes=999999999-", 416, "Requested Range Not Satisfiable"),
+    ],
+)
+def test_a_bad_range_on_a_static_file_is_json_like_every_error(
+    demo: tuple[TestClient, LiveTable], bad_range: str, status: int, detail: str
+) -> None:
+    client, _ = demo
+    got = client.get("/static/app.js", headers={"Range": bad_range})
+    assert got.status_code == status
+    assert got.json() == {"detail": detail}
+    assert client.get("/static/app.js", headers={"Range": "bytes=0-9"}).status_code == 206
