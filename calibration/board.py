@@ -161,7 +161,8 @@ def board_from_mapping(data: dict[str, Any], source: str = "board.yaml") -> Boar
 
 
 _Squares = Annotated[int, Field(ge=3, le=200, strict=True)]
-_Length = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+_Length = Annotated[float, Field(ge=1, le=1000, allow_inf_nan=False)]
+"""A square's or a marker's side: 1 mm (the least a printer and a camera resolve) to 1 m."""
 
 
 class _BoardFile(BaseModel):

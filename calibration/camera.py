@@ -45,6 +45,13 @@ FloatArray = NDArray[np.float64]
 DIST_COEFF_COUNTS = (4, 5, 8, 12, 14)
 """The numbers of distortion coefficients OpenCV's camera model accepts."""
 
+MAX_IMAGE_SIDE_PX = 100_000
+"""The widest or highest image a camera file may describe, pixels."""
+
+FIELD_OF_VIEW_DEG = (1.0, 179.0)
+"""The narrowest and widest field of view across the image (``2 atan(w / 2 fx)``) a camera
+file may give: outside, ``fx`` or ``fy`` is no lens's (a focal length in mm, a typo)."""
+
 _ARBITRE_FIELDS = ("image_size", "camera_matrix", "dist_coeffs", "rms_px", "covariance")
 
 
@@ -472,8 +479,23 @@ class _FieldNames:
 def _build(
     source: str, size: Any, matrix: FloatArray, coeffs: FloatArray, rms: Any, names: _FieldNames
 ) -> CameraIntrinsics:
-    """Validate with messages naming ``source``; the dataclass re-validates (cheaply)."""
-    return CameraIntrinsics(*_validated(source, size, matrix, coeffs, rms, names))
+    """Validate with messages naming ``source``; the dataclass re-validates (cheaply).
+
+    A file's focal lengths must also give a field of view a lens has (`FIELD_OF_VIEW_DEG`);
+    a calibration's are judged by the calibration, which says why the views gave no lens.
+    """
+    size_px, k, d, rms_px = _validated(source, size, matrix, coeffs, rms, names)
+    for name, value, side in (("fx", k[0, 0], size_px[0]), ("fy", k[1, 1], size_px[1])):
+        view = math.degrees(2 * math.atan(side / (2 * float(value))))
+        if not FIELD_OF_VIEW_DEG[0] <= view <= FIELD_OF_VIEW_DEG[1]:
+            raise CalibrationFileError(
+                source,
+                names.matrix,
+                f"{name} {float(value):g} px gives a field of view of {view:.3g}° across the "
+                f"{side} px image, outside {FIELD_OF_VIEW_DEG[0]:g}°-{FIELD_OF_VIEW_DEG[1]:g}°: "
+                "no lens has it",
+            )
+    return CameraIntrinsics(size_px, k, d, rms_px)
 
 
 def _validated(
@@ -562,6 +584,11 @@ def _size_pair(field: str, value: Any) -> tuple[int, int]:
             raise CalibrationError(problem)
         if not math.isfinite(float(item)) or float(item) != int(item) or int(item) <= 0:
             raise CalibrationError(problem)
+        if int(item) > MAX_IMAGE_SIDE_PX:
+            raise CalibrationError(
+                f"{field}: {int(item)} px is larger than any camera's image "
+                f"(at most {MAX_IMAGE_SIDE_PX:,})"
+            )
         pair.append(int(item))
     return pair[0], pair[1]
 

@@ -30,9 +30,18 @@ from arbitre.calibration.errors import CalibrationFileError
 
 DEFAULT_DICTIONARY = "DICT_4X4_250"
 
-_Finite = Annotated[float, Field(allow_inf_nan=False)]
-_Positive = Annotated[float, Field(gt=0, allow_inf_nan=False)]
-_NonNegative = Annotated[float, Field(ge=0, allow_inf_nan=False)]
+MAX_LENGTH_MM = 100_000.0
+"""The longest length table.yaml and roster.yaml may give (a table's side, an anchor's
+place, a base, a terrain outline): 100 m, as in a scene."""
+
+MAX_MARKER_HEIGHT_MM = 1_000.0
+"""The highest a marker may stand above the table (a figure's head, a hill's top): 1 m.
+Higher, it would stand at the camera, not on a figure."""
+
+_Place = Annotated[float, Field(ge=-MAX_LENGTH_MM, le=MAX_LENGTH_MM, allow_inf_nan=False)]
+_Positive = Annotated[float, Field(gt=0, le=MAX_LENGTH_MM, allow_inf_nan=False)]
+_Height = Annotated[float, Field(ge=0, le=MAX_MARKER_HEIGHT_MM, allow_inf_nan=False)]
+_Degrees = Annotated[float, Field(ge=-360, le=360, allow_inf_nan=False)]
 _MarkerId = Annotated[int, Field(ge=0, strict=True)]
 
 
@@ -171,10 +180,15 @@ class RosterTerrain:
 
 @dataclass(frozen=True, slots=True)
 class Roster:
-    """The figures of ``roster.yaml``, each with a distinct marker, and its terrain pieces."""
+    """The figures of ``roster.yaml``, each with a distinct marker, and its terrain pieces.
+
+    ``source`` names the file they were read from, in the errors found later (a figure
+    carrying an anchor's marker, `check_roster_against_table`).
+    """
 
     figures: tuple[RosterFigure, ...]
     terrain: tuple[RosterTerrain, ...] = ()
+    source: str = field(default="roster.yaml", compare=False)
 
     def by_marker(self, marker_id: int) -> RosterFigure | None:
         """The figure carrying this marker, or None (a terrain piece's marker is no figure)."""
@@ -247,14 +261,16 @@ def roster_from_mapping(data: dict[str, Any], source: str = "roster.yaml") -> Ro
         )
         for t in spec.terrain
     )
-    return Roster(figures, terrain)
+    return Roster(figures, terrain, source)
 
 
 def check_roster_against_table(
-    roster: Roster, table: Table, roster_source: str = "roster.yaml"
+    roster: Roster, table: Table, roster_source: str | None = None
 ) -> None:
     """Raise `CalibrationFileError` if a figure carries an anchor's marker or an id the
-    table's dictionary does not have."""
+    table's dictionary does not have; the error names ``roster_source``, by default the
+    file the roster was read from."""
+    roster_source = roster.source if roster_source is None else roster_source
     size = dictionary_size(table.dictionary)
     carriers: list[tuple[str, RosterFigure | RosterTerrain]] = [
         (f"figures[{i}].marker", f) for i, f in enumerate(roster.figures)
@@ -282,10 +298,10 @@ class _Strict(BaseModel):
 
 class _AnchorSpec(_Strict):
     id: _MarkerId
-    x_mm: _Finite
-    y_mm: _Finite
+    x_mm: _Place
+    y_mm: _Place
     size_mm: _Positive
-    rotation_deg: _Finite = 0.0
+    rotation_deg: _Degrees = 0.0
 
 
 class _TableFile(_Strict):
@@ -348,7 +364,7 @@ class _FigureSpec(_Strict):
     side: str | None = None
     group: str | None = None
     reference: bool = False
-    marker_height_mm: _NonNegative | None = None
+    marker_height_mm: _Height | None = None
     base: _BaseSpec | None = None
     type: str | None = None
     unit: str | None = None
@@ -363,14 +379,14 @@ class _FigureSpec(_Strict):
         return str(value) if is_number else value
 
 
-_Point = tuple[_Finite, _Finite]
+_Point = tuple[_Place, _Place]
 
 
 class _TerrainSpec(_Strict):
     marker: _MarkerId
     id: Annotated[str, Field(min_length=1)]
     kind: Literal["difficult", "impassable", "obstacle", "wood", "building"]
-    marker_height_mm: _NonNegative = 0.0
+    marker_height_mm: _Height = 0.0
     level: Annotated[int, Field(ge=1, le=3, strict=True)] | None = None
     polygon_mm: Annotated[list[_Point], Field(min_length=3, max_length=1000)] | None = None
     line_mm: Annotated[list[_Point], Field(min_length=2, max_length=1000)] | None = None

@@ -64,7 +64,15 @@ def test_an_even_row_charuco_board_has_two_layouts(tmp_path: Path) -> None:
         (("marker_mm: 22\n", ""), r"marker_mm: missing"),
         (("DICT_5X5_100", "DICT_5X5_7"), r"dictionary: unknown ArUco dictionary 'DICT_5X5_7'"),
         (("squares_x: 7", "squares_x: 7.5"), r"squares_x: input should be a valid integer"),
-        (("square_mm: 30", "square_mm: 0"), r"square_mm: input should be greater than 0"),
+        (
+            ("square_mm: 30", "square_mm: 0"),
+            r"square_mm: input should be greater than or equal to 1",
+        ),
+        (
+            ("square_mm: 30", "square_mm: 1.0e+300"),
+            r"square_mm: input should be less than or equal to 1000",
+        ),
+        (("marker_mm: 22", "marker_mm: 0.5"), r"marker_mm: input should be greater than or equal"),
         (("type: charuco", "type: circles"), r"type: input should be 'charuco' or 'chessboard'"),
         (("type: charuco", "type: charuco\nsquare_size: 3"), r"square_size: unknown field"),
         (("type: charuco", "type: chessboard"), r"marker_mm: a chessboard has no markers"),

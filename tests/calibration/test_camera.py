@@ -202,6 +202,21 @@ def test_a_bad_opencv_xml_file_is_one_line(tmp_path: Path, text: str, field: str
         (GOOD.replace("rms_px: 0.31", "rms_px: low"), r"^camera.yaml: rms_px: expected a number"),
         ("camera_matrix: [[1, 0, 0]\n", r"^camera.yaml: line 2: not valid YAML"),
         ("", r"^camera.yaml: expected a mapping of fields, the file is empty$"),
+        (
+            GOOD.replace("1400.5", "1.0e+308"),
+            r"^camera.yaml: camera_matrix: fx 1e\+308 px gives a field of view of 0° across "
+            r"the 1920 px image, outside 1°-179°: no lens has it$",
+        ),
+        (
+            GOOD.replace("1401.0", "0.001"),
+            r"^camera.yaml: camera_matrix: fy 0.001 px gives a field of view of 180° across "
+            r"the 1080 px image",
+        ),
+        (
+            GOOD.replace("[1920, 1080]", "[200000, 1080]"),
+            r"^camera.yaml: image_size: 200000 px is larger than any camera's image "
+            r"\(at most 100,000\)$",
+        ),
     ],
 )
 def test_a_bad_camera_file_is_one_line_naming_file_and_field(

@@ -147,3 +147,85 @@ def test_a_figure_may_not_carry_an_anchor(tmp_path: Path) -> None:
     roster = load_roster(_write(tmp_path, "roster.yaml", ROSTER.replace("marker: 40", "marker: 2")))
     with pytest.raises(CalibrationFileError, match=r"figures\[2\].marker: marker 2 is an anchor"):
         check_roster_against_table(roster, table)
+
+
+def test_a_roster_error_found_later_names_the_file_given(tmp_path: Path) -> None:
+    table = load_table(_write(tmp_path, "table.yaml", TABLE))
+    path = _write(tmp_path, "r1.yaml", "figures:\n  - {marker: 0, name: a}\n")
+    roster = load_roster(path)
+    with pytest.raises(CalibrationFileError) as raised:
+        check_roster_against_table(roster, table)
+    assert str(raised.value) == f"{path}: figures[0].marker: marker 0 is an anchor of the table"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        (
+            "roster.yaml",
+            "figures:\n  - {marker: 10, name: a, marker_height_mm: 1e300}\n",
+            r"figures\[0\].marker_height_mm: input should be less than or equal to 1000",
+        ),
+        (
+            "roster.yaml",
+            "figures:\n  - {marker: 10, name: a, marker_height_mm: 1001.0}\n",
+            r"figures\[0\].marker_height_mm: input should be less than or equal to 1000",
+        ),
+        (
+            "roster.yaml",
+            "figures:\n  - {marker: 10, name: a, base: {shape: round, diameter_mm: 2.0e+5}}\n",
+            r"figures\[0\].base.round.diameter_mm: input should be less than or equal to 100000",
+        ),
+        (
+            "roster.yaml",
+            "terrain:\n  - {marker: 60, id: w, kind: wood, marker_height_mm: 5000.0,\n"
+            "     polygon_mm: [[0, 0], [100, 0], [0, 100]]}\n",
+            r"terrain\[0\].marker_height_mm: input should be less than or equal to 1000",
+        ),
+        (
+            "roster.yaml",
+            "terrain:\n  - {marker: 60, id: w, kind: wood,\n"
+            "     polygon_mm: [[0, 0], [1.0e+300, 0], [0, 100]]}\n",
+            r"terrain\[0\].polygon_mm\[1\]\[0\]: input should be less than or equal to 100000",
+        ),
+        (
+            "table.yaml",
+            TABLE.replace("width_mm: 1200", "width_mm: 1.0e+300"),
+            r"width_mm: input should be less than or equal to 100000",
+        ),
+        (
+            "table.yaml",
+            TABLE.replace("x_mm: 1165, y_mm: 35", "x_mm: -1.0e+9, y_mm: 35"),
+            r"anchors\[1\].x_mm: input should be greater than or equal to -100000",
+        ),
+        (
+            "table.yaml",
+            TABLE.replace("size_mm: 40}", "size_mm: 1.0e+6}", 1),
+            r"anchors\[0\].size_mm: input should be less than or equal to 100000",
+        ),
+        (
+            "table.yaml",
+            TABLE.replace("rotation_deg: 180", "rotation_deg: 1.0e+300"),
+            r"anchors\[3\].rotation_deg: input should be less than or equal to 360",
+        ),
+    ],
+)
+def test_lengths_out_of_any_table_s_range_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, text: str, message: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path, name, text)
+    load = load_table if name == "table.yaml" else load_roster
+    with pytest.raises(CalibrationFileError, match=f"^{name}: {message}") as raised:
+        load(name)
+    assert "\n" not in str(raised.value)
+
+
+def test_lengths_within_range_still_load(tmp_path: Path) -> None:
+    roster = load_roster(
+        _write(
+            tmp_path, "roster.yaml", "figures:\n  - {marker: 10, name: a, marker_height_mm: 1000}\n"
+        )
+    )
+    assert roster.figures[0].marker_height_mm == 1000
+    assert roster.source == str(tmp_path / "roster.yaml")
