@@ -152,6 +152,34 @@ class JsonRefusals:
         await self.app(scope, receive, relay)
 
 
+class HeadAsGet:
+    """``HEAD`` answered wherever ``GET`` is: the same status and headers, no body (HTTP
+    asks it of every GET resource; link checkers and monitors use it). The camera's
+    endless stream is left out: its ``GET`` never ends."""
+
+    ENDLESS = frozenset({"/api/stream.mjpg"})
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD" or scope["path"] in self.ENDLESS:
+            await self.app(scope, receive, send)
+            return
+        ended = False
+
+        async def headers_only(message: Message) -> None:
+            nonlocal ended
+            if message["type"] == "http.response.start":
+                await send(message)
+            elif message["type"] == "http.response.body" and not ended:
+                if not message.get("more_body", False):
+                    ended = True
+                    await send({"type": "http.response.body", "body": b""})
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
+
+
 def create_app(
     live: LiveTable,
     *,
@@ -211,6 +239,7 @@ def create_app(
     app.add_exception_handler(StarletteHTTPException, one_line_http_error)
     app.mount("/static", JsonRefusals(StaticFiles(directory=STATIC)), name="static")
     # Outermost first: a request from an untrusted name is refused before its body is read.
+    app.add_middleware(HeadAsGet)
     app.add_middleware(BodyGuard, default_bytes=MAX_BODY_BYTES, limits=BODY_LIMITS)
     app.add_middleware(TrustedHostGuard, hosts=hosts)
     return app

@@ -209,3 +209,13 @@ def test_a_bad_range_on_a_static_file_is_json_like_every_error(
     assert got.status_code == status
     assert got.json() == {"detail": detail}
     assert client.get("/static/app.js", headers={"Range": "bytes=0-9"}).status_code == 206
+
+
+@pytest.mark.parametrize("path", ["/", "/api/health", "/api/state", "/api/scene", "/static/app.js"])
+def test_head_is_answered_wherever_get_is(demo: tuple[TestClient, LiveTable], path: str) -> None:
+    client, _ = demo
+    head, get = client.head(path), client.get(path)
+    assert (head.status_code, get.status_code) == (200, 200)
+    assert head.content == b""
+    assert head.headers["content-type"] == get.headers["content-type"]
+    assert client.head("/api/ask").status_code == 405  # POST only: still not allowed
