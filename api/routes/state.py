@@ -128,7 +128,9 @@ def put_options(
     require_token(request, x_arbitre_token)
     live = live_of(request)
     try:
-        options = live.set_options({**live.config.options, **change.options})
+        merged = {**live.config.options, **change.options}
+        # null takes an option away: the rule system's default applies again
+        options = live.set_options({k: v for k, v in merged.items() if v is not None})
     except RulesError as error:
         raise HTTPException(status_code=422, detail=str(error)) from None
     return {

@@ -219,3 +219,16 @@ def test_head_is_answered_wherever_get_is(demo: tuple[TestClient, LiveTable], pa
     assert head.content == b""
     assert head.headers["content-type"] == get.headers["content-type"]
     assert client.head("/api/ask").status_code == 405  # POST only: still not allowed
+
+
+def test_null_takes_an_option_away(demo: tuple[TestClient, LiveTable]) -> None:
+    client, live = demo
+    try:
+        reply = client.put("/api/options", json={"options": {"thickness_mm": 40}}, headers=AUTH)
+        assert reply.json()["options"] == {"unit_mm": 100, "thickness_mm": 40}
+        reply = client.put("/api/options", json={"options": {"thickness_mm": None}}, headers=AUTH)
+        assert reply.status_code == 200, reply.text
+        assert reply.json()["options"] == {"unit_mm": 100}
+        assert "thickness_mm" not in client.get("/api/scene").json()["options"]
+    finally:
+        live.set_options({"unit_mm": 100})
