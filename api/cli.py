@@ -243,6 +243,8 @@ def locate(
             f"± {marker.sigma_mm:.1f} (z {marker.z_mm:g}), heading "
             f"{marker.heading_deg:.0f}°"
         )
+    for rejected in located.markers_rejected:
+        typer.echo(f"  warning: marker {rejected.id} not placed: {rejected.reason}")
     for duplicate in frame.detections.duplicates:
         typer.echo(f"  warning: marker {duplicate} seen more than once; not placed")
 

@@ -130,3 +130,27 @@ def test_bad_files_exit_2_with_one_line(
     assert out == ""
     assert message in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_a_marker_left_out_is_said_in_the_text_too(
+    tripod: tuple[Render, SetupFiles, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The --json answer lists markers_rejected; the text must not drop them silently.
+    import dataclasses
+
+    from arbitre.calibration import frame as frames
+    from arbitre.calibration.locate import RejectedMarker
+
+    _, files, image = tripod
+    locate = frames.locate_frame
+
+    def one_left_out(*args: object, **keywords: object) -> frames.Frame:
+        found = locate(*args, **keywords)  # type: ignore[arg-type]
+        rejected = (RejectedMarker(77, "above the camera"),)
+        located = dataclasses.replace(found.located, markers_rejected=rejected)
+        return dataclasses.replace(found, located=located)
+
+    monkeypatch.setattr(frames, "locate_frame", one_left_out)
+    code, out, _ = _locate(image, files, "--roster", str(files.roster))
+    assert code == 0
+    assert "  warning: marker 77 not placed: above the camera" in out.splitlines()
