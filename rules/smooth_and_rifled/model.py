@@ -18,7 +18,7 @@ import shapely
 from pydantic import BaseModel, ConfigDict, Field
 
 from arbitre.rules.answers import Unit
-from arbitre.rules.errors import QuestionError
+from arbitre.rules.errors import QuestionError, shown
 from arbitre.rules.geometry import base_gaps_mm, pair_gaps_mm
 from arbitre.rules.model import Base, BaseShape, Figure, KeptByIdentity, Scene, centres_mm
 from arbitre.rules.options import GapMm, Takes
@@ -634,6 +634,39 @@ def action_index(action: object, index: object) -> int:
     return 1 if choice(action, "action", ("first", "later")) == "first" else 2
 
 
+def va_last(figure: Figure) -> int | None:
+    """The last number of a figure's VA (``attrs.va``, like ``1/2/2``), a die's face; None
+    when the figure gives none.
+
+    >>> va_last(Figure("scout", "blue", 0, 0, attrs={"va": "1/2/4"}))
+    4
+    """
+    declared = figure.attrs.get("va")
+    if declared is None:
+        return None
+    parts = str(declared).replace("-", "/").split("/") if isinstance(declared, str) else declared
+    last = parts[-1] if isinstance(parts, list | tuple) and parts else None
+    if isinstance(last, str) and last.strip().isdigit():
+        last = int(last.strip())
+    if isinstance(last, bool) or not isinstance(last, int) or not 1 <= last <= VA_FACES:
+        raise QuestionError(
+            f"figure {figure.id!r}: attrs.va must be like 1/2/2, its last number a die's "
+            f"face 1 to {VA_FACES}, got {shown(declared)}"
+        )
+    return last
+
+
+VA_FACES = 6
+"""The faces of the die a VA's last number is compared with."""
+
+MIN_RANGE_CM = 1.0
+"""The shortest medium range a weapon may give (the book's run from 15 to 90 cm)."""
+
+MAX_RANGE_CM = 3000.0
+"""The longest medium range a weapon may give: its extreme range, 3R, is then 90 m, within
+the largest table (100 m)."""
+
+
 def weapon_range_cm(figure: Figure) -> float | None:
     """The weapon's medium range R in cm (``attrs.weapon.medium_range_cm``), None if unarmed."""
     weapon = figure.attrs.get("weapon")
@@ -642,9 +675,13 @@ def weapon_range_cm(figure: Figure) -> float | None:
     if not isinstance(weapon, Mapping) or "medium_range_cm" not in weapon:
         raise QuestionError(f"figure {figure.id!r}: attrs.weapon needs medium_range_cm")
     value = weapon["medium_range_cm"]
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not MIN_RANGE_CM <= value <= MAX_RANGE_CM
+    ):
         raise QuestionError(
-            f"figure {figure.id!r}: attrs.weapon.medium_range_cm must be a positive number, "
-            f"got {value!r}"
+            f"figure {figure.id!r}: attrs.weapon.medium_range_cm must be a number of cm, "
+            f"{MIN_RANGE_CM:g} to {MAX_RANGE_CM:g}, got {shown(value)}"
         )
     return float(value)

@@ -19,9 +19,9 @@ from arbitre.rules.answers import (
     warning_lines,
     with_certainty,
 )
-from arbitre.rules.errors import QuestionError, SceneError
+from arbitre.rules.errors import QuestionError, SceneError, shown
 from arbitre.rules.model import Figure, Scene
-from arbitre.rules.ruleset import Question, Ruleset
+from arbitre.rules.ruleset import MAX_COORDINATE_MM, Question, Ruleset
 from arbitre.rules.smooth_and_rifled.model import (
     FIGURE_TYPES,
     UNIT,
@@ -30,6 +30,7 @@ from arbitre.rules.smooth_and_rifled.model import (
     find_groups,
     options_of,
     resolve,
+    va_last,
     weapon_range_cm,
 )
 
@@ -66,6 +67,19 @@ class SmoothAndRifled(Ruleset):
                 raise SceneError(
                     scene.source, f"{where}.attrs.gun", f"'light' or 'medium', got {gun!r}"
                 )
+            muzzle = figure.attrs.get("muzzle_mm")
+            if muzzle is not None and not _is_point(muzzle):
+                raise SceneError(
+                    scene.source,
+                    f"{where}.attrs.muzzle_mm",
+                    f"figure {figure.id!r}: expected [x, y], numbers within "
+                    f"{MAX_COORDINATE_MM:,.0f} mm of the table's corner, got {shown(muzzle)}",
+                )
+            if figure.attrs.get("va") is not None:
+                try:
+                    va_last(figure)
+                except QuestionError as error:
+                    raise SceneError(scene.source, f"{where}.attrs.va", str(error)) from None
             c = figure.attrs.get("combat")
             if c is not None and (isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= 6):
                 raise SceneError(
@@ -239,3 +253,17 @@ def _closest(scene: Scene, a: str, b: str) -> tuple[Figure, Figure, float]:
 def _members(scene: Scene, name: str) -> list[Figure]:
     group, figure = resolve(scene, name)
     return list(group.figures) if group is not None else [figure]
+
+
+def _is_point(value: object) -> bool:
+    """``[x, y]``: two numbers (not booleans) within `MAX_COORDINATE_MM` of the origin."""
+    return (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and all(
+            not isinstance(v, bool)
+            and isinstance(v, int | float)
+            and -MAX_COORDINATE_MM <= v <= MAX_COORDINATE_MM
+            for v in value
+        )
+    )

@@ -39,6 +39,7 @@ from arbitre.rules.smooth_and_rifled.model import (
     number,
     options_of,
     resolve,
+    va_last,
 )
 
 SAVE_ATTRS = ("leader", "senior_officer", "hero", "standard", "musician", "sniper")
@@ -425,13 +426,7 @@ def _va_last(figure: Figure, va: object) -> int | None:
     """The last number of the spotter's VA: the ``va`` extra, else ``attrs.va``."""
     if va is not None:
         return die_value(va, "va")
-    declared = figure.attrs.get("va")
-    if declared is None:
-        return None
-    parts = str(declared).replace("-", "/").split("/") if isinstance(declared, str) else declared
-    if not isinstance(parts, list | tuple) or not parts:
-        raise QuestionError(f"figure {figure.id!r}: attrs.va must be like 1/2/2, got {declared!r}")
-    return die_value(parts[-1], f"figure {figure.id!r}: attrs.va")
+    return va_last(figure)
 
 
 def spot_question(

@@ -75,6 +75,37 @@ def test_bad_scenes_name_the_field(change: dict[str, Any], field: str) -> None:
     assert error.value.field == field
 
 
+@pytest.mark.parametrize(
+    ("attrs", "field", "problem"),
+    [
+        # R from 1 cm to 30 m (3R = 90 m, within the largest table).
+        (
+            {"weapon": {"medium_range_cm": 1e300}},
+            "weapon",
+            "medium_range_cm must be a number of cm, 1 to 3000, got 1e+300",
+        ),
+        ({"weapon": {"medium_range_cm": 1e-300}}, "weapon", "got 1e-300"),
+        ({"weapon": {"medium_range_cm": 3001}}, "weapon", "got 3001"),
+        # the muzzle is a point within 1 km of the table's corner.
+        ({"muzzle_mm": [1e300, 100]}, "muzzle_mm", "within 1,000,000 mm"),
+        ({"muzzle_mm": [100, float("nan")]}, "muzzle_mm", "got [100, nan]"),
+        ({"muzzle_mm": [100]}, "muzzle_mm", "expected [x, y]"),
+        # the VA's last number is a die's face.
+        ({"va": "1/2/9"}, "va", "its last number a die's face 1 to 6, got '1/2/9'"),
+        ({"va": [1, 2, 10**300]}, "va", "got [1, 2, "),
+        ({"va": 3}, "va", "got 3"),
+    ],
+)
+def test_attributes_out_of_bounds_are_scene_errors(
+    attrs: dict[str, Any], field: str, problem: str
+) -> None:
+    with pytest.raises(SceneError) as error:
+        _scene([{"id": "g", "side": "b", "x_mm": 100, "y_mm": 100, "attrs": attrs}])
+    assert error.value.field == f"figures[0].attrs.{field}"
+    assert error.value.problem.startswith("figure 'g': ")
+    assert problem in error.value.problem
+
+
 def test_bad_questions_raise() -> None:
     scene = _scene(
         [
