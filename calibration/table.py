@@ -14,6 +14,7 @@ above (z up) with side ``s`` centred on ``(x, y)``::
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -378,13 +379,29 @@ class _FigureSpec(_Strict):
         is_number = isinstance(value, int | float) and not isinstance(value, bool)
         return str(value) if is_number else value
 
+    @pydantic.field_validator("name", "id", "side", "group", "type", "unit")
+    @classmethod
+    def _names_are_one_line(cls, value: str | None) -> str | None:
+        return None if value is None else _one_line_name(value)
+
+
+_NOT_IN_NAMES = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+"""Control characters, line separators and lone surrogates, which a scene refuses in names."""
+
+
+def _one_line_name(value: str) -> str:
+    """``value`` if it is one line of text: a name is printed on a line and kept in scenes."""
+    if _NOT_IN_NAMES.search(value):
+        raise ValueError("a name is one line of text, without control characters")
+    return value
+
 
 _Point = tuple[_Place, _Place]
 
 
 class _TerrainSpec(_Strict):
     marker: _MarkerId
-    id: Annotated[str, Field(min_length=1)]
+    id: Annotated[str, Field(min_length=1), pydantic.AfterValidator(_one_line_name)]
     kind: Literal["difficult", "impassable", "obstacle", "wood", "building"]
     marker_height_mm: _Height = 0.0
     level: Annotated[int, Field(ge=1, le=3, strict=True)] | None = None

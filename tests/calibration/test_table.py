@@ -229,3 +229,27 @@ def test_lengths_within_range_still_load(tmp_path: Path) -> None:
     )
     assert roster.figures[0].marker_height_mm == 1000
     assert roster.source == str(tmp_path / "roster.yaml")
+
+
+@pytest.mark.parametrize(
+    ("text", "field"),
+    [
+        ('figures:\n  - {marker: 10, name: "a\\nb"}\n', r"figures\[0\].name"),
+        ('figures:\n  - {marker: 10, name: a, side: "blue\\u2028red"}\n', r"figures\[0\].side"),
+        (
+            'terrain:\n  - {marker: 60, id: "w\\x00", kind: wood,\n'
+            "     polygon_mm: [[0, 0], [100, 0], [0, 100]]}\n",
+            r"terrain\[0\].id",
+        ),
+    ],
+)
+def test_names_are_one_line_of_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, field: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    _write(tmp_path, "roster.yaml", text)
+    with pytest.raises(
+        CalibrationFileError, match=f"^roster.yaml: {field}: a name is one line of text"
+    ) as raised:
+        load_roster("roster.yaml")
+    assert "\n" not in str(raised.value)
