@@ -97,6 +97,15 @@ def short(text: str, limit: int = MAX_DETAIL_CHARS) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
+def _printable(text: str) -> str:
+    """``text`` with its control characters escaped (``\\x07``), and ``?`` for what was
+    no text (pydantic gives a lone surrogate's bytes as replacement characters)."""
+    text = text.replace("\ufffd", "?")
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 async def one_line_422(request: Request, error: Exception) -> JSONResponse:
     """A malformed body: HTTP 422 whose detail is one sentence naming the first bad field."""
     problems = error.errors() if isinstance(error, RequestValidationError) else []
@@ -107,8 +116,9 @@ async def one_line_422(request: Request, error: Exception) -> JSONResponse:
     if first.get("type") == "value_error" and "error" in first.get("ctx", {}):
         message = str(first["ctx"]["error"])  # without pydantic's "Value error, "
     where = "".join(
-        f"[{part}]" if isinstance(part, int) else f".{short(str(part), 40)}"
+        f"[{part}]" if isinstance(part, int) else f".{short(_printable(str(part)), 40)}"
         for part in first["loc"]
+        if part != "[key]"  # pydantic's mark of a bad key: the key itself comes before
     ).lstrip(".")
     return JSONResponse({"detail": short(f"{where}: {message}")}, status_code=422)
 

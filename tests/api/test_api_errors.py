@@ -232,3 +232,13 @@ def test_null_takes_an_option_away(demo: tuple[TestClient, LiveTable]) -> None:
         assert "thickness_mm" not in client.get("/api/scene").json()["options"]
     finally:
         live.set_options({"unit_mm": 100})
+
+
+def test_a_key_that_is_no_text_is_named_readably(demo: tuple[TestClient, LiveTable]) -> None:
+    client, _ = demo
+    body = '{"options": {"\\ud800": 1}}'  # a lone surrogate: no UTF-8 text
+    got = client.put(
+        "/api/options", content=body, headers={**AUTH, "content-type": "application/json"}
+    )
+    assert got.status_code == 422
+    assert got.json()["detail"].startswith("body.options.???: Input should be a valid string")
