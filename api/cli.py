@@ -9,6 +9,7 @@ import json
 import math
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
@@ -121,6 +122,14 @@ def ask(
             "--lang", envvar="ARBITRE_LANG", help="answer in en (default) or fr, as the page does"
         ),
     ] = None,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            help="give up after this many seconds (a reach across hundreds of obstacles)",
+            min=1,
+            max=3600,
+        ),
+    ] = 10.0,
 ) -> None:
     """Answer a rules question on a scene file."""
 
@@ -147,7 +156,12 @@ def ask(
                 raise fail(f"--{name} and --with {name}= are both given")
             extras[name] = given
     loaded = load_scene(scene)
-    answer = ask_question(loaded, question, args or [], extras)
+    with _time_limit(
+        time_limit,
+        f"{question}: stopped after {time_limit:g} s: the scene is "
+        "too costly for this question (see --time-limit)",
+    ):
+        answer = ask_question(loaded, question, args or [], extras)
     if as_json or language is None:
         typer.echo(
             json.dumps(answer.to_json()) if as_json else _with_warnings(answer.message, answer)
@@ -158,6 +172,37 @@ def ask(
     data = answer.to_json()
     target = _move_target(args or []) if data["question"] == "move" else None
     typer.echo("\n".join(phrase_answer(data, language, target).lines()))
+
+
+@contextmanager
+def _time_limit(seconds: float, message: str) -> Iterator[None]:
+    """Give up the work inside after ``seconds``: one line (``message``) and exit 2.
+
+    The alarm is a signal of the main thread: where there is none (Windows, a thread)
+    the work runs to its end."""
+    import signal
+
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        yield
+        return
+
+    def ring(_signal: int, _frame: object) -> None:
+        raise TimeoutError(message)
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except TimeoutError as error:
+        if str(error) != message:
+            raise
+        raise fail(message) from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _with_warnings(message: str, answer: object) -> str:

@@ -261,10 +261,9 @@ class _SceneLoader(_Reading):
 _MAX_DIGITS = 400
 """The most digits an integer may have (a float holds up to about 10**308)."""
 
-# Numbers and flags as YAML 1.2 and JSON write them, and no others: `1e3` is a number (YAML 1.1 reads
-# text), `0x10`, `010` and `1:30` are not (YAML 1.1 reads 16, 8 and 90), nor are dates.
-# Nor is `yes` a flag (YAML 1.1 reads yes, no, on and off as true and false): only
-# true and false are.
+# Numbers and flags as YAML 1.2 and JSON write them, and no others: `1e3` is a number
+# (YAML 1.1 reads text), `010` is 10 (YAML 1.1: 8); `0x10`, `1:30` and dates are text
+# (YAML 1.1: 16, 90, a date); `yes` is no flag (YAML 1.1 reads yes, no, on, off as flags).
 _NUMBERS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:timestamp")
 _FLAGS = "tag:yaml.org,2002:bool"
 _SceneLoader.yaml_implicit_resolvers = {

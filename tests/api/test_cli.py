@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from arbitre.api.cli import app
+from tests.api.crowded import crowded_table
 from tests.console import run_console
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -259,3 +261,16 @@ def test_numbers_out_of_range_are_one_line_before_any_work(argv: list[str]) -> N
 def test_options_that_contradict_each_other_are_refused(argv: list[str], says: str) -> None:
     # Which one would win is no way to answer: the user is told, nothing is done.
     assert run_console(*argv) == (2, "", says)
+
+
+def test_a_question_past_the_time_limit_is_given_up(tmp_path: Path) -> None:
+    scene = tmp_path / "crowded.yaml"
+    scene.write_text(json.dumps(crowded_table()), encoding="utf-8")  # JSON is YAML too
+    start = time.monotonic()
+    code, out, err = run_console("ask", str(scene), "reach", "f0", "--time-limit", "1")
+    assert time.monotonic() - start < 20  # minutes if it ran to its end
+    assert (code, out) == (2, "")
+    assert err == (
+        "arbitre: reach: stopped after 1 s: the scene is too costly for this question "
+        "(see --time-limit)\n"
+    )

@@ -16,6 +16,7 @@ from arbitre.api.demo import DemoSource, demo_config
 from arbitre.api.desk import Busy, QuestionDesk, TooLong, answer_scene
 from arbitre.api.live import LiveTable
 from arbitre.api.main import create_app
+from tests.api.crowded import crowded_table
 
 TEST_HOSTS = ("testserver",)
 
@@ -114,30 +115,6 @@ def test_a_full_desk_answers_503_with_retry_after(live: LiveTable) -> None:
         assert client.post("/api/ask", json={"question": "groups"}).status_code == 200
 
 
-def _crowded_table() -> dict[str, Any]:
-    """Two figures in a corner of a 1.9 m table strewn with 800 small impassable
-    triangles, and 1 M of a metre: a reach across it all takes minutes."""
-    terrain = [
-        {
-            "id": f"t{k}",
-            "kind": "impassable",
-            "polygon_mm": [[x, y], [x + 20, y], [x + 10, y + 15]],
-        }
-        for k, (x, y) in enumerate((100 + 60 * (k % 30), 100 + 60 * (k // 30)) for k in range(800))
-    ]
-    figures = [
-        {"id": "f0", "side": "b", "group": "g0", "reference": True, "x_mm": 30, "y_mm": 30},
-        {"id": "f1", "side": "a", "group": "g1", "reference": True, "x_mm": 90, "y_mm": 30},
-    ]
-    return {
-        "ruleset": "cb6",
-        "options": {"unit_mm": 1000},
-        "table": {"width_mm": 1900, "depth_mm": 1900},
-        "figures": [{**f, "type": "TD"} for f in figures],
-        "terrain": terrain,
-    }
-
-
 def test_a_question_past_the_time_limit_is_given_up_and_its_worker_replaced(
     live: LiveTable,
 ) -> None:
@@ -148,7 +125,7 @@ def test_a_question_past_the_time_limit_is_given_up_and_its_worker_replaced(
         assert client.post("/api/ask", json={"question": "groups"}).status_code == 200
         start = time.monotonic()
         got = client.post(
-            "/api/ask", json={"question": "reach", "args": ["f0"], "scene": _crowded_table()}
+            "/api/ask", json={"question": "reach", "args": ["f0"], "scene": crowded_table()}
         )
         waited = time.monotonic() - start
         assert got.status_code == 422, got.text
