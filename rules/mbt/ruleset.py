@@ -9,13 +9,16 @@ from typing import Any
 import shapely
 
 from arbitre.rules.answers import DistanceAnswer, Unit, combined_sigma
-from arbitre.rules.errors import SceneError
+from arbitre.rules.errors import SceneError, shown
 from arbitre.rules.mbt.numbers import TYPES, MbtOptions, _unit
 from arbitre.rules.mbt.plates import _plate
 from arbitre.rules.model import BaseShape, Scene
 from arbitre.rules.ruleset import Question, Ruleset
 
 _HERE = "arbitre.rules.mbt"
+
+MAX_BASE_FIGURES = 100
+"""The most figures a base may carry (``attrs.figures``; the book's bases hold 1 to 4)."""
 
 
 class Mbt(Ruleset):
@@ -53,10 +56,15 @@ class Mbt(Ruleset):
                     )
             count = figure.attrs.get("figures")
             if count is not None and (
-                isinstance(count, bool) or not isinstance(count, int) or count < 0
+                isinstance(count, bool)
+                or not isinstance(count, int)
+                or not 0 <= count <= MAX_BASE_FIGURES
             ):
                 raise SceneError(
-                    scene.source, f"{where}.attrs.figures", f"expected a count, got {count!r}"
+                    scene.source,
+                    f"{where}.attrs.figures",
+                    f"figure {figure.id!r}: expected a count of figures 0 to {MAX_BASE_FIGURES}, "
+                    f"got {shown(count)}",
                 )
 
     def questions(self) -> Mapping[str, Question]:

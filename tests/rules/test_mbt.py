@@ -177,6 +177,20 @@ def test_bases_must_be_rectangles_with_a_type() -> None:
         _scene(_base_bad)
 
 
+@pytest.mark.parametrize("count", [10**300, 101, -1, 2.5])
+def test_a_base_carries_0_to_100_figures(count: object) -> None:
+    with pytest.raises(SceneError) as error:
+        _scene(_base("x", "a", 100, 100, 90, "infantry", figures=count))
+    assert error.value.field == "figures[0].attrs.figures"
+    assert error.value.problem.startswith("figure 'x': expected a count of figures 0 to 100")
+
+
+def test_a_base_of_100_figures_fights_with_them() -> None:
+    # 100 figures on the base, infantry, not heavy: 100 points before the die.
+    scene = _scene(_base("x", "a", 100, 100, 90, "infantry", figures=100))
+    assert base_figures(scene.figures[0]) == 100
+
+
 @pytest.mark.parametrize(("mover", "kind"), [("I", "infantry"), ("C", "cavalry")])
 def test_reach_holds_every_legal_destination(mover: str, kind: str) -> None:
     # Bases round the mover, woods (difficult for infantry, impassable for cavalry) and
