@@ -70,7 +70,8 @@ class ChocBase6(ChocBase6Neutral):
                     raise SceneError(
                         scene.source,
                         f"figures[{index}].attrs.{key}",
-                        f"expected an integer from {-MAX_BONUS} to {MAX_BONUS}, got {shown(value)}",
+                        f"figure {figure.id!r}: expected an integer from {-MAX_BONUS} to "
+                        f"{MAX_BONUS}, got {shown(value)}",
                     )
         if options.surface != "neutral":
             from arbitre.rules.choc_base_6.grid_groups import validate_grid

@@ -242,7 +242,8 @@ def test_scene_options_never_read_a_boolean_or_an_absurd_length(option: str) -> 
 
 
 def test_cb6_bonuses_are_bounded_and_a_malus_stops_at_0() -> None:
-    with pytest.raises(SceneError, match=r"attrs\.pa_bonus: expected an integer from -10 to 10"):
+    bounded = r"attrs\.pa_bonus: figure 'a': expected an integer from -10 to 10"
+    with pytest.raises(SceneError, match=bounded):
         _scene(
             "cb6",
             _figure("a", "blue", 300, 300, group="A", reference=True, attrs={"pa_bonus": -100}),
