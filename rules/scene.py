@@ -12,10 +12,8 @@ each start, and would evaluate text there.
 import copy
 import dataclasses
 import itertools
-import os
 import pickle
 import re
-import stat
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -25,8 +23,15 @@ import pydantic
 import shapely
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
-from yaml.composer import Composer
 
+from arbitre.files import (
+    MAX_YAML_NESTING,
+    MAX_YAML_VALUES,
+    BoundedLoader,
+    FileReadError,
+    load_yaml,
+    read_bounded,
+)
 from arbitre.rules.errors import RulesError, SceneError
 from arbitre.rules.model import (
     Base,
@@ -184,55 +189,18 @@ class SceneSpec(_Strict):
 MAX_SCENE_BYTES = 10_000_000
 """A scene file larger than this is refused (a table of 1,000 figures is about 200 kB)."""
 
-MAX_NESTING = 40
+MAX_NESTING = MAX_YAML_NESTING
 """Deepest nesting of lists and mappings a scene file may have (a scene needs about 6)."""
 
-MAX_VALUES = 150_000
+MAX_VALUES = MAX_YAML_VALUES
 """The most values (numbers, texts, lists and mappings) a scene file may hold: reading
 them takes about 2 s. A table of 1,000 figures holds about 15,000, and 40,000 points of
 terrain outline 120,000."""
 
 
-if hasattr(yaml, "CSafeLoader"):
-
-    class _Reading(Composer, yaml.CSafeLoader):
-        """libyaml scans and parses the text (five times as fast as PyYAML's own reader);
-        PyYAML's composer, in Python, makes the nodes, so that `_SceneLoader` sees each."""
-
-        def __init__(self, stream: str) -> None:
-            yaml.CSafeLoader.__init__(self, stream)
-            Composer.__init__(self)
-
-else:  # a PyYAML built without libyaml
-    _Reading = yaml.SafeLoader  # type: ignore[misc,assignment]
-
-
-class _SceneLoader(_Reading):
-    """YAML without aliases (which can multiply a small file a billion times), with a
-    bounded nesting (which could exhaust the stack) and a bounded number of values (which
-    could take minutes to read)."""
-
-    _values = 0
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            raise self._refusal("aliases (*name) are not read in a scene")
-        self._values += 1
-        if self._values > MAX_VALUES:
-            raise self._refusal(f"more than {MAX_VALUES:,} values: larger than a scene can be")
-        depth = getattr(self, "_depth", 0)
-        if depth >= MAX_NESTING:
-            raise self._refusal(f"nested deeper than {MAX_NESTING} levels")
-        self._depth = depth + 1
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self._depth = depth
-
-    def _refusal(self, problem: str) -> yaml.YAMLError:
-        """An error at the event about to be read (its line is reported)."""
-        mark = getattr(self.peek_event(), "start_mark", None)  # libyaml's mark, or PyYAML's
-        return yaml.composer.ComposerError(None, None, problem, mark)
+class _SceneLoader(BoundedLoader):
+    """The bounded loader of every file arbitre reads (no aliases, bounded nesting and
+    size), with keys given once and numbers and flags as JSON writes them."""
 
     def construct_mapping(self, node: Any, deep: bool = False) -> Any:
         """A mapping whose keys are each given once (YAML lets the last one win, silently)."""
@@ -268,7 +236,7 @@ _NUMBERS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,20
 _FLAGS = "tag:yaml.org,2002:bool"
 _SceneLoader.yaml_implicit_resolvers = {
     first: [(tag, pattern) for tag, pattern in resolvers if tag not in (*_NUMBERS, _FLAGS)]
-    for first, resolvers in _Reading.yaml_implicit_resolvers.items()
+    for first, resolvers in BoundedLoader.yaml_implicit_resolvers.items()
 }
 _SceneLoader.add_implicit_resolver(
     _FLAGS, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
@@ -290,18 +258,11 @@ _SceneLoader.add_constructor("tag:yaml.org,2002:int", _SceneLoader.construct_dec
 def load_scene(path: str | Path) -> Scene:
     """Read and validate a scene file (UTF-8 YAML, or JSON)."""
     source = str(path)
-    try:
-        # A directory, a pipe or a device (/dev/zero) is no scene, and reading one could
-        # wait for ever: only a regular file is opened, and no more than a scene can be.
-        mode = os.stat(path).st_mode
-        if stat.S_ISDIR(mode):
-            raise SceneError(source, "", "a directory, not a scene file")
-        if not stat.S_ISREG(mode):
-            raise SceneError(source, "", "not a regular file")
-        with open(path, "rb") as file:
-            raw = file.read(MAX_SCENE_BYTES + 1)
-    except OSError as error:
-        raise SceneError(source, "", f"cannot read the file ({error.strerror or error})") from None
+    try:  # a regular file only (a pipe or /dev/zero could keep it waiting for ever)
+        raw = read_bounded(path, MAX_SCENE_BYTES)
+    except FileReadError as error:
+        why = f"cannot read the file ({error.reason})" if error.missing else error.reason
+        raise SceneError(source, "", why) from None
     if len(raw) > MAX_SCENE_BYTES:
         raise SceneError(
             source, "", f"more than {MAX_SCENE_BYTES:,} bytes: larger than a scene can be"
@@ -318,7 +279,7 @@ def load_scene(path: str | Path) -> Scene:
 def read_scene_text(text: str, source: str = "<scene>") -> Any:
     """The data of a scene's YAML (or JSON) text, refusing aliases and deep nesting."""
     try:
-        return yaml.load(text, Loader=_SceneLoader)  # a SafeLoader: no objects built
+        return load_yaml(text, _SceneLoader)  # a safe loader: no objects built
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else ""
