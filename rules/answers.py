@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -145,6 +145,20 @@ def warning_lines(warnings: Iterable[str]) -> str:
     "in range\\nwarning: only the snipers' PI counts"
     """
     return "".join(f"\nwarning: {w}" for w in warnings)
+
+
+_Code = TypeVar("_Code", bound=str)
+
+
+def in_words(reasons: Iterable[_Code], words: Mapping[_Code, str]) -> str:
+    """Reason codes in words, for a sentence: each rule system gives its own ``words``
+    (its reasons are `StrEnum` members, which are their codes).
+
+    >>> in_words(["out_of_range", "line_blocked"], {
+    ...     "out_of_range": "out of range", "line_blocked": "no clear line of fire"})
+    'out of range, no clear line of fire'
+    """
+    return ", ".join(words[reason] for reason in reasons)
 
 
 def area_text(area_mm2: float) -> str:

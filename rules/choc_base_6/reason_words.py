@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from arbitre.rules.answers import Reason
+from arbitre.rules.answers import Reason, in_words
 
 REASON_WORDS = {
     Reason.NOT_IN_GRID: "off the grid",
@@ -35,4 +35,4 @@ def reason_words(reasons: Iterable[Reason]) -> str:
     >>> reason_words([Reason.OUT_OF_RANGE, Reason.LINE_BLOCKED])
     'out of range, no clear line of fire'
     """
-    return ", ".join(REASON_WORDS[Reason(r)] for r in reasons)
+    return in_words(reasons, REASON_WORDS)

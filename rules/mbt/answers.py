@@ -13,6 +13,7 @@ from arbitre.rules.answers import (
     MoveAnswer,
     ReachAnswer,
     Reason,
+    in_words,
 )
 
 
@@ -134,4 +135,4 @@ def reason_words(reasons: Iterable[Reason]) -> str:
     >>> reason_words([Reason.NO_SHOOTERS, Reason.OUT_OF_RANGE])
     'not an archer, slinger or chariot, out of range'
     """
-    return ", ".join(REASON_WORDS[Reason(r)] for r in reasons)
+    return in_words(reasons, REASON_WORDS)

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from arbitre.rules.answers import Answer, Checked, MoveAnswer, Reason
+from arbitre.rules.answers import Answer, Checked, MoveAnswer, Reason, in_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,4 +342,4 @@ def reason_words(reasons: Iterable[Reason]) -> str:
     >>> reason_words([Reason.OBSTACLE_CROSSING, Reason.OVER_ALLOWANCE])
     'crosses an obstacle, over the allowance'
     """
-    return ", ".join(REASON_WORDS[Reason(r)] for r in reasons)
+    return in_words(reasons, REASON_WORDS)
