@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -151,22 +152,33 @@ def draw_check_bar(page: Page, x_mm: float, y_mm: float) -> None:
     )
 
 
+MAX_IDS = 1000
+"""The most marker ids a sheet may hold: all of the largest dictionary (DICT_7X7_1000)."""
+
+
 def parse_ids(text: str) -> list[int]:
-    """Marker ids from text like ``10-49`` or ``0,1,5-7``.
+    """Marker ids from text like ``10-49`` or ``0,1,5-7``: each once, at most `MAX_IDS`.
 
     >>> parse_ids("0,1,5-7")
     [0, 1, 5, 6, 7]
     """
     ids: list[int] = []
-    try:
-        for part in text.split(","):
-            low, dash, high = part.strip().partition("-")
-            first, last = int(low), int(high) if dash else int(low)
-            if last < first:
-                raise ValueError
-            ids.extend(range(first, last + 1))
-    except ValueError:
-        raise CalibrationError(f"ids must look like '10-49' or '0,1,5-7', got {text!r}") from None
+    for part in text.split(","):
+        found = re.fullmatch(r"\s*([0-9]{1,9})\s*(?:-\s*([0-9]{1,9})\s*)?", part, re.ASCII)
+        if found is None or (found[2] is not None and int(found[2]) < int(found[1])):
+            raise CalibrationError(f"ids must look like '10-49' or '0,1,5-7', got {text!r}")
+        first = int(found[1])
+        last = int(found[2]) if found[2] is not None else first
+        if len(ids) + last - first + 1 > MAX_IDS:
+            raise CalibrationError(
+                f"at most {MAX_IDS:,} marker ids on a sheet, got more in {text!r}"
+            )
+        ids.extend(range(first, last + 1))
+    seen: set[int] = set()
+    for marker in ids:
+        if marker in seen:
+            raise CalibrationError(f"marker id {marker} is given twice in {text!r}: one each")
+        seen.add(marker)
     return ids
 
 

@@ -153,6 +153,11 @@ def test_pdf_page_is_a4(tmp_path: Path) -> None:
     [
         (lambda: parse_ids("10-"), "ids must look like"),
         (lambda: parse_ids("9-3"), "ids must look like"),
+        # A range expanded before it is checked would fill the memory (or never end).
+        (lambda: parse_ids("0-9999999999999"), "ids must look like"),
+        (lambda: parse_ids("0-999999999"), "at most 1,000 marker ids"),
+        (lambda: parse_ids("\u0663"), "ids must look like"),  # an Arabic-Indic 3
+        (lambda: parse_ids("0-249,0-249"), "marker id 0 is given twice"),
         (lambda: marker_sheets([300], 15.0, "DICT_4X4_250"), "not in the dictionary"),
         (lambda: marker_sheets([1], 15.0, "DICT_9X9_1"), "unknown ArUco dictionary"),
         (lambda: marker_sheets([1], 400.0, "DICT_4X4_50"), "does not fit"),
