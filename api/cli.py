@@ -842,6 +842,9 @@ def main() -> None:
     # arbitre uses no pydantic plugin; looking for them reads the metadata of every
     # installed distribution, a tenth of a question's start (set it to use one).
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    # OpenCV's own warnings (a webcam it cannot open, say) are for its developers: the
+    # command says what went wrong in its one line.
+    os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
     try:
         code = app(prog_name="arbitre", standalone_mode=False)
     except KeyboardInterrupt:

@@ -189,6 +189,8 @@ def refuse_overwrite(path: str | Path, *, force: bool) -> None:
     that allows it: ``table.yaml: already exists; pass --force to overwrite it``.
     """
     where = Path(path)
+    if where.is_dir():  # not even --force replaces a folder by a file
+        raise IsADirectoryError(f"{where}: a directory; give a file name")
     if not force and (where.exists() or where.is_symlink()):
         raise _exists(where)
 

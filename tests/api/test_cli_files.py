@@ -338,3 +338,22 @@ def test_snapshot_of_something_not_a_server_is_one_line(tmp_path: Path) -> None:
     assert stderr == (
         "arbitre: ftp://example: expected a server address such as http://127.0.0.1:8000\n"
     )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["print", "markers", "--ids", "1", "--size-mm", "15", "--force", "--out"],
+        ["snapshot", "--demo", "--frames", "1", "--force", "--out"],
+    ],
+)
+def test_a_folder_given_as_the_file_to_write_is_said_to_be_one(
+    tmp_path: Path, argv: list[str]
+) -> None:
+    code, stdout, stderr = _run(*argv, str(tmp_path))
+    assert (code, stdout, stderr) == (
+        2,
+        "",
+        f"arbitre: {tmp_path}: a directory; give a file name\n",
+    )
+    assert list(tmp_path.iterdir()) == []
