@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from arbitre.rules.answers import Answer, Unit
-from arbitre.rules.errors import QuestionError
+from arbitre.rules.errors import QuestionError, SceneError
 from arbitre.rules.lazy import imported
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import bind_options, shown
@@ -144,6 +144,27 @@ def whole_number(text: str, name: str) -> int:
     if not isinstance(stripped, str) or not _WHOLE.fullmatch(stripped) or len(stripped) > 12:
         raise QuestionError(f"{name} must be a whole number like 3, got {shown(text)}")
     return int(stripped)
+
+
+def check_attr_number(
+    scene: Scene,
+    figure: Figure,
+    field: str,
+    value: object,
+    low: float,
+    high: float,
+    expected: str,
+    *,
+    whole: bool = False,
+) -> None:
+    """Refuse a figure's number (an ``attrs`` value) that is not ``low`` to ``high``, or not
+    a number (a flag is none), or not whole when ``whole``: a `SceneError` naming the field
+    and the figure, ``figure 'x': expected <expected>, got <value>``."""
+    kinds: type | tuple[type, ...] = int if whole else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kinds) or not low <= value <= high:  # type: ignore[operator]
+        raise SceneError(
+            scene.source, field, f"figure {figure.id!r}: expected {expected}, got {shown(value)}"
+        )
 
 
 def scene_options(scene: Scene, kind: type[OptionsT]) -> OptionsT:

@@ -16,10 +16,10 @@ from arbitre.rules.answers import (
 )
 from arbitre.rules.confrontation.book import NUMBERS, ConfrontationOptions, _options
 from arbitre.rules.confrontation.contacts import edge_gap_mm
-from arbitre.rules.errors import QuestionError, SceneError, shown
+from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Scene
 from arbitre.rules.options import MAX_OPTION_MM
-from arbitre.rules.ruleset import Question, Ruleset, figure_named
+from arbitre.rules.ruleset import Question, Ruleset, check_attr_number, figure_named
 
 _HERE = "arbitre.rules.confrontation"
 
@@ -49,28 +49,16 @@ class Confrontation(Ruleset):
     def validate(self, scene: Scene) -> None:
         for index, figure in enumerate(scene.figures):
             where = f"figures[{index}].attrs"
-            mou = figure.attrs.get("mou_cm")
-            if mou is not None and (
-                isinstance(mou, bool)
-                or not isinstance(mou, int | float)
-                or not MIN_MOU_CM <= mou <= MAX_MOU_CM
-            ):
-                raise SceneError(
-                    scene.source,
-                    f"{where}.mou_cm",
-                    f"figure {figure.id!r}: expected a MOU of {MIN_MOU_CM:g} to {MAX_MOU_CM:g} "
-                    f"cm, got {shown(mou)}",
+            if figure.attrs.get("mou_cm") is not None:
+                mou = f"a MOU of {MIN_MOU_CM:g} to {MAX_MOU_CM:g} cm"
+                value = figure.attrs["mou_cm"]
+                check_attr_number(
+                    scene, figure, f"{where}.mou_cm", value, MIN_MOU_CM, MAX_MOU_CM, mou
                 )
-            ini = figure.attrs.get("ini")
-            if ini is not None and (
-                isinstance(ini, bool) or not isinstance(ini, int) or not 0 <= ini <= MAX_INI
-            ):
-                raise SceneError(
-                    scene.source,
-                    f"{where}.ini",
-                    f"figure {figure.id!r}: expected an INI, a whole number 0 to {MAX_INI}, "
-                    f"got {shown(ini)}",
-                )
+            if figure.attrs.get("ini") is not None:
+                ini = f"an INI, a whole number 0 to {MAX_INI}"
+                value = figure.attrs["ini"]
+                check_attr_number(scene, figure, f"{where}.ini", value, 0, MAX_INI, ini, whole=True)
 
     def questions(self) -> Mapping[str, Question]:
         return {

@@ -9,11 +9,11 @@ from typing import Any
 import shapely
 
 from arbitre.rules.answers import DistanceAnswer, Unit, combined_sigma
-from arbitre.rules.errors import SceneError, shown
+from arbitre.rules.errors import SceneError
 from arbitre.rules.mbt.numbers import TYPES, MbtOptions, _unit
 from arbitre.rules.mbt.plates import _plate
 from arbitre.rules.model import BaseShape, Scene
-from arbitre.rules.ruleset import Question, Ruleset
+from arbitre.rules.ruleset import Question, Ruleset, check_attr_number
 
 _HERE = "arbitre.rules.mbt"
 
@@ -54,18 +54,13 @@ class Mbt(Ruleset):
                         f"{where}.attrs.{key}",
                         f"expected true or false, got {value!r}",
                     )
-            count = figure.attrs.get("figures")
-            if count is not None and (
-                isinstance(count, bool)
-                or not isinstance(count, int)
-                or not 0 <= count <= MAX_BASE_FIGURES
-            ):
-                raise SceneError(
-                    scene.source,
-                    f"{where}.attrs.figures",
-                    f"figure {figure.id!r}: expected a count of figures 0 to {MAX_BASE_FIGURES}, "
-                    f"got {shown(count)}",
-                )
+            if figure.attrs.get("figures") is not None:
+                count = f"a count of figures 0 to {MAX_BASE_FIGURES}"
+                value = figure.attrs["figures"]
+                check_attr_number(
+                    scene, figure, f"{where}.attrs.figures", value, 0, MAX_BASE_FIGURES, count,
+                    whole=True,
+                )  # fmt: skip
 
     def questions(self) -> Mapping[str, Question]:
         return {

@@ -14,12 +14,12 @@ from arbitre.rules.answers import (
     combined_sigma,
     with_certainty,
 )
-from arbitre.rules.errors import QuestionError, SceneError, shown
+from arbitre.rules.errors import QuestionError, SceneError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.musg.bases import _gap, _measure, _options, _unit
 from arbitre.rules.musg.book import RANKS, TABLE_MAX, MusgOptions, parse_weapon
 from arbitre.rules.options import MAX_OPTION_MM, MIN_LENGTH_MM
-from arbitre.rules.ruleset import Question, Ruleset, figure_named
+from arbitre.rules.ruleset import Question, Ruleset, check_attr_number, figure_named
 
 _HERE = "arbitre.rules.musg"
 
@@ -67,18 +67,16 @@ class Musg(Ruleset):
                     if key in weapon:
                         _check_pas(scene, figure, f"{where}.weapon.{key}", weapon[key], 0.0)
             for key, low in (("resistance", 1), ("armour", 0)):
-                value = figure.attrs.get(key, low)
-                if (
-                    isinstance(value, bool)
-                    or not isinstance(value, int)
-                    or not low <= value <= TABLE_MAX
-                ):
-                    raise SceneError(
-                        scene.source,
-                        f"{where}.{key}",
-                        f"figure {figure.id!r}: expected a whole number {low} to {TABLE_MAX}, "
-                        f"got {shown(value)}",
-                    )
+                check_attr_number(
+                    scene,
+                    figure,
+                    f"{where}.{key}",
+                    figure.attrs.get(key, low),
+                    low,
+                    TABLE_MAX,
+                    f"a whole number {low} to {TABLE_MAX}",
+                    whole=True,
+                )
 
     def questions(self) -> Mapping[str, Question]:
         return {
@@ -181,14 +179,5 @@ def _check_pas(scene: Scene, figure: Figure, where: str, value: object, least: f
     pace_mm = _options(scene).pace_mm
     longest = MAX_OPTION_MM / pace_mm
     shortest = max(least, MIN_LENGTH_MM / pace_mm)
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not shortest <= value <= longest
-    ):
-        raise SceneError(
-            scene.source,
-            where,
-            f"figure {figure.id!r}: expected {shortest:.3g} to {longest:.4g} pas "
-            f"(at most 100 m), got {shown(value)}",
-        )
+    expected = f"{shortest:.3g} to {longest:.4g} pas (at most 100 m)"
+    check_attr_number(scene, figure, where, value, shortest, longest, expected)
