@@ -498,6 +498,11 @@ def _build(
     return CameraIntrinsics(size_px, k, d, rms_px)
 
 
+MAX_DISTORTION = 1e6
+"""The largest distortion coefficient read: lenses fit well within ±1,000 (a rational
+model's k4-k6 included); a larger one is a broken file, not a lens."""
+
+
 def _validated(
     source: str,
     size: Any,
@@ -551,8 +556,12 @@ def _validated(
         raise CalibrationFileError(
             source, names.dist, f"expected 4, 5, 8, 12 or 14 values, got {d.size}"
         )
-    if not np.all(np.isfinite(d)):
-        raise CalibrationFileError(source, names.dist, f"values must be finite, got {d.tolist()}")
+    if not np.all(np.isfinite(d)) or np.any(np.abs(d) > MAX_DISTORTION):
+        raise CalibrationFileError(
+            source,
+            names.dist,
+            f"values must be finite, within ±{MAX_DISTORTION:,.0f}, got {str(d.tolist())[:120]}",
+        )
 
     rms_px: float | None = None
     if rms is not None:

@@ -182,6 +182,10 @@ def test_a_bad_opencv_xml_file_is_one_line(tmp_path: Path, text: str, field: str
             GOOD.replace("dist_coeffs: [-0.25, 0.08, 0.001, -0.0005, -0.01]\n", ""),
             r"^camera.yaml: dist_coeffs: missing$",
         ),
+        (  # no lens: a broken file, said so (not "no 2 anchors agree" later)
+            GOOD.replace("[-0.25, 0.08,", "[-1.0e+300, 0.08,"),
+            r"^camera.yaml: dist_coeffs: values must be finite, within ±1,000,000, got \[-1e\+300",
+        ),
         (
             GOOD.replace("image_size: [1920, 1080]\n", ""),
             r"^camera.yaml: image_size: missing$",
