@@ -206,15 +206,17 @@ def damage_distribution(modifier: int) -> dict[str, Fraction]:
     return counts
 
 
-def volley_dice(shooters: int) -> int:
-    """Dice of a volley: 2 for the first shooter, 1 for each other (4 shooters roll 5d6).
+def volley_dice(shooters: int, *, aimed: bool = False, moved: bool = False) -> int:
+    """Dice of a volley: 2 for the first shooter, 1 for each other (4 shooters roll 5d6,
+    §6.2.5); a group that aimed gains one die, one only (§6.2.2, §6.4), one that moved
+    loses one (§6.2.2).
 
-    >>> volley_dice(4)
-    5
+    >>> volley_dice(4), volley_dice(2, aimed=True), volley_dice(2, aimed=True, moved=True)
+    (5, 4, 3)
     """
     if shooters < 1:
         raise ValueError(f"a volley needs at least one shooter, got {shooters!r}")
-    return shooters + 1
+    return shooters + 1 + (1 if aimed else 0) - (1 if moved else 0)
 
 
 def volley_hits(total: int, threshold: int) -> int:
@@ -227,15 +229,15 @@ def volley_hits(total: int, threshold: int) -> int:
 
 
 def volley_distribution(
-    shooters: int, threshold: int, reroll: Iterable[int] = ()
+    dice: int, threshold: int, reroll: Iterable[int] = ()
 ) -> dict[int, Fraction]:
-    """Chance of each number of hits of a volley.
+    """Chance of each number of hits of a volley of ``dice`` dice (`volley_dice`).
 
-    >>> volley_distribution(1, 7)
+    >>> volley_distribution(2, 7)
     {0: Fraction(5, 12), 1: Fraction(7, 12)}
     """
     hits: dict[int, Fraction] = {}
-    for total, p in sum_pmf(volley_dice(shooters), reroll).items():
+    for total, p in sum_pmf(dice, reroll).items():
         n = volley_hits(total, threshold)
         hits[n] = hits.get(n, Fraction(0)) + p
     return dict(sorted(hits.items()))

@@ -86,7 +86,8 @@ def fire_question(
     to_hit = TO_HIT[band] if band is not None else None
     sniper = bool(reported and reported.figure.attrs.get("sniper", False))
     if group is not None and band is not None:
-        dice = volley_dice(len(volleys[band])) if allowed else 0
+        volley = len(volleys[band]) if allowed else 0
+        dice = volley_dice(volley, aimed=is_aimed, moved=has_moved) if volley else 0
     else:
         dice = shooting_dice(aimed=is_aimed, sniper=sniper, moved=has_moved)
     rerolls = shooting_rerolls(cover=shelter.grade != "none", aimed=is_aimed, sniper=sniper)

@@ -33,6 +33,7 @@ from arbitre.rules.smooth_and_rifled.dice import (
     hits_pmf,
     morale_value,
     shooting_rerolls,
+    volley_dice,
     volley_distribution,
 )
 from arbitre.rules.smooth_and_rifled.fire import fire_question
@@ -96,7 +97,12 @@ def damage_question(
 
 
 def volley_question(
-    scene: Scene, a: str, b: str, hits: Count | None = None, aimed: Flag = False
+    scene: Scene,
+    a: str,
+    b: str,
+    hits: Count | None = None,
+    aimed: Flag = False,
+    moved: Flag = False,
 ) -> SRVolleyAnswer:
     """Volley of group A at figure B (§6.2.5): dice, hits by multiples, who takes them.
 
@@ -109,7 +115,7 @@ def volley_question(
     group, _ = resolve(scene, a)
     if group is None:
         raise QuestionError(f"{a!r} is not a group: a volley is fired by a group")
-    verdict = fire_question(scene, a, b, aimed=aimed)
+    verdict = fire_question(scene, a, b, aimed=aimed, moved=moved)
     target = scene.figure(verdict.target)
     assert target is not None
     warnings = list(verdict.warnings)
@@ -126,7 +132,8 @@ def volley_question(
     threshold = TO_HIT[band]
     in_cover = verdict.cover_grade != "none"
     reroll = shooting_rerolls(cover=in_cover, aimed=flag(aimed, "aimed"), sniper=False)
-    spread = volley_distribution(len(shooters), threshold, reroll)
+    dice = volley_dice(len(shooters), aimed=flag(aimed, "aimed"), moved=flag(moved, "moved"))
+    spread = volley_distribution(dice, threshold, reroll)
     team = [f for f in group.figures if f.id in shooters]
     prey = _prey(scene, target)
     eligible = [f for f in prey if _reachable(scene, team, f, [g.id for g in group.figures])]
@@ -152,7 +159,7 @@ def volley_question(
             lost = max(0, counted - len(names))
     text = (
         f"volley of {group.name} ({len(shooters)} shooters, {band} range): "
-        f"{len(shooters) + 1}d6, a hit per {threshold}"
+        f"{dice}d6, a hit per {threshold}"
     )
     if order is not None:
         text += f"; hits go to {', '.join(order)}"
@@ -166,7 +173,7 @@ def volley_question(
         shooters=tuple(shooters),
         band=band,
         to_hit_2d6=threshold,
-        dice=len(shooters) + 1,
+        dice=dice,
         hits_distribution={k: probability(v) for k, v in spread.items()},
         order=None if order is None else tuple(order),
         eligible=tuple(names),

@@ -222,6 +222,31 @@ def test_break_point_of_ten_soldiers_and_a_sergeant() -> None:
 def test_volley_dice_of_four_shooters() -> None:
     # §6.2.5: "1 Groupe de 4 tireurs jette 5d6, 2 pour le premier et 1 chacun pour les 3".
     assert volley_dice(4) == 5
+    # §6.2.2: those who aim "gagne 1d6 supplémentaire si elles appartiennent à un Groupe";
+    # §6.4: "le Groupe n'obtient qu'1d6 supplémentaire" (one for the group, not each);
+    # the reference sheet: "Bouger -1d6".
+    assert volley_dice(4, aimed=True) == 6
+    assert volley_dice(4, moved=True) == 4
+    assert volley_dice(4, aimed=True, moved=True) == 5
+
+
+def test_an_aimed_volley_rolls_one_die_more() -> None:
+    # A group of two shooters, 20 mm bases 30 mm apart, facing a target 200 mm ahead:
+    # 200 - 10 - 10 = 180 mm = 18 cm edge to edge, medium range of muskets 30/2. They
+    # roll 2 + 1 = 3d6, aimed 4d6, whether asked as a volley or as the group's fire.
+    base = {"shape": "square", "side_mm": 20}
+    musket = {"combat": 4, "weapon": {"medium_range_cm": 30}}
+    shooter = {"side": "union", "unit": "G", "y_mm": 100, "facing_deg": 90, "base": base}
+    figures = [
+        {"id": "gl", **shooter, "x_mm": 700, "attrs": {**musket, "leader": True}},
+        {"id": "g2", **shooter, "x_mm": 730, "attrs": musket},
+        {"id": "t", "side": "csa", "x_mm": 715, "y_mm": 300, "base": base, "attrs": {"combat": 4}},
+    ]
+    scene = _scene(figures)
+    for aimed, dice in ((False, 3), (True, 4)):
+        volley = _json(scene, "volley", "G", "t", aimed=aimed)
+        fire = _json(scene, "fire", "G", "t", aimed=aimed)
+        assert (volley["dice"], fire["dice"]) == (dice, dice), (aimed, volley, fire)
 
 
 # The volley example of §6.2.5: Blue (muskets 20/2) fires at Red in loose order, target C.
