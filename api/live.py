@@ -322,6 +322,7 @@ class LiveTable:
             },
             "terrain": self._terrain(tracks),
             "ruleset": ruleset.name,
+            "questions": sorted(ruleset.questions()),
             "unit": unit.name if unit else None,
             "unit_mm": unit.mm if unit else None,
             "groups": groups["groups"] if groups else {},

@@ -106,6 +106,7 @@ def scene_view(scene: Scene, data: dict[str, Any]) -> dict[str, Any]:
             for f in scene.figures
         ],
         "ruleset": scene.ruleset,
+        "questions": sorted(ruleset.questions()),
         "unit": unit.name,
         "unit_mm": unit.mm,
         "groups": groups["groups"],

@@ -8,6 +8,7 @@ import {
   figureAtCamera,
   figureAtMap,
   figureLabel,
+  ON_FIGURE_PX,
   mapPointMm,
   renderCamera,
   renderEdit,
@@ -184,9 +185,23 @@ function renderHint() {
   hint.textContent = t(`hint.${app.mode}.${step}`);
 }
 
+/** Whether the table's rule system answers the question of `mode` (Confrontation has
+ * no fire nor move: its mode buttons are hidden rather than answered by a refusal). */
+function modeAsked(mode) {
+  const known = app.state?.questions;
+  const question = mode === "move" ? "reach" : mode;
+  return !known || known.includes(question);
+}
+
 function renderModes() {
+  if (!modeAsked(app.mode)) {
+    app.mode = "distance";
+    clearQuestion();
+  }
   for (const mode of MODES) {
-    byTestId(`mode-${mode}`).setAttribute("aria-pressed", String(app.mode === mode));
+    const button = byTestId(`mode-${mode}`);
+    button.setAttribute("aria-pressed", String(app.mode === mode));
+    button.hidden = !modeAsked(mode);
   }
 }
 
@@ -358,8 +373,11 @@ function positionNotes(data) {
 
 function describeAnswer() {
   if (app.error) {
-    const headline = app.error.detail ? t("result.error", { detail: app.error.detail }) : t("result.offline");
-    return { headline, details: [], notes: [], verdict: "error" };
+    const { detail, status } = app.error;
+    // 422: the rules cannot take this question (two figures of one group, a question
+    // the rule system does not have), not a server failing.
+    const key = !detail ? "result.offline" : status === 422 ? "result.refused" : "result.error";
+    return { headline: t(key, { detail }), details: [], notes: [], verdict: status === 422 ? "refused" : "error" };
   }
   const answer = app.answer;
   if (!answer) return { headline: t("result.empty"), details: [], notes: [], verdict: "empty" };
@@ -406,10 +424,11 @@ async function send(question, args) {
   app.pending = false;
   renderHint();
   if (!reply.ok) {
-    app.error = { detail: reply.detail };
+    app.error = { detail: reply.detail, status: reply.status };
     app.answer = null;
     renderResult();
     renderLive();
+    reveal(byTestId("result"));
     return null;
   }
   return reply.data;
@@ -420,6 +439,17 @@ function keepAnswer(question, data, picks, target = null) {
   app.outdated = false;
   renderResult();
   renderLive();
+  reveal(byTestId("result"));
+}
+
+/** Scroll `node` into view when part of it is hidden, below the sticky mode bar or past
+ * the bottom (an answer after a pick far down the figure list, a small laptop screen). */
+function reveal(node) {
+  const bar = document.querySelector(".modes")?.getBoundingClientRect().bottom ?? 0;
+  const box = node.getBoundingClientRect();
+  if (box.top >= bar && box.bottom <= window.innerHeight) return;
+  const above = box.top < bar || box.height > window.innerHeight - bar;
+  window.scrollBy({ top: above ? box.top - bar - 8 : box.bottom - window.innerHeight + 8 });
 }
 
 async function askPair() {
@@ -505,7 +535,10 @@ function onMapTap(event) {
   const { map } = app.views;
   const id = figureAtMap(map, app.state, event.clientX, event.clientY);
   if (app.mode === "move" && app.picks.length === 1) {
-    if (id === app.picks[0]) clearQuestion();
+    // Only a tap on the mover's own disc takes the question back: beside it is a short
+    // move (on a phone a whole M.U.S.G. move, or the next hex, lies within a finger).
+    const onMover = figureAtMap(map, app.state, event.clientX, event.clientY, ON_FIGURE_PX);
+    if (onMover === app.picks[0]) clearQuestion();
     else {
       const target = mapPointMm(map, app.state, event.clientX, event.clientY);
       if (target) askMove(target);
@@ -636,6 +669,7 @@ async function loadSceneFile(event) {
   sceneMessage("");
   app.scene = { name: file.name, data: reply.data.scene, view: reply.data.view };
   showScene();
+  reveal(document.querySelector(".map-view")); // the file was chosen far below the map
 }
 
 function backToLive() {

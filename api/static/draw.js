@@ -10,6 +10,7 @@ const MARKER_RADIUS_PX = 22; // around a head marker seen from 1 m
 const MIN_RADIUS_PX = 9; // never smaller than this on screen
 const FONT_PX = 13;
 const TAP_RADIUS_PX = 40; // how far from a figure a tap still picks it
+export const ON_FIGURE_PX = 12; // a tap this near a figure's centre is on its disc
 const MAX_GRID_LINES = 60;
 
 // ---- shared ---------------------------------------------------------------------
@@ -27,12 +28,13 @@ function screenScale(svg, viewWidth) {
   return width > 0 && viewWidth > 0 ? width / viewWidth : 1;
 }
 
-/** The candidate nearest to a tap, within TAP_RADIUS_PX; candidates in SVG user units. */
-export function nearestCandidate(svg, candidates, clientX, clientY) {
+/** The candidate nearest to a tap, within `reachPx` (TAP_RADIUS_PX); candidates in SVG
+ * user units. */
+export function nearestCandidate(svg, candidates, clientX, clientY, reachPx = TAP_RADIUS_PX) {
   const toScreen = svg.getScreenCTM();
   if (!toScreen) return null;
   let best = null;
-  let bestDistance = TAP_RADIUS_PX;
+  let bestDistance = reachPx;
   for (const candidate of candidates) {
     const point = new DOMPoint(candidate.x, candidate.y).matrixTransform(toScreen);
     const distance = Math.hypot(point.x - clientX, point.y - clientY);
@@ -300,12 +302,12 @@ export function renderEdit(view, state, edit) {
 }
 
 /** The figure nearest to a tap on the map, or null. */
-export function figureAtMap(view, state, clientX, clientY) {
+export function figureAtMap(view, state, clientX, clientY, reachPx = TAP_RADIUS_PX) {
   const candidates = state.figures.map((f) => {
     const [x, y] = toMap(state, [f.x_mm, f.y_mm]);
     return { id: f.id, x, y };
   });
-  return nearestCandidate(view.svg, candidates, clientX, clientY);
+  return nearestCandidate(view.svg, candidates, clientX, clientY, reachPx);
 }
 
 /** Where a tap on the map falls, in table mm. */

@@ -308,3 +308,30 @@ def test_the_token_leaves_the_address_bar_and_stays_for_the_tab(
     )
     assert "100" in message.text_content()  # saved: the server took the header's token
     assert not errors, f"errors in the page: {errors}"
+
+
+def test_a_scene_shows_the_modes_its_rule_system_answers_and_a_short_move_is_asked(
+    page: tuple[Any, list[str]],
+) -> None:
+    tab, errors = page
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    # Confrontation has no fire nor move question: its buttons go, rather than a refusal.
+    tab.set_input_files('[data-testid="scene-file"]', str(examples / "confrontation-melee.yaml"))
+    tab.wait_for_selector('[data-testid="scene-banner"]:not([hidden])', timeout=5_000)
+    assert tab.locator('[data-testid="mode-fire"]').is_hidden()
+    assert tab.locator('[data-testid="mode-move"]').is_hidden()
+    assert tab.locator('[data-testid="mode-distance"]').is_visible()
+    # M.U.S.G. has both. orc-chief walks 4 pas (101.6 mm): a tap 22 px beside it, well
+    # inside the shaded area, asks a move there; it no longer takes the question back.
+    tab.set_input_files('[data-testid="scene-file"]', str(examples / "musg-skirmish.yaml"))
+    tab.wait_for_function(
+        """() => !document.querySelector('[data-testid="mode-fire"]').hidden""", timeout=5_000
+    )
+    tab.click('[data-testid="mode-move"]')
+    _tap_figure(tab, "orc-chief")
+    _wait_for_answer(tab, "reach")
+    body = tab.locator('[data-testid="map-figure"][data-id="orc-chief"] .body').bounding_box()
+    tab.mouse.click(body["x"] + body["width"] / 2 + 22, body["y"] + body["height"] / 2)
+    assert _wait_for_answer(tab, "move")["question"] == "move"
+    tab.click('[data-testid="scene-back"]')
+    assert not errors, f"errors in the page: {errors}"
