@@ -383,8 +383,11 @@ def single_charge(
     travel = shapely.LineString([charger.xy, end]) if gap > 0 else shapely.Point(charger.xy)
     cost = gap
     if not charger.attrs.get("terrain", False):
+        # Difficult ground doubles the way while the base overlaps it, as a move counts it
+        # (the base's radius about its centre: `base_overlap`), not while its centre is in.
+        radius_mm = base_of(charger).radius_mm
         cost += sum(
-            float(travel.intersection(f.geometry).length)
+            float(travel.intersection(pathing.base_overlap(f.geometry, radius_mm)).length)
             for f in scene.terrain_of(COSTLY_TERRAIN)
             if isinstance(f.geometry, shapely.Polygon)
         )

@@ -371,3 +371,34 @@ def test_extreme_range_only_for_snipers_and_the_aimed_fire_of_rifle_groups() -> 
     # A sniper alone reaches extreme range, aimed or not.
     sniper = _json(_rifles(group=False, sniper=True), "fire", "r1", "t")
     assert (sniper["allowed"], sniper["band"]) == (True, "extreme")
+
+
+def test_a_charge_pays_difficult_ground_as_a_move_does() -> None:
+    # §6.1: moves are halved in difficult ground. A 5 mm strip of marsh (y 150-155) lies
+    # between a charger at y 100 and its target at y 230, 20 mm square bases: the gap is
+    # 130 - 20 = 110 mm. A base counts as the disc about its centre (half a diagonal,
+    # 14.14 mm), as in a move, so it pays double from y 150 - 14.14 to 155 + 14.14:
+    # 33.28 mm more, 143.3 mm = 14.3 cm > 12 cm, the charge falls short (by the centre
+    # alone it paid only 5 mm more: 11.5 cm, and was allowed).
+    base = {"shape": "square", "side_mm": 20}
+    foot = {"facing_deg": 90, "type": "infantry", "base": base, "attrs": {"combat": 4}}
+    scene = _scene(
+        [
+            {"id": "s", "side": "union", "unit": "x", "x_mm": 100, "y_mm": 100, **foot},
+            {"id": "e", "side": "csa", "unit": "y", "x_mm": 100, "y_mm": 230, **foot},
+        ],
+        terrain=[
+            {
+                "id": "marsh",
+                "kind": "difficult",
+                "polygon_mm": [[50, 150], [200, 150], [200, 155], [50, 155]],
+            }
+        ],
+    )
+    charge = _json(scene, "charge", "s", "e")
+    assert charge["distance_mm"] == pytest.approx(110.0)
+    assert charge["legal"] is False and "charge_short" in charge["reasons"]
+    cost_mm = 110 + 5 + 2 * 200**0.5  # 143.28 mm; 12 cm allowed: 23.28 mm short
+    assert charge["margin_mm"] == pytest.approx(cost_mm - 120.0, abs=0.01)
+    move = _json(scene, "move", "s", 100, 210, mode="charge")
+    assert move["cost_mm"] == pytest.approx(cost_mm, abs=0.01)
