@@ -380,6 +380,7 @@ function describeAnswer() {
     return { headline: t(key, { detail }), details: [], notes: [], verdict: status === 422 ? "refused" : "error" };
   }
   const answer = app.answer;
+  if (!answer && app.pending) return { headline: t("hint.wait"), details: [], notes: [], verdict: "pending" };
   if (!answer) return { headline: t("result.empty"), details: [], notes: [], verdict: "empty" };
   const result = RESULTS[answer.question](answer.data, answer.picks, answer.target);
   const notes = positionNotes(answer.data);
@@ -419,6 +420,7 @@ async function send(question, args) {
   app.pending = true;
   app.error = null;
   renderHint();
+  renderResult(); // "Asking…" in the answer's place, where the player looks
   const reply = await server.ask(question, args, {}, app.scene?.data ?? null);
   if (ticket !== app.ticket) return null;
   app.pending = false;
@@ -646,6 +648,9 @@ function renderScenes() {
   banner.hidden = !app.scene;
   banner.textContent = app.scene ? t("scenes.loaded", { name: app.scene.name }) : "";
   byTestId("scene-back").hidden = !app.scene;
+  // The same, in the sticky bar: a scene is never taken for the live table.
+  byTestId("scene-flag").hidden = !app.scene;
+  byTestId("scene-flag-text").textContent = app.scene ? t("scenes.flag", { name: app.scene.name }) : "";
   document.body.classList.toggle("scene-shown", Boolean(app.scene));
 }
 
@@ -708,6 +713,7 @@ function wire() {
   byTestId("settings-form").addEventListener("submit", saveSettings);
   byTestId("scene-file").addEventListener("change", loadSceneFile);
   byTestId("scene-back").addEventListener("click", backToLive);
+  byTestId("scene-flag-back").addEventListener("click", backToLive);
   app.editor.wire();
   byTestId("unit-mm").addEventListener("input", (event) => {
     event.target.dataset.edited = "true";

@@ -321,6 +321,9 @@ def test_a_scene_shows_the_modes_its_rule_system_answers_and_a_short_move_is_ask
     assert tab.locator('[data-testid="mode-fire"]').is_hidden()
     assert tab.locator('[data-testid="mode-move"]').is_hidden()
     assert tab.locator('[data-testid="mode-distance"]').is_visible()
+    # The sticky bar says a scene file is shown, not the camera, wherever the page is.
+    flag = tab.locator('[data-testid="scene-flag"]')
+    assert flag.is_visible() and "confrontation-melee.yaml" in flag.text_content()
     # M.U.S.G. has both. orc-chief walks 4 pas (101.6 mm): a tap 22 px beside it, well
     # inside the shaded area, asks a move there; it no longer takes the question back.
     tab.set_input_files('[data-testid="scene-file"]', str(examples / "musg-skirmish.yaml"))
@@ -333,5 +336,6 @@ def test_a_scene_shows_the_modes_its_rule_system_answers_and_a_short_move_is_ask
     body = tab.locator('[data-testid="map-figure"][data-id="orc-chief"] .body').bounding_box()
     tab.mouse.click(body["x"] + body["width"] / 2 + 22, body["y"] + body["height"] / 2)
     assert _wait_for_answer(tab, "move")["question"] == "move"
-    tab.click('[data-testid="scene-back"]')
+    tab.click('[data-testid="scene-flag-back"]')
+    assert flag.is_hidden() and tab.locator('[data-testid="mode-fire"]').is_visible()
     assert not errors, f"errors in the page: {errors}"
