@@ -278,7 +278,10 @@ export function renderEdit(view, state, edit) {
     layer.replaceChildren();
     return;
   }
-  const radius = 11 / mapPixelsPerMm(view);
+  const perMm = mapPixelsPerMm(view);
+  const radius = 11 / perMm;
+  const reach = 22 / perMm; // a handle is a 14 px square, taken by a finger 44 px wide
+  const side = 14 / perMm;
   const drawn = [];
   const piece = edit.selected === null ? null : edit.pieces[edit.selected];
   if (piece) {
@@ -286,7 +289,14 @@ export function renderEdit(view, state, edit) {
     drawn.push(svgEl(piece.line_mm ? "polyline" : "polygon", { class: "edit-outline", points, "vector-effect": "non-scaling-stroke" }));
     piecePoints(piece).forEach((point, index) => {
       const [x, y] = toMap(state, point);
-      drawn.push(svgEl("circle", { class: "vertex", cx: x, cy: y, r: radius, "data-testid": "vertex", "data-index": index, "vector-effect": "non-scaling-stroke" }));
+      drawn.push(
+        svgEl(
+          "g",
+          { class: "vertex", "data-testid": "vertex", "data-index": index },
+          svgEl("circle", { class: "vertex-reach", cx: x, cy: y, r: reach }),
+          svgEl("rect", { class: "vertex-mark", x: x - side / 2, y: y - side / 2, width: side, height: side, "vector-effect": "non-scaling-stroke" }),
+        ),
+      );
     });
   }
   if (edit.drawing) {
