@@ -269,9 +269,16 @@ def _other(say: Phrases, data: Mapping[str, Any], _: Sequence[float] | None) -> 
 
 
 def _margin(say: Phrases, data: Mapping[str, Any]) -> list[str]:
+    """The margin and the limit it is measured from (app.js's marginDetail)."""
     if not _has(data, "margin_mm"):
         return []
-    return [say.t("detail.margin", mm=_mm(say, data["margin_mm"]))]
+    kind = ""
+    margins = [m for m in data.get("margins") or () if _has(m, "margin_mm")]
+    if margins:
+        deciding = min(margins, key=lambda m: abs(m["margin_mm"] - data["margin_mm"]))
+        kind = str(deciding.get("what", "")).split(" ")[0]
+    limit = say.t_or(f"margin.{kind}", say.t("margin.other"))
+    return [say.t("detail.margin", mm=_mm(say, data["margin_mm"]), limit=limit)]
 
 
 def _warnings(say: Phrases, data: Mapping[str, Any]) -> list[str]:

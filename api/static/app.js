@@ -335,9 +335,21 @@ function fireResult(data, [a, b]) {
   if (data.allowed && data.pi) details.push(t("detail.pi", { pi: data.pi }));
   if (data.blocked_by?.length) details.push(t("detail.blocked", { names: namesOf(data.blocked_by) }));
   if (data.cover?.length) details.push(t("detail.cover", { names: namesOf(data.cover) }));
-  if (data.margin_mm !== null && data.margin_mm !== undefined) details.push(t("detail.margin", { mm: mm(data.margin_mm) }));
+  if (data.margin_mm !== null && data.margin_mm !== undefined) details.push(marginDetail(data));
   for (const warning of data.warnings || []) details.push(t("detail.warnings", { text: warning }));
   return { headline, details, verdict: data.allowed ? "allowed" : "refused" };
+}
+
+/** "Margin from the range limit: 40.6 mm": the margin, and the limit it is measured from
+ * (the deciding one among the answer's `margins`). */
+function marginDetail(data) {
+  let kind = "";
+  const margins = data.margins || [];
+  if (margins.length) {
+    const gap = (m) => Math.abs(m.margin_mm - data.margin_mm);
+    kind = String(margins.reduce((a, b) => (gap(b) < gap(a) ? b : a)).what).split(" ")[0];
+  }
+  return t("detail.margin", { mm: mm(data.margin_mm), limit: tOr(`margin.${kind}`, t("margin.other")) });
 }
 
 function moveResult(data, [a], target) {
@@ -348,7 +360,7 @@ function moveResult(data, [a], target) {
     details.push(t("detail.cost", { cost: units(data.cost_units), allowance: units(data.allowance_units), unit: data.unit, cost_mm: mm(data.cost_mm), allowance_mm: mm(data.allowance_mm) }));
   }
   if (data.blocked_by?.length) details.push(t("detail.path_blocked", { names: namesOf(data.blocked_by) }));
-  if (data.margin_mm !== null && data.margin_mm !== undefined) details.push(t("detail.margin", { mm: mm(data.margin_mm) }));
+  if (data.margin_mm !== null && data.margin_mm !== undefined) details.push(marginDetail(data));
   if (target) details.push(t("detail.destination", { x: mm(target[0]), y: mm(target[1]) }));
   for (const warning of data.warnings || []) details.push(t("detail.warnings", { text: warning }));
   return { headline, details, verdict: data.legal ? "allowed" : "refused" };

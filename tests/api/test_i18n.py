@@ -142,7 +142,8 @@ def test_fire_in_french() -> None:
         "  " + _fill(FR["detail.distance"], units="3,41", unit="M", mm="340,6"),
         "  " + _fill(FR["detail.band"], band=FR["band.sniper"]),
         "  " + _fill(FR["detail.pi"], pi=2),
-        "  " + _fill(FR["detail.margin"], mm="40,6"),
+        # 40.6 mm from the 3 M limit of the band where only snipers count
+        "  " + _fill(FR["detail.margin"], mm="40,6", limit=FR["margin.band"]),
         "  " + _fill(FR["detail.warnings"], text=warning),
     ]
 
@@ -167,7 +168,7 @@ def test_move_in_french() -> None:
             cost_mm="220,0",
             allowance_mm="100,0",
         ),
-        "  " + _fill(FR["detail.margin"], mm="120,0"),
+        "  " + _fill(FR["detail.margin"], mm="120,0", limit=FR["margin.allowance"]),
         "  " + _fill(FR["detail.destination"], x="520,0", y="300,0"),
     ]
 
