@@ -4,6 +4,7 @@ straight charges and group-charge pairings (§6.1, §6.7, §6.7.3).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any, Literal, get_args
@@ -118,6 +119,16 @@ def move_question(
                 warnings.append(
                     "infantry stops at a linear obstacle and spends an action to cross it"
                 )
+        slowest = _slowest_member(plan, goal - mover.xy) if path.found else None
+        if slowest is not None and slowest[1] > path.cost_mm:
+            # §6.1: a member crossing difficult ground moves at half pace, and the
+            # group with it: the group spends what that member spends.
+            member, spent = slowest
+            warnings.append(
+                f"{member.id} crosses difficult ground: the group moves at its pace "
+                f"({UNIT.from_mm(spent):.1f} cm)"
+            )
+            path = dataclasses.replace(path, cost_mm=spent)
         if not path.found:
             reasons.append(Reason.PATH_BLOCKED)
             blocked_by.extend(path.blocked_by)
@@ -243,12 +254,24 @@ def backwards_distance_mm(start: np.ndarray, goal: np.ndarray, facing_deg: float
 # --- movement helpers --------------------------------------------------------------------
 
 
+def _slowest_member(plan: _Plan, shift: np.ndarray) -> tuple[Figure, float] | None:
+    """The member of a moving group whose own move by ``shift`` costs the most, and that
+    cost (straight, costly ground counted while its base overlaps it); None alone."""
+    others = [f for f in plan.members if f.id != plan.mover.id]
+    if not others:
+        return None
+    costs = [straight_cost_mm(plan.field, f.xy, f.xy + shift, base_of(f).radius_mm) for f in others]
+    k = int(np.argmax(costs))
+    return others[k], float(costs[k])
+
+
 @dataclass(frozen=True, slots=True)
 class _Plan:
     """What a move needs: mover, allowance, and the field it moves on."""
 
     mover: Figure
     moving: set[str]
+    members: tuple[Figure, ...]
     kind: str
     mode: str
     index: int
@@ -285,6 +308,17 @@ def move_plan(scene: Scene, a: str, action: object, index_extra: object, mode: o
     allowance_mm = options.mm(first_cm if index == 1 else later_cm)
     moving = {f.id for f in group.figures} if group is not None else {mover.id}
     warnings: list[str] = []
+    kinds = {_kind(f, group) for f in group.figures} if group is not None else {kind}
+    if len(kinds) > 1:
+        # §3.1: "on ne peut mélanger Infanterie et Cavalerie": such a group moves at
+        # the pace of its slowest kind, and is told it should not exist.
+        paces = {k: MOVES_CM[(k, how)] for k in kinds if (k, how) in MOVES_CM}
+        slowest = min(paces, key=lambda k: paces[k][0 if index == 1 else 1])
+        allowance_mm = min(allowance_mm, options.mm(paces[slowest][0 if index == 1 else 1]))
+        warnings.append(
+            f"a group may not mix {' and '.join(sorted(k.replace('_group', '') for k in kinds))}"
+            f" (§3.1): it moves at the pace of its {slowest.replace('_group', '')}"
+        )
     if index == NUMBERS.max_actions:
         warnings.append("a third move: the figure is running")
     costly_ok = not mover.attrs.get("terrain", False)
@@ -335,6 +369,7 @@ def move_plan(scene: Scene, a: str, action: object, index_extra: object, mode: o
     return _Plan(
         mover=mover,
         moving=moving,
+        members=tuple(group.figures) if group is not None else (mover,),
         kind=kind,
         mode=how,
         index=index,

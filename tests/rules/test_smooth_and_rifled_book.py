@@ -402,3 +402,61 @@ def test_a_charge_pays_difficult_ground_as_a_move_does() -> None:
     assert charge["margin_mm"] == pytest.approx(cost_mm - 120.0, abs=0.01)
     move = _json(scene, "move", "s", 100, 210, mode="charge")
     assert move["cost_mm"] == pytest.approx(cost_mm, abs=0.01)
+
+
+def test_a_group_moves_at_the_pace_of_its_member_in_difficult_ground() -> None:
+    # §6.1: an infantry group moves 8 cm in a first action, halved in difficult ground.
+    # ldr and l2 stand in the open, l3 in a wood (x >= 145; its 20 mm base spans x
+    # 150-170). Moving the group 8 cm north costs l3 2 x 80 = 160 mm: the group cannot
+    # (it did, at the Leader's 8.0 cm); 4 cm costs l3 80 mm, just the 8 cm allowed.
+    base = {"shape": "square", "side_mm": 20}
+    member = {"side": "union", "unit": "L", "y_mm": 100, "facing_deg": 90, "type": "infantry"}
+    scene = _scene(
+        [
+            {
+                "id": "ldr",
+                **member,
+                "x_mm": 100,
+                "base": base,
+                "attrs": {"leader": True, "combat": 4},
+            },
+            {"id": "l2", **member, "x_mm": 130, "base": base, "attrs": {"combat": 4}},
+            {"id": "l3", **member, "x_mm": 160, "base": base, "attrs": {"combat": 4}},
+        ],
+        terrain=[
+            {
+                "id": "wood",
+                "kind": "wood",
+                "polygon_mm": [[145, 50], [400, 50], [400, 400], [145, 400]],
+            }
+        ],
+    )
+    far = _json(scene, "move", "L", 100, 180)
+    assert far["legal"] is False and far["reasons"] == ["over_allowance"]
+    assert far["cost_mm"] == pytest.approx(160.0)
+    assert any(w.startswith("l3 crosses difficult ground") for w in far["warnings"])
+    near = _json(scene, "move", "L", 100, 140)
+    assert near["legal"] is True and near["cost_mm"] == pytest.approx(80.0)
+
+
+def test_a_group_mixing_cavalry_and_infantry_moves_at_the_infantry_pace() -> None:
+    # §3.1: "on ne peut mélanger Infanterie et Cavalerie". Such a group is told so, and
+    # moves at its infantry's 8 cm, not its cavalry Leader's 20.
+    base = {"shape": "square", "side_mm": 20}
+    member = {"side": "union", "unit": "C", "y_mm": 100, "facing_deg": 90, "base": base}
+    scene = _scene(
+        [
+            {
+                "id": "cv",
+                **member,
+                "x_mm": 600,
+                "type": "cavalry",
+                "attrs": {"leader": True, "combat": 4},
+            },
+            {"id": "ci", **member, "x_mm": 630, "type": "infantry", "attrs": {"combat": 4}},
+        ]
+    )
+    answer = _json(scene, "move", "C", 600, 300)
+    assert answer["allowance_mm"] == pytest.approx(80.0)
+    assert answer["legal"] is False  # 200 mm of 80
+    assert any("may not mix cavalry and infantry" in w for w in answer["warnings"])
