@@ -123,12 +123,12 @@ def move_question(
         if slowest is not None and slowest[1] > path.cost_mm:
             # §6.1: a member crossing difficult ground moves at half pace, and the
             # group with it: the group spends what that member spends.
-            member, spent = slowest
+            member, member_mm = slowest
             warnings.append(
                 f"{member.id} crosses difficult ground: the group moves at its pace "
-                f"({UNIT.from_mm(spent):.1f} cm)"
+                f"({UNIT.from_mm(member_mm):.1f} cm)"
             )
-            path = dataclasses.replace(path, cost_mm=spent)
+            path = dataclasses.replace(path, cost_mm=member_mm)
         if not path.found:
             reasons.append(Reason.PATH_BLOCKED)
             blocked_by.extend(path.blocked_by)
