@@ -294,6 +294,11 @@ function renderLive() {
     app.outdated = outdated;
     renderResult();
   }
+  // The area a figure may reach follows it: asked again once the figure has settled.
+  if (app.outdated && app.answer?.question === "reach" && !app.pending) {
+    const mover = app.state.figures.find((f) => f.id === app.answer.picks[0]);
+    if (mover?.settled && !mover.stale) askReach({ show: false }); // no scroll: not asked
+  }
 }
 
 function renderAll() {
@@ -448,12 +453,12 @@ async function send(question, args) {
   return reply.data;
 }
 
-function keepAnswer(question, data, picks, target = null) {
+function keepAnswer(question, data, picks, target = null, { show = true } = {}) {
   app.answer = { question, data, picks: [...picks], target, at: positionsOf(picks) };
   app.outdated = false;
   renderResult();
   renderLive();
-  reveal(byTestId("result"));
+  if (show) reveal(byTestId("result"));
 }
 
 /** Scroll `node` into view when part of it is hidden, below the sticky mode bar or past
@@ -473,12 +478,12 @@ async function askPair() {
   if (data) keepAnswer(question, data, picks);
 }
 
-async function askReach() {
+async function askReach({ show = true } = {}) {
   const picks = [...app.picks];
   const data = await send("reach", picks);
   if (!data) return;
   app.reach = data;
-  keepAnswer("reach", data, picks);
+  keepAnswer("reach", data, picks, null, { show });
 }
 
 async function askMove(target) {
