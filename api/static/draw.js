@@ -259,6 +259,31 @@ export function renderMap(view, state, colourOf, overlay) {
     () => createFigure("map-figure"),
     (node, f) => updateFigure(node, f, toMap(state, [f.x_mm, f.y_mm]), sizes, colourOf(f.side), overlay),
   );
+  declutterLabels(view.layers.figures);
+}
+
+/**
+ * Hide the names that would cover another: figures close together (a melee, a group
+ * in contact) keep one readable name each way rather than a blot. Picked figures are
+ * named first; every figure is still named in the list.
+ */
+function declutterLabels(layer) {
+  const nodes = [...layer.children].sort(
+    (a, b) => Number(b.classList.contains("picked")) - Number(a.classList.contains("picked")),
+  );
+  const kept = [];
+  for (const node of nodes) {
+    const label = node.children[2];
+    label.style.visibility = "";
+    const box = label.getBoundingClientRect();
+    const pad = 3; // px between two names
+    const covers = kept.some(
+      (other) =>
+        box.left < other.right + pad && other.left < box.right + pad && box.top < other.bottom && other.top < box.bottom,
+    );
+    if (covers) label.style.visibility = "hidden";
+    else kept.push(box);
+  }
 }
 
 /** Screen pixels per table millimetre on the map. */
