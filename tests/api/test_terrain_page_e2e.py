@@ -324,6 +324,17 @@ def test_a_scene_shows_the_modes_its_rule_system_answers_and_a_short_move_is_ask
     # The sticky bar says a scene file is shown, not the camera, wherever the page is.
     flag = tab.locator('[data-testid="scene-flag"]')
     assert flag.is_visible() and "confrontation-melee.yaml" in flag.text_content()
+    # Its melees stand base to base: no two names shown on the map cover each other.
+    covered = tab.evaluate(
+        """() => {
+            const boxes = [...document.querySelectorAll('[data-testid="map-figure"] .label')]
+                .filter((l) => l.style.visibility !== "hidden")
+                .map((l) => l.getBoundingClientRect());
+            return boxes.some((a, i) => boxes.slice(i + 1).some((b) =>
+                a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom));
+        }"""
+    )
+    assert covered is False
     # M.U.S.G. has both. orc-chief walks 4 pas (101.6 mm): a tap 22 px beside it, well
     # inside the shaded area, asks a move there; it no longer takes the question back.
     tab.set_input_files('[data-testid="scene-file"]', str(examples / "musg-skirmish.yaml"))
