@@ -299,6 +299,7 @@ class LiveTable:
                     "y_mm": round(track.y_mm, 2),
                     "sigma_mm": round(track.sigma_mm, 3),
                     "heading_deg": round(track.heading_deg, 1),
+                    "base": dict(who.base) if who and who.base is not None else None,
                     "stale": track.stale,
                     "age_s": round(track.age_s, 2),
                     "settled": track.settled,

@@ -13,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from arbitre.api.routes.errors import errors
 from arbitre.api.routes.state import live_of
 from arbitre.rules.errors import RulesError
-from arbitre.rules.model import Scene
+from arbitre.rules.model import Base, Scene
 from arbitre.rules.questions import ask
 from arbitre.rules.registry import find_ruleset
 from arbitre.rules.scene import parse_scene, read_scene_text
@@ -98,6 +98,7 @@ def scene_view(scene: Scene, data: dict[str, Any]) -> dict[str, Any]:
                 "y_mm": f.y_mm,
                 "sigma_mm": f.sigma_mm,
                 "heading_deg": f.facing_deg,
+                "base": _base(f.base),
                 "stale": False,
                 "age_s": 0.0,
                 "settled": True,
@@ -113,3 +114,14 @@ def scene_view(scene: Scene, data: dict[str, Any]) -> dict[str, Any]:
         "group_warnings": groups["warnings"],
         "problem": problem,
     }
+
+
+def _base(base: Base | None) -> dict[str, Any] | None:
+    """A base as a scene file writes it (``{shape: rect, width_mm, depth_mm}``), or None."""
+    if base is None:
+        return None
+    if base.shape.value == "round":
+        return {"shape": "round", "diameter_mm": base.width_mm}
+    if base.shape.value == "square":
+        return {"shape": "square", "side_mm": base.width_mm}
+    return {"shape": base.shape.value, "width_mm": base.width_mm, "depth_mm": base.depth_mm}

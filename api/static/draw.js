@@ -61,7 +61,25 @@ function createFigure(testid) {
     svgEl("circle", { class: "ring", "vector-effect": "non-scaling-stroke" }),
     svgEl("circle", { class: "body", "vector-effect": "non-scaling-stroke" }),
     svgEl("text", { class: "label", "text-anchor": "middle" }),
+    svgEl("polygon", { class: "footprint", "vector-effect": "non-scaling-stroke" }),
+    svgEl("line", { class: "front", "vector-effect": "non-scaling-stroke" }),
   );
+}
+
+/** The corners of a square or rectangular base about its centre, in map units (y down),
+ * front edge first; null for a round base or none. `width_mm` runs along the front,
+ * `depth_mm` along the facing (`heading_deg`, counter-clockwise from +x on the table). */
+function footprint(figure) {
+  const base = figure.base;
+  if (!base || base.shape === "round") return null;
+  const width = base.width_mm ?? base.side_mm;
+  const depth = base.depth_mm ?? base.side_mm;
+  if (!(width > 0 && depth > 0)) return null;
+  const heading = ((figure.heading_deg ?? 90) * Math.PI) / 180;
+  const [fx, fy] = [Math.cos(heading), -Math.sin(heading)]; // the map's y runs down
+  const [sx, sy] = [-fy, fx];
+  const corner = (f, s) => [fx * f * depth / 2 + sx * s * width / 2, fy * f * depth / 2 + sy * s * width / 2];
+  return [corner(1, -1), corner(1, 1), corner(-1, 1), corner(-1, -1)];
 }
 
 /** Place and colour one figure group; `at` in user units, sizes in user units. */
@@ -77,9 +95,15 @@ function updateFigure(node, figure, at, sizes, colour, overlay) {
     "data-blocking": overlay.blocked.has(figure.id) ? "true" : null,
   });
   figureClasses(node, figure, overlay);
-  const [ring, body, label] = node.children;
+  const [ring, body, label, outline, front] = node.children;
+  const corners = sizes.bases ? footprint(figure) : null;
   setAttrs(ring, { r: (sizes.radius + sizes.gap).toFixed(2) });
-  setAttrs(body, { r: sizes.radius.toFixed(2) });
+  setAttrs(body, { r: (corners ? sizes.radius * 0.45 : sizes.radius).toFixed(2) }); // a dot on a drawn base
+  node.classList.toggle("based", Boolean(corners));
+  setAttrs(outline, { points: corners ? corners.map((c) => c.map((v) => v.toFixed(2)).join(",")).join(" ") : "" });
+  setAttrs(front, corners
+    ? { x1: corners[0][0].toFixed(2), y1: corners[0][1].toFixed(2), x2: corners[1][0].toFixed(2), y2: corners[1][1].toFixed(2) }
+    : { x1: 0, y1: 0, x2: 0, y2: 0 });
   node.style.setProperty("--side", colour);
   setAttrs(label, { y: (-sizes.radius - sizes.gap * 1.5).toFixed(2), "font-size": sizes.font.toFixed(2) });
   const text = figureLabel(figure);
@@ -243,6 +267,7 @@ export function renderMap(view, state, colourOf, overlay) {
     radius: Math.max(BASE_RADIUS_MM, MIN_RADIUS_PX / scale),
     gap: 4 / scale,
     font: FONT_PX / scale,
+    bases: true, // square and rectangular bases drawn as they stand (the map is in mm)
   };
   for (const shape of view.layers.table.querySelectorAll(".terrain")) {
     shape.classList.toggle("cover", overlay.cover.has(shape.dataset.id));

@@ -349,4 +349,18 @@ def test_a_scene_shows_the_modes_its_rule_system_answers_and_a_short_move_is_ask
     assert _wait_for_answer(tab, "move")["question"] == "move"
     tab.click('[data-testid="scene-flag-back"]')
     assert flag.is_hidden() and tab.locator('[data-testid="mode-fire"]').is_visible()
+    # MBT's rectangular bases are drawn as they stand, their front edge marked: the
+    # cavalry's 40 x 20 mm base faces 90° (up the table), so its front runs 40 mm
+    # across, level on the map, 10 mm above the centre.
+    tab.set_input_files('[data-testid="scene-file"]', str(examples / "mbt-battle.yaml"))
+    tab.wait_for_selector('[data-testid="map-figure"][data-id="cavaliers"].based', timeout=5_000)
+    front = tab.evaluate(
+        """() => {
+            const n = document.querySelector('[data-testid="map-figure"][data-id="cavaliers"]');
+            const l = n.querySelector('.front');
+            return ["x1", "y1", "x2", "y2"].map((k) => Number(l.getAttribute(k)));
+        }"""
+    )
+    assert abs(front[2] - front[0]) == pytest.approx(40.0) and front[1] == front[3] == -10.0
+    tab.click('[data-testid="scene-flag-back"]')
     assert not errors, f"errors in the page: {errors}"
