@@ -14,7 +14,6 @@ above (z up) with side ``s`` centred on ``(x, y)``::
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from arbitre.calibration._files import FieldProblem, file_error, read_mapping
 from arbitre.calibration.board import aruco_dictionary, dictionary_size
 from arbitre.calibration.errors import CalibrationFileError
+from arbitre.names import one_line_name
 
 DEFAULT_DICTIONARY = "DICT_4X4_250"
 
@@ -382,18 +382,7 @@ class _FigureSpec(_Strict):
     @pydantic.field_validator("name", "id", "side", "group", "type", "unit")
     @classmethod
     def _names_are_one_line(cls, value: str | None) -> str | None:
-        return None if value is None else _one_line_name(value)
-
-
-_NOT_IN_NAMES = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
-"""Control characters, line separators and lone surrogates, which a scene refuses in names."""
-
-
-def _one_line_name(value: str) -> str:
-    """``value`` if it is one line of text: a name is printed on a line and kept in scenes."""
-    if _NOT_IN_NAMES.search(value):
-        raise ValueError("a name is one line of text, without control characters")
-    return value
+        return None if value is None else one_line_name(value)
 
 
 _Point = tuple[_Place, _Place]
@@ -401,7 +390,7 @@ _Point = tuple[_Place, _Place]
 
 class _TerrainSpec(_Strict):
     marker: _MarkerId
-    id: Annotated[str, Field(min_length=1), pydantic.AfterValidator(_one_line_name)]
+    id: Annotated[str, Field(min_length=1), pydantic.AfterValidator(one_line_name)]
     kind: Literal["difficult", "impassable", "obstacle", "wood", "building"]
     marker_height_mm: _Height = 0.0
     level: Annotated[int, Field(ge=1, le=3, strict=True)] | None = None

@@ -32,6 +32,7 @@ from arbitre.files import (
     load_yaml,
     read_bounded,
 )
+from arbitre.names import NOT_IN_NAMES, NOT_IN_TEXT, one_line_name
 from arbitre.rules.errors import RulesError, SceneError
 from arbitre.rules.model import (
     Base,
@@ -53,29 +54,16 @@ NonNegative = Annotated[float, Field(ge=0, le=_LONGEST_MM, allow_inf_nan=False, 
 Flag = Annotated[bool, Field(strict=True)]
 
 
-_NOT_IN_NAMES = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
-"""Control characters, line separators and lone surrogates: a name is one line of text."""
-
-_NOT_IN_TEXT = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
-"""The same, but tabs and newlines: free text (``attrs``) may have several lines."""
-
-
-def _plain_name(value: str) -> str:
-    if _NOT_IN_NAMES.search(value):
-        raise ValueError("a name is one line of text, without control characters")
-    return value
-
-
 def _plain_data(value: Any) -> Any:
     """``value`` (the data of ``attrs``) if its keys are names and its strings text."""
     stack = [value]
     while stack:
         item = stack.pop()
-        if isinstance(item, str) and _NOT_IN_TEXT.search(item):
+        if isinstance(item, str) and NOT_IN_TEXT.search(item):
             raise ValueError("text without control characters (but tabs and newlines)")
         if isinstance(item, dict):
             for key in item:
-                if isinstance(key, str) and _NOT_IN_NAMES.search(key):
+                if isinstance(key, str) and NOT_IN_NAMES.search(key):
                     raise ValueError("keys are names, one line without control characters")
             stack.extend(item.keys())
             stack.extend(item.values())
@@ -84,7 +72,7 @@ def _plain_data(value: Any) -> Any:
     return value
 
 
-Name = Annotated[str, Field(min_length=1), pydantic.AfterValidator(_plain_name)]
+Name = Annotated[str, Field(min_length=1), pydantic.AfterValidator(one_line_name)]
 """An id, side, group or other name: one line of text."""
 
 Attrs = Annotated[dict[str, Any], pydantic.AfterValidator(_plain_data)]
@@ -263,10 +251,6 @@ def load_scene(path: str | Path) -> Scene:
     except FileReadError as error:
         why = f"cannot read the file ({error.reason})" if error.missing else error.reason
         raise SceneError(source, "", why) from None
-    if len(raw) > MAX_SCENE_BYTES:
-        raise SceneError(
-            source, "", f"more than {MAX_SCENE_BYTES:,} bytes: larger than a scene can be"
-        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -287,10 +271,6 @@ def read_scene_text(text: str, source: str = "<scene>") -> Any:
             getattr(error, "problem", None) or str(error).splitlines()[0] or "malformed YAML"
         )[:120]
         raise SceneError(source, where, f"malformed YAML: {problem}") from None
-    except RecursionError:
-        raise SceneError(source, "", "nested too deeply") from None
-    except UnicodeEncodeError:  # a lone surrogate (libyaml reads UTF-8 bytes)
-        raise SceneError(source, "", "malformed YAML: special characters are not allowed") from None
 
 
 def parse_scene(data: Any, *, source: str = "<scene>") -> Scene:

@@ -44,6 +44,8 @@ def test_mypy_strict_on_rules_calibration_and_vision(tmp_path: Path) -> None:
         "arbitre.vision",
         "-m",
         "arbitre.files",
+        "-m",
+        "arbitre.names",
         cwd=tmp_path,
     )
     assert result.returncode == 0, result.stdout + result.stderr
