@@ -133,7 +133,7 @@ def ask(
 ) -> None:
     """Answer a rules question on a scene file."""
 
-    from arbitre.rules.errors import shown
+    from arbitre.rules.errors import shown, stopped_after
     from arbitre.rules.questions import ask as ask_question
     from arbitre.rules.scene import load_scene, read_scene_text
 
@@ -156,11 +156,7 @@ def ask(
                 raise fail(f"--{name} and --with {name}= are both given")
             extras[name] = given
     loaded = load_scene(scene)
-    with _time_limit(
-        time_limit,
-        f"{question}: stopped after {time_limit:g} s: the scene is "
-        "too costly for this question (see --time-limit)",
-    ):
+    with _time_limit(time_limit, f"{question}: {stopped_after(time_limit)} (see --time-limit)"):
         answer = ask_question(loaded, question, args or [], extras)
     if as_json or language is None:
         typer.echo(
@@ -172,6 +168,10 @@ def ask(
     data = answer.to_json()
     target = _move_target(args or []) if data["question"] == "move" else None
     typer.echo("\n".join(phrase_answer(data, language, target).lines()))
+
+
+class _OutOfTime(Exception):
+    """The alarm of `_time_limit` rang."""
 
 
 @contextmanager
@@ -190,15 +190,13 @@ def _time_limit(seconds: float, message: str) -> Iterator[None]:
         return
 
     def ring(_signal: int, _frame: object) -> None:
-        raise TimeoutError(message)
+        raise _OutOfTime
 
     previous = signal.signal(signal.SIGALRM, ring)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
-    except TimeoutError as error:
-        if str(error) != message:
-            raise
+    except _OutOfTime:
         raise fail(message) from None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -465,6 +463,11 @@ def table_init(
     )
 
 
+def _given(options: dict[str, object]) -> list[str]:
+    """The names of the options the user gave (a flag set, a value; 0 is a value)."""
+    return [name for name, value in options.items() if value is not None and value is not False]
+
+
 def _live_table(
     config: Path | None,
     demo: bool,
@@ -477,17 +480,8 @@ def _live_table(
     from arbitre.api.live import LiveTable
     from arbitre.vision.sources import CaptureSource, FolderSource, FrameSource, camera_indices
 
-    chosen = [
-        name
-        for name, value in (
-            ("--demo", demo),
-            ("--camera-index", camera_index),
-            ("--video", video),
-            ("--folder", folder),
-            ("--url", url),
-        )
-        if value is not None and value is not False
-    ]
+    sources = {"--demo": demo, "--camera-index": camera_index, "--video": video}
+    chosen = _given({**sources, "--folder": folder, "--url": url})
     if len(chosen) > 1:
         raise fail(f"choose one source, not {' and '.join(chosen)}")
     if demo and config is not None:
@@ -659,9 +653,8 @@ def snapshot(
 
     refuse_overwrite(out, force=force)
     if server is not None:
-        others = {"--demo": demo, "--config": config, "--camera-index": camera_index}
-        others |= {"--video": video, "--folder": folder, "--url": url}
-        given = [name for name, value in others.items() if value is not None and value is not False]
+        sources = {"--demo": demo, "--config": config, "--camera-index": camera_index}
+        given = _given({**sources, "--video": video, "--folder": folder, "--url": url})
         if given:
             raise fail(f"--server gives the scene: no {' or '.join(given)} with it")
         document = _scene_from_server(server)
@@ -696,7 +689,6 @@ SERVER_DEADLINE_S = 20.0
 def _fetched(address: str, limit: int) -> bytes:
     """At most ``limit`` bytes of the answer at ``address``; `TimeoutError` when it has
     not all come within `SERVER_DEADLINE_S` (a server sending a byte now and then)."""
-    import threading
     import urllib.request
 
     got: list[bytes | BaseException] = []

@@ -25,7 +25,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from arbitre.rules.errors import RulesError
+from arbitre.rules.errors import RulesError, stopped_after
 from arbitre.rules.model import Scene
 from arbitre.rules.questions import ask
 from arbitre.rules.scene import SceneReader
@@ -46,7 +46,7 @@ class TooLong(Exception):
     """A question took longer than the desk's time limit and was given up."""
 
     def __init__(self, limit_s: float) -> None:
-        super().__init__(f"stopped after {limit_s:g} s: the scene is too costly for this question")
+        super().__init__(stopped_after(limit_s))
         self.limit_s = limit_s
 
 

@@ -51,6 +51,15 @@ _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 6
 _SHORT.maxlevel = 3
 
 
+def stopped_after(limit_s: float) -> str:
+    """Why a question was given up: the same words from the server and the command line.
+
+    >>> stopped_after(10)
+    'stopped after 10 s: the scene is too costly for this question'
+    """
+    return f"stopped after {limit_s:g} s: the scene is too costly for this question"
+
+
 def shown(value: object) -> str:
     """A short ``repr`` of a bad value, for a one-line message (never the whole input).
 

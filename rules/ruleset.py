@@ -160,8 +160,12 @@ def check_attr_number(
     """Refuse a figure's number (an ``attrs`` value) that is not ``low`` to ``high``, or not
     a number (a flag is none), or not whole when ``whole``: a `SceneError` naming the field
     and the figure, ``figure 'x': expected <expected>, got <value>``."""
-    kinds: type | tuple[type, ...] = int if whole else (int, float)
-    if isinstance(value, bool) or not isinstance(value, kinds) or not low <= value <= high:  # type: ignore[operator]
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or (whole and not isinstance(value, int))
+        or not low <= value <= high
+    ):
         raise SceneError(
             scene.source, field, f"figure {figure.id!r}: expected {expected}, got {shown(value)}"
         )
