@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -266,9 +265,8 @@ def test_options_that_contradict_each_other_are_refused(argv: list[str], says: s
 def test_a_question_past_the_time_limit_is_given_up(tmp_path: Path) -> None:
     scene = tmp_path / "crowded.yaml"
     scene.write_text(json.dumps(crowded_table()), encoding="utf-8")  # JSON is YAML too
-    start = time.monotonic()
+    # Minutes of work if it ran to its end; only the time limit gives this line.
     code, out, err = run_console("ask", str(scene), "reach", "f0", "--time-limit", "1")
-    assert time.monotonic() - start < 20  # minutes if it ran to its end
     assert (code, out) == (2, "")
     assert err == (
         "arbitre: reach: stopped after 1 s: the scene is too costly for this question "

@@ -123,14 +123,12 @@ def test_a_question_past_the_time_limit_is_given_up_and_its_worker_replaced(
     with TestClient(app) as client:
         # A first question starts the worker, so that the limit counts the answer alone.
         assert client.post("/api/ask", json={"question": "groups"}).status_code == 200
-        start = time.monotonic()
+        # Minutes of work if it ran to its end; only the time limit says this.
         got = client.post(
             "/api/ask", json={"question": "reach", "args": ["f0"], "scene": crowded_table()}
         )
-        waited = time.monotonic() - start
         assert got.status_code == 422, got.text
         assert got.json()["detail"].startswith("reach: stopped after 2 s")
-        assert waited < 30  # minutes if the question ran to its end
         # The stopped worker's place is free once its pool has seen it end.
         deadline = time.monotonic() + 10
         while desk.taken and time.monotonic() < deadline:
