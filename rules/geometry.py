@@ -193,6 +193,51 @@ def disc_hulls(groups_of_discs: list[np.ndarray]) -> np.ndarray:
     return np.asarray(shapely.convex_hull(points))
 
 
+def swept_hulls(starts: np.ndarray, ends: np.ndarray, shape: np.ndarray) -> np.ndarray:
+    """Where a convex shape passes as it slides along segments: the convex hull of the
+    shape at both ends of each segment ``starts[k]`` to ``ends[k]`` ((K, 2) each).
+
+    ``shape`` is the shape's vertices (V, 2) about its reference point. Returns an
+    object array of K polygons.
+
+    >>> square = np.array([[1.0, 1], [-1, 1], [-1, -1], [1, -1]])
+    >>> hull = swept_hulls(np.array([[0.0, 0]]), np.array([[10.0, 0]]), square)[0]
+    >>> hull.bounds, hull.area
+    ((-1.0, -1.0, 11.0, 1.0), 24.0)
+    """
+    starts = np.asarray(starts, dtype=np.float64).reshape(-1, 2)
+    ends = np.asarray(ends, dtype=np.float64).reshape(-1, 2)
+    shape = np.asarray(shape, dtype=np.float64).reshape(-1, 2)
+    clouds = np.concatenate([starts[:, None] + shape[None], ends[:, None] + shape[None]], axis=1)
+    owner = np.repeat(np.arange(len(starts)), 2 * len(shape))
+    return np.asarray(
+        shapely.convex_hull(shapely.multipoints(clouds.reshape(-1, 2), indices=owner))
+    )
+
+
+def overlap_centres(polygon: shapely.Polygon, shape: np.ndarray) -> shapely.Geometry:
+    """The reference points at which a convex shape overlaps ``polygon``.
+
+    ``shape`` is the shape's vertices (V, 2) about its reference point, which must lie
+    in it (a base about its centre). The answer is the polygon grown by the shape turned
+    half round: the polygon with the shape, so turned, slid along each edge of its rings
+    (where the shape overlaps the polygon without holding a point of it, it crosses an
+    edge).
+
+    A 40 x 20 mm base about its centre overlaps a 100 mm square from 20 mm beside it
+    and 10 mm above or below it:
+
+    >>> base = np.array([[20.0, 10], [-20, 10], [-20, -10], [20, -10]])
+    >>> overlap_centres(shapely.box(0, 0, 100, 100), base).bounds
+    (-20.0, -10.0, 120.0, 110.0)
+    """
+    turned = -np.asarray(shape, dtype=np.float64).reshape(-1, 2)
+    rings = [np.asarray(r.coords, dtype=np.float64) for r in (polygon.exterior, *polygon.interiors)]
+    starts = np.concatenate([r[:-1] for r in rings])
+    ends = np.concatenate([r[1:] for r in rings])
+    return shapely.union_all([polygon, *swept_hulls(starts, ends, turned)])
+
+
 def line_penetration_mm(p: np.ndarray, q: np.ndarray, discs: np.ndarray) -> float:
     """How far the hull of discs (N, 3) must shift across the line p-q to clear it.
 

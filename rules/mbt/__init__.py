@@ -12,7 +12,8 @@ where the book is silent (see ``docs/rules/mbt.md``):
   rectangles) and impassable ground, the base kept at its facing and seen, against
   obstacles, as the disc circumscribing its rectangle (radius half its diagonal) so
   that the way suits any facing; against the table edge its own rectangle counts;
-  the centre's path inside difficult ground counts double (``difficult_factor``);
+  the centre's path counts double (``difficult_factor``) while the rectangle, at its
+  facing, overlaps difficult ground;
   woods are what the scenario says (``woods_for_cavalry``, default impassable;
   ``woods_for_infantry``, default difficult);
 * a base named alone moves at its own pace; its group moves as one (the rectangle

@@ -18,7 +18,7 @@ from arbitre.rules.answers import (
     with_certainty,
 )
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.geometry import polygon_rings
+from arbitre.rules.geometry import overlap_centres, polygon_rings, swept_hulls
 from arbitre.rules.links import Links
 from arbitre.rules.mbt.answers import MbtMoveAnswer, MbtReachAnswer, reason_words
 from arbitre.rules.mbt.numbers import COST_SLACK_MM, NUMBERS, TOUCH_MM2, MbtOptions, _options, _unit
@@ -121,8 +121,10 @@ def _mover(scene: Scene, a: str, as_group: Any, options: MbtOptions) -> Mover:
 class Ground:
     """What a base's move meets, as the path finder sees it.
 
-    The mover is the disc circumscribing its rectangle (``radius_mm``, half its
-    diagonal). The path finder keeps that disc on its table; the table it is given is
+    Against obstacles the mover is the disc circumscribing its rectangle
+    (``radius_mm``, half its diagonal); difficult ground is charged while the rectangle
+    itself, at its facing, overlaps it (the costly regions are the centres where it
+    does). The path finder keeps that disc on its table; the table it is given is
     the real one grown by ``shift_mm`` = radius less the half extents of the
     rectangle's bounding box, on each side, so that there the rectangle itself stays on
     the real table. ``field`` is in the grown table's frame: real (x, y) + ``shift_mm``.
@@ -163,9 +165,21 @@ def _ground(scene: Scene, mover: Plate, members: set[str], options: MbtOptions) 
         scene.table.depth_mm + 2.0 * float(shift[1]),
         polygons=tuple(pathing.BlockingPolygon(moved(p.polygon()), p.figure.id) for p in others)
         + tuple(pathing.BlockingPolygon(moved(t.polygon), t.ident) for t in terrain),
-        costly=tuple(pathing.CostlyRegion(moved(r.polygon), r.factor, r.ident) for r in regions),
+        costly=tuple(
+            pathing.CostlyRegion(moved(part), r.factor, r.ident, grown=True)
+            for r in regions
+            for part in shapely.get_parts(overlap_centres(r.polygon, _corners(mover)))
+            if isinstance(part, shapely.Polygon) and part.area > 0.0
+        ),
     )
     return Ground(field, shift, radius, tuple(blocking), others)
+
+
+def _corners(plate: Plate) -> np.ndarray:
+    """The corners of a base (4, 2) about its centre, at its facing."""
+    return np.array(
+        [plate.corner(a, b) - plate.centre for a, b in ((1, -1), (1, 1), (-1, 1), (-1, -1))]
+    )
 
 
 def _swept_through(
@@ -175,15 +189,7 @@ def _swept_through(
     ``points`` (K, 2) table mm, runs into (beyond the contact tolerance for bases)."""
     if len(points) < 2:
         return ()
-    corners = np.array(
-        [mover.corner(a, b) - mover.centre for a, b in ((1, -1), (1, 1), (-1, 1), (-1, -1))]
-    )
-    steps = len(points) - 1
-    clouds = np.concatenate(
-        [points[:-1, None, :] + corners[None], points[1:, None, :] + corners[None]], axis=1
-    ).reshape(-1, 2)
-    owner = np.repeat(np.arange(steps), 8)
-    hulls = np.asarray(shapely.convex_hull(shapely.multipoints(clouds, indices=owner)))
+    hulls = swept_hulls(points[:-1], points[1:], _corners(mover))
     line = shapely.LineString(points)
     reach_mm = ground.radius_mm + options.contact_tolerance_mm
     found: list[str] = []

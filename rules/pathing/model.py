@@ -92,11 +92,18 @@ class BlockingPolygon:
 
 @dataclass(frozen=True, slots=True)
 class CostlyRegion:
-    """Terrain where each mm of path costs ``factor`` mm (difficult ground: factor 2)."""
+    """Terrain where each mm of path costs ``factor`` mm (difficult ground: factor 2).
+
+    The mover pays while its base overlaps the terrain: the path finder grows
+    ``polygon`` by the mover's radius. With ``grown`` the polygon is already the set of
+    centres where the base overlaps the terrain (its caller grew it by the base's own
+    shape, a rectangle kept at its facing say) and is taken as it is.
+    """
 
     polygon: shapely.Polygon
     factor: float
     ident: str
+    grown: bool = False
 
     def __post_init__(self) -> None:
         _check_polygon(self.polygon, "polygon")
@@ -105,6 +112,18 @@ class CostlyRegion:
             raise ValueError(f"factor must be >= 1, got {self.factor!r}")
         object.__setattr__(self, "factor", factor)
         object.__setattr__(self, "ident", str(self.ident))
+        object.__setattr__(self, "grown", bool(self.grown))
+
+    def overlap(self, radius_mm: float) -> shapely.Geometry:
+        """The centres at which a base of ``radius_mm`` pays the factor.
+
+        >>> wood = CostlyRegion(shapely.box(0, 0, 10, 10), 2.0, "wood")
+        >>> wood.overlap(2.0).bounds
+        (-2.0, -2.0, 12.0, 12.0)
+        >>> CostlyRegion(shapely.box(0, 0, 10, 10), 2.0, "wood", grown=True).overlap(2.0).bounds
+        (0.0, 0.0, 10.0, 10.0)
+        """
+        return self.polygon if self.grown else base_overlap(self.polygon, radius_mm)
 
 
 def base_overlap(geometry: shapely.Geometry, radius_mm: float) -> shapely.Geometry:

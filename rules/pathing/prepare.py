@@ -6,6 +6,7 @@ merged into nested zones, one per distinct factor, with boundary samples.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TypeVar, cast
 
@@ -233,7 +234,8 @@ class _Zone:
 
 def _prepare_zones(costly: tuple[CostlyRegion, ...], reach_mm: float) -> tuple[_Zone, ...]:
     """Nested unions of costly regions, one per distinct factor above 1, each grown by
-    ``reach_mm``: the mover's radius, since it pays while its base overlaps the region."""
+    ``reach_mm``: the mover's radius, since it pays while its base overlaps the region
+    (regions already ``grown`` are taken as they are)."""
     cached = _ZONES.get((costly, reach_mm))
     if cached is not None:
         return cached
@@ -241,9 +243,13 @@ def _prepare_zones(costly: tuple[CostlyRegion, ...], reach_mm: float) -> tuple[_
     zones: list[_Zone] = []
     below = 1.0
     for level in levels:
+        paying = [c for c in costly if c.factor >= level]
         union = base_overlap(
-            shapely.union_all([c.polygon for c in costly if c.factor >= level]), reach_mm
+            shapely.union_all([c.polygon for c in paying if not c.grown]), reach_mm
         )
+        grown = [c.polygon for c in paying if c.grown]
+        if grown:
+            union = shapely.union_all([union, *grown])
         inner = union.buffer(-TOLERANCE_MM, join_style="mitre")
         closed = union.buffer(TOLERANCE_MM, join_style="mitre")
         shapely.prepare(inner)
@@ -379,7 +385,7 @@ class _Prepared:
         self.costly = tuple(
             region
             if outline is region.polygon
-            else CostlyRegion(outline, region.factor, region.ident)
+            else dataclasses.replace(region, polygon=outline)
             for region, budget in zip(
                 field.costly,
                 vertex_budgets([vertex_count(c.polygon) for c in field.costly]),

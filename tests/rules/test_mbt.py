@@ -324,14 +324,14 @@ def test_panic_distance_move_goes_the_elephants_allowance() -> None:
 
 @pytest.mark.parametrize(
     ("woods", "legal", "cost_mm"),
-    [("open", True, 40), ("difficult", True, 72.361), ("impassable", False, None)],
+    [("open", True, 40), ("difficult", True, 70.0), ("impassable", False, None)],
 )
 def test_woods_for_infantry_is_the_scenarios_choice(
     woods: str, legal: bool, cost_mm: float | None
 ) -> None:
-    # I (40 x 20, moving as the disc of radius sqrt(20^2 + 10^2) = 22.361 around it) at
-    # (300, 300) to (340, 300): in the wood (x >= 330) from x = 307.639, so 7.639 mm open
-    # and 32.361 mm at double cost: 72.361 of 75.
+    # I (40 wide across x, 20 deep, facing up) at (300, 300) to (340, 300): its
+    # rectangle's right edge, 20 mm from its centre, enters the wood (x >= 330) when the
+    # centre is at x = 310, so 10 mm open and 30 mm at double cost: 70 of 75.
     scene = _scene(
         _base("I", "blue", 300, 300, 90, "infantry"),
         options={"woods_for_infantry": woods},
@@ -347,6 +347,47 @@ def test_woods_for_infantry_is_the_scenarios_choice(
     assert answer["legal"] is legal
     if cost_mm is not None:
         assert answer["cost_mm"] == pytest.approx(cost_mm)
+
+
+def _band_scene(facing: float) -> Any:
+    """Light cavalry C (40 x 20) at (100, 100) below difficult ground from y = 200 up,
+    across the whole table."""
+    band = [[0, 200], [1000, 200], [1000, 400], [0, 400]]
+    return _scene(
+        _base("C", "blue", 100, 100, facing, "cavalry"),
+        terrain=[{"id": "marsh", "kind": "difficult", "polygon_mm": band}],
+    )
+
+
+@pytest.mark.parametrize(
+    ("facing", "cost_mm", "legal"),
+    [
+        # Facing up, the front edge is 10 mm ahead of the centre: the base enters the
+        # marsh with its centre at y = 190, so 90 mm open and 15 mm at double cost: 120 mm,
+        # 4.8 of 5 graduations. (The disc round the base, radius 22.361, would enter at
+        # y = 177.639: 132.361 mm, 5.29 graduations, refused.)
+        (90.0, 120.0, True),
+        # Facing 45 deg, the base reaches 10 sin 45 + 20 cos 45 = 21.213 mm above its
+        # centre: in the marsh from y = 178.787, 78.787 mm open + 2 x 26.213 = 131.213 mm.
+        (45.0, 131.213, False),
+    ],
+)
+def test_difficult_ground_counts_while_the_rectangle_overlaps_it(
+    facing: float, cost_mm: float, legal: bool
+) -> None:
+    answer = ask(_band_scene(facing), "move", ["C", "100", "205"]).to_json()
+    assert answer["cost_mm"] == pytest.approx(cost_mm, abs=1e-3)
+    assert answer["legal"] is legal
+    assert answer["reasons"] == ([] if legal else ["over_allowance"])
+
+
+def test_reach_stops_where_the_rectangle_has_spent_the_allowance() -> None:
+    # Facing up, straight north is the farthest way: (y - 100) + (y - 190) = 125 mm at
+    # y = 207.5 (the disc round the base would stop at 201.32). The area's frontier is
+    # within 0.5 % of the 125 mm allowance of the true one.
+    reach = ask(_band_scene(90.0), "reach", ["C"]).to_json()
+    top = max(y for ring in reach["polygons_mm"] for _, y in ring)
+    assert top == pytest.approx(207.5, abs=0.625)
 
 
 def test_groups_are_rows_of_aligned_friends() -> None:
