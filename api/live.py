@@ -313,6 +313,7 @@ class LiveTable:
         except RulesError as error:  # e.g. a roster the ruleset refuses: say so, keep serving
             scene, groups, problem = None, None, str(error)
         unit = ruleset.unit(scene) if scene is not None else None
+        grid = ruleset.grid(scene) if scene is not None else None
         return {
             "frame": frame_number,
             "time": round(now, 3),
@@ -326,6 +327,7 @@ class LiveTable:
             "questions": sorted(ruleset.questions()),
             "unit": unit.name if unit else None,
             "unit_mm": unit.mm if unit else None,
+            "grid": grid,
             "groups": groups["groups"] if groups else {},
             "group_warnings": groups["warnings"] if groups else [],
             "source": source,

@@ -58,6 +58,13 @@ class Ruleset:
     def unit(self, scene: Scene) -> Unit:
         raise NotImplementedError
 
+    def grid(self, scene: Scene) -> dict[str, Any] | None:
+        """The cells laid on the table when the scene plays on a grid, for drawing them:
+        ``kind`` (``hex`` or ``square``), ``cell_mm`` (centre to centre), ``origin_mm``
+        (the centre of cell 0, 0), ``rotation_deg`` (counter-clockwise) and ``pointy``
+        (hexes with neighbours along the grid's x axis). None on open ground."""
+        return None
+
     def questions(self) -> Mapping[str, Question]:
         raise NotImplementedError
 

@@ -46,8 +46,7 @@ def straight_cost_mm(
     """
     segment = shapely.LineString([start, goal])
     extra = sum(
-        (region.factor - 1.0)
-        * segment.intersection(region.overlap(radius_mm)).length
+        (region.factor - 1.0) * segment.intersection(region.overlap(radius_mm)).length
         for region in field.costly
     )
     return float(segment.length + extra)

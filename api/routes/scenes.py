@@ -110,6 +110,7 @@ def scene_view(scene: Scene, data: dict[str, Any]) -> dict[str, Any]:
         "questions": sorted(ruleset.questions()),
         "unit": unit.name,
         "unit_mm": unit.mm,
+        "grid": ruleset.grid(scene),
         "groups": groups["groups"],
         "group_warnings": groups["warnings"],
         "problem": problem,

@@ -12,6 +12,8 @@ const FONT_PX = 13;
 const TAP_RADIUS_PX = 40; // how far from a figure a tap still picks it
 export const ON_FIGURE_PX = 12; // a tap this near a figure's centre is on its disc
 const MAX_GRID_LINES = 60;
+const MAX_GRID_CELLS = 5000; // a grid scene's cells drawn, at most
+const SQRT3 = Math.sqrt(3);
 
 // ---- shared ---------------------------------------------------------------------
 
@@ -148,7 +150,12 @@ function ringPath(state, ring) {
   return `M${points.join("L")}Z`;
 }
 
+/** Lines every game unit across the table, or the cells of a grid scene. */
 function gridLines(state) {
+  if (state.grid) {
+    const cells = gridCells(state);
+    return cells ? [cells] : [];
+  }
   const { width_mm: width, depth_mm: depth } = state.table;
   const step = state.unit_mm;
   if (!(step > 0) || width / step + depth / step > MAX_GRID_LINES) return [];
@@ -161,6 +168,61 @@ function gridLines(state) {
     lines.push(svgEl("line", { class: "grid", x1: 0, y1: v, x2: width, y2: v, "vector-effect": "non-scaling-stroke" }));
   }
   return lines;
+}
+
+/** The cells a hex or square scene lays on the table (`state.grid`, as the rules lay
+ * them: cell 0,0 centred on `origin_mm`, the grid turned `rotation_deg` about it), as one
+ * path clipped to the table; null when there are too many to draw. */
+function gridCells(state) {
+  const grid = state.grid;
+  const { width_mm: width, depth_mm: depth } = state.table;
+  const w = grid.cell_mm;
+  if (!(w > 0)) return null;
+  const hex = grid.kind === "hex";
+  const turn = (grid.rotation_deg * Math.PI) / 180;
+  const [cos, sin] = [Math.cos(turn), Math.sin(turn)];
+  const [ox, oy] = grid.origin_mm;
+  const toTable = (u, v) => [ox + cos * u - sin * v, oy + sin * u + cos * v];
+  const centre = (a, b) => {
+    if (!hex) return [a * w, b * w];
+    return grid.pointy ? [w * (a + b / 2), ((w * SQRT3) / 2) * b] : [((w * SQRT3) / 2) * a, w * (b + a / 2)];
+  };
+  const cellOf = (x, y) => {
+    const [dx, dy] = [x - ox, y - oy];
+    const [u, v] = [cos * dx + sin * dy, -sin * dx + cos * dy];
+    if (!hex) return [u / w, v / w];
+    if (grid.pointy) return [u / w - v / (w * SQRT3), v / ((w * SQRT3) / 2)];
+    return [u / ((w * SQRT3) / 2), v / w - u / (w * SQRT3)];
+  };
+  const seen = [cellOf(0, 0), cellOf(width, 0), cellOf(0, depth), cellOf(width, depth)];
+  const low = [0, 1].map((k) => Math.floor(Math.min(...seen.map((p) => p[k]))) - 1);
+  const high = [0, 1].map((k) => Math.ceil(Math.max(...seen.map((p) => p[k]))) + 1);
+  if ((high[0] - low[0] + 1) * (high[1] - low[1] + 1) > 4 * MAX_GRID_CELLS) return null;
+  const corner = hex ? w / SQRT3 : w / Math.SQRT2; // centre to corner
+  const outline = Array.from({ length: hex ? 6 : 4 }, (_, k) => {
+    const angle = (((hex ? (grid.pointy ? 30 : 0) : 45) + (hex ? 60 : 90) * k) * Math.PI) / 180;
+    return [corner * Math.cos(angle), corner * Math.sin(angle)];
+  });
+  const parts = [];
+  for (let a = low[0]; a <= high[0]; a += 1) {
+    for (let b = low[1]; b <= high[1]; b += 1) {
+      const [u, v] = centre(a, b);
+      const [x, y] = toTable(u, v);
+      if (x < -w || y < -w || x > width + w || y > depth + w) continue;
+      const points = outline.map(([du, dv]) => toMap(state, toTable(u + du, v + dv)).map((n) => n.toFixed(1)).join(" "));
+      parts.push(`M${points.join("L")}Z`);
+    }
+  }
+  if (parts.length > MAX_GRID_CELLS) return null;
+  return svgEl("path", {
+    class: "grid cells",
+    d: parts.join(""),
+    "clip-path": "url(#table-clip)",
+    "data-testid": "map-grid",
+    "data-kind": grid.kind,
+    "data-cells": String(parts.length),
+    "vector-effect": "non-scaling-stroke",
+  });
 }
 
 /** A terrain piece's points in table mm: its outline, or its line. */
@@ -200,6 +262,7 @@ function drawTable(view, state) {
   view.svg.style.aspectRatio = `${width + 2 * margin} / ${depth + 2 * margin}`;
   view.layers.table.replaceChildren(
     svgEl("rect", { class: "table", x: 0, y: 0, width, height: depth, "data-testid": "map-table", "vector-effect": "non-scaling-stroke" }),
+    svgEl("clipPath", { id: "table-clip" }, svgEl("rect", { x: 0, y: 0, width, height: depth })),
     ...gridLines(state),
     ...state.terrain.map((piece) => terrainShape(state, piece)),
     ...state.terrain.map((piece) => terrainLabel(state, piece)).filter(Boolean),
@@ -257,7 +320,7 @@ function drawMapAnswer(view, state, overlay, sizes) {
 
 /** Draw the state and the overlay on the map. */
 export function renderMap(view, state, colourOf, overlay) {
-  const drawnFor = JSON.stringify([state.table, state.terrain, state.unit_mm]);
+  const drawnFor = JSON.stringify([state.table, state.terrain, state.unit_mm, state.grid]);
   if (view.drawnFor !== drawnFor) {
     view.drawnFor = drawnFor;
     drawTable(view, state);

@@ -37,6 +37,20 @@ class ChocBase6(ChocBase6Neutral):
             return grid_unit(scene)
         return super().unit(scene)
 
+    def grid(self, scene: Scene) -> dict[str, Any] | None:
+        if options_of(scene).surface == "neutral":
+            return None
+        from arbitre.rules.choc_base_6.grid import grid_of
+
+        laid = grid_of(scene)
+        return {
+            "kind": laid.kind,
+            "cell_mm": laid.cell_mm,
+            "origin_mm": list(laid.origin_mm),
+            "rotation_deg": laid.rotation_deg,
+            "pointy": laid.pointy,
+        }
+
     def ask(
         self,
         scene: Scene,

@@ -383,9 +383,7 @@ class _Prepared:
         self.centres = np.concatenate(centres)
         self.bounds = np.concatenate(bounds)
         self.costly = tuple(
-            region
-            if outline is region.polygon
-            else dataclasses.replace(region, polygon=outline)
+            region if outline is region.polygon else dataclasses.replace(region, polygon=outline)
             for region, budget in zip(
                 field.costly,
                 vertex_budgets([vertex_count(c.polygon) for c in field.costly]),

@@ -302,6 +302,7 @@ def test_a_scene_file_is_read_and_answered_on(demo: tuple[TestClient, LiveTable]
     assert read.status_code == 200, read.text
     view = read.json()["view"]
     assert view["unit"] == "M" and view["unit_mm"] == 100
+    assert view["grid"] is None  # the demo plays on open ground
     assert {f["id"]: (f["x_mm"], f["y_mm"]) for f in view["figures"]}["Sergent"] == (300, 200)
     assert view["groups"]["section"] == ["Sergent"]
     # Sergent (300, 200) to Capitaine: the Capitaine's position is the live one.
@@ -320,6 +321,27 @@ def test_a_scene_file_is_read_and_answered_on(demo: tuple[TestClient, LiveTable]
     live = client.post("/api/ask", json={"question": "distance", "args": ["Sergent", "Capitaine"]})
     assert live.json()["distance_mm"] != pytest.approx(expected, abs=1)
     assert live.json()["positions"] in ("settled", "moving")
+
+
+def test_a_grid_scene_says_how_its_cells_lie(demo: tuple[TestClient, LiveTable]) -> None:
+    # A square mat of 40 mm turned 30 deg about cell 0,0 at (100, 60): the view gives the
+    # page what it needs to draw the cells where the rules count them.
+    client, _ = demo
+    text = (
+        "ruleset: cb6\noptions: {surface: square, square_mm: 40, grid_origin_mm: [100, 60],"
+        " grid_rotation_deg: 30}\ntable: {width_mm: 600, depth_mm: 400}\n"
+        "figures: [{id: a, side: red, x_mm: 100, y_mm: 60}]\n"
+    )
+    read = client.post("/api/scene/read?name=mat.yaml", content=text.encode())
+    assert read.status_code == 200, read.text
+    assert read.json()["view"]["grid"] == {
+        "kind": "square",
+        "cell_mm": 40.0,
+        "origin_mm": [100.0, 60.0],
+        "rotation_deg": 30.0,
+        "pointy": True,
+    }
+    assert client.get("/api/state").json()["grid"] is None
 
 
 @pytest.mark.parametrize(

@@ -272,6 +272,49 @@ def test_a_saved_scene_loads_back_answers_questions_and_the_live_table_returns(
     assert not errors, f"errors in the page: {errors}"
 
 
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def _cells_drawn(path: str) -> list[list[tuple[float, float]]]:
+    """The outlines of an SVG path made of ``M x y L x y ... Z`` pieces."""
+    return [
+        [(float(x), float(y)) for x, y in (p.split() for p in piece.split("L"))]
+        for piece in path.replace("M", "").split("Z")
+        if piece
+    ]
+
+
+def test_a_hex_scene_draws_its_hexes_where_the_rules_lay_them(
+    page: tuple[Any, list[str]],
+) -> None:
+    # examples/cb6-hex-skirmish.yaml: pointy hexes of 50 mm, hex 0,0 centred on (25, 25),
+    # so hex (3, 3) is centred on (25 + 50 x 3 + 25 x 3, 25 + 43.30 x 3) = (250, 154.90)
+    # (the Indians stand in it); a pointy hex's corners are 50 / sqrt 3 = 28.87 mm from its
+    # centre, one straight above it. On the 400 mm deep map (+y down) that centre is at
+    # (250, 245.10) and that corner at (250, 216.23).
+    tab, errors = page
+    tab.set_input_files('[data-testid="scene-file"]', str(EXAMPLES / "cb6-hex-skirmish.yaml"))
+    tab.wait_for_selector('[data-testid="scene-banner"]:not([hidden])', timeout=5_000)
+    grid = tab.locator('[data-testid="map-grid"]')
+    assert grid.get_attribute("data-kind") == "hex"
+    cells = _cells_drawn(grid.get_attribute("d") or "")
+    assert all(len(cell) == 6 for cell in cells)
+    centres = [(sum(x for x, _ in c) / 6, sum(y for _, y in c) / 6) for c in cells]
+    found = [
+        c for c, (x, y) in zip(cells, centres, strict=True) if math.hypot(x - 250, y - 245.10) < 0.2
+    ]
+    assert len(found) == 1
+    assert min(math.hypot(x - 250, y - 216.23) for x, y in found[0]) < 0.1
+    # every hex's centre is a whole number of steps from hex 0,0's (25, 375 on the map)
+    for x, y in centres:
+        r = (375 - y) / 43.301
+        q = (x - 25) / 50 - r / 2
+        assert abs(r - round(r)) < 0.01 and abs(q - round(q)) < 0.01
+    tab.click('[data-testid="scene-back"]')
+    assert tab.locator('[data-testid="map-grid"]').count() == 0  # the demo plays on open ground
+    assert not errors, f"errors in the page: {errors}"
+
+
 def test_a_bad_scene_file_says_why_in_one_line(page: tuple[Any, list[str]], tmp_path: Path) -> None:
     tab, errors = page
     bad = tmp_path / "bad.yaml"
