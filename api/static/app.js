@@ -5,8 +5,9 @@ import { el, sideColours, syncChildren } from "./dom.js";
 import {
   createCamera,
   createMap,
-  figureAtCamera,
   figureAtMap,
+  figuresAtCamera,
+  figuresAtMap,
   figureLabel,
   ON_FIGURE_PX,
   mapPointMm,
@@ -548,11 +549,52 @@ function pickFigure(id) {
   else pickForPair(id);
 }
 
+/** Pick the figure a tap meant; when several lie about as near, ask which. */
+function offerFigures(ids, event) {
+  if (ids.length === 1) pickFigure(ids[0]);
+  else if (ids.length > 1) openChooser(ids, event.clientX, event.clientY);
+}
+
+function openChooser(ids, clientX, clientY) {
+  const chooser = byTestId("chooser");
+  const colourOf = colourOfSide();
+  const byId = new Map(app.state.figures.map((f) => [f.id, f]));
+  byTestId("chooser-list").replaceChildren(
+    ...ids.map((id) => {
+      const figure = byId.get(id);
+      return el(
+        "li",
+        {},
+        el("button", { type: "button", class: "figure-button", "data-testid": "chooser-figure", "data-id": id },
+          el("span", { class: "dot", "aria-hidden": "true", style: `background:${colourOf(figure.side)}` }),
+          el("span", { class: "name" }, figure.name || figure.id),
+          el("span", { class: "meta" }, figureMeta(figure))),
+      );
+    }),
+  );
+  chooser.hidden = false;
+  // beside the tap, kept on screen
+  const { width, height } = chooser.getBoundingClientRect();
+  chooser.style.left = `${Math.max(8, Math.min(clientX + 12, window.innerWidth - width - 8))}px`;
+  chooser.style.top = `${Math.max(8, Math.min(clientY + 12, window.innerHeight - height - 8))}px`;
+  chooser.querySelector("button").focus({ preventScroll: true });
+}
+
+function closeChooser() {
+  byTestId("chooser").hidden = true;
+}
+
+function onChooserTap(event) {
+  const button = event.target.closest("button[data-id]");
+  if (!button) return;
+  closeChooser();
+  pickFigure(button.dataset.id);
+}
+
 function onMapTap(event) {
   if (!app.state) return;
   if (app.editor.tap(event)) return;
   const { map } = app.views;
-  const id = figureAtMap(map, app.state, event.clientX, event.clientY);
   if (app.mode === "move" && app.picks.length === 1) {
     // Only a tap on the mover's own disc takes the question back: beside it is a short
     // move (on a phone a whole M.U.S.G. move, or the next hex, lies within a finger).
@@ -564,13 +606,12 @@ function onMapTap(event) {
     }
     return;
   }
-  if (id) pickFigure(id);
+  offerFigures(figuresAtMap(map, app.state, event.clientX, event.clientY), event);
 }
 
 function onCameraTap(event) {
   if (!app.state) return;
-  const id = figureAtCamera(app.views.camera, app.state, event.clientX, event.clientY);
-  if (id) pickFigure(id);
+  offerFigures(figuresAtCamera(app.views.camera, app.state, event.clientX, event.clientY), event);
 }
 
 function onFigureListTap(event) {
@@ -725,6 +766,14 @@ function wire() {
   byTestId("camera-toggle").addEventListener("click", toggleCamera);
   byTestId("camera-img").addEventListener("error", onCameraError);
   byTestId("map").addEventListener("click", onMapTap);
+  byTestId("chooser").addEventListener("click", onChooserTap);
+  // a tap anywhere else, or Escape, puts the chooser away
+  document.addEventListener("pointerdown", (event) => {
+    if (!event.target.closest('[data-testid="chooser"]')) closeChooser();
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") closeChooser();
+  });
   byTestId("camera-overlay").addEventListener("click", onCameraTap);
   byTestId("figure-list").addEventListener("click", onFigureListTap);
   byTestId("settings-form").addEventListener("submit", saveSettings);

@@ -11,6 +11,7 @@ const MIN_RADIUS_PX = 9; // never smaller than this on screen
 const FONT_PX = 13;
 const TAP_RADIUS_PX = 40; // how far from a figure a tap still picks it
 export const ON_FIGURE_PX = 12; // a tap this near a figure's centre is on its disc
+const CLOSE_CALL_PX = 10; // figures this much farther than the nearest may be the one meant
 const MAX_GRID_LINES = 60;
 const MAX_GRID_CELLS = 5000; // a grid scene's cells drawn, at most
 const SQRT3 = Math.sqrt(3);
@@ -30,22 +31,29 @@ function screenScale(svg, viewWidth) {
   return width > 0 && viewWidth > 0 ? width / viewWidth : 1;
 }
 
-/** The candidate nearest to a tap, within `reachPx` (TAP_RADIUS_PX); candidates in SVG
- * user units. */
-export function nearestCandidate(svg, candidates, clientX, clientY, reachPx = TAP_RADIUS_PX) {
+/** The candidates within `reachPx` (TAP_RADIUS_PX) of a tap, nearest first, as
+ * `{id, distance}` (screen pixels); candidates in SVG user units. */
+function candidatesNear(svg, candidates, clientX, clientY, reachPx = TAP_RADIUS_PX) {
   const toScreen = svg.getScreenCTM();
-  if (!toScreen) return null;
-  let best = null;
-  let bestDistance = reachPx;
+  if (!toScreen) return [];
+  const near = [];
   for (const candidate of candidates) {
     const point = new DOMPoint(candidate.x, candidate.y).matrixTransform(toScreen);
     const distance = Math.hypot(point.x - clientX, point.y - clientY);
-    if (distance <= bestDistance) {
-      best = candidate.id;
-      bestDistance = distance;
-    }
+    if (distance <= reachPx) near.push({ id: candidate.id, distance });
   }
-  return best;
+  return near.sort((a, b) => a.distance - b.distance);
+}
+
+/** The candidate nearest to a tap, within `reachPx`, or null. */
+function nearestCandidate(svg, candidates, clientX, clientY, reachPx = TAP_RADIUS_PX) {
+  return candidatesNear(svg, candidates, clientX, clientY, reachPx)[0]?.id ?? null;
+}
+
+/** The candidates a tap may mean: the nearest, and those hardly farther (CLOSE_CALL_PX). */
+function closeCall(svg, candidates, clientX, clientY) {
+  const near = candidatesNear(svg, candidates, clientX, clientY);
+  return near.filter((c) => c.distance <= near[0].distance + CLOSE_CALL_PX).map((c) => c.id);
 }
 
 function figureClasses(node, figure, overlay) {
@@ -424,13 +432,21 @@ export function renderEdit(view, state, edit) {
   layer.replaceChildren(...drawn);
 }
 
-/** The figure nearest to a tap on the map, or null. */
-export function figureAtMap(view, state, clientX, clientY, reachPx = TAP_RADIUS_PX) {
-  const candidates = state.figures.map((f) => {
+function mapCandidates(state) {
+  return state.figures.map((f) => {
     const [x, y] = toMap(state, [f.x_mm, f.y_mm]);
     return { id: f.id, x, y };
   });
-  return nearestCandidate(view.svg, candidates, clientX, clientY, reachPx);
+}
+
+/** The figure nearest to a tap on the map, or null. */
+export function figureAtMap(view, state, clientX, clientY, reachPx = TAP_RADIUS_PX) {
+  return nearestCandidate(view.svg, mapCandidates(state), clientX, clientY, reachPx);
+}
+
+/** The figures a tap on the map may mean, nearest first (none, one, or a close call). */
+export function figuresAtMap(view, state, clientX, clientY) {
+  return closeCall(view.svg, mapCandidates(state), clientX, clientY);
 }
 
 /** Where a tap on the map falls, in table mm. */
@@ -477,10 +493,10 @@ export function renderCamera(view, state, colourOf, overlay) {
   );
 }
 
-/** The figure nearest to a tap on the camera view, or null. */
-export function figureAtCamera(view, state, clientX, clientY) {
+/** The figures a tap on the camera view may mean, nearest first. */
+export function figuresAtCamera(view, state, clientX, clientY) {
   const candidates = state.figures
     .filter((f) => Array.isArray(f.image_px))
     .map((f) => ({ id: f.id, x: f.image_px[0], y: f.image_px[1] }));
-  return nearestCandidate(view.svg, candidates, clientX, clientY);
+  return closeCall(view.svg, candidates, clientX, clientY);
 }

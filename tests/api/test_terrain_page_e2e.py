@@ -315,6 +315,49 @@ def test_a_hex_scene_draws_its_hexes_where_the_rules_lay_them(
     assert not errors, f"errors in the page: {errors}"
 
 
+def test_figures_close_together_are_chosen_from_a_list(
+    page: tuple[Any, list[str]], tmp_path: Path
+) -> None:
+    # A and B stand 15 mm apart, C 285 mm east of B. On this screen the 900 mm table
+    # is about 560 px wide, so A and B are 9 px apart: a tap between them is a close
+    # call and the page asks which; C alone is picked at once. B to C: 285 mm.
+    tab, errors = page
+    scene = tmp_path / "close.yaml"
+    scene.write_text(
+        "ruleset: choc-base-6\ntable: {width_mm: 900, depth_mm: 600}\nfigures:\n"
+        "  - {id: A, side: red, x_mm: 300, y_mm: 300}\n"
+        "  - {id: B, side: red, x_mm: 315, y_mm: 300}\n"
+        "  - {id: C, side: blue, x_mm: 600, y_mm: 300}\n",
+        encoding="utf-8",
+    )
+    tab.set_input_files('[data-testid="scene-file"]', str(scene))
+    tab.wait_for_selector('[data-testid="scene-banner"]:not([hidden])', timeout=5_000)
+    tab.click('[data-testid="clear"]')
+    tab.click('[data-testid="mode-distance"]')
+    _tap_table(tab, 307.5, 300)
+    chooser = tab.locator('[data-testid="chooser"]')
+    chooser.wait_for(state="visible", timeout=5_000)
+    offered = tab.locator('[data-testid="chooser-figure"]')
+    assert sorted(offered.evaluate_all("(nodes) => nodes.map((n) => n.dataset.id)")) == ["A", "B"]
+    tab.click('[data-testid="chooser-figure"][data-id="B"]')
+    assert chooser.is_hidden()
+    pressed = tab.locator('[data-testid="figure-button"][aria-pressed="true"]')
+    assert pressed.evaluate_all("(nodes) => nodes.map((n) => n.dataset.id)") == ["B"]
+    _tap_table(tab, 600, 300)
+    panel = _wait_for_answer(tab, "distance")
+    assert float(panel["distanceMm"]) == pytest.approx(285.0, abs=0.01)
+    assert chooser.is_hidden()
+    # Escape puts the chooser away, picking nobody.
+    tab.click('[data-testid="clear"]')
+    _tap_table(tab, 307.5, 300)
+    chooser.wait_for(state="visible", timeout=5_000)
+    tab.keyboard.press("Escape")
+    assert chooser.is_hidden()
+    assert pressed.count() == 0
+    tab.click('[data-testid="scene-back"]')
+    assert not errors, f"errors in the page: {errors}"
+
+
 def test_a_bad_scene_file_says_why_in_one_line(page: tuple[Any, list[str]], tmp_path: Path) -> None:
     tab, errors = page
     bad = tmp_path / "bad.yaml"
