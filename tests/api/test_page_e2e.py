@@ -7,6 +7,7 @@ and checks them against ``/api/state`` and ``POST /api/ask``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -300,6 +301,54 @@ def test_on_a_wide_screen_the_answer_sits_right_under_the_map(
     assert 0 <= answer["y"] - (table["y"] + table["height"]) <= 16
 
 
+@contextlib.contextmanager
+def _phone(server: str, desktop: Any, width: int, height: int) -> Iterator[Any]:
+    """The page on a touch-only phone of ``width`` x ``height`` px, in the same browser;
+    fails if the page raised an error."""
+    errors: list[str] = []
+    context = desktop.context.browser.new_context(
+        viewport={"width": width, "height": height}, is_mobile=True, has_touch=True, locale="en-US"
+    )
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.add_init_script("localStorage.setItem('arbitre.lang', 'en')")
+        page.goto(server, wait_until="domcontentloaded")
+        page.wait_for_selector('[data-testid="map-figure"]', timeout=15_000)
+        yield page
+    finally:
+        context.close()
+    assert not errors, f"errors in the page: {errors}"
+
+
+def test_on_a_phone_turned_sideways_the_map_and_the_answer_are_seen_together(
+    server: str, browser_page: tuple[Any, list[str]]
+) -> None:
+    # An 844 x 390 phone held sideways: one screen holds the map and, beside it, the
+    # answer to a question asked on it.
+    with _phone(server, browser_page[0], 844, 390) as page:
+        first, second = _two_settled_figures(server)
+        for figure in (first, second):
+            page.tap(f'[data-testid="figure-button"][data-id="{figure}"]')
+        page.wait_for_function(
+            """() => document.querySelector('[data-testid="result"]')
+                   .dataset.question === 'distance'""",
+            timeout=ANSWER_TIMEOUT_MS,
+        )
+        # The title bar scrolled away; the mode buttons stay at the top.
+        title = page.locator("header.top").bounding_box()
+        assert title is not None
+        page.evaluate("(y) => window.scrollTo(0, y)", title["height"])
+        modes = page.locator("nav.modes").bounding_box()
+        table = page.locator('[data-testid="map"]').bounding_box()
+        answer = page.locator('[data-testid="result"]').bounding_box()
+        assert modes is not None and table is not None and answer is not None
+        assert answer["x"] >= table["x"] + table["width"]  # side by side
+        below = modes["y"] + modes["height"]
+        assert table["y"] >= below and table["y"] + table["height"] <= 390  # the whole map
+        assert below <= answer["y"] < 390 - 40  # and the answer's first lines
+
+
 def _stroke_colour(page: Any) -> tuple[int, int, int]:
     stroke = page.evaluate(
         """() => getComputedStyle(document.querySelector(
@@ -373,18 +422,8 @@ def _screenshot(page: Any, tmp_path: Path) -> None:
 def test_on_a_phone_a_tap_picks_a_figure_and_move_mode_draws_where_it_may_go(
     server: str, browser_page: tuple[Any, list[str]]
 ) -> None:
-    desktop, _ = browser_page
-    errors: list[str] = []
     # A 390 x 844 phone, touch only, in the same browser.
-    context = desktop.context.browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="en-US"
-    )
-    try:
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.add_init_script("localStorage.setItem('arbitre.lang', 'en')")
-        page.goto(server, wait_until="domcontentloaded")
-        page.wait_for_selector('[data-testid="map-figure"]', timeout=15_000)
+    with _phone(server, browser_page[0], 390, 844) as page:
         # One column: the map takes the phone's width (less the page's margins).
         box = page.locator('[data-testid="map"]').bounding_box()
         assert box is not None and box["width"] > 390 * 0.8
@@ -415,6 +454,3 @@ def test_on_a_phone_a_tap_picks_a_figure_and_move_mode_draws_where_it_may_go(
         )
         legal = page.locator('[data-testid="result"]').get_attribute("data-legal")
         assert legal in ("true", "false")
-    finally:
-        context.close()
-    assert not errors, f"errors in the page: {errors}"
