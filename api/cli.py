@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import Annotated, Any, NoReturn, TypeVar, cast
 
 import typer
 
@@ -43,6 +43,7 @@ table_app = typer.Typer(help="Set up a table: its size and anchor markers.", no_
 app.add_typer(table_app, name="table")
 
 F = TypeVar("F", bound=Callable[..., Any])
+_T = TypeVar("_T")
 
 MAX_TABLE_MM = 100_000.0
 """The largest table side (100 m), as in a scene."""
@@ -499,7 +500,7 @@ def _live_table(
     source: FrameSource
     spec = settings.source
     if video is not None or (spec and spec.video and not chosen):
-        source = CaptureSource(str(video or config.parent / (spec.video if spec else "")))
+        source = _video_source(video or config.parent / (spec.video if spec else ""))
     elif folder is not None or (spec and spec.folder and not chosen):
         source = FolderSource(folder or config.parent / (spec.folder if spec else ""))
     elif url is not None or (spec and spec.url and not chosen):
@@ -517,6 +518,30 @@ def _live_table(
             )
         source = CaptureSource(found[0])
     return LiveTable(table_config, source)
+
+
+VIDEO_DEADLINE_S = 20.0
+"""How long a video may take to open: a pipe waits for its writer."""
+
+
+def _video_source(path: Path) -> Any:
+    """A video file, or a pipe a video comes through, opened within `VIDEO_DEADLINE_S`."""
+    from arbitre.vision.sources import CaptureSource
+
+    if not path.exists():
+        raise fail(f"{path}: no such file")
+    if path.is_dir():
+        raise fail(f"{path}: a folder; give its images with --folder")
+    try:
+        source = _in_time(lambda: CaptureSource(str(path)), VIDEO_DEADLINE_S)
+    except TimeoutError:
+        raise fail(
+            f"{path}: no video came within {VIDEO_DEADLINE_S:g} s (a pipe nobody writes to?)"
+        ) from None
+    if not source.is_open():
+        source.close()
+        raise fail(f"{path}: not a video OpenCV can read")
+    return source
 
 
 @app.command()
@@ -686,28 +711,41 @@ SERVER_DEADLINE_S = 20.0
 """How long ``snapshot --server`` waits for the whole scene (10 s for each read)."""
 
 
+def _in_time(work: Callable[[], _T], seconds: float) -> _T:
+    """What ``work()`` gives, done beside this thread; `TimeoutError` when it has not
+    finished within ``seconds`` (it is then left behind, a daemon thread)."""
+    got: list[tuple[bool, Any]] = []
+
+    def run() -> None:
+        try:
+            got.append((True, work()))
+        except BaseException as error:  # handed to the caller's thread
+            got.append((False, error))
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if not got:
+        raise TimeoutError
+    done, value = got[0]
+    if not done:
+        raise value
+    return cast(_T, value)
+
+
 def _fetched(address: str, limit: int) -> bytes:
     """At most ``limit`` bytes of the answer at ``address``; `TimeoutError` when it has
     not all come within `SERVER_DEADLINE_S` (a server sending a byte now and then)."""
     import urllib.request
 
-    got: list[bytes | BaseException] = []
+    def fetch() -> bytes:
+        with urllib.request.urlopen(address, timeout=10) as reply:
+            return bytes(reply.read(limit))
 
-    def fetch() -> None:
-        try:
-            with urllib.request.urlopen(address, timeout=10) as reply:
-                got.append(reply.read(limit))
-        except BaseException as error:  # handed to the caller's thread
-            got.append(error)
-
-    worker = threading.Thread(target=fetch, daemon=True)  # left behind if it never ends
-    worker.start()
-    worker.join(SERVER_DEADLINE_S)
-    if not got:
-        raise TimeoutError(address)
-    if isinstance(got[0], BaseException):
-        raise got[0]
-    return got[0]
+    try:
+        return _in_time(fetch, SERVER_DEADLINE_S)
+    except TimeoutError:
+        raise TimeoutError(address) from None
 
 
 def _scene_from_server(server: str) -> dict[str, Any]:

@@ -70,10 +70,14 @@ class CaptureSource(FrameSource):
             ok, frame = self._capture.read()
         return np.asarray(frame, dtype=np.uint8) if ok and frame is not None else None
 
+    def is_open(self) -> bool:
+        """Whether OpenCV opened the target (a file it cannot read as video is not)."""
+        return bool(self._capture.isOpened())
+
     def reopen(self) -> bool:
         self._capture.release()
         self._capture = self._open()
-        return bool(self._capture.isOpened())
+        return self.is_open()
 
     def close(self) -> None:
         self._capture.release()

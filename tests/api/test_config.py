@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 import cv2
@@ -10,6 +11,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from arbitre.api import cli
 from arbitre.api.cli import app
 from arbitre.api.settings import load_settings
 from arbitre.calibration.errors import CalibrationError
@@ -58,6 +60,58 @@ def test_snapshot_from_the_configured_source(table: tuple[Path, Render], tmp_pat
     # The saved scene is one `arbitre ask` reads.
     answer = runner.invoke(app, ["ask", str(out), "groups"])
     assert answer.exit_code == 0
+
+
+def test_snapshot_from_a_video_file(table: tuple[Path, Render], tmp_path: Path) -> None:
+    # The same frame recorded five times in a video: the figures land where they stand.
+    config, render = table
+    video = tmp_path / "game.avi"
+    height, width = render.image.shape[:2]
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 5.0, (width, height))
+    for _ in range(5):
+        writer.write(render.image)
+    writer.release()
+    out = tmp_path / "scene.yaml"
+    result = runner.invoke(
+        app,
+        ["snapshot", "--config", str(config), "--video", str(video), "--frames", "3"]
+        + ["--out", str(out)],
+    )
+    assert result.exit_code == 0, result.stderr
+    figures = {f["id"]: f for f in yaml.safe_load(out.read_text())["figures"]}
+    visible = {i for i in render.visible_ids() if i >= 10}
+    assert {f"figure {i}" for i in visible} == set(figures)
+    for marker in visible:
+        truth = render.truth[marker].centre_mm
+        placed = figures[f"figure {marker}"]
+        assert math.hypot(placed["x_mm"] - truth[0], placed["y_mm"] - truth[1]) < 1.0
+
+
+def test_a_video_that_cannot_be_read_is_one_line(
+    table: tuple[Path, Render], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config, _ = table
+    text = tmp_path / "notes.avi"
+    text.write_text("not a video", encoding="utf-8")
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    monkeypatch.setattr(cli, "VIDEO_DEADLINE_S", 0.5)  # nobody will write to the pipe
+    for video, says in [
+        (tmp_path / "missing.avi", "missing.avi: no such file"),
+        (tmp_path, "a folder; give its images with --folder"),
+        (text, "notes.avi: not a video OpenCV can read"),
+        (pipe, "pipe: no video came within 0.5 s (a pipe nobody writes to?)"),
+    ]:
+        result = runner.invoke(
+            app,
+            ["snapshot", "--config", str(config), "--video", str(video)]
+            + ["--out", str(tmp_path / "scene.yaml")],
+        )
+        assert result.exit_code == 2, result.stderr
+        assert says in result.stderr and len(result.stderr.splitlines()) == 1
+    assert not (tmp_path / "scene.yaml").exists()
+    # Let the reader left waiting on the pipe go: a writer comes and goes at once.
+    os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))
 
 
 def test_snapshot_of_frames_without_the_table_writes_nothing(
