@@ -507,6 +507,7 @@ function askAgain() {
 // ---- picking --------------------------------------------------------------------
 
 function clearQuestion() {
+  closeChooser();
   app.ticket += 1; // drop any answer still on its way
   app.pending = false;
   app.picks = [];

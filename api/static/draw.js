@@ -13,7 +13,7 @@ const TAP_RADIUS_PX = 40; // how far from a figure a tap still picks it
 export const ON_FIGURE_PX = 12; // a tap this near a figure's centre is on its disc
 const CLOSE_CALL_PX = 10; // figures this much farther than the nearest may be the one meant
 const MAX_GRID_LINES = 60;
-const MAX_GRID_CELLS = 5000; // a grid scene's cells drawn, at most
+const MAX_GRID_CELLS = 40000; // a grid scene's cells drawn, at most (as many as the rules lay)
 const SQRT3 = Math.sqrt(3);
 
 // ---- shared ---------------------------------------------------------------------
@@ -25,8 +25,10 @@ export function figureLabel(figure) {
   return `${name} (${t("figure.stale", { age: number(figure.age_s, 0) })})`;
 }
 
-/** Screen pixels per SVG user unit (the SVG is drawn to its full width). */
+/** Screen pixels per SVG user unit (the drawing may be letterboxed in its box). */
 function screenScale(svg, viewWidth) {
+  const toScreen = svg.getScreenCTM();
+  if (toScreen && toScreen.a > 0) return toScreen.a;
   const width = svg.getBoundingClientRect().width;
   return width > 0 && viewWidth > 0 ? width / viewWidth : 1;
 }
@@ -179,8 +181,9 @@ function gridLines(state) {
 }
 
 /** The cells a hex or square scene lays on the table (`state.grid`, as the rules lay
- * them: cell 0,0 centred on `origin_mm`, the grid turned `rotation_deg` about it), as one
- * path clipped to the table; null when there are too many to draw. */
+ * them: cell 0,0 centred on `origin_mm`, the grid turned `rotation_deg` about it; a cell
+ * is in the grid when its centre is on the table), as one path clipped to the table;
+ * null when there are too many to draw. */
 function gridCells(state) {
   const grid = state.grid;
   const { width_mm: width, depth_mm: depth } = state.table;
@@ -216,7 +219,8 @@ function gridCells(state) {
     for (let b = low[1]; b <= high[1]; b += 1) {
       const [u, v] = centre(a, b);
       const [x, y] = toTable(u, v);
-      if (x < -w || y < -w || x > width + w || y > depth + w) continue;
+      const eps = 1e-9 * w; // as the rules: a cell is in the grid when its centre is on the table
+      if (x < -eps || y < -eps || x > width + eps || y > depth + eps) continue;
       const points = outline.map(([du, dv]) => toMap(state, toTable(u + du, v + dv)).map((n) => n.toFixed(1)).join(" "));
       parts.push(`M${points.join("L")}Z`);
     }

@@ -305,8 +305,10 @@ def test_a_hex_scene_draws_its_hexes_where_the_rules_lay_them(
     ]
     assert len(found) == 1
     assert min(math.hypot(x - 250, y - 216.23) for x, y in found[0]) < 0.1
-    # every hex's centre is a whole number of steps from hex 0,0's (25, 375 on the map)
+    # every hex drawn is one the rules count (its centre on the 600 x 400 table), a whole
+    # number of steps from hex 0,0's centre (25, 375 on the map)
     for x, y in centres:
+        assert -0.1 <= x <= 600.1 and -0.1 <= y <= 400.1
         r = (375 - y) / 43.301
         q = (x - 25) / 50 - r / 2
         assert abs(r - round(r)) < 0.01 and abs(q - round(q)) < 0.01
