@@ -97,6 +97,8 @@ class LiveTable:
     ) -> None:
         find_ruleset(config.ruleset)  # fail early on a bad ruleset name
         self.config = config
+        self.terrain_version = 0
+        """How many times the fixed terrain was replaced; a state tells the version it holds."""
         self.on_frame = on_frame  # e.g. a TuioSender: gets the tracks after every step
         self.max_fps = max_fps
         self.retry_s = retry_s
@@ -279,6 +281,7 @@ class LiveTable:
             source = self._source_health(now)
             anchors_seen = list(self._anchors_seen)
             reprojection = self._reprojection_px
+        terrain_version = self.terrain_version  # before the terrain is read (set_terrain)
         ruleset = find_ruleset(self.config.ruleset)
         figures = []
         for track in tracks:
@@ -323,6 +326,7 @@ class LiveTable:
                 "depth_mm": self.config.table.depth_mm,
             },
             "terrain": self._terrain(tracks),
+            "terrain_version": terrain_version,
             "ruleset": ruleset.name,
             "questions": sorted(ruleset.questions()),
             "unit": unit.name if unit else None,
@@ -389,6 +393,7 @@ class LiveTable:
         """Use new fixed terrain from the next state and question on (RulesError if bad)."""
         pieces = self.check_terrain(terrain)
         self.config = replace(self.config, terrain=tuple(pieces))
+        self.terrain_version += 1  # after the terrain: a state of this version holds it
         return pieces
 
     def scene(self) -> Scene | None:

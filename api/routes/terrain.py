@@ -54,12 +54,14 @@ def put_terrain(
         except CalibrationError as error:
             raise HTTPException(status_code=500, detail=str(error)) from None
     live.set_terrain(pieces)
+    version = live.terrain_version
     if path is None:
         message = "no arbitre.yaml (demo table): the change lasts until the server stops"
     else:
         message = f"saved in {path}"
     return {
         "terrain": pieces,
+        "terrain_version": version,
         "saved": path is not None,
         "file": str(path) if path is not None else None,
         "message": message,

@@ -66,6 +66,7 @@ const app = {
   token: takeToken(),
   views: {},
   editor: null,
+  savedTerrain: null, // {terrain, version} the server answered the last save with
 };
 
 // ---- the state of the table -------------------------------------------------------
@@ -682,6 +683,13 @@ function switchLanguage() {
 
 function onState(state) {
   const first = !app.state;
+  // A state made before the terrain was last saved still holds the old terrain: the
+  // saved one stands until the states catch up.
+  const saved = app.savedTerrain;
+  if (saved && (state.terrain_version ?? 0) < saved.version) {
+    const markers = (state.terrain ?? []).filter((piece) => piece.marker != null);
+    state = { ...state, terrain: [...saved.terrain, ...markers] };
+  }
   app.live = state;
   app.state = shownState();
   if (first) renderAll();
@@ -799,6 +807,9 @@ function start() {
     token: () => app.token,
     blocked: () => Boolean(app.scene),
     onChange: () => renderLive(),
+    onSaved: (terrain, version) => {
+      app.savedTerrain = { terrain, version };
+    },
   });
   wire();
   renderAll();

@@ -37,7 +37,7 @@ function segmentDistance([x, y], [ax, ay], [bx, by]) {
  * start-up token (null: no editing), `blocked()` true while a scene file is shown;
  * `onChange()` is called whenever the map must be drawn again.
  */
-export function createEditor({ byTestId, view, getState, token, blocked, onChange }) {
+export function createEditor({ byTestId, view, getState, token, blocked, onChange, onSaved }) {
   let edit = null; // {pieces, selected, drawing: {shape, points} | null}
   let kind = "wood";
   let level = "";
@@ -202,7 +202,8 @@ export function createEditor({ byTestId, view, getState, token, blocked, onChang
     }
     say(reply.data.saved ? t("terrain.saved") : t("terrain.unsaved"), "saved");
     const state = getState();
-    if (state) state.terrain = reply.data.terrain; // until the next pushed state says so
+    if (state) state.terrain = reply.data.terrain; // until a state of this version says so
+    onSaved(reply.data.terrain, reply.data.terrain_version);
     edit = null;
     changed();
   }

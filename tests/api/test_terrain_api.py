@@ -160,10 +160,17 @@ def test_a_body_that_is_not_json_is_a_one_line_422(
 def test_new_terrain_is_saved_keeping_the_other_keys_and_comments(
     table: tuple[TestClient, LiveTable, Path],
 ) -> None:
-    client, _, config = table
+    client, live, config = table
+    before_version = live.state()["terrain_version"]
     reply = client.put("/api/terrain", json={"terrain": _pieces(STRIP)}, headers=HEADERS)
     assert reply.status_code == 200, reply.text
     assert reply.json()["saved"] is True and reply.json()["file"] == str(config)
+    # States from now on hold the new terrain and say so: a page may set aside the
+    # terrain of a state made before the save, which holds an older version.
+    assert reply.json()["terrain_version"] == before_version + 1
+    state = live.state()
+    assert state["terrain_version"] == before_version + 1
+    assert state["terrain"] == reply.json()["terrain"]
     text = config.read_text(encoding="utf-8")
     data = yaml.safe_load(text)
     before = yaml.safe_load(ARBITRE_YAML)
