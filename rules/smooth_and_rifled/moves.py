@@ -23,6 +23,7 @@ from arbitre.rules.answers import (
     with_certainty,
 )
 from arbitre.rules.errors import QuestionError
+from arbitre.rules.geometry import overlap_centres
 from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind
 from arbitre.rules.options import Degrees
 from arbitre.rules.ruleset import coordinate_mm
@@ -54,6 +55,7 @@ from arbitre.rules.smooth_and_rifled.model import (
 from arbitre.rules.terrain import straight_cost_mm
 
 COSTLY_TERRAIN = (TerrainKind.DIFFICULT, TerrainKind.WOOD)
+DIFFICULT_FACTOR = 2.0  # difficult ground and woods halve a move: each mm counts twice
 BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
 Mode = Literal["normal", "charge", "column", "road"]
 """The ``mode`` option of ``move`` and ``reach``."""
@@ -254,13 +256,41 @@ def backwards_distance_mm(start: np.ndarray, goal: np.ndarray, facing_deg: float
 # --- movement helpers --------------------------------------------------------------------
 
 
+def costly_for(
+    ground: tuple[TerrainFeature, ...], figure: Figure, facing_deg: float
+) -> tuple[pathing.CostlyRegion, ...]:
+    """Difficult ground and woods as the regions where ``figure``'s centre pays double:
+    while its base overlaps them. A round base is grown by its radius by the path finder;
+    a square or rectangular one, kept at ``facing_deg`` along the way, is grown here by
+    its own outline."""
+    base = base_of(figure)
+    if base.shape.value == "round":
+        return tuple(pathing.CostlyRegion(f.geometry, DIFFICULT_FACTOR, f.id) for f in ground)
+    outline = np.asarray(base.footprint(0.0, 0.0, facing_deg).exterior.coords[:-1])
+    return tuple(
+        pathing.CostlyRegion(part, DIFFICULT_FACTOR, f.id, grown=True)
+        for f in ground
+        for part in shapely.get_parts(overlap_centres(f.geometry, outline))
+        if isinstance(part, shapely.Polygon) and part.area > 0.0
+    )
+
+
 def _slowest_member(plan: _Plan, shift: np.ndarray) -> tuple[Figure, float] | None:
     """The member of a moving group whose own move by ``shift`` costs the most, and that
     cost (straight, costly ground counted while its base overlaps it); None alone."""
     others = [f for f in plan.members if f.id != plan.mover.id]
     if not others:
         return None
-    costs = [straight_cost_mm(plan.field, f.xy, f.xy + shift, base_of(f).radius_mm) for f in others]
+    width, depth = plan.field.width_mm, plan.field.depth_mm
+    costs = [
+        straight_cost_mm(
+            pathing.Field(width, depth, costly=costly_for(plan.ground, f, f.facing_deg)),
+            f.xy,
+            f.xy + shift,
+            base_of(f).radius_mm,
+        )
+        for f in others
+    ]
     k = int(np.argmax(costs))
     return others[k], float(costs[k])
 
@@ -280,6 +310,7 @@ class _Plan:
     open_field: pathing.Field
     obstacles: list[TerrainFeature]
     warnings: list[str]
+    ground: tuple[TerrainFeature, ...] = ()  # the costly ground the move pays for
 
 
 def _kind(figure: Figure, group: Group | None) -> str:
@@ -346,11 +377,12 @@ def move_plan(scene: Scene, a: str, action: object, index_extra: object, mode: o
         for f in scene.terrain_of(BLOCKING_TERRAIN)
         if isinstance(f.geometry, shapely.Polygon)
     )
-    costly = tuple(
-        pathing.CostlyRegion(f.geometry, 2.0, f.id)
+    ground = tuple(
+        f
         for f in scene.terrain_of(COSTLY_TERRAIN)
         if costly_ok and isinstance(f.geometry, shapely.Polygon)
     )
+    costly = costly_for(ground, mover, mover.facing_deg)
     obstacles = [] if kind == "cavalry" else list(scene.terrain_of([TerrainKind.OBSTACLE]))
     walls = [
         pathing.BlockingPolygon(
@@ -378,6 +410,7 @@ def move_plan(scene: Scene, a: str, action: object, index_extra: object, mode: o
         open_field=open_field,
         obstacles=obstacles,
         warnings=warnings,
+        ground=ground,
     )
 
 
@@ -418,13 +451,16 @@ def single_charge(
     travel = shapely.LineString([charger.xy, end]) if gap > 0 else shapely.Point(charger.xy)
     cost = gap
     if not charger.attrs.get("terrain", False):
-        # Difficult ground doubles the way while the base overlaps it, as a move counts it
-        # (the base's radius about its centre: `base_overlap`), not while its centre is in.
+        # Difficult ground doubles the way while the base overlaps it, as a move counts it,
+        # not while its centre is in; the charger has turned to face the defender.
         radius_mm = base_of(charger).radius_mm
+        ground = tuple(
+            f for f in scene.terrain_of(COSTLY_TERRAIN) if isinstance(f.geometry, shapely.Polygon)
+        )
+        facing = math.degrees(math.atan2(direction[1], direction[0])) if length else 0.0
         cost += sum(
-            float(travel.intersection(pathing.base_overlap(f.geometry, radius_mm)).length)
-            for f in scene.terrain_of(COSTLY_TERRAIN)
-            if isinstance(f.geometry, shapely.Polygon)
+            (region.factor - 1.0) * float(travel.intersection(region.overlap(radius_mm)).length)
+            for region in costly_for(ground, charger, facing)
         )
     corridor = travel.buffer(base_of(charger).width_mm / 2)
     prints = footprints(scene)

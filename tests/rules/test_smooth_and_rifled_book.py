@@ -375,11 +375,12 @@ def test_extreme_range_only_for_snipers_and_the_aimed_fire_of_rifle_groups() -> 
 
 def test_a_charge_pays_difficult_ground_as_a_move_does() -> None:
     # §6.1: moves are halved in difficult ground. A 5 mm strip of marsh (y 150-155) lies
-    # between a charger at y 100 and its target at y 230, 20 mm square bases: the gap is
-    # 130 - 20 = 110 mm. A base counts as the disc about its centre (half a diagonal,
-    # 14.14 mm), as in a move, so it pays double from y 150 - 14.14 to 155 + 14.14:
-    # 33.28 mm more, 143.3 mm = 14.3 cm > 12 cm, the charge falls short (by the centre
-    # alone it paid only 5 mm more: 11.5 cm, and was allowed).
+    # between a charger at y 100 and its target at y 230, 20 mm square bases facing each
+    # other: the gap is 130 - 20 = 110 mm. The base pays double while it overlaps the
+    # marsh, as in a move: its front edge, 10 mm ahead of its centre, reaches it with the
+    # centre at y 140 and its back edge leaves it at y 165: 25 mm more, 135 mm = 13.5 cm
+    # > 12 cm, the charge falls short (by the centre alone it paid only 5 mm more:
+    # 11.5 cm, and was allowed; by the disc round the base, 33.3 mm more).
     base = {"shape": "square", "side_mm": 20}
     foot = {"facing_deg": 90, "type": "infantry", "base": base, "attrs": {"combat": 4}}
     scene = _scene(
@@ -398,10 +399,52 @@ def test_a_charge_pays_difficult_ground_as_a_move_does() -> None:
     charge = _json(scene, "charge", "s", "e")
     assert charge["distance_mm"] == pytest.approx(110.0)
     assert charge["legal"] is False and "charge_short" in charge["reasons"]
-    cost_mm = 110 + 5 + 2 * 200**0.5  # 143.28 mm; 12 cm allowed: 23.28 mm short
+    cost_mm = 110 + 25  # 135 mm; 12 cm allowed: 15 mm short
     assert charge["margin_mm"] == pytest.approx(cost_mm - 120.0, abs=0.01)
     move = _json(scene, "move", "s", 100, 210, mode="charge")
     assert move["cost_mm"] == pytest.approx(cost_mm, abs=0.01)
+
+
+@pytest.mark.parametrize(
+    ("facing", "cost_mm"),
+    [
+        # Facing east, the 20 mm square reaches 10 mm north of its centre: in the wood
+        # (y >= 170) from y 160, so 60 mm open and 20 at double cost: 100 mm.
+        (0.0, 100.0),
+        # Turned 45 deg, a corner leads, 14.14 mm north of the centre: in the wood from
+        # y 155.86, 55.86 open + 2 x 24.14 = 104.14 mm (what the disc round the base
+        # paid at any facing).
+        (45.0, 90.0 + 10.0 * 2**0.5),
+    ],
+)
+def test_a_square_base_pays_while_it_overlaps_the_wood_at_its_facing(
+    facing: float, cost_mm: float
+) -> None:
+    # §6.1: a lone infantryman moves 12 cm, halved in difficult ground; he keeps his
+    # facing on the way (and may turn at the end). From (100, 100) to (100, 180).
+    scene = _scene(
+        [
+            {
+                "id": "s",
+                "side": "union",
+                "x_mm": 100,
+                "y_mm": 100,
+                "facing_deg": facing,
+                "type": "infantry",
+                "base": {"shape": "square", "side_mm": 20},
+            }
+        ],
+        terrain=[
+            {
+                "id": "wood",
+                "kind": "wood",
+                "polygon_mm": [[0, 170], [1200, 170], [1200, 400], [0, 400]],
+            }
+        ],
+    )
+    move = _json(scene, "move", "s", 100, 180)
+    assert move["cost_mm"] == pytest.approx(cost_mm, abs=0.01)
+    assert move["legal"] is True
 
 
 def test_a_group_moves_at_the_pace_of_its_member_in_difficult_ground() -> None:
