@@ -232,6 +232,13 @@ def overlap_centres(polygon: shapely.Polygon, shape: np.ndarray) -> shapely.Geom
     (-20.0, -10.0, 120.0, 110.0)
     """
     turned = -np.asarray(shape, dtype=np.float64).reshape(-1, 2)
+    hull = polygon.convex_hull
+    if not polygon.interiors and hull.area - polygon.area <= 1e-9 * hull.area:
+        # convex: the hull of every vertex moved by every vertex of the shape
+        corners = np.asarray(polygon.exterior.coords, dtype=np.float64)[:-1]
+        return shapely.convex_hull(
+            shapely.multipoints((corners[:, None] + turned[None]).reshape(-1, 2))
+        )
     rings = [np.asarray(r.coords, dtype=np.float64) for r in (polygon.exterior, *polygon.interiors)]
     starts = np.concatenate([r[:-1] for r in rings])
     ends = np.concatenate([r[1:] for r in rings])

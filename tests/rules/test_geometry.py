@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arbitre.rules.geometry import base_gaps_mm
+from arbitre.rules.geometry import base_gaps_mm, overlap_centres, swept_hulls
 from arbitre.rules.model import Base, BaseShape
 
 # A base: round (diameter) or rectangular (width, depth, facing), somewhere on 300 mm.
@@ -58,3 +59,30 @@ def test_gaps_are_those_of_the_outlines_and_any_block_is_the_whole_table_s(
     cols = data.draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=6))
     block = base_gaps_mm(xy, radii, outlines, rows, cols)
     assert np.array_equal(block, gaps[np.ix_(rows, cols)])  # the very same numbers
+
+
+def test_the_centres_where_a_base_overlaps_an_l_shaped_wood() -> None:
+    # The L is the union of two boxes, and growing distributes over a union: with a
+    # 4 x 2 mm base, box(0, 0, 20, 10) grows to box(-2, -1, 22, 11) (24 x 12 = 288 mm2)
+    # and box(0, 0, 10, 20) to box(-2, -1, 12, 21) (14 x 22 = 308 mm2), which share
+    # box(-2, -1, 12, 11) (14 x 12 = 168 mm2): 428 mm2, not the L's convex hull grown.
+    wood = shapely.union_all([shapely.box(0, 0, 20, 10), shapely.box(0, 0, 10, 20)])
+    base = np.array([[2.0, 1.0], [-2.0, 1.0], [-2.0, -1.0], [2.0, -1.0]])
+    grown = overlap_centres(wood, base)
+    assert grown.area == pytest.approx(428.0)
+    assert grown.equals(
+        shapely.union_all([shapely.box(-2, -1, 22, 11), shapely.box(-2, -1, 12, 21)])
+    )
+
+
+def test_a_convex_wood_grows_by_a_turned_base_as_its_edges_do() -> None:
+    # A convex wood takes the short way (the hull of its corners moved by the base's);
+    # the same as sliding the base, turned half round, along its edges.
+    angles = np.radians([0, 50, 130, 200, 290])
+    wood = shapely.Polygon(np.column_stack([40 * np.cos(angles), 30 * np.sin(angles)]))
+    turn = np.radians(30)
+    half = np.array([[10, 5], [-10, 5], [-10, -5], [10, -5]], dtype=float)
+    base = half @ np.array([[np.cos(turn), np.sin(turn)], [-np.sin(turn), np.cos(turn)]]) + [3, 1]
+    edges = np.asarray(wood.exterior.coords)
+    slid = shapely.union_all([wood, *swept_hulls(edges[:-1], edges[1:], -base)])
+    assert overlap_centres(wood, base).symmetric_difference(slid).area < 1e-6
