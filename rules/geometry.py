@@ -222,7 +222,8 @@ def overlap_centres(polygon: shapely.Polygon, shape: np.ndarray) -> shapely.Geom
     in it (a base about its centre). The answer is the polygon grown by the shape turned
     half round: the polygon with the shape, so turned, slid along each edge of its rings
     (where the shape overlaps the polygon without holding a point of it, it crosses an
-    edge).
+    edge); for a convex polygon, the hull of its corners moved by the shape's, the same
+    and much quicker.
 
     A 40 x 20 mm base about its centre overlaps a 100 mm square from 20 mm beside it
     and 10 mm above or below it:
