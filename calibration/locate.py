@@ -74,8 +74,9 @@ class MarkerPlacement:
         ``(N,)`` False where a marker could not be placed; ``reasons`` says why, and the other
         arrays hold 0 there.
     shared_sigma_mm:
-        ``(N,)`` the part of ``sigma_mm`` that every frame shares (the lens, the anchors'
-        placement, the print scale): averaging frames does not reduce it.
+        ``(N,)`` the part of ``sigma_mm`` that every frame shares (the table pose fitted to
+        the anchors, which a still camera sees the same way each frame; the lens, the
+        anchors' placement, the print scale): averaging frames does not reduce it.
     """
 
     xy_mm: FloatArray
@@ -381,9 +382,11 @@ def place_markers(
     - the centre's pixel noise through the ray-plane Jacobian ``d(x, y)/d(u, v)``: the centre
       averages 4 corners, so its noise is ``s_c / 2`` per axis, where the corner noise
       ``s_c = corner_noise_px * max(1, SMALL_MARKER_PX / side_px)`` grows for markers whose
-      side is small in pixels;
+      shortest side is small in pixels (small, or seen aslant);
     - the table pose's uncertainty (``pose.covariance``, from the anchors' residuals) through
-      ``d(x, y)/d(rvec, tvec)``: it grows with few anchors, or anchors on one line;
+      ``d(x, y)/d(rvec, tvec)``: it grows with few anchors, or anchors on one line. A still
+      camera sees the anchors the same way every frame, so this part is shared: averaging
+      frames does not reduce it;
     - the height uncertainty through ``d(x, y)/dh``;
     - what the pose and the rays rest on but the image cannot tell: the lens
       (``intrinsics_covariance``), the anchors' glued positions and the print scale. Each
@@ -613,7 +616,7 @@ def _sigma_mm(
     sources: _ModelSources,
 ) -> tuple[FloatArray, FloatArray]:
     """1-sigma horizontal uncertainty along the worst direction, mm, for each marker, and
-    the part of it every frame shares (the model's sources)."""
+    the part of it every frame shares (the pose and the model's sources)."""
     n = len(corners)
     rotation, camera_centre = pose.rotation, pose.camera_centre_mm
 
@@ -627,7 +630,7 @@ def _sigma_mm(
     j_pixel = d_plane @ np.linalg.inv(centre_jacobian)
 
     edges = np.linalg.norm(corners - np.roll(corners, -1, axis=1), axis=2)
-    side_px = edges.mean(axis=1)
+    side_px = edges.min(axis=1)  # a marker seen aslant is pinned by its shortest side
     corner_sigma = noise * np.maximum(1.0, SMALL_MARKER_PX / np.maximum(side_px, 1e-9))
     centre_sigma = corner_sigma / 2.0
     covariance = (centre_sigma**2)[:, None, None] * (j_pixel @ np.transpose(j_pixel, (0, 2, 1)))
@@ -643,11 +646,12 @@ def _sigma_mm(
         cameras = -(np.transpose(rotations, (0, 2, 1)) @ shifted[:, 3:, None])[..., 0]
         moved, _ = _rays_to_plane(centre, heights, rotations, cameras)
         j_pose = np.transpose((moved[:6] - moved[6:]) / (2 * deltas)[:, None, None], (1, 2, 0))
-        covariance += j_pose @ pose_covariance @ np.transpose(j_pose, (0, 2, 1))
-    shared = np.zeros((n, 2, 2))
+    # The pose's own error is shared too: the anchors do not move, and on a still camera
+    # their corners come out the same way frame after frame, so averaging frames leaves it.
+    shared = j_pose @ pose_covariance @ np.transpose(j_pose, (0, 2, 1))
     if sources.any and len(pose.anchor_corners_mm):
-        shared = _model_covariance(centre, d_plane, j_pose, intrinsics, pose, sources)
-        covariance += shared
+        shared += _model_covariance(centre, d_plane, j_pose, intrinsics, pose, sources)
+    covariance += shared
 
     if height_sigma_mm > 0:
         rays = np.column_stack([centre, np.ones(n)]) @ rotation

@@ -12,7 +12,7 @@ Smoothing
     latest of them. Its ``sigma_mm`` combines the sigma of that mean, 1/sqrt(sum of the
     weights) -- n observations of equal sigma divide it by sqrt(n), so 0.3 mm of jitter
     becomes 0.3 / sqrt(60) = 0.04 mm after two seconds at 30 fps -- with the part every
-    frame shares (``Observation.shared_sigma_mm``: the lens, the anchors), which does not
+    frame shares (``Observation.shared_sigma_mm``: the pose, the lens, the anchors), which does not
     average out. The heading is
     the weighted mean direction of the same observations. Because the window is capped,
     a shift too small to count as a move is followed within ``max_window`` frames.

@@ -25,6 +25,7 @@ from arbitre.calibration.locate import (
 )
 from arbitre.calibration.pose import PoseFailure, TablePose, estimate_table_pose
 from arbitre.calibration.table import Anchor, Roster, RosterFigure, Table
+from arbitre.vision.tracking import FigureTracker, Observation
 
 REAL = Path(os.environ.get("ARBITRE_REAL_DATA", "/nonexistent"))  # set by tests/conftest.py
 TUTORIAL = REAL / "opencv-aruco-charuco-tutorial"
@@ -132,6 +133,24 @@ def test_ignoring_the_height_costs_tens_of_mm(pose: TablePose) -> None:
     assert offsets == pytest.approx([54.0, 36.22], abs=0.01)
 
 
+def test_a_marker_seen_aslant_is_as_uncertain_as_its_shortest_side(pose: TablePose) -> None:
+    # A 40 mm marker (sides of about 36 px) squashed across the image to 15 px between
+    # two of its sides (as a marker seen at a grazing angle): its corners are pinned by
+    # that short side, and on real tables such corners stray 0.3-0.6 px; the corner noise
+    # grows by 20 / 15, not by 20 / its mean side (about 25 px: no growth at all).
+    near = seen(marker_corners_mm(600, 100, 0, 40, 90))
+    centre = near.mean(axis=0)
+    sides = np.linalg.norm(near - np.roll(near, -1, axis=0), axis=1)
+    across = (near[1] - near[0]) / sides[0]  # along the first side
+    squash = 15.0 / sides[0]
+    aslant = centre + (near - centre) + np.outer((near - centre) @ across, across) * (squash - 1)
+    short = np.linalg.norm(aslant - np.roll(aslant, -1, axis=0), axis=1)
+    assert short.min() == pytest.approx(15.0, abs=0.5) and short.mean() > 20
+    placed = place_markers(np.array([near, aslant]), 0.0, CAMERA, pose, corner_noise_px=0.2)
+    assert sides.min() > 20
+    assert placed.sigma_mm[1] == pytest.approx(placed.sigma_mm[0] * 20 / short.min(), rel=0.02)
+
+
 def test_pixels_map_to_the_table_below_them(pose: TablePose) -> None:
     points = np.array([[100.0, 200.0, 0.0], [900.0, 700.0, 32.0]])
     xy = pixels_to_table(seen(points), points[:, 2], CAMERA, pose)
@@ -149,8 +168,9 @@ def test_the_uncertainty_grows_with_distance_and_for_small_markers(pose: TablePo
     sigma_near, sigma_far, sigma_near_small = placed.sigma_mm
     assert 0 < sigma_near < sigma_far
     assert sigma_near < sigma_near_small
-    # Markers under 20 px a side get their corner noise scaled by 20 / side_px.
-    side_px = np.linalg.norm(corners - np.roll(corners, -1, axis=1), axis=2).mean(axis=1)
+    # Markers whose shortest side is under 20 px get their corner noise scaled by
+    # 20 / that side.
+    side_px = np.linalg.norm(corners - np.roll(corners, -1, axis=1), axis=2).min(axis=1)
     assert side_px[0] > 20 > side_px[2]
     assert sigma_near_small == pytest.approx(sigma_near * 20 / side_px[2], rel=0.02)
     no_noise = place_markers(corners, 0.0, CAMERA, pose, corner_noise_px=0.0)
@@ -189,6 +209,44 @@ def test_sigma_matches_the_scatter_of_noisy_measurements() -> None:
         errors = np.array(positions[k]) - (x, y)
         worst_direction_sd = float(np.sqrt(np.linalg.eigvalsh(np.cov(errors.T))[-1]))
         assert 0.7 < float(np.median(sigmas[k])) / worst_direction_sd < 1.4
+
+
+def test_a_still_camera_s_pose_error_is_not_averaged_away() -> None:
+    """Monte Carlo: a still camera sees the anchors with the same corner errors frame after
+    frame (0.3 px drawn once per trial), the marker with fresh ones (0.3 px each frame);
+    the tracker averages 30 frames. Across trials the spread of the tracked positions
+    matches the tracked sigma: the pose's error, the same in every frame, is kept whole
+    (averaged as if it were fresh each frame, the sigma was several times too small)."""
+    camera = CameraIntrinsics(
+        CAMERA.image_size, CAMERA.camera_matrix, CAMERA.dist_coeffs, covariance=np.zeros((9, 9))
+    )
+    table = dataclasses.replace(TABLE, anchor_tolerance_mm=0.0, print_scale_sigma=0.0)
+    rng = np.random.default_rng(17)
+    noise_px = 0.3
+    x, y, z = 300.0, 300.0, 54.0
+    clean = seen(marker_corners_mm(x, y, z, 25, 90))
+    roster = Roster((RosterFigure(10, "f", "f", marker_height_mm=z),))
+    errors: list[tuple[float, float]] = []
+    sigmas: list[float] = []
+    for _ in range(120):
+        anchors = {i: c + rng.normal(0, noise_px, c.shape) for i, c in anchor_detections().items()}
+        tracker = FigureTracker()
+        for frame in range(30):
+            marker = clean + rng.normal(0, noise_px, clean.shape)
+            result = locate_markers(
+                {**anchors, 10: marker}, camera, table, roster, corner_noise_px=noise_px
+            )
+            assert isinstance(result, LocateResult)
+            (m,) = result.markers
+            tracker.update(
+                frame / 30.0,
+                [Observation(10, m.x_mm, m.y_mm, m.sigma_mm, m.heading_deg, m.shared_sigma_mm)],
+            )
+        (track,) = tracker.tracks()
+        errors.append((track.x_mm - x, track.y_mm - y))
+        sigmas.append(track.sigma_mm)
+    worst_direction_sd = float(np.sqrt(np.linalg.eigvalsh(np.cov(np.array(errors).T))[-1]))
+    assert 0.7 < float(np.median(sigmas)) / worst_direction_sd < 1.5
 
 
 def test_sigma_owns_the_lens_the_anchors_and_the_print_scale() -> None:
