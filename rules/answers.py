@@ -173,6 +173,20 @@ def area_text(area_mm2: float) -> str:
     return f"{cm2:.1f} cm²" if cm2 < 100.0 else f"{cm2:.0f} cm²"
 
 
+ROUNDING = 1e-9
+"""How far two numbers that are equal on paper may differ once computed (a length
+worked out in 25.4 mm paces comes back a few 1e-14 off)."""
+
+
+def at_most(value: float, limit: float) -> bool:
+    """Whether a measure is within a limit, one equal to it on paper included.
+
+    >>> 582.2 - 100 - 25 <= 18 * 25.4, at_most(582.2 - 100 - 25, 18 * 25.4)
+    (False, True)
+    """
+    return value <= limit + ROUNDING
+
+
 def combined_sigma(*sigmas_mm: float) -> float:
     """Uncertainty of a difference of independent measures (root sum of squares)."""
     return math.sqrt(sum(s * s for s in sigmas_mm))

@@ -87,6 +87,13 @@ class ChocBase6(ChocBase6Neutral):
                         f"figure {figure.id!r}: expected an integer from {-MAX_BONUS} to "
                         f"{MAX_BONUS}, got {shown(value)}",
                     )
+            sniper = figure.attrs.get("sniper", False)
+            if not isinstance(sniper, bool):
+                raise SceneError(
+                    scene.source,
+                    f"figures[{index}].attrs.sniper",
+                    f"figure {figure.id!r}: expected true or false, got {shown(sniper)}",
+                )
         if options.surface != "neutral":
             from arbitre.rules.choc_base_6.grid_groups import validate_grid
 

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from arbitre.rules.answers import at_most
 from arbitre.rules.model import TerrainKind
 from arbitre.rules.options import GapMm, LengthMm, Takes
 
@@ -136,7 +137,7 @@ class Weapon:
         ('medium', None)
         """
         for name, limit in zip(BANDS, self.limits_pas, strict=True):
-            if distance_pas <= limit:
+            if at_most(distance_pas, limit):
                 return name
         return None
 
@@ -182,6 +183,12 @@ def parse_weapon(raw: Any, where: str) -> Weapon:
                 raise ValueError(f"{where}.{key}: expected true or false, got {raw[key]!r}")
             extra[key] = raw[key]
     if "range_pas" in raw:
+        both = sorted({"short_pas", "medium_pas", "long_pas"} & set(raw))
+        if both:
+            raise ValueError(
+                f"{where}: give range_pas or the bands (short_pas, medium_pas, long_pas),"
+                f" not both ({both[0]} with range_pas)"
+            )
         far = _positive(raw["range_pas"], f"{where}.range_pas")
         return Weapon(kind, far / 3.0, 2.0 * far / 3.0, far, **extra)
     limits = []

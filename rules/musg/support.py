@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arbitre.rules.answers import Margin, Reason, combined_sigma, with_certainty
+from arbitre.rules.answers import Margin, Reason, at_most, combined_sigma, with_certainty
 from arbitre.rules.model import Scene
 from arbitre.rules.musg.answers import LeaveAnswer, SupportAnswer
 from arbitre.rules.musg.bases import (
@@ -33,14 +33,14 @@ def leave_answer(scene: Scene, a: str) -> LeaveAnswer:
         sigma = combined_sigma(figure.sigma_mm, other.sigma_mm)
         if scene.are_enemies(figure.side, other.side):
             gap = _gap(figure, other, options)
-            if gap <= options.contact_tolerance_mm:
+            if at_most(gap, options.contact_tolerance_mm):
                 engaged.append(other.id)
             margins.append(
                 Margin(f"contact {other.id}", abs(options.contact_tolerance_mm - gap), sigma)
             )
         else:
             d = _measure(figure, other, options)
-            if d <= friend_mm:
+            if at_most(d, friend_mm):
                 friends.append(other.id)
             margins.append(Margin(f"friend {other.id}", abs(friend_mm - d), sigma))
     move_units = _move_pas(figure) * NUMBERS.leave_move_fraction if engaged else 0.0
@@ -89,12 +89,12 @@ def support_answer(scene: Scene, a: str) -> SupportAnswer:
             continue
         d = _measure(figure, other, options)
         sigma = combined_sigma(figure.sigma_mm, other.sigma_mm)
-        if d <= support_mm:
+        if at_most(d, support_mm):
             allies.append((d, other.id))
         margins.append(Margin(f"ally {other.id}", abs(support_mm - d), sigma))
         rank = _rank_index(other)
         if rank is not None and (own_rank is None or rank > own_rank):
-            if d <= leader_mm:
+            if at_most(d, leader_mm):
                 leaders.append((-rank, d, other.id))
                 chief_near = chief_near or other.attrs.get("rank") == "chief"
             margins.append(Margin(f"leader {other.id}", abs(leader_mm - d), sigma))

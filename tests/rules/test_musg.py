@@ -405,3 +405,36 @@ def test_a_bad_elevation_is_refused_in_one_line() -> None:
     )
     with pytest.raises(QuestionError, match="elevation_mm must be a number"):
         ask(scene, "fire", ["archer", "orc"])
+
+
+def test_a_figure_exactly_at_a_threshold_in_inch_paces_is_within_it() -> None:
+    # The default pace is 25.4 mm (an inch), which floating point cannot hold exactly:
+    # 25 mm bases, a gunman at (100, 100) and a target at (100, 582.2) stand
+    # 582.2 - 100 - 25 = 457.2 mm = 18 pas apart, the musket's 18 pas: at long range, in
+    # range ("la cible doit être à portée de l'arme"). A chief touching three enemies
+    # with a friend exactly 1 pas (25.4 mm) from him: "chaque allié présent à moins d'1
+    # pas ... « annule » un ennemi", 3 - 1 = 2 PA to leave.
+    gun = {"move_pas": 4, "weapon": {"kind": "musket", "range_pas": 18}}
+    figures = [
+        {"id": "gun", "side": "M", "x_mm": 100, "y_mm": 100, "attrs": gun},
+        {"id": "t18", "side": "J", "x_mm": 100, "y_mm": 582.2, "attrs": {"move_pas": 4}},
+        {
+            "id": "ch",
+            "side": "M",
+            "x_mm": 300,
+            "y_mm": 300,
+            "attrs": {"rank": "chief", "move_pas": 4},
+        },
+        {"id": "e1", "side": "J", "x_mm": 325, "y_mm": 300},
+        {"id": "e2", "side": "J", "x_mm": 275, "y_mm": 300},
+        {"id": "e3", "side": "J", "x_mm": 300, "y_mm": 325},
+        {"id": "f1", "side": "M", "x_mm": 300, "y_mm": 249.6},
+    ]
+    scene = parse_scene(
+        {"ruleset": "musg", "table": {"width_mm": 1000, "depth_mm": 800}, "figures": figures}
+    )
+    fire = ask(scene, "fire", ["gun", "t18"]).to_json()
+    assert fire["allowed"] is True and fire["band"] == "long"
+    leave = ask(scene, "leave", ["ch"]).to_json()
+    assert leave["engaged_with"] == ["e1", "e2", "e3"] and leave["friends_near"] == ["f1"]
+    assert leave["action_points"] == 2

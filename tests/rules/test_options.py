@@ -259,6 +259,23 @@ def test_cb6_bonuses_are_bounded_and_a_malus_stops_at_0() -> None:
     assert (move["legal"], move["reasons"]) == (False, ["over_allowance"])
 
 
+@pytest.mark.parametrize("value", ["no", "false", 0, 1, None])
+def test_a_cb6_sniper_is_true_or_false_never_a_word_read_as_yes(value: Any) -> None:
+    # bool("no") is True: a figure marked sniper "no" shot at 4 H as a sniper.
+    with pytest.raises(SceneError, match=r"attrs\.sniper: figure 'a': expected true or false"):
+        _scene(
+            "cb6",
+            _figure("a", "blue", 300, 300, group="A", reference=True, attrs={"sniper": value}),
+        )
+
+
+def test_a_musg_weapon_takes_range_pas_or_the_bands_not_both() -> None:
+    # {range_pas: 12, long_pas: 20} kept 12 and dropped the 20 without a word.
+    weapon = {"kind": "bow", "range_pas": 12, "long_pas": 20}
+    with pytest.raises(SceneError, match=r"attrs\.weapon: give range_pas or the bands"):
+        _scene("musg", _figure("a", "blue", 300, 300, attrs={"move_pas": 4, "weapon": weapon}))
+
+
 # --- every option is declared, and documented -------------------------------------------
 
 
