@@ -203,6 +203,42 @@ class Grid:
             lines.append(line)
         return lines[0], lines[1]
 
+    def hex_shot_cells(self, a: Cell, b: Cell) -> tuple[list[Cell], list[Cell], list[Cell]]:
+        """The hexes between ``a`` and ``b`` that the segment between their centres goes
+        through, and those it runs along a side of, on either side.
+
+        Returns the hexes it crosses (a stretch of it inside), then the hexes along whose
+        sides it runs as nudged to one side and to the other: a shot is clear when
+        the first are empty and, of the others, those of one side are. The segment from
+        hex 0,0 to hex 1,1 runs between hexes 0,1 and 1,0; the one from 0,0 to 3,1
+        crosses the side between hexes 1,1 and 2,0 at its middle, through both:
+
+        >>> g = Grid("hex", 50, (0, 0))
+        >>> g.hex_shot_cells((0, 0), (1, 1))
+        ([], [(1, 0)], [(0, 1)])
+        >>> sorted(g.hex_shot_cells((0, 0), (3, 1))[0])
+        [(1, 0), (1, 1), (2, 0), (2, 1)]
+        """
+        first, second = self.hex_lines(a, b)
+        segment = shapely.LineString([self.centre(a), self.centre(b)])
+        tiny = 1e-6 * self.cell_mm
+        near = {
+            (q + dq, r + dr) for q, r in (*first, *second) for dq, dr in ((0, 0), *HEX_STEPS)
+        } - {a, b}
+        through: list[Cell] = []
+        along: set[Cell] = set()
+        for cell in sorted(near):
+            outline = self.polygon(cell)
+            if segment.intersection(outline.buffer(-tiny)).length > tiny:
+                through.append(cell)
+            elif segment.intersection(outline).length > tiny:
+                along.add(cell)
+        return (
+            through,
+            [c for c in first[1:-1] if c in along],
+            [c for c in second[1:-1] if c in along],
+        )
+
 
 def _cube_round(q: float, r: float) -> Cell:
     """Round fractional axial coordinates to the hex holding them."""

@@ -184,11 +184,14 @@ class ChocBase6Grid(Ruleset):
         count = steps
         if grid.kind == "hex":
             first, second = grid.hex_lines(shooter.cell, target.cell)
-            first_blockers = [c for c in first[1:-1] if c in occupied]
-            second_blockers = [c for c in second[1:-1] if c in occupied]
+            through, one_side, other_side = grid.hex_shot_cells(shooter.cell, target.cell)
+            first_blockers = [c for c in [*through, *one_side] if c in occupied]
+            second_blockers = [c for c in [*through, *other_side] if c in occupied]
             line = second if first_blockers and not second_blockers else first
             if first_blockers and second_blockers:
-                blocked_by = group_names(grouping, [*first_blockers, *second_blockers])
+                blocked_by = group_names(
+                    grouping, list(dict.fromkeys(first_blockers + second_blockers))
+                )
         else:
             route = square_shot(grid, shooter.cell, target.cell, occupied, int(reach))
             if route is None:

@@ -206,6 +206,30 @@ def test_hex_line_of_fire() -> None:
     assert answer["reasons"] == ["line_blocked"] and sorted(answer["blocked_by"]) == ["x", "y"]
 
 
+@pytest.mark.parametrize(
+    ("target", "crossed"), [((3, 1), [(1, 1), (2, 0)]), ((4, -1), [(2, -1), (2, 0)])]
+)
+def test_a_hex_shot_crossing_a_side_between_two_hexes_goes_through_both(
+    target: tuple[int, int], crossed: list[tuple[int, int]]
+) -> None:
+    # "Le décompte des H de la trajectoire du tir ne peut pas passer par une case
+    # occupée". From hex 0,0 (centre (300, 300)) to hex 3,1 (centre (475, 343.30)) the
+    # segment crosses the side between hexes 1,1 and 2,0 at its middle (387.5, 321.65):
+    # 18 mm of it lie in each, so a group on either blocks a sniper's 4 H shot. The
+    # same from 0,0 to 4,-1 with hexes 2,-1 and 2,0.
+    neutral = [["blue", "green"], ["red", "green"]]
+    for cell in crossed:
+        scene = _scene(
+            "hex",
+            _fig("t", "blue", _hex(0, 0), type="TD", attrs={"sniper": True}),
+            _fig("x", "green", _hex(*cell)),
+            _fig("cible", "red", _hex(*target)),
+            allies=neutral,
+        )
+        answer = ask(scene, "fire", ["t", "cible"]).to_json()
+        assert (answer["reasons"], answer["blocked_by"]) == (["line_blocked"], ["x"]), cell
+
+
 def test_hex_fire_needs_two_or_three_hexes_and_no_contact() -> None:
     scene = _scene(
         "hex",
