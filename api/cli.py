@@ -276,7 +276,7 @@ def locate(
         return
     located = frame.located
     typer.echo(
-        f"{image}: anchors {', '.join(map(str, located.anchors_seen))} "
+        f"{image}: anchors {', '.join(map(str, located.pose.anchors_used))} "
         f"(reprojection {located.pose.reprojection_px:.2f} px); "
         f"{len(located.markers)} marker(s)"
     )
@@ -289,6 +289,8 @@ def locate(
         )
     for rejected in located.markers_rejected:
         typer.echo(f"  warning: marker {rejected.id} not placed: {rejected.reason}")
+    for anchor in located.pose.anchors_rejected:
+        typer.echo(f"  warning: anchor {anchor.id} left out of the pose: {anchor.reason}")
     for duplicate in frame.detections.duplicates:
         typer.echo(f"  warning: marker {duplicate} seen more than once; not placed")
 

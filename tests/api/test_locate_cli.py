@@ -82,6 +82,22 @@ def test_the_human_answer_lists_the_markers(tripod: tuple[Render, SetupFiles, Pa
     assert "figure 10: x " in out
 
 
+def test_an_anchor_glued_elsewhere_than_the_table_says_is_left_out_and_named(
+    tripod: tuple[Render, SetupFiles, Path], tmp_path: Path
+) -> None:
+    # table.yaml puts anchor 2 at (525, 415) where it stands at (565, 415): 40 mm off,
+    # tens of pixels from where the pose of the other three puts it.
+    _, files, image = tripod
+    table = tmp_path / "table.yaml"
+    text = files.table.read_text()
+    at = text.index("- id: 2")
+    table.write_text(text[:at] + text[at:].replace("x_mm: 565.0", "x_mm: 525.0", 1))
+    code, out, _ = _locate(image, SetupFiles(files.camera, table, files.roster))
+    assert code == 0
+    assert out.startswith(f"{image}: anchors 0, 1, 3 ")
+    assert "warning: anchor 2 left out of the pose: corners " in out
+
+
 def test_too_few_anchors_is_an_error_naming_those_seen(
     tripod: tuple[Render, SetupFiles, Path], tmp_path: Path
 ) -> None:
