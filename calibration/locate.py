@@ -51,6 +51,11 @@ from arbitre.vision.detect import diagonal_intersections
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
 
+RAISED_HEIGHT_SIGMA_MM = 2.0
+"""1-sigma error of a raised marker's height as the roster gives it (a figure's head:
+how the figure stands and leans, how its marker sits), mm; a marker at height 0 lies on
+the table."""
+
 SMALL_MARKER_PX = 20.0
 """Markers with a side shorter than this (pixels) get a proportionally larger corner noise."""
 
@@ -177,7 +182,7 @@ def locate_markers(
     *,
     image_size: tuple[int, int] | None = None,
     corner_noise_px: float | Mapping[int, float] = DEFAULT_CORNER_NOISE_PX,
-    height_sigma_mm: float = 0.0,
+    height_sigma_mm: float | None = None,
     min_anchors: int = MIN_ANCHORS,
     max_anchor_error_px: float = MAX_ANCHOR_ERROR_PX,
 ) -> LocateResult | PoseFailure:
@@ -199,7 +204,9 @@ def locate_markers(
     corner_noise_px:
         1-sigma corner noise, pixels (one value, or per marker id); see `place_markers`.
     height_sigma_mm:
-        1-sigma uncertainty of the roster heights, added to ``sigma_mm``.
+        1-sigma uncertainty of the roster heights, added to ``sigma_mm`` (and shared by
+        every frame); default `RAISED_HEIGHT_SIGMA_MM` for a marker above the table, 0
+        for one on it.
     min_anchors, max_anchor_error_px:
         See `arbitre.calibration.pose.estimate_table_pose`.
 
@@ -251,7 +258,7 @@ def locate_with_pose(
     roster: Roster | None = None,
     *,
     corner_noise_px: float | Mapping[int, float] = DEFAULT_CORNER_NOISE_PX,
-    height_sigma_mm: float = 0.0,
+    height_sigma_mm: float | None = None,
 ) -> LocateResult:
     """`locate_markers` with a table pose already known (e.g. kept from an earlier frame).
 
@@ -266,6 +273,10 @@ def locate_with_pose(
         for f, piece in zip(figures, pieces, strict=True)
     ]
     heights_mm = np.array([0.0 if h is None else h for h in heights])
+    if height_sigma_mm is None:  # how sure a raised marker's height is; a flat one's is
+        height_sigma = np.where(heights_mm > 0.0, RAISED_HEIGHT_SIGMA_MM, 0.0)
+    else:
+        height_sigma = np.full(len(ids), float(height_sigma_mm))
     if isinstance(corner_noise_px, Mapping):
         noise = np.array([corner_noise_px.get(i, DEFAULT_CORNER_NOISE_PX) for i in ids])
     else:
@@ -276,7 +287,7 @@ def locate_with_pose(
         intrinsics,
         pose,
         corner_noise_px=noise,
-        height_sigma_mm=height_sigma_mm,
+        height_sigma_mm=height_sigma,
         anchor_tolerance_mm=table.anchor_tolerance_mm,
         print_scale_sigma=table.print_scale_sigma,
         intrinsics_covariance=calibration_covariance(intrinsics),
@@ -343,7 +354,7 @@ def place_markers(
     pose: TablePose,
     *,
     corner_noise_px: ArrayLike = DEFAULT_CORNER_NOISE_PX,
-    height_sigma_mm: float = 0.0,
+    height_sigma_mm: ArrayLike = 0.0,
     anchor_tolerance_mm: float = 0.0,
     print_scale_sigma: float = 0.0,
     intrinsics_covariance: ArrayLike | None = None,
@@ -362,7 +373,7 @@ def place_markers(
         ``(N,)`` or one number: 1-sigma noise of a corner along each image axis, pixels, e.g.
         the corner refinement residual (default 0.15 px).
     height_sigma_mm:
-        1-sigma uncertainty of the heights, mm.
+        ``(N,)`` or one number: 1-sigma uncertainty of the heights, mm.
     anchor_tolerance_mm, print_scale_sigma:
         How well the anchors the pose rests on are known: 1-sigma error of each one's
         glued position (per axis, mm) and of the printed markers' scale (relative).
@@ -401,12 +412,15 @@ def place_markers(
     n = len(corners)
     heights = np.broadcast_to(np.asarray(heights_mm, dtype=np.float64), (n,)).copy()
     noise = np.broadcast_to(np.asarray(corner_noise_px, dtype=np.float64), (n,)).copy()
+    height_sigma = np.broadcast_to(np.asarray(height_sigma_mm, dtype=np.float64), (n,)).copy()
     if not (np.all(np.isfinite(corners)) and np.all(np.isfinite(heights))):
         raise CalibrationError("marker corners and heights must be finite")
-    uncertainties = (height_sigma_mm, anchor_tolerance_mm, print_scale_sigma)
+    uncertainties = (anchor_tolerance_mm, print_scale_sigma)
     if (
         np.any(noise < 0)
         or not np.all(np.isfinite(noise))
+        or np.any(height_sigma < 0)
+        or not np.all(np.isfinite(height_sigma))
         or not all(math.isfinite(u) and u >= 0 for u in uncertainties)
     ):
         raise CalibrationError("noise and uncertainties must be finite and >= 0")
@@ -457,7 +471,7 @@ def place_markers(
             centre[valid],
             heights[valid],
             noise[valid],
-            height_sigma_mm,
+            height_sigma[valid],
             intrinsics,
             pose,
             _ModelSources(
@@ -610,13 +624,13 @@ def _sigma_mm(
     centre: FloatArray,
     heights: FloatArray,
     noise: FloatArray,
-    height_sigma_mm: float,
+    height_sigma_mm: FloatArray,
     intrinsics: CameraIntrinsics,
     pose: TablePose,
     sources: _ModelSources,
 ) -> tuple[FloatArray, FloatArray]:
     """1-sigma horizontal uncertainty along the worst direction, mm, for each marker, and
-    the part of it every frame shares (the pose and the model's sources)."""
+    the part of it every frame shares (the pose, the heights and the model's sources)."""
     n = len(corners)
     rotation, camera_centre = pose.rotation, pose.camera_centre_mm
 
@@ -653,10 +667,13 @@ def _sigma_mm(
         shared += _model_covariance(centre, d_plane, j_pose, intrinsics, pose, sources)
     covariance += shared
 
-    if height_sigma_mm > 0:
+    if np.any(height_sigma_mm > 0):
+        # a figure stands (and its marker sits) the same way in every frame: shared
         rays = np.column_stack([centre, np.ones(n)]) @ rotation
         j_height = rays[:, :2] / rays[:, 2:3]
-        covariance += height_sigma_mm**2 * j_height[:, :, None] * j_height[:, None, :]
+        height = (height_sigma_mm**2)[:, None, None] * j_height[:, :, None] * j_height[:, None, :]
+        covariance += height
+        shared += height
 
     largest = np.linalg.eigvalsh(covariance)[:, -1]
     largest_shared = np.linalg.eigvalsh(shared)[:, -1]

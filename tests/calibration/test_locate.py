@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 from arbitre.calibration.camera import CameraIntrinsics, load_camera
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.locate import (
+    RAISED_HEIGHT_SIGMA_MM,
     LocateResult,
     locate_markers,
     pixels_to_table,
@@ -179,8 +180,8 @@ def test_the_uncertainty_grows_with_distance_and_for_small_markers(pose: TablePo
 
 def test_sigma_matches_the_scatter_of_noisy_measurements() -> None:
     """Monte Carlo: corners of anchors and markers perturbed by 0.3 px (1 sigma per axis);
-    the spread of the measured positions matches the sigma_mm reported (the lens and the
-    anchors are told exact here: only the pixels are uncertain)."""
+    the spread of the measured positions matches the sigma_mm reported (the lens, the
+    anchors and the heights are told exact here: only the pixels are uncertain)."""
     camera = CameraIntrinsics(
         CAMERA.image_size, CAMERA.camera_matrix, CAMERA.dist_coeffs, covariance=np.zeros((9, 9))
     )
@@ -200,7 +201,9 @@ def test_sigma_matches_the_scatter_of_noisy_measurements() -> None:
     sigmas: list[list[float]] = [[], []]
     for _ in range(300):
         frame = {i: c + rng.normal(0, noise_px, c.shape) for i, c in {**anchors, **clean}.items()}
-        result = locate_markers(frame, camera, table, roster, corner_noise_px=noise_px)
+        result = locate_markers(
+            frame, camera, table, roster, corner_noise_px=noise_px, height_sigma_mm=0.0
+        )
         assert isinstance(result, LocateResult)
         for k, marker in enumerate(result.markers):
             positions[k].append((marker.x_mm, marker.y_mm))
@@ -213,10 +216,12 @@ def test_sigma_matches_the_scatter_of_noisy_measurements() -> None:
 
 def test_a_still_camera_s_pose_error_is_not_averaged_away() -> None:
     """Monte Carlo: a still camera sees the anchors with the same corner errors frame after
-    frame (0.3 px drawn once per trial), the marker with fresh ones (0.3 px each frame);
-    the tracker averages 30 frames. Across trials the spread of the tracked positions
-    matches the tracked sigma: the pose's error, the same in every frame, is kept whole
-    (averaged as if it were fresh each frame, the sigma was several times too small)."""
+    frame (0.3 px drawn once per trial), and the figure's head stands where it stands (its
+    height off the roster's by 2 mm, 1 sigma, drawn once per trial); the marker's corners
+    get fresh errors (0.3 px each frame); the tracker averages 30 frames. Across trials
+    the spread of the tracked positions matches the tracked sigma: the pose's and the
+    height's errors, the same in every frame, are kept whole (averaged as if they were
+    fresh each frame, the sigma was several times too small)."""
     camera = CameraIntrinsics(
         CAMERA.image_size, CAMERA.camera_matrix, CAMERA.dist_coeffs, covariance=np.zeros((9, 9))
     )
@@ -224,12 +229,13 @@ def test_a_still_camera_s_pose_error_is_not_averaged_away() -> None:
     rng = np.random.default_rng(17)
     noise_px = 0.3
     x, y, z = 300.0, 300.0, 54.0
-    clean = seen(marker_corners_mm(x, y, z, 25, 90))
     roster = Roster((RosterFigure(10, "f", "f", marker_height_mm=z),))
     errors: list[tuple[float, float]] = []
     sigmas: list[float] = []
     for _ in range(120):
         anchors = {i: c + rng.normal(0, noise_px, c.shape) for i, c in anchor_detections().items()}
+        # the figure's head is not quite where the roster says (RAISED_HEIGHT_SIGMA_MM)
+        clean = seen(marker_corners_mm(x, y, z + rng.normal(0, RAISED_HEIGHT_SIGMA_MM), 25, 90))
         tracker = FigureTracker()
         for frame in range(30):
             marker = clean + rng.normal(0, noise_px, clean.shape)
@@ -290,7 +296,9 @@ def test_sigma_owns_the_lens_the_anchors_and_the_print_scale() -> None:
         }
         for k, (x, y, z) in enumerate(truth):
             frame[10 + k] = seen(marker_corners_mm(x, y, z, 25, 90), real)
-        result = locate_markers(frame, camera, table, roster, corner_noise_px=0.0)
+        result = locate_markers(
+            frame, camera, table, roster, corner_noise_px=0.0, height_sigma_mm=0.0
+        )
         assert isinstance(result, LocateResult)
         for k, marker in enumerate(result.markers):
             positions[k].append((marker.x_mm, marker.y_mm))
