@@ -612,6 +612,16 @@ def serve(
         typer.echo("arbitre: anyone on this network may view; changes need the token")
     if sender is not None:
         typer.echo(f"arbitre: TUIO /tuio/2Dobj to {tuio} (UDP), each frame")
+    unknown = [f.name for f in live.config.roster.figures if f.marker_height_mm is None]
+    if unknown:
+        shown_names = ", ".join(unknown[:5]) + (
+            f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+        )
+        typer.echo(
+            f"arbitre: warning: no marker_height_mm in the roster for {shown_names}: their"
+            " markers are placed as if lying on the table (a marker on a head then lands"
+            " tens of mm off)"
+        )
     # States are small; compressing each one for each client costs more than it saves.
     # Open camera streams never end by themselves: give them 2 s to close on shutdown.
     # The page never sends on its WebSocket: a message over 64 kB closes it.

@@ -112,6 +112,36 @@ def test_a_video_that_cannot_be_read_is_one_line(
     os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))
 
 
+def test_serve_warns_of_roster_figures_without_a_height(
+    table: tuple[Path, Render], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # figure 10's marker sits 23.4 mm up; a roster that forgets it places the marker as if
+    # it lay on the table: serve says so when it starts.
+    import shutil
+    import socket
+
+    import uvicorn
+
+    config, _ = table
+    club = tmp_path / "club"
+    shutil.copytree(config.parent, club)
+    roster = club / "roster.yaml"
+    roster.write_text(roster.read_text().replace("  marker_height_mm: 23.4\n", "", 1))
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = runner.invoke(
+        app, ["serve", "--config", str(club / "arbitre.yaml"), "--port", str(port)]
+    )
+    assert result.exit_code == 0, result.stderr
+    warnings = [line for line in result.stdout.splitlines() if "warning" in line]
+    assert warnings == [
+        "arbitre: warning: no marker_height_mm in the roster for figure 10: their markers are"
+        " placed as if lying on the table (a marker on a head then lands tens of mm off)"
+    ]
+
+
 def test_snapshot_of_frames_without_the_table_writes_nothing(
     table: tuple[Path, Render], tmp_path: Path
 ) -> None:
