@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
@@ -176,6 +176,19 @@ def check_attr_number(
         raise SceneError(
             scene.source, field, f"figure {figure.id!r}: expected {expected}, got {shown(value)}"
         )
+
+
+def check_attr_flags(scene: Scene, index: int, figure: Figure, names: Iterable[str]) -> None:
+    """Refuse a figure's flag (an ``attrs`` value among ``names``) that is not true or
+    false: a word such as "no" would read as yes. A `SceneError` naming the field."""
+    for name in names:
+        value = figure.attrs.get(name)
+        if value is not None and not isinstance(value, bool):
+            raise SceneError(
+                scene.source,
+                f"figures[{index}].attrs.{name}",
+                f"figure {figure.id!r}: expected true or false, got {shown(value)}",
+            )
 
 
 def scene_options(scene: Scene, kind: type[OptionsT]) -> OptionsT:

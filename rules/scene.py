@@ -47,6 +47,8 @@ from arbitre.rules.options import shown
 
 # Numbers are strict: YAML's `true` is never read as 1 mm (nor "12" as 12).
 Finite = Annotated[float, Field(allow_inf_nan=False, strict=True)]
+Angle = Annotated[float, Field(allow_inf_nan=False, strict=True, ge=-360.0, le=360.0)]
+"""An angle in degrees, -360 to 360 (as an option's ``facing_deg``): 1e300 is no facing."""
 _LONGEST_MM = 100_000.0
 """The largest length a figure may give (a base, an uncertainty): 100 m, a table's side."""
 Positive = Annotated[float, Field(gt=0, le=_LONGEST_MM, allow_inf_nan=False, strict=True)]
@@ -110,7 +112,7 @@ class FigureSpec(_Strict):
     y_mm: Finite
     group: Name | None = None
     reference: Flag = False
-    facing_deg: Finite = 90.0
+    facing_deg: Angle = 90.0
     base: BaseSpec | None = None
     unit: Name | None = None
     type: Name | None = None
@@ -409,7 +411,9 @@ def _scene_error(source: str, error: pydantic.ValidationError, prefix: str = "")
         if isinstance(item, int):
             parts[-1:] = [f"{parts[-1]}[{item}]"] if parts else [f"[{item}]"]
         elif item not in {"round", "square", "rect"}:  # pydantic's discriminator tags
-            parts.append(str(item))
+            key = str(item)
+            # a key with a line break or a control character is quoted: one line always
+            parts.append(key if key.isprintable() and len(key) <= 40 else shown(item))
     field = ".".join(parts)
     kind = first["type"]
     if kind == "value_error":  # one of ours: the message alone, without pydantic's prefix

@@ -111,6 +111,9 @@ def fire_question(
             + "; ".join(f"{k}: {', '.join(v)}" for k, v in volleys.items())
         )
     margins = reported.margins if reported else ()
+    if reported and shelter.margin_mm is not None:
+        sigma = combined_sigma(reported.figure.sigma_mm, target.sigma_mm)
+        margins = (*margins, Margin("cover", shelter.margin_mm, sigma))
     shooter_name = group.name if group is not None else lead.id
     if allowed:
         text = (

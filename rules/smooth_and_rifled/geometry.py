@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
+from arbitre.rules.answers import at_most
 from arbitre.rules.geometry import segment_distances
 from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind
 from arbitre.rules.smooth_and_rifled.model import (
@@ -162,6 +163,9 @@ class Cover:
     """``none``, ``partial`` or ``total`` (obstacle levels: §6.2.4)."""
     weight: str | None
     """``light`` or ``heavy``: the damage roll's modifier (§6.2.7)."""
+    margin_mm: float | None = None
+    """How far the nearest obstacle on the line is from the 3 cm about the shooter within
+    which it does not count (None when no obstacle is on the line)."""
 
 
 def _weight(feature: TerrainFeature) -> str:
@@ -186,13 +190,18 @@ def cover(scene: Scene, options: SmoothAndRifledOptions, shooter: Figure, target
     names: list[str] = []
     level: int | None = None
     weights: list[str] = []
+    margin: float | None = None
     for feature in scene.terrain_of([TerrainKind.OBSTACLE]):
         if not segment.intersects(feature.geometry):
             continue
         to_shooter = float(feature.geometry.distance(shooter_print))
         to_target = float(feature.geometry.distance(target_print))
-        if to_shooter <= ignore_mm and not to_target < to_shooter:
-            continue
+        if not to_target < to_shooter:
+            # "les obstacles à moins de 3cm du tireur ne comptent pas": 3 cm counts
+            edge = to_shooter - ignore_mm
+            margin = abs(edge) if margin is None else min(margin, abs(edge))
+            if not at_most(ignore_mm, to_shooter):
+                continue
         names.append(feature.id)
         level = max(level or 0, feature.level or 1)
         weights.append(_weight(feature))
@@ -210,7 +219,7 @@ def cover(scene: Scene, options: SmoothAndRifledOptions, shooter: Figure, target
     if in_terrain and grade == "none":
         grade = "partial"
     weight = "heavy" if "heavy" in weights else "light" if weights and grade != "none" else None
-    return Cover(tuple(names), level, grade, weight)
+    return Cover(tuple(names), level, grade, weight, margin)
 
 
 @dataclass(frozen=True, slots=True)

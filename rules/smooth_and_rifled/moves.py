@@ -23,7 +23,7 @@ from arbitre.rules.answers import (
     with_certainty,
 )
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.geometry import overlap_centres
+from arbitre.rules.geometry import base_gaps_mm, overlap_centres
 from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind
 from arbitre.rules.options import Degrees
 from arbitre.rules.ruleset import coordinate_mm
@@ -45,6 +45,7 @@ from arbitre.rules.smooth_and_rifled.model import (
     base_of,
     choice,
     figure_gap_mm,
+    footprint,
     footprints,
     gaps_of,
     index_of,
@@ -430,6 +431,24 @@ def ring(coords: Any) -> tuple[tuple[float, float], ...]:
 # --- charge helpers ----------------------------------------------------------------------
 
 
+def _turned_gap_mm(scene: Scene, charger: Figure, defender: Figure, facing_deg: float) -> float:
+    """The gap between two bases once the charger has turned to ``facing_deg`` (§6.5: it
+    turns to face its target, free within its arc): as it stands for a round base."""
+    base = base_of(charger)
+    if base.shape.value == "round":
+        return figure_gap_mm(scene, charger, defender)
+    other = base_of(defender)
+    turned = base.footprint(charger.x_mm, charger.y_mm, facing_deg)
+    gaps = base_gaps_mm(
+        np.array([charger.xy, defender.xy]),
+        np.array([np.nan, other.radius_mm if other.shape.value == "round" else np.nan]),
+        np.array([turned, footprint(defender)], dtype=object),
+        rows=[0],
+        cols=[1],
+    )
+    return float(gaps[0, 0])
+
+
 def single_charge(
     scene: Scene,
     options: SmoothAndRifledOptions,
@@ -444,9 +463,10 @@ def single_charge(
         raise QuestionError(f"{a!r} is artillery and cannot charge")
     first_cm, later_cm = MOVES_CM[(kind, "charge")]
     allowance = options.mm(first_cm if index == 1 else later_cm)
-    gap = figure_gap_mm(scene, charger, defender)
     direction = defender.xy - charger.xy
     length = float(np.hypot(*direction))
+    facing = math.degrees(math.atan2(direction[1], direction[0])) if length else 0.0
+    gap = _turned_gap_mm(scene, charger, defender, facing)
     end = charger.xy + direction / length * gap if length else charger.xy
     travel = shapely.LineString([charger.xy, end]) if gap > 0 else shapely.Point(charger.xy)
     cost = gap
@@ -457,7 +477,6 @@ def single_charge(
         ground = tuple(
             f for f in scene.terrain_of(COSTLY_TERRAIN) if isinstance(f.geometry, shapely.Polygon)
         )
-        facing = math.degrees(math.atan2(direction[1], direction[0])) if length else 0.0
         cost += sum(
             (region.factor - 1.0) * float(travel.intersection(region.overlap(radius_mm)).length)
             for region in costly_for(ground, charger, facing)

@@ -21,7 +21,13 @@ from arbitre.rules.answers import (
 )
 from arbitre.rules.errors import QuestionError, SceneError, shown
 from arbitre.rules.model import Figure, Scene
-from arbitre.rules.ruleset import MAX_COORDINATE_MM, Question, Ruleset
+from arbitre.rules.ruleset import (
+    MAX_COORDINATE_MM,
+    Question,
+    Ruleset,
+    check_attr_flags,
+    check_attr_number,
+)
 from arbitre.rules.smooth_and_rifled.model import (
     FIGURE_TYPES,
     UNIT,
@@ -35,6 +41,27 @@ from arbitre.rules.smooth_and_rifled.model import (
 )
 
 _HERE = "arbitre.rules.smooth_and_rifled"
+
+FLAGS = (
+    "ambush",
+    "fired",
+    "hero",
+    "impetuous",
+    "leader",
+    "light",
+    "loose_order",
+    "musician",
+    "rifled",
+    "scout",
+    "senior_officer",
+    "shaken",
+    "skirmisher",
+    "sniper",
+    "standard",
+    "terrain",
+    "veteran",
+)
+"""The figures' attrs that are true or false."""
 
 
 class SmoothAndRifled(Ruleset):
@@ -80,6 +107,27 @@ class SmoothAndRifled(Ruleset):
                     va_last(figure)
                 except QuestionError as error:
                     raise SceneError(scene.source, f"{where}.attrs.va", str(error)) from None
+            check_attr_flags(scene, index, figure, FLAGS)
+            weapon = figure.attrs.get("weapon")
+            if isinstance(weapon, Mapping):
+                rifled = weapon.get("rifled", False)
+                if not isinstance(rifled, bool):
+                    raise SceneError(
+                        scene.source,
+                        f"{where}.attrs.weapon.rifled",
+                        f"figure {figure.id!r}: expected true or false, got {shown(rifled)}",
+                    )
+                if "reload" in weapon:
+                    check_attr_number(
+                        scene,
+                        figure,
+                        f"{where}.attrs.weapon.reload",
+                        weapon["reload"],
+                        0,
+                        10,
+                        "a whole number of actions, 0 to 10",
+                        whole=True,
+                    )
             c = figure.attrs.get("combat")
             if c is not None and (isinstance(c, bool) or not isinstance(c, int) or not 1 <= c <= 6):
                 raise SceneError(

@@ -269,6 +269,28 @@ def test_a_cb6_sniper_is_true_or_false_never_a_word_read_as_yes(value: Any) -> N
         )
 
 
+@pytest.mark.parametrize(
+    ("attrs", "field"),
+    [
+        ({"leader": "no"}, "attrs.leader"),  # led a group
+        ({"sniper": "false", "weapon": {"medium_range_cm": 30}}, "attrs.sniper"),  # 3d6
+        ({"sniper": 1}, "attrs.sniper"),
+        ({"weapon": {"medium_range_cm": 30, "rifled": 2}}, "attrs.weapon.rifled"),
+        ({"weapon": {"medium_range_cm": 30, "reload": -3}}, "attrs.weapon.reload"),
+    ],
+)
+def test_smooth_and_rifled_flags_are_true_or_false(attrs: dict[str, Any], field: str) -> None:
+    with pytest.raises(SceneError, match=re.escape(f"figures[0].{field}: figure 'a': expected")):
+        _scene("sr", _figure("a", "blue", 300, 300, attrs=attrs))
+
+
+@pytest.mark.parametrize("facing", [1e300, -400.0, 361.0])
+def test_a_facing_is_an_angle_of_at_most_a_turn(facing: float) -> None:
+    # fmod(1e300, 360) is 0: such a figure faced east without a word.
+    with pytest.raises(SceneError, match=re.escape("figures[0].facing_deg: ")):
+        _scene("sr", _figure("a", "blue", 300, 300, facing_deg=facing))
+
+
 def test_a_musg_weapon_takes_range_pas_or_the_bands_not_both() -> None:
     # {range_pas: 12, long_pas: 20} kept 12 and dropped the 20 without a word.
     weapon = {"kind": "bow", "range_pas": 12, "long_pas": 20}
@@ -311,3 +333,13 @@ def test_a_bad_value_is_shown_short() -> None:
     assert shown("x" * 10_000).startswith("'xxx") and len(shown("x" * 10_000)) < 50
     assert len(shown([[[[[1] * 1000]]]] * 1000)) < 80
     assert shown(float("inf")) == "inf"
+
+
+@pytest.mark.parametrize("key", ["\n", "a\u0085b", "x" * 300])
+def test_an_odd_option_name_is_quoted_on_one_line(key: str) -> None:
+    # Found by the fuzzing: options: {"\n": null} made a two-line message.
+    with pytest.raises(SceneError) as refused:
+        _scene("cb6", _figure("a", "blue", 300, 300), **{key: None})
+    message = str(refused.value)
+    assert "unknown key (a typo?)" in message and len(message.splitlines()) == 1
+    assert len(message) < 200

@@ -503,3 +503,84 @@ def test_a_group_mixing_cavalry_and_infantry_moves_at_the_infantry_pace() -> Non
     assert answer["allowance_mm"] == pytest.approx(80.0)
     assert answer["legal"] is False  # 200 mm of 80
     assert any("may not mix cavalry and infantry" in w for w in answer["warnings"])
+
+
+def _square(
+    ident: str, side: str, x: float, y: float, facing: float, **more: Any
+) -> dict[str, Any]:
+    base = {"shape": "square", "side_mm": 20}
+    return {
+        "id": ident,
+        "side": side,
+        "x_mm": x,
+        "y_mm": y,
+        "facing_deg": facing,
+        "base": base,
+        **more,
+    }
+
+
+@pytest.mark.parametrize("facing", [90.0, 45.0, 0.0])
+def test_a_charge_is_measured_with_the_charger_turned_to_its_target(facing: float) -> None:
+    # §6.5: the charger turns to face its target (free within its arc) and charges
+    # straight. Cavalry on a 20 mm square at (300, 300), the target's square at (400, 400)
+    # facing it (225 deg): turned to 45 deg, the two squares face each other across
+    # 141.42 - 20 = 121.42 mm, whatever the charger's facing before. A wood covers
+    # x + y >= 670: the charger's front edge (x + y = 614.14) reaches it after
+    # (670 - 614.14) / sqrt 2 = 39.50 mm, the other 81.92 mm count double: 203.34 mm, over
+    # the 20 cm of a first cavalry charge by 3.34 mm.
+    scene = _scene(
+        [
+            _square("a", "union", 300, 300, facing, type="cavalry"),
+            _square("t", "csa", 400, 400, 225, type="infantry"),
+        ],
+        terrain=[
+            {
+                "id": "w",
+                "kind": "wood",
+                "polygon_mm": [[370, 300], [1000, 300], [1000, 1000], [300, 1000], [300, 370]],
+            }
+        ],
+    )
+    charge = _json(scene, "charge", "a", "t")
+    assert charge["distance_mm"] == pytest.approx(200**0.5 * 10 - 20, abs=0.01)
+    assert charge["legal"] is False and "charge_short" in charge["reasons"]
+    gap = 100 * 2**0.5 - 20
+    open_mm = (670 - 600 - 10 * 2**0.5) / 2**0.5
+    assert charge["margin_mm"] == pytest.approx(open_mm + 2 * (gap - open_mm) - 200, abs=0.01)
+
+
+@pytest.mark.parametrize(("hedge_y", "counts"), [(140.0, True), (139.5, False)])
+def test_an_obstacle_exactly_3_cm_from_the_shooter_gives_cover(
+    hedge_y: float, counts: bool
+) -> None:
+    # §6.2.3: "les obstacles à moins de 3cm du tireur ne comptent pas". The shooter's
+    # front edge is at y 110: a hedge at y 140 is exactly 3 cm away and counts (partial
+    # cover against a level 1 hedge); at 139.5 it is 2.95 cm away and does not. Either way
+    # the answer says how far the hedge is from those 3 cm.
+    scene = _scene(
+        [
+            _square(
+                "a",
+                "union",
+                500,
+                100,
+                90,
+                type="infantry",
+                attrs={"weapon": {"medium_range_cm": 30}},
+            ),
+            _square("t", "csa", 500, 300, 270, type="infantry"),
+        ],
+        terrain=[
+            {
+                "id": "hedge",
+                "kind": "obstacle",
+                "level": 1,
+                "line_mm": [[400, hedge_y], [600, hedge_y]],
+            }
+        ],
+    )
+    fire = _json(scene, "fire", "a", "t")
+    assert fire["cover"] == (["hedge"] if counts else [])
+    (margin,) = [m for m in fire["margins"] if m["what"] == "cover"]
+    assert margin["margin_mm"] == pytest.approx(abs(hedge_y - 140.0), abs=1e-6)
