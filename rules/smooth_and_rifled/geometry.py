@@ -71,7 +71,7 @@ def in_arc(viewer: Figure, target_print: shapely.Geometry, arc_deg: float) -> tu
     """Whether a footprint lies at least partly inside a figure's arc, and the margin (mm)."""
     wedge = sector(viewer.xy, viewer.facing_deg, arc_deg, FAR_MM)
     margin = overlap_margin_mm(target_print, wedge)
-    return margin >= 0.0, abs(margin)
+    return at_most(0.0, margin), abs(margin)
 
 
 def penetration_mm(p: np.ndarray, q: np.ndarray, shape: shapely.Geometry) -> float:

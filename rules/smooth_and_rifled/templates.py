@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 import shapely
 
-from arbitre.rules.answers import Margin, Reason, deciding, warning_lines, with_certainty
+from arbitre.rules.answers import Margin, Reason, at_most, deciding, warning_lines, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Degrees
@@ -165,7 +165,8 @@ def _touching(
     margins_by_figure = hits_in(scene, region, exclude)
     if exact is not None:
         margins_by_figure = {name: exact(name) for name in margins_by_figure}
-    hit = [name for name, margin in margins_by_figure.items() if margin >= 0.0]
+    # a base touching the template is hit, to the rounding of the template's edges
+    hit = [name for name, margin in margins_by_figure.items() if at_most(0.0, margin)]
     friends = [name for name in hit if gun is not None and _friend(scene, gun, name)]
     every = [
         Margin(f"template {name}", abs(m), _sigma(scene, name))

@@ -584,3 +584,28 @@ def test_an_obstacle_exactly_3_cm_from_the_shooter_gives_cover(
     assert fire["cover"] == (["hedge"] if counts else [])
     (margin,) = [m for m in fire["margins"] if m["what"] == "cover"]
     assert margin["margin_mm"] == pytest.approx(abs(hedge_y - 140.0), abs=1e-6)
+
+
+@pytest.mark.parametrize("scale", ["28mm", "15mm"])
+def test_a_base_touching_the_canister_cone_is_hit_at_either_scale(scale: str) -> None:
+    # §6.6: canister hits every figure within 30 cm (15 cm at 15 mm) in a 90 deg cone from
+    # the muzzle (600, 170), facing +y. The target's square (700..720, 250..270) touches the
+    # cone's edge at its corner (700, 270): 100 mm right and 100 mm up from the muzzle, on
+    # the 45 deg line, 141.4 mm away: within either radius. Hit both times (it was missed
+    # at 15 mm, the edge drawn a hair the other side of the corner).
+    scene = parse_scene(
+        {
+            "ruleset": "smooth-and-rifled",
+            "options": {"scale": scale},
+            "table": {"width_mm": 1200, "depth_mm": 900},
+            "figures": [
+                {
+                    **_square("g", "union", 600, 150, 90, type="artillery"),
+                    "base": {"shape": "square", "side_mm": 40},
+                    "attrs": {"gun": "light", "muzzle_mm": [600, 170]},
+                },
+                _square("t2", "csa", 710, 260, 90, type="infantry"),
+            ],
+        }
+    )
+    assert _json(scene, "canister", "g")["hit"] == ["t2"]
