@@ -594,13 +594,13 @@ def serve(
         hosts = trusted_hosts(host, allowed_host or ())
     except (TuioError, HostError) as error:
         raise fail(str(error)) from None
+    _check_listening(host, port)  # before a camera or a video is waited on
     live = _live_table(config, demo, camera_index, video, folder, url)
     sender: TuioSender | None = None
     if tuio_target is not None:
         table = live.config.table
         sender = TuioSender(*tuio_target, table.width_mm, table.depth_mm)
         live.on_frame = sender
-    _check_listening(host, port)
     token = secrets.token_urlsafe(12)
     app_ = create_app(live, token=token, hosts=hosts, desk=QuestionDesk(processes=True))
     everywhere = host in ALL_INTERFACES
@@ -887,6 +887,8 @@ def main() -> None:
     # OpenCV's own warnings (a webcam it cannot open, say) are for its developers: the
     # command says what went wrong in its one line.
     os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
+    # and so are FFmpeg's (a file that is no video: "moov atom not found"): quiet
+    os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
     try:
         code = app(prog_name="arbitre", standalone_mode=False)
     except KeyboardInterrupt:

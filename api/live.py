@@ -99,6 +99,9 @@ class LiveTable:
         self.config = config
         self.terrain_version = 0
         """How many times the fixed terrain was replaced; a state tells the version it holds."""
+        self.settings_lock = threading.RLock()
+        """Held while the settings (options, terrain) change: each change reads, checks and
+        writes them whole, and a caller saving them to a file holds it over both."""
         self.on_frame = on_frame  # e.g. a TuioSender: gets the tracks after every step
         self.max_fps = max_fps
         self.retry_s = retry_s
@@ -164,8 +167,10 @@ class LiveTable:
                 self.source.reopen()
                 continue
             spent = self._clock() - started
-            if self.max_fps:
-                self._stop.wait(max(0.0, 1 / self.max_fps - spent))
+            # a recording plays at the pace it was made, never faster than max_fps
+            period = max(1 / self.max_fps if self.max_fps else 0.0, self.source.pace_s or 0.0)
+            if period:
+                self._stop.wait(max(0.0, period - spent))
             elif self._processed == processed:  # the same picture again: do not spin
                 self._stop.wait(0.005)
 
@@ -373,12 +378,12 @@ class LiveTable:
 
     def set_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Use new ruleset options, checked first on the current table (RulesError if bad)."""
-        candidate = replace(self.config, options=dict(options))
-        parse_scene(
-            {**self._document(self.tracks()), "options": dict(options), "figures": []},
-            source="options",
-        )
-        self.config = candidate
+        with self.settings_lock:
+            parse_scene(
+                {**self._document(self.tracks()), "options": dict(options), "figures": []},
+                source="options",
+            )
+            self.config = replace(self.config, options=dict(options))
         return dict(options)
 
     def check_terrain(self, terrain: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -391,9 +396,10 @@ class LiveTable:
 
     def set_terrain(self, terrain: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """Use new fixed terrain from the next state and question on (RulesError if bad)."""
-        pieces = self.check_terrain(terrain)
-        self.config = replace(self.config, terrain=tuple(pieces))
-        self.terrain_version += 1  # after the terrain: a state of this version holds it
+        with self.settings_lock:
+            pieces = self.check_terrain(terrain)
+            self.config = replace(self.config, terrain=tuple(pieces))
+            self.terrain_version += 1  # after the terrain: a state of this version holds it
         return pieces
 
     def scene(self) -> Scene | None:

@@ -32,6 +32,9 @@ class FrameSource(abc.ABC):
     frame_interval_s: float | None = None
     """Seconds between new pictures when the source is known to be slow on purpose (a
     folder's images are each held a while); None for a camera or a stream."""
+    pace_s: float | None = None
+    """Seconds between the frames of a recording, to be read at the pace it was made (a
+    video file); None for a live source, read as fast as it gives frames."""
 
     @abc.abstractmethod
     def read(self) -> NDArray[np.uint8] | None:
@@ -59,6 +62,9 @@ class CaptureSource(FrameSource):
         self.loop = loop
         self.description = f"camera {target}" if isinstance(target, int) else str(target)
         self._capture = self._open()
+        fps = float(self._capture.get(cv2.CAP_PROP_FPS) or 0.0)
+        if isinstance(target, str) and Path(target).is_file() and 1.0 <= fps <= 240.0:
+            self.pace_s = 1.0 / fps
 
     def _open(self) -> cv2.VideoCapture:
         return cv2.VideoCapture(self.target)

@@ -128,9 +128,10 @@ def put_options(
     require_token(request, x_arbitre_token)
     live = live_of(request)
     try:
-        merged = {**live.config.options, **change.options}
-        # null takes an option away: the rule system's default applies again
-        options = live.set_options({k: v for k, v in merged.items() if v is not None})
+        with live.settings_lock:  # merged with the options of this moment, not older ones
+            merged = {**live.config.options, **change.options}
+            # null takes an option away: the rule system's default applies again
+            options = live.set_options({k: v for k, v in merged.items() if v is not None})
     except RulesError as error:
         raise HTTPException(status_code=422, detail=str(error)) from None
     return {

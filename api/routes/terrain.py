@@ -43,18 +43,20 @@ def put_terrain(
             status_code=422, detail=f"terrain: {points} points, at most {MAX_POINTS} allowed"
         )
     live = live_of(request)
-    try:
-        pieces = live.check_terrain(change.terrain)
-    except RulesError as error:
-        raise HTTPException(status_code=422, detail=str(error)) from None
-    path = live.config.config_path
-    if path is not None:
+    # the file and the live table get the same terrain, one save after the other
+    with live.settings_lock:
         try:
-            save_terrain(path, pieces)
-        except CalibrationError as error:
-            raise HTTPException(status_code=500, detail=str(error)) from None
-    live.set_terrain(pieces)
-    version = live.terrain_version
+            pieces = live.check_terrain(change.terrain)
+        except RulesError as error:
+            raise HTTPException(status_code=422, detail=str(error)) from None
+        path = live.config.config_path
+        if path is not None:
+            try:
+                save_terrain(path, pieces)
+            except CalibrationError as error:
+                raise HTTPException(status_code=500, detail=str(error)) from None
+        live.set_terrain(pieces)
+        version = live.terrain_version
     if path is None:
         message = "no arbitre.yaml (demo table): the change lasts until the server stops"
     else:

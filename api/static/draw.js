@@ -13,7 +13,8 @@ const TAP_RADIUS_PX = 40; // how far from a figure a tap still picks it
 export const ON_FIGURE_PX = 12; // a tap this near a figure's centre is on its disc
 const CLOSE_CALL_PX = 10; // figures this much farther than the nearest may be the one meant
 const MAX_GRID_LINES = 60;
-const MAX_GRID_CELLS = 40000; // a grid scene's cells drawn, at most (as many as the rules lay)
+const MAX_GRID_CELLS = 50000; // a grid scene's cells drawn, at most (the rules lay up to 46,200 hexes)
+const MAX_GRID_TRIED = 500000; // cells looked at to find them, at most (a long, turned table)
 const SQRT3 = Math.sqrt(3);
 
 // ---- shared ---------------------------------------------------------------------
@@ -208,7 +209,7 @@ function gridCells(state) {
   const seen = [cellOf(0, 0), cellOf(width, 0), cellOf(0, depth), cellOf(width, depth)];
   const low = [0, 1].map((k) => Math.floor(Math.min(...seen.map((p) => p[k]))) - 1);
   const high = [0, 1].map((k) => Math.ceil(Math.max(...seen.map((p) => p[k]))) + 1);
-  if ((high[0] - low[0] + 1) * (high[1] - low[1] + 1) > 4 * MAX_GRID_CELLS) return null;
+  if ((high[0] - low[0] + 1) * (high[1] - low[1] + 1) > MAX_GRID_TRIED) return null;
   const corner = hex ? w / SQRT3 : w / Math.SQRT2; // centre to corner
   const outline = Array.from({ length: hex ? 6 : 4 }, (_, k) => {
     const angle = (((hex ? (grid.pointy ? 30 : 0) : 45) + (hex ? 60 : 90) * k) * Math.PI) / 180;

@@ -112,6 +112,29 @@ def test_a_video_that_cannot_be_read_is_one_line(
     os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))
 
 
+def test_a_file_that_is_no_video_is_one_line_even_from_ffmpeg(
+    table: tuple[Path, Render], tmp_path: Path
+) -> None:
+    # FFmpeg writes its own complaint ("moov atom not found") straight to stderr: run as
+    # a user does, in a process of its own, the command says one line and nothing more.
+    import subprocess
+    import sys
+
+    config, _ = table
+    video = tmp_path / "x.mp4"
+    video.write_text("hello\n", encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-c", "from arbitre.api.cli import main; main()", "snapshot"]
+        + ["--config", str(config), "--video", str(video), "--out", str(tmp_path / "s.yaml")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={k: v for k, v in os.environ.items() if not k.startswith("OPENCV_")},
+    )
+    assert run.returncode == 2
+    assert run.stderr == f"arbitre: {video}: not a video OpenCV can read\n"
+
+
 def test_serve_warns_of_roster_figures_without_a_height(
     table: tuple[Path, Render], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

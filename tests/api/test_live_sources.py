@@ -190,3 +190,24 @@ def _decoded(data: bytes | None) -> NDArray[np.uint8]:
     assert data is not None
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     return np.asarray(image, dtype=np.uint8)
+
+
+def test_a_recording_is_read_at_the_pace_it_was_made(tmp_path: Path) -> None:
+    # A video made at 10 frames a second is read a frame every 0.1 s (it was read at the
+    # live loop's 30 a second, so figures settled three times too soon); a webcam, or a
+    # file whose rate OpenCV cannot tell, as fast as it comes.
+    from arbitre.vision.sources import CaptureSource
+
+    video = tmp_path / "game.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (64, 48))
+    for _ in range(3):
+        writer.write(np.zeros((48, 64, 3), np.uint8))
+    writer.release()
+    recording = CaptureSource(str(video))
+    try:
+        assert recording.pace_s == pytest.approx(0.1)
+    finally:
+        recording.close()
+    missing = CaptureSource(str(tmp_path / "gone.avi"))
+    assert missing.pace_s is None
+    missing.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ import pytest
 import yaml
 from fastapi.testclient import TestClient
 
+from arbitre.api import live as live_module
 from arbitre.api.demo import DemoSource, demo_setup
 from arbitre.api.hosts import LOOPBACK
 from arbitre.api.live import LiveTable, TableConfig
@@ -389,3 +391,46 @@ def test_a_question_on_a_bad_scene_is_a_one_line_422(demo: tuple[TestClient, Liv
     )
     assert reply.status_code == 422
     assert reply.json()["detail"] == "scene: table: missing"
+
+
+def test_a_terrain_saved_while_options_change_is_kept(
+    table: tuple[TestClient, LiveTable, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An option change checks the new options on the table (parse_scene) before using
+    # them; a terrain saved meanwhile must not be undone when it writes the options back
+    # (it wrote back the settings it had read before: the save answered 200 and
+    # arbitre.yaml held the new terrain, the live table the old one).
+    client, live, config = table
+    inside, go = threading.Event(), threading.Event()
+    checked = live_module.parse_scene
+
+    def slow_check(data: Any, *, source: str = "<scene>") -> Any:
+        if source == "options":
+            inside.set()
+            go.wait(5)
+        return checked(data, source=source)
+
+    monkeypatch.setattr(live_module, "parse_scene", slow_check)
+    replies: dict[str, int] = {}
+
+    def change_options() -> None:
+        reply = client.put("/api/options", json={"options": {"unit_mm": 120}}, headers=HEADERS)
+        replies["options"] = reply.status_code
+
+    def save_terrain() -> None:
+        reply = client.put("/api/terrain", json={"terrain": _pieces(STRIP)}, headers=HEADERS)
+        replies["terrain"] = reply.status_code
+
+    first = threading.Thread(target=change_options)
+    first.start()
+    assert inside.wait(5)
+    second = threading.Thread(target=save_terrain)
+    second.start()
+    second.join(0.5)  # waits for the option change, or is done before it ends
+    go.set()
+    first.join(5)
+    second.join(5)
+    assert replies == {"options": 200, "terrain": 200}
+    assert live.config.terrain[-1]["id"] == STRIP["id"] and live.config.options["unit_mm"] == 120
+    assert yaml.safe_load(config.read_text(encoding="utf-8"))["terrain"][-1]["id"] == STRIP["id"]
+    assert live.state()["terrain"][-1]["id"] == STRIP["id"]
