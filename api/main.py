@@ -134,6 +134,13 @@ async def one_line_http_error(request: Request, error: Exception) -> Response:
     )
 
 
+async def unexpected_500(request: Request, error: Exception) -> Response:
+    """An error no route foresaw: still one line of JSON (the traceback goes to the log)."""
+    return JSONResponse(
+        {"detail": f"internal error ({type(error).__name__}); the table goes on"}, status_code=500
+    )
+
+
 class JsonRefusals:
     """An ASGI app whose plain-text refusals (a malformed or unsatisfiable ``Range`` header
     on a static file) are turned into ``{"detail": ...}``, as every other error is."""
@@ -247,6 +254,7 @@ def create_app(
     app.include_router(scenes.router)
     app.add_exception_handler(RequestValidationError, one_line_422)
     app.add_exception_handler(StarletteHTTPException, one_line_http_error)
+    app.add_exception_handler(Exception, unexpected_500)
     app.mount("/static", JsonRefusals(StaticFiles(directory=STATIC)), name="static")
     # Outermost first: a request from an untrusted name is refused before its body is read.
     app.add_middleware(HeadAsGet)

@@ -242,3 +242,20 @@ def test_a_key_that_is_no_text_is_named_readably(demo: tuple[TestClient, LiveTab
     )
     assert got.status_code == 422
     assert got.json()["detail"].startswith("body.options.???: Input should be a valid string")
+
+
+def test_an_error_no_route_foresaw_is_one_line_of_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A fault inside the server (here the live state breaking) is still a JSON answer
+    # of one line, not a bare "Internal Server Error" page; the table goes on serving.
+    with still_demo(TOKEN, raise_server_exceptions=False) as (client, live):
+        healthy = live.state
+
+        def broken() -> dict[str, Any]:
+            raise ZeroDivisionError("division by zero")
+
+        monkeypatch.setattr(live, "state", broken)
+        reply = client.get("/api/state")
+        assert reply.status_code == 500
+        assert reply.json() == {"detail": "internal error (ZeroDivisionError); the table goes on"}
+        monkeypatch.setattr(live, "state", healthy)
+        assert client.get("/api/state").status_code == 200
