@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
 import shapely
 
 from arbitre.rules.answers import Unit
@@ -62,7 +64,8 @@ class Grid:
         c, s = math.cos(turn), math.sin(turn)
         return c * dx + s * dy, -s * dx + c * dy
 
-    def _table(self, u_mm: float, v_mm: float) -> tuple[float, float]:
+    def _table(self, u_mm: Any, v_mm: Any) -> tuple[Any, Any]:
+        """Grid-aligned mm to table mm (numbers, or numpy arrays of them)."""
         turn = math.radians(self.rotation_deg)
         c, s = math.cos(turn), math.sin(turn)
         return self.origin_mm[0] + c * u_mm - s * v_mm, self.origin_mm[1] + s * u_mm + c * v_mm
@@ -98,7 +101,11 @@ class Grid:
         >>> Grid("hex", 50.0, (100.0, 100.0), pointy=False).centre((1, 0))
         (143.30127018922192, 125.0)
         """
-        a, b = cell
+        x, y = self._centre_xy(*cell)
+        return float(x), float(y)
+
+    def _centre_xy(self, a: Any, b: Any) -> tuple[Any, Any]:
+        """Centres of cells (a, b) in table mm: numbers, or numpy arrays of them."""
         w = self.cell_mm
         if self.kind == "square":
             u, v = a * w, b * w
@@ -107,6 +114,33 @@ class Grid:
         else:
             u, v = w * _SQRT3 / 2 * a, w * (b + a / 2)
         return self._table(u, v)
+
+    def cells_and_centres(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every cell of the grid (its centre on the table) as (K, 2) integers, and their
+        centres (K, 2) table mm.
+
+        >>> grid = Grid("square", 50, (25, 25), width_mm=100, depth_mm=50)
+        >>> cells, centres = grid.cells_and_centres()
+        >>> cells.tolist(), centres.tolist()
+        ([[0, 0], [1, 0]], [[25.0, 25.0], [75.0, 25.0]])
+        """
+        corners = [
+            (0.0, 0.0),
+            (self.width_mm, 0.0),
+            (0.0, self.depth_mm),
+            (self.width_mm, self.depth_mm),
+        ]
+        fractions = np.array([self._fractional(x, y) for x, y in corners])
+        low = np.floor(fractions.min(axis=0)).astype(int) - 2
+        high = np.ceil(fractions.max(axis=0)).astype(int) + 2
+        a, b = np.meshgrid(
+            np.arange(low[0], high[0] + 1), np.arange(low[1], high[1] + 1), indexing="ij"
+        )
+        a, b = a.ravel(), b.ravel()
+        x, y = self._centre_xy(a.astype(np.float64), b.astype(np.float64))
+        eps = 1e-9 * self.cell_mm  # as in_grid
+        on = (x >= -eps) & (x <= self.width_mm + eps) & (y >= -eps) & (y <= self.depth_mm + eps)
+        return np.column_stack([a[on], b[on]]), np.column_stack([x[on], y[on]])
 
     def corners(self, cell: Cell) -> tuple[tuple[float, float], ...]:
         """A cell's outline, table mm, counter-clockwise."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,16 +42,20 @@ class Ground:
             if t.kind in BLOCKING_TERRAIN or t.kind in COSTLY_TERRAIN
         ]
         if features:
-            for cell in _grid_cells(grid):
-                point = shapely.Point(grid.centre(cell))
-                for feature, blocks in features:
-                    if not isinstance(feature.geometry, shapely.Polygon):
-                        continue
-                    if feature.geometry.covers(point):
-                        if blocks:
-                            blocked.add(cell)
-                        else:
-                            costly[cell] = max(costly.get(cell, 1.0), COSTLY_TERRAIN[feature.kind])
+            # a cell is in a piece when the piece covers its centre (its edge included)
+            cells, centres = grid.cells_and_centres()
+            x, y = centres[:, 0], centres[:, 1]
+            for feature, blocks in features:
+                if not isinstance(feature.geometry, shapely.Polygon):
+                    continue
+                x0, y0, x1, y1 = feature.geometry.bounds
+                near = np.flatnonzero((x >= x0) & (x <= x1) & (y >= y0) & (y <= y1))
+                inside = near[shapely.intersects_xy(feature.geometry, x[near], y[near])]
+                for a, b in cells[inside].tolist():
+                    if blocks:
+                        blocked.add((a, b))
+                    else:
+                        costly[(a, b)] = max(costly.get((a, b), 1.0), COSTLY_TERRAIN[feature.kind])
         return cls(grid, frozenset(groups), frozenset(blocked), costly)
 
     def search(
@@ -81,23 +85,6 @@ class Ground:
                     previous[nxt] = cell
                     heapq.heappush(queue, (total, nxt))
         return costs, previous
-
-
-def _grid_cells(grid: Grid) -> Iterable[Cell]:
-    """Every cell of the grid (centre on the table)."""
-    corners = [
-        (0.0, 0.0),
-        (grid.width_mm, 0.0),
-        (0.0, grid.depth_mm),
-        (grid.width_mm, grid.depth_mm),
-    ]
-    fractions = np.array([grid._fractional(x, y) for x, y in corners])
-    low = np.floor(fractions.min(axis=0)).astype(int) - 2
-    high = np.ceil(fractions.max(axis=0)).astype(int) + 2
-    for a in range(int(low[0]), int(high[0]) + 1):
-        for b in range(int(low[1]), int(high[1]) + 1):
-            if grid.in_grid((a, b)):
-                yield a, b
 
 
 def walk_back(previous: Mapping[Cell, Cell], goal: Cell) -> list[Cell]:

@@ -430,3 +430,17 @@ def test_grids_of_absurdly_many_or_tiny_cells_are_refused(
     # finish, so a scene must keep to cells of 10 mm or more, 40,000 at most.
     with pytest.raises(SceneError, match=rf"options.{surface}_mm: cells must be .* make {made}"):
         _scene(surface, _fig("a", "blue", (60, 60)), table=table, **{f"{surface}_mm": size})
+
+
+@pytest.mark.parametrize("pointy", [True, False])
+def test_the_grid_s_cells_are_those_whose_centre_is_on_the_table(pointy: bool) -> None:
+    # Every cell found at once (with its centre) is one `in_grid` counts, and every cell
+    # `in_grid` counts within a wide window is found: a hex grid turned 33 deg, its
+    # origin off the table's corner.
+    grid = Grid("hex", 40.0, (-17.0, 230.0), 33.0, pointy, width_mm=600.0, depth_mm=400.0)
+    cells, centres = grid.cells_and_centres()
+    found = {(int(a), int(b)) for a, b in cells}
+    window = {(a, b) for a in range(-40, 41) for b in range(-40, 41) if grid.in_grid((a, b))}
+    assert found == window and len(found) > 100
+    for (a, b), (x, y) in zip(cells.tolist(), centres.tolist(), strict=True):
+        assert (x, y) == pytest.approx(grid.centre((a, b)))
