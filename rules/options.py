@@ -156,8 +156,11 @@ LengthMm = Annotated[
 GapMm = Annotated[float, Field(ge=0, le=MAX_OPTION_MM, allow_inf_nan=False, strict=True)]
 """A gap or tolerance in mm, 0 to `MAX_OPTION_MM`."""
 
-FiniteNumber = Annotated[float, Field(ge=-1e6, le=1e6, allow_inf_nan=False, strict=True)]
-"""Any number within a million either way (a position in mm, an angle in degrees)."""
+FiniteNumber = Annotated[
+    float, Field(ge=-MAX_OPTION_MM, le=MAX_OPTION_MM, allow_inf_nan=False, strict=True)
+]
+"""Any number within `MAX_OPTION_MM` either way (a position in mm, an angle in degrees),
+the bound `PUT /api/options` sets on every number."""
 
 
 @dataclass(frozen=True, slots=True)
