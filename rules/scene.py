@@ -443,6 +443,15 @@ def _figure(source: str, index: int, spec: FigureSpec, table: Table) -> Figure:
             raise SceneError(
                 source, f"{where}.{axis}", f"{value!r} is off the table ({name} {limit!r} mm)"
             )
+    base = _base(spec.base)
+    longest = max(table.width_mm, table.depth_mm)
+    if base is not None and max(base.width_mm, base.depth_mm) > longest:
+        raise SceneError(
+            source,
+            f"{where}.base",
+            f"a base of {base.width_mm:g} x {base.depth_mm:g} mm is larger than the table"
+            f" ({longest:g} mm at most)",
+        )
     attrs = copy.deepcopy(spec.attrs)  # the figure's own: the caller's data may change
     if spec.marker_height_mm is not None:
         attrs.setdefault("marker_height_mm", spec.marker_height_mm)
@@ -454,7 +463,7 @@ def _figure(source: str, index: int, spec: FigureSpec, table: Table) -> Figure:
         group=spec.group,
         reference=spec.reference,
         facing_deg=spec.facing_deg,
-        base=_base(spec.base),
+        base=base,
         unit=spec.unit,
         type=spec.type,
         wounded=spec.wounded,

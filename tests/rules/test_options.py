@@ -343,3 +343,11 @@ def test_an_odd_option_name_is_quoted_on_one_line(key: str) -> None:
     message = str(refused.value)
     assert "unknown key (a typo?)" in message and len(message.splitlines()) == 1
     assert len(message) < 200
+
+
+def test_a_base_larger_than_the_table_is_refused() -> None:
+    # A 99,999 mm square on a 1,200 x 900 mm table fired at "0.0 cm, short range".
+    huge = {"shape": "square", "side_mm": 99_999}
+    with pytest.raises(SceneError, match=re.escape("figures[0].base: a base of 99999 x 99999 mm")):
+        _scene("sr", _figure("a", "blue", 300, 300, base=huge))
+    _scene("sr", _figure("a", "blue", 300, 300, base={"shape": "square", "side_mm": 1200}))
