@@ -65,6 +65,8 @@ def bad_input_exits_2(command: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
+        except BrokenPipeError:
+            raise  # the reader of the output went away: not bad input (see main)
         except (RulesError, CalibrationError, VisionError, OSError) as error:
             raise fail(str(error)) from None
 
@@ -282,10 +284,15 @@ def locate(
     )
     for marker in located.markers:
         name = f" {marker.figure}" if marker.figure else ""
+        height = f"z {marker.z_mm:g}" if marker.height_known else "z 0: height not given"
         typer.echo(
             f"  {marker.id}{name}: x {marker.x_mm:.1f} mm, y {marker.y_mm:.1f} mm "
-            f"± {marker.sigma_mm:.1f} (z {marker.z_mm:g}), heading "
-            f"{marker.heading_deg:.0f}°"
+            f"± {marker.sigma_mm:.1f} ({height}), heading {marker.heading_deg:.0f}°"
+        )
+    for piece in located.terrain:
+        typer.echo(
+            f"  {piece.marker.id} terrain {piece.piece.id}: x {piece.marker.x_mm:.1f} mm, "
+            f"y {piece.marker.y_mm:.1f} mm, heading {piece.marker.heading_deg:.0f}°"
         )
     for rejected in located.markers_rejected:
         typer.echo(f"  warning: marker {rejected.id} not placed: {rejected.reason}")
@@ -893,6 +900,9 @@ def main() -> None:
         code = app(prog_name="arbitre", standalone_mode=False)
     except KeyboardInterrupt:
         sys.exit(130)
+    except BrokenPipeError:  # `arbitre ... | head` took what it wanted: stop, quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(141)  # as a shell reports a command its reader left (128 + SIGPIPE)
     except Exception as error:
         if getattr(error, "exit_code", None) != 2 or not hasattr(error, "format_message"):
             _unexpected(error)

@@ -508,6 +508,16 @@ POSITION_STEP_MM = 0.05
 """The live table's figures are placed to this step in its scenes."""
 
 
+def _on_step(value_mm: float) -> float:
+    """A position to the nearest `POSITION_STEP_MM`, written as such (99.85, never
+    99.85000000000001).
+
+    >>> _on_step(99.8731), _on_step(19.9504)
+    (99.85, 19.95)
+    """
+    return round(round(value_mm / POSITION_STEP_MM) * POSITION_STEP_MM, 2)
+
+
 def _figure_id(track: Track, roster: Roster) -> str:
     who = roster.by_marker(track.marker)
     return who.id if who else f"marker{track.marker}"
@@ -520,8 +530,8 @@ def _scene_figure(track: Track, who: RosterFigure | None, sigma_floor_mm: float)
         "side": (who.side if who and who.side else "unknown"),
         # To a twentieth of a mm (the positions are never surer than sigma_floor_mm): a
         # still figure's averaged position keeps its value from frame to frame.
-        "x_mm": round(track.x_mm / POSITION_STEP_MM) * POSITION_STEP_MM,
-        "y_mm": round(track.y_mm / POSITION_STEP_MM) * POSITION_STEP_MM,
+        "x_mm": _on_step(track.x_mm),
+        "y_mm": _on_step(track.y_mm),
         "facing_deg": round(track.heading_deg, 1),
         "sigma_mm": round(max(track.sigma_mm, sigma_floor_mm), 2),
     }

@@ -228,3 +228,14 @@ def test_an_unknown_language_is_one_line_and_exit_2(how: tuple[str, ...]) -> Non
 def test_json_is_the_same_in_every_language(question: tuple[str, ...]) -> None:
     plain = _ask(str(EXAMPLE), *question, "--json")[1]
     assert _ask(str(EXAMPLE), *question, "--json", "--lang", "fr")[1] == plain
+
+
+def test_french_margins_read_par_rapport_au_contact() -> None:
+    # "Marge par rapport {limit}": each limit brings its own à / au ("par rapport à le
+    # contact" was printed), and the English ones read "Margin from the ...".
+    for key, text in FR.items():
+        if key.startswith("margin."):
+            assert text.startswith(("à ", "au ", "aux ")), (key, text)
+    assert _fill(FR["detail.margin"], mm="3,0", limit=FR["margin.contact"]) == (
+        "Marge par rapport au contact : 3,0 mm"
+    )

@@ -80,6 +80,12 @@ def test_the_human_answer_lists_the_markers(tripod: tuple[Render, SetupFiles, Pa
     assert code == 0
     assert out.startswith(f"{image}: anchors 0, 1, 2, 3")
     assert "figure 10: x " in out
+    assert "height not given" not in out
+    # Without a roster no height is known: each marker says so (the JSON's height_known).
+    code, out, _ = _locate(image, files)
+    assert code == 0
+    lines = [line for line in out.splitlines() if line.startswith("  ") and "warning" not in line]
+    assert lines and all("(z 0: height not given)" in line for line in lines)
 
 
 def test_an_anchor_glued_elsewhere_than_the_table_says_is_left_out_and_named(
