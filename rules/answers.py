@@ -125,6 +125,24 @@ def deciding(margins: Iterable[Margin]) -> Margin | None:
     return min(margins, key=lambda m: abs(m.margin_mm) - 2.0 * m.sigma_mm, default=None)
 
 
+def refusing(margins: Sequence[Margin], checks: Iterable[str]) -> tuple[Margin, ...]:
+    """The margins a refusal rests on: of the ``checks`` that failed (margin names such as
+    ``range``, ``line``, ``arc``), the surest alone, since any one of them refuses; all the
+    margins when none is named.
+
+    Out of range by 74.7 mm, the nearest figure 51.9 mm from the line: the refusal rests
+    on the range (the line does not refuse it):
+
+    >>> refusing([Margin("range", -74.7, 2.0), Margin("line", 51.9, 2.0)], ["range"])
+    (Margin(what='range', margin_mm=-74.7, sigma_mm=2.0),)
+    """
+    names = set(checks)
+    failing = [m for m in margins if m.what.split(" ")[0] in names]
+    if not failing:
+        return tuple(margins)
+    return (max(failing, key=lambda m: abs(m.margin_mm) - 2.0 * m.sigma_mm),)
+
+
 def with_certainty(text: str, *margins: Margin) -> str:
     """Prefix "too close to call" when a margin lies within twice its uncertainty.
 

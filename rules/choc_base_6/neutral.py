@@ -45,6 +45,7 @@ from arbitre.rules.answers import (
     Unit,
     area_text,
     combined_sigma,
+    refusing,
     warning_lines,
     with_certainty,
 )
@@ -85,6 +86,9 @@ from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Bonus, Die, Name, SideDice
 from arbitre.rules.ruleset import Question, Ruleset, coordinate_mm
 from arbitre.rules.terrain import straight_cost_mm
+
+_FIRE_CHECKS = {Reason.OUT_OF_RANGE: "range", Reason.LINE_BLOCKED: "line"}
+"""The margin each refusal of a shot rests on."""
 
 
 class ChocBase6Neutral(Ruleset):
@@ -229,7 +233,9 @@ class ChocBase6Neutral(Ruleset):
         text = fire_message(
             shooter, target, allowed, reasons, distance_mm, unit, blocked_by, pi_total
         )
-        decisive = tuple(margins)
+        # a refusal rests on the check that failed (out of range: the range, not the line)
+        failed = [_FIRE_CHECKS[r] for r in reasons if r in _FIRE_CHECKS]
+        decisive = refusing(margins, failed) if reasons else tuple(margins)
         return FireAnswer(
             question="fire",
             message=with_certainty(text, *decisive),

@@ -5,7 +5,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from arbitre.rules.answers import Margin, Reason, combined_sigma, warning_lines, with_certainty
+from arbitre.rules.answers import (
+    Margin,
+    Reason,
+    combined_sigma,
+    refusing,
+    warning_lines,
+    with_certainty,
+)
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Flag
@@ -35,6 +42,14 @@ from arbitre.rules.smooth_and_rifled.model import (
     resolve,
     weapon_range_cm,
 )
+
+_CHECKS = {
+    Reason.OUT_OF_RANGE: "range",
+    Reason.NOT_IN_ARC: "arc",
+    Reason.LINE_BLOCKED: "line",
+    Reason.NOT_VISIBLE: "sight",
+}
+"""The margin each refusal of a shot rests on."""
 
 
 def fire_question(
@@ -111,7 +126,9 @@ def fire_question(
             + "; ".join(f"{k}: {', '.join(v)}" for k, v in volleys.items())
         )
     margins = reported.margins if reported else ()
-    if reported and shelter.margin_mm is not None:
+    if reported and reported.reasons:  # refused: on the check that failed, not the others
+        margins = refusing(margins, [_CHECKS[r] for r in reported.reasons if r in _CHECKS])
+    elif reported and shelter.margin_mm is not None:
         sigma = combined_sigma(reported.figure.sigma_mm, target.sigma_mm)
         margins = (*margins, Margin("cover", shelter.margin_mm, sigma))
     shooter_name = group.name if group is not None else lead.id

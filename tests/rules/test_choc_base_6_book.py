@@ -149,3 +149,42 @@ def test_wounded_rider_keeps_his_bonus() -> None:
 def test_a_die_shows_one_to_six(die: int) -> None:
     with pytest.raises(ValueError, match="a die shows 1 to 6"):
         impact(3, die)
+
+
+def test_a_shot_out_of_range_gives_the_range_s_margin_not_the_line_s() -> None:
+    # A at (100, 100) shoots at T at (500, 100): 4 M, 1 M beyond the 3 M range; P stands
+    # 40 mm beside the line. The refusal rests on the range: margin 100 mm (the page
+    # said "margin from the figure nearest the line of fire" beside "out of range").
+    scene = _scene(
+        {
+            "id": "a",
+            "side": "blue",
+            "group": "A",
+            "reference": True,
+            "x_mm": 100,
+            "y_mm": 100,
+            "type": "TD",
+        },
+        {
+            "id": "t",
+            "side": "red",
+            "group": "T",
+            "reference": True,
+            "x_mm": 500,
+            "y_mm": 100,
+            "type": "CR",
+        },
+        {
+            "id": "p",
+            "side": "green",
+            "group": "P",
+            "reference": True,
+            "x_mm": 300,
+            "y_mm": 140,
+            "type": "CR",
+        },
+    )
+    fire = ask(scene, "fire", ["A", "T"]).to_json()
+    assert fire["reasons"] == ["out_of_range"]
+    assert [m["what"] for m in fire["margins"]] == ["range"]
+    assert fire["margin_mm"] == pytest.approx(100.0)
