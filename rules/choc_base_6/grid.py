@@ -133,10 +133,10 @@ class Grid:
         fractions = np.array([self._fractional(x, y) for x, y in corners])
         low = np.floor(fractions.min(axis=0)).astype(int) - 2
         high = np.ceil(fractions.max(axis=0)).astype(int) + 2
-        a, b = np.meshgrid(
+        grid_a, grid_b = np.meshgrid(
             np.arange(low[0], high[0] + 1), np.arange(low[1], high[1] + 1), indexing="ij"
         )
-        a, b = a.ravel(), b.ravel()
+        a, b = grid_a.ravel(), grid_b.ravel()
         x, y = self._centre_xy(a.astype(np.float64), b.astype(np.float64))
         eps = 1e-9 * self.cell_mm  # as in_grid
         on = (x >= -eps) & (x <= self.width_mm + eps) & (y >= -eps) & (y <= self.depth_mm + eps)
