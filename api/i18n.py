@@ -33,9 +33,13 @@ class LanguageError(ValueError):
 
 @cache
 def catalogue() -> Mapping[str, Mapping[str, str]]:
-    """The catalogue, read once from the installed package: ``{language: {key: text}}``."""
+    """The catalogue, read once from the installed package: ``{language: {key: text}}``.
+
+    The page keeps a number and its unit together with a no-break space; a terminal
+    gets a plain one (a number copied from it pastes as a number).
+    """
     text = resources.files("arbitre.api").joinpath("static", CATALOGUE).read_text("utf-8")
-    tables: dict[str, dict[str, str]] = json.loads(text)
+    tables: dict[str, dict[str, str]] = json.loads(text.replace("\u00a0", " "))
     return tables
 
 

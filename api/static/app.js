@@ -155,16 +155,19 @@ function currentOverlay() {
 function renderStatus() {
   const status = byTestId("source-status");
   const text = byTestId("source-text");
+  const rate = byTestId("source-fps");
   const detail = byTestId("source-detail");
   let kind;
   let words;
+  let fps = "";
   let message = "";
   if (app.connection !== "open" || !app.state) {
     kind = app.connection === "closed" ? "offline" : "connecting";
     words = t(`status.${kind}`);
   } else if (app.state.source.ok) {
     kind = "ok";
-    words = `${t("status.ok")} · ${t("status.fps", { fps: number(app.state.fps, 0) })}`;
+    words = t("status.ok");
+    fps = `· ${t("status.fps", { fps: number(app.state.fps, 0) })}`;
   } else {
     kind = "lost";
     words = t("status.lost");
@@ -172,7 +175,10 @@ function renderStatus() {
   }
   if (app.state?.problem) message = [message, app.state.problem].filter(Boolean).join(" · ");
   status.dataset.state = kind;
+  status.closest(".status").dataset.state = kind; // the light beside it
   text.textContent = words;
+  // the frame rate changes every second: shown, but outside the status a reader announces
+  if (rate.textContent !== fps) rate.textContent = fps;
   detail.textContent = message;
   detail.hidden = !message;
 }
@@ -319,7 +325,9 @@ function renderAll() {
 
 // ---- the result panel -----------------------------------------------------------
 
-const units = (value) => number(value, 2);
+// Cells of a grid (hexes H, squares C) are counted whole; lengths to a hundredth.
+const GRID_UNITS = new Set(["H", "C"]);
+const units = (value, unit) => number(value, GRID_UNITS.has(unit) && Number.isInteger(value) ? 0 : 2);
 const mm = (value) => number(value, 1);
 
 function reasonsText(reasons) {
@@ -327,7 +335,7 @@ function reasonsText(reasons) {
 }
 
 function distanceResult(data, [a, b]) {
-  const headline = t("result.distance", { a: nameOf(a), b: nameOf(b), units: units(data.distance_units), unit: data.unit, mm: mm(data.distance_mm) });
+  const headline = t("result.distance", { a: nameOf(a), b: nameOf(b), units: units(data.distance_units, data.unit), unit: data.unit, mm: mm(data.distance_mm) });
   const details = [t("detail.mode", { mode: tOr(`mode.${data.mode}`, data.mode) })];
   if (data.sigma_mm > 0) details.push(t("detail.sigma", { sigma: number(data.sigma_mm, 1) }));
   return { headline, details, verdict: "neutral" };
@@ -336,7 +344,7 @@ function distanceResult(data, [a, b]) {
 function fireResult(data, [a, b]) {
   const names = { a: nameOf(a), b: nameOf(b) };
   const headline = t(data.allowed ? "result.fire.yes" : "result.fire.no", names);
-  const details = [t("detail.distance", { units: units(data.distance_units), unit: data.unit, mm: mm(data.distance_mm) })];
+  const details = [t("detail.distance", { units: units(data.distance_units, data.unit), unit: data.unit, mm: mm(data.distance_mm) })];
   if (data.reasons?.length) details.push(t("detail.reasons", { reasons: reasonsText(data.reasons) }));
   if (data.band) details.push(t("detail.band", { band: tOr(`band.${data.band}`, data.band) }));
   if (data.allowed && data.pi) details.push(t("detail.pi", { pi: data.pi }));
@@ -364,7 +372,7 @@ function moveResult(data, [a], target) {
   const details = [];
   if (data.reasons?.length) details.push(t("detail.reasons", { reasons: reasonsText(data.reasons) }));
   if (data.cost_units !== null && data.cost_units !== undefined) {
-    details.push(t("detail.cost", { cost: units(data.cost_units), allowance: units(data.allowance_units), unit: data.unit, cost_mm: mm(data.cost_mm), allowance_mm: mm(data.allowance_mm) }));
+    details.push(t("detail.cost", { cost: units(data.cost_units, data.unit), allowance: units(data.allowance_units, data.unit), unit: data.unit, cost_mm: mm(data.cost_mm), allowance_mm: mm(data.allowance_mm) }));
   }
   if (data.blocked_by?.length) details.push(t("detail.path_blocked", { names: namesOf(data.blocked_by) }));
   if (data.margin_mm !== null && data.margin_mm !== undefined) details.push(marginDetail(data));
@@ -377,7 +385,7 @@ function reachResult(data, [a]) {
   const empty = !(data.polygons_mm || []).length;
   const headline = empty
     ? t("result.reach.none", { a: nameOf(a) })
-    : t("result.reach", { a: nameOf(a), units: units(data.allowance_units), unit: data.unit, mm: mm(data.allowance_mm) });
+    : t("result.reach", { a: nameOf(a), units: units(data.allowance_units, data.unit), unit: data.unit, mm: mm(data.allowance_mm) });
   return { headline, details: [], verdict: "neutral" };
 }
 
@@ -586,6 +594,24 @@ function closeChooser() {
   byTestId("chooser").hidden = true;
 }
 
+// ---- focus: a control that hides itself once used hands the focus on ----------------
+
+let lastFocused = null;
+
+function shown(node) {
+  return node.isConnected && !node.disabled && node.getClientRects().length > 0;
+}
+
+/** When the focused control went away (hidden, disabled), focus the next control of its
+ * section, else the question's mode: keyboard users keep their place. */
+function keepFocus() {
+  if (document.activeElement !== document.body || !lastFocused || shown(lastFocused)) return;
+  const section = lastFocused.closest("section, nav, .chooser");
+  const nearby = section ? [...section.querySelectorAll("button, input, select, [tabindex]")] : [];
+  const next = nearby.find((node) => shown(node) && node !== lastFocused) ?? document.querySelector('.mode-buttons [aria-pressed="true"]');
+  next?.focus({ preventScroll: true });
+}
+
 function onChooserTap(event) {
   const button = event.target.closest("button[data-id]");
   if (!button) return;
@@ -654,19 +680,25 @@ function renderSettingsLabel() {
 function renderSettingsValue() {
   const input = byTestId("unit-mm");
   if (!app.token || document.activeElement === input || input.dataset.edited) return;
-  if (app.state?.unit_mm) input.value = String(app.state.unit_mm);
+  if (app.state?.unit_mm) input.value = String(app.state.unit_mm).replace(".", language() === "fr" ? "," : ".");
   renderSettingsLabel();
 }
 
 async function saveSettings(event) {
   event.preventDefault();
   const input = byTestId("unit-mm");
-  const value = Number(input.value);
-  const reply = await server.putOptions(app.token, { unit_mm: value });
   const message = byTestId("settings-message");
+  // a decimal comma or point (25,4 or 25.4); anything else is refused here, not guessed
+  const written = input.value.trim().replace(",", ".");
+  const value = /^\d+(\.\d+)?$/.test(written) ? Number(written) : NaN;
+  if (!(value >= 1 && value <= 1000)) {
+    message.textContent = t("settings.refused", { detail: t("settings.number") });
+    return;
+  }
+  const reply = await server.putOptions(app.token, { unit_mm: value });
   if (reply.ok) {
     delete input.dataset.edited;
-    message.textContent = t("settings.saved", { unit: app.state?.unit ?? "M", mm: number(value, 0) });
+    message.textContent = t("settings.saved", { unit: app.state?.unit ?? "M", mm: number(value, Number.isInteger(value) ? 0 : 1) });
   } else {
     message.textContent = t("settings.refused", { detail: reply.detail ?? "" });
   }
@@ -776,6 +808,10 @@ function wire() {
   byTestId("camera-img").addEventListener("error", onCameraError);
   byTestId("map").addEventListener("click", onMapTap);
   byTestId("chooser").addEventListener("click", onChooserTap);
+  document.addEventListener("focusin", (event) => {
+    if (event.target instanceof HTMLElement && event.target !== document.body) lastFocused = event.target;
+  });
+  for (const type of ["click", "keyup"]) document.addEventListener(type, () => setTimeout(keepFocus));
   // a tap anywhere else, or Escape, puts the chooser away
   document.addEventListener("pointerdown", (event) => {
     if (!event.target.closest('[data-testid="chooser"]')) closeChooser();

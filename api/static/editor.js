@@ -143,7 +143,8 @@ export function createEditor({ byTestId, view, getState, token, blocked, onChang
     if (!drawing) return;
     const needed = drawing.shape === "line" ? 2 : 3;
     if (drawing.points.length < needed) return;
-    const piece = { id: uniqueId(kind), kind };
+    // named in the page's language, as the players call it: bois1, wood1
+    const piece = { id: uniqueId(tOr(`kind.${kind}`, kind).replace(/\s+/g, "-")), kind };
     if (kind in LEVELS && level) piece.level = Number(level);
     piece[drawing.shape === "line" ? "line_mm" : "polygon_mm"] = drawing.points;
     edit.pieces.push(piece);

@@ -128,6 +128,8 @@ def _wait_for_answer(page: Any, question: str) -> dict[str, str]:
                   headline: document.querySelector('[data-testid="result-headline"]').textContent,
                   details: document.querySelector('[data-testid="result-details"]').textContent})"""
     )
+    # the page keeps a number and its unit together (a no-break space): read it plainly
+    panel = {key: value.replace("\u00a0", " ") for key, value in panel.items()}
     return panel
 
 
@@ -360,6 +362,35 @@ def test_figures_close_together_are_chosen_from_a_list(
     assert not errors, f"errors in the page: {errors}"
 
 
+def test_a_control_that_hides_itself_hands_the_focus_on(
+    page: tuple[Any, list[str]], tmp_path: Path
+) -> None:
+    # Used from the keyboard, "Back to the live table" disappears with the scene it
+    # closes: the focus moves on to a control still shown (it fell to the page's body,
+    # and the next Tab started again from the top).
+    tab, errors = page
+    scene = tmp_path / "two.yaml"
+    scene.write_text(
+        "ruleset: choc-base-6\ntable: {width_mm: 900, depth_mm: 600}\nfigures:\n"
+        "  - {id: A, side: red, x_mm: 300, y_mm: 300}\n"
+        "  - {id: B, side: blue, x_mm: 600, y_mm: 300}\n",
+        encoding="utf-8",
+    )
+    tab.set_input_files('[data-testid="scene-file"]', str(scene))
+    tab.wait_for_selector('[data-testid="scene-banner"]:not([hidden])', timeout=5_000)
+    back = tab.locator('[data-testid="scene-flag-back"]')
+    back.focus()
+    tab.keyboard.press("Enter")
+    tab.wait_for_selector('[data-testid="scene-flag"]', state="hidden", timeout=5_000)
+    tab.wait_for_function("() => document.activeElement !== document.body", timeout=2_000)
+    focused = tab.evaluate(
+        "() => [document.activeElement.dataset.testid,"
+        " document.activeElement.offsetParent !== null]"
+    )
+    assert focused[1] is True and focused[0] != "scene-flag-back", focused
+    assert not errors, f"errors in the page: {errors}"
+
+
 def test_a_bad_scene_file_says_why_in_one_line(page: tuple[Any, list[str]], tmp_path: Path) -> None:
     tab, errors = page
     bad = tmp_path / "bad.yaml"
@@ -395,6 +426,18 @@ def test_the_token_leaves_the_address_bar_and_stays_for_the_tab(
         """() => document.querySelector('[data-testid="settings-message"]').textContent !== ''"""
     )
     assert "100" in message.text_content()  # saved: the server took the header's token
+    # An inch, written with a decimal comma as a French player writes it: 25.4 mm (the
+    # field took whole numbers only, and "25,4" became 254); a word is refused on the page.
+    shown = "document.querySelector('[data-testid=\"settings-message\"]').textContent"
+    for written, unit_mm in (("25,4", 25.4), ("2 5", None), ("100", 100.0)):
+        tab.evaluate(f"{shown} = ''")
+        tab.fill('[data-testid="unit-mm"]', written)
+        tab.click('[data-testid="settings-save"]')
+        tab.wait_for_function(f"() => {shown} !== ''")
+        if unit_mm is None:
+            assert "such as 100 or 25.4" in message.text_content()
+        else:
+            assert _get_json(server + "api/state")["unit_mm"] == unit_mm
     assert not errors, f"errors in the page: {errors}"
 
 
