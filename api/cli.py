@@ -433,6 +433,7 @@ def table_init(
     ] = 35.0,
     dictionary: Annotated[str, typer.Option(help="ArUco dictionary")] = "DICT_4X4_250",
     sheet: Annotated[Path | None, typer.Option(help="anchor sheet to print (.pdf/.svg)")] = None,
+    paper: Annotated[str, typer.Option(help="paper size of the sheet: a4 or letter")] = "a4",
     force: Annotated[
         bool, typer.Option("--force", help="overwrite table.yaml and the sheet if they exist")
     ] = False,
@@ -441,10 +442,11 @@ def table_init(
 
     An existing table.yaml (perhaps corrected by hand) or sheet is kept unless --force.
     """
-    from arbitre.calibration.printing import marker_sheets, write_pages
+    from arbitre.calibration.printing import find_paper, marker_sheets, write_pages
     from arbitre.calibration.setup import corner_anchors, write_table
     from arbitre.files import refuse_overwrite
 
+    page_size = find_paper(paper)
     sheet = sheet or out.with_name(out.stem + "-anchors.pdf")
     for path in (out, sheet):
         refuse_overwrite(path, force=force)
@@ -457,7 +459,7 @@ def table_init(
     anchors = corner_anchors(width_mm, depth_mm, anchor_size_mm, inset_mm)
     labels = [f"glue at x={a['x_mm']:g}, y={a['y_mm']:g} mm" for a in anchors]
     pages = marker_sheets(
-        [int(a["id"]) for a in anchors], anchor_size_mm, dictionary, labels=labels
+        [int(a["id"]) for a in anchors], anchor_size_mm, dictionary, labels=labels, paper=page_size
     )
     sheet_was_there = sheet.exists()
     write_pages(pages, sheet, overwrite=force)

@@ -73,6 +73,15 @@ def test_letter_paper(tmp_path: Path) -> None:
     assert len(boxes) > 1 and f"{len(boxes)} page(s) of US Letter paper" in stdout
     assert all(box == pytest.approx((612.0, 792.0), abs=0.01) for box in boxes)
 
+    # the anchor sheet of `table init` too (docs/setup.md: --paper on every printed sheet)
+    table = tmp_path / "table.yaml"
+    code, _, stderr = _run(
+        "table", "init", "--width-mm", "1200", "--depth-mm", "900", "--out", str(table),
+        "--paper", "letter",
+    )  # fmt: skip
+    assert code == 0, stderr
+    assert _media_boxes(tmp_path / "table-anchors.pdf") == [pytest.approx((612.0, 792.0), abs=0.01)]
+
 
 def test_a_board_too_big_for_the_paper_exits_2_with_the_largest_square(tmp_path: Path) -> None:
     # 10 x 7 squares of 40 mm on A4 with 12 mm margins and 24 mm for the caption and check
