@@ -621,6 +621,12 @@ def serve(
         typer.echo("arbitre: anyone on this network may view; changes need the token")
     if sender is not None:
         typer.echo(f"arbitre: TUIO /tuio/2Dobj to {tuio} (UDP), each frame")
+    opened = getattr(live.source, "is_open", None)
+    if opened is not None and not opened():
+        typer.echo(
+            f"arbitre: warning: {live.source.description} gives no picture yet"
+            f" ({live.source.advice or 'it is tried again every few seconds'})"
+        )
     unknown = [f.name for f in live.config.roster.figures if f.marker_height_mm is None]
     if unknown:
         shown_names = ", ".join(unknown[:5]) + (
@@ -709,7 +715,8 @@ def snapshot(
         got = sum(live.step() for _ in range(frames))
         live.source.close()
         if not got:
-            raise fail(f"{live.source.description}: no frame")
+            advice = f" ({live.source.advice})" if live.source.advice else ""
+            raise fail(f"{live.source.description}: no frame{advice}")
         if not live.located_frames:
             raise fail(
                 f"{live.source.description}: the table was not found in {got} frame(s) "

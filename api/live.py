@@ -196,7 +196,8 @@ class LiveTable:
             with self._lock:
                 self._source_ok = False
                 if self._source_message in ("starting", "ok"):
-                    self._source_message = f"{self.source.description}: no frame"
+                    advice = f" ({self.source.advice})" if self.source.advice else ""
+                    self._source_message = f"{self.source.description}: no frame{advice}"
                 self._figures.lost(now)
             return False
         if image is self._last_image:  # the same picture again: nothing new to measure

@@ -35,6 +35,8 @@ class FrameSource(abc.ABC):
     pace_s: float | None = None
     """Seconds between the frames of a recording, to be read at the pace it was made (a
     video file); None for a live source, read as fast as it gives frames."""
+    advice: str = ""
+    """What to check when the source gives no frame (said after "no frame")."""
 
     @abc.abstractmethod
     def read(self) -> NDArray[np.uint8] | None:
@@ -61,6 +63,13 @@ class CaptureSource(FrameSource):
         self.target = target
         self.loop = loop
         self.description = f"camera {target}" if isinstance(target, int) else str(target)
+        if isinstance(target, int):
+            self.advice = (
+                "is it plugged in, and not in use by another program? --camera-index"
+                " chooses another, --demo plays without one"
+            )
+        elif "://" in target:
+            self.advice = "is the address right, and is the stream sending?"
         self._capture = self._open()
         fps = float(self._capture.get(cv2.CAP_PROP_FPS) or 0.0)
         if isinstance(target, str) and Path(target).is_file() and 1.0 <= fps <= 240.0:

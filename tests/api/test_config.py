@@ -165,6 +165,34 @@ def test_serve_warns_of_roster_figures_without_a_height(
     ]
 
 
+def test_a_camera_that_gives_no_picture_says_what_to_check(
+    table: tuple[Path, Render], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No webcam 9 on this machine: serve starts (the camera is tried again every few
+    # seconds) but says so, and what to check; snapshot stops with the same advice.
+    import socket
+
+    import uvicorn
+
+    config, _ = table
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    served = runner.invoke(
+        app, ["serve", "--config", str(config), "--camera-index", "9", "--port", str(port)]
+    )
+    assert served.exit_code == 0, served.stderr
+    assert "arbitre: warning: camera 9 gives no picture yet (is it plugged in" in served.stdout
+    snapped = runner.invoke(
+        app,
+        ["snapshot", "--config", str(config), "--camera-index", "9", "--frames", "1"]
+        + ["--out", str(tmp_path / "scene.yaml")],
+    )
+    assert snapped.exit_code == 2
+    assert snapped.stderr.startswith("arbitre: camera 9: no frame (is it plugged in")
+
+
 def test_snapshot_of_frames_without_the_table_writes_nothing(
     table: tuple[Path, Render], tmp_path: Path
 ) -> None:
