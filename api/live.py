@@ -32,7 +32,7 @@ from arbitre.calibration.frame import Frame, locate_frame
 from arbitre.calibration.locate import LocateResult
 from arbitre.calibration.table import Roster, RosterFigure, Table
 from arbitre.rules.answers import Answer
-from arbitre.rules.errors import QuestionError, RulesError
+from arbitre.rules.errors import QuestionError, RulesError, SceneError
 from arbitre.rules.model import Scene
 from arbitre.rules.questions import ask
 from arbitre.rules.registry import find_ruleset
@@ -390,6 +390,9 @@ class LiveTable:
     def check_terrain(self, terrain: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """The terrain as plain data, checked by the rules' scene parser (RulesError if bad)."""
         pieces = [dict(piece) for piece in terrain]
+        clash = self.config.roster.clashing_terrain(str(piece.get("id")) for piece in pieces)
+        if clash is not None:
+            raise SceneError("terrain", "", clash)
         parse_scene(
             {**self._document(self.tracks()), "terrain": pieces, "figures": []}, source="terrain"
         )

@@ -62,10 +62,14 @@ def load_settings(path: str | Path) -> tuple[Settings, TableConfig]:
         field = ".".join(str(p) for p in first["loc"])
         raise CalibrationError(f"{where}: {field}: {first['msg']}") from None
     base = where.parent
+    roster = load_roster(base / settings.roster)
+    clash = roster.clashing_terrain(str(piece.get("id")) for piece in settings.terrain)
+    if clash is not None:
+        raise CalibrationError(f"{where}: terrain: {clash}")
     config = TableConfig(
         camera=load_camera(base / settings.camera),
         table=load_table(base / settings.table),
-        roster=load_roster(base / settings.roster),
+        roster=roster,
         ruleset=settings.ruleset,
         options=settings.options,
         terrain=tuple(settings.terrain),

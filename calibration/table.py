@@ -14,7 +14,7 @@ above (z up) with side ``s`` centred on ``(x, y)``::
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -194,6 +194,23 @@ class Roster:
     def by_marker(self, marker_id: int) -> RosterFigure | None:
         """The figure carrying this marker, or None (a terrain piece's marker is no figure)."""
         return next((f for f in self.figures if f.marker == marker_id), None)
+
+    def clashing_terrain(self, ids: Iterable[str]) -> str | None:
+        """Why fixed terrain pieces of these ``ids`` cannot stand beside the roster's
+        pieces, one of which has the same id; None when none has.
+
+        >>> wood = RosterTerrain(30, "wood1", "wood", polygon_mm=((0, 0), (9, 0), (0, 9)))
+        >>> Roster((), (wood,)).clashing_terrain(["hill", "wood1"])[:40]
+        "'wood1' is also the id of the roster's t"
+        """
+        for ident in ids:
+            piece = next((t for t in self.terrain if t.id == ident), None)
+            if piece is not None:
+                return (
+                    f"{ident!r} is also the id of the roster's terrain piece on marker"
+                    f" {piece.marker}: give one of them another id"
+                )
+        return None
 
     def terrain_by_marker(self, marker_id: int) -> RosterTerrain | None:
         """The terrain piece carrying this marker, or None."""

@@ -230,3 +230,33 @@ def test_bad_settings_are_one_line(
     )
     assert result.exit_code == 2
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_fixed_piece_and_a_roster_piece_with_one_id_are_refused_at_once(
+    table: tuple[Path, Render], tmp_path: Path
+) -> None:
+    # arbitre.yaml's wood1 and the roster's piece on marker 60, also wood1 (the docs'
+    # own examples, used together): refused when the files are read, naming both; the
+    # state said "terrain[1].id: duplicate id" only once marker 60 was seen.
+    import shutil
+
+    config, _ = table
+    club = tmp_path / "club"
+    shutil.copytree(config.parent, club)
+    roster = club / "roster.yaml"
+    pieces = {
+        "terrain": [
+            {"marker": 60, "id": "wood1", "kind": "wood", "polygon_mm": [[0, 0], [90, 0], [0, 90]]}
+        ]
+    }
+    roster.write_text(roster.read_text() + yaml.safe_dump(pieces), encoding="utf-8")
+    settings = yaml.safe_load((club / "arbitre.yaml").read_text())
+    settings["terrain"] = [
+        {"id": "wood1", "kind": "wood", "polygon_mm": [[300, 300], [500, 300], [500, 450]]}
+    ]
+    (club / "arbitre.yaml").write_text(yaml.safe_dump(settings), encoding="utf-8")
+    with pytest.raises(
+        CalibrationError,
+        match=r"terrain: 'wood1' is also the id of the roster's terrain piece on marker 60",
+    ):
+        load_settings(club / "arbitre.yaml")
