@@ -421,7 +421,7 @@ def _check_square_counts(images: list[tuple[str, NDArray[Any]]], board: Board) -
         if cv2.findChessboardCorners(grey, larger_inner, flags=_CHESSBOARD_FLAGS)[0]:
             columns, rows = board.squares_x + 1, board.squares_y + 1
             raise CalibrationError(
-                "board.yaml counts squares, not inner corners: these images show a "
+                "the board file counts squares, not inner corners: these images show a "
                 f"chessboard of {columns} x {rows} squares ({board.squares_x} x "
                 f"{board.squares_y} inner corners); write squares_x: {columns}, "
                 f"squares_y: {rows}"

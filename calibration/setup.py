@@ -33,6 +33,7 @@ def corner_anchors(
     if inset_mm < size_mm / 2:
         raise CalibrationError(
             f"inset {inset_mm:g} mm would put a {size_mm:g} mm anchor over the table's edge"
+            f" (--inset-mm {size_mm / 2:g} or more)"
         )
     if 2 * inset_mm + size_mm > min(width_mm, depth_mm):
         raise CalibrationError(

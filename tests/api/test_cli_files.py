@@ -356,3 +356,18 @@ def test_a_folder_given_as_the_file_to_write_is_said_to_be_one(
         f"arbitre: {tmp_path}: a directory; give a file name\n",
     )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_anchor_over_the_table_edge_says_which_inset_fits(tmp_path: Path) -> None:
+    # 100 mm anchors with the default 35 mm inset would hang 15 mm over the edge: the
+    # message names the option and the smallest inset that fits (half the anchor).
+    code, stdout, stderr = _run(
+        "table", "init", "--width-mm", "1200", "--depth-mm", "900", "--anchor-size-mm", "100",
+        "--out", str(tmp_path / "table.yaml"),
+    )  # fmt: skip
+    assert code == 2 and stdout == ""
+    assert stderr == (
+        "arbitre: inset 35 mm would put a 100 mm anchor over the table's edge"
+        " (--inset-mm 50 or more)\n"
+    )
+    assert not list(tmp_path.iterdir())

@@ -146,7 +146,7 @@ def test_a_chessboard_counted_by_its_inner_corners_exits_2_naming_the_squares(
     )  # fmt: skip
     assert code == 2 and stdout == ""
     assert stderr == (
-        "arbitre: board.yaml counts squares, not inner corners: these images show a "
+        "arbitre: the board file counts squares, not inner corners: these images show a "
         "chessboard of 10 x 7 squares (9 x 6 inner corners); write squares_x: 10, "
         "squares_y: 7\n"
     )

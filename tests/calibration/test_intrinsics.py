@@ -252,7 +252,7 @@ def test_a_chessboard_counted_by_its_inner_corners_is_named_at_once(
     with pytest.raises(CalibrationError) as error:
         calibrate_camera(views, counted_by_corners)
     assert str(error.value) == (
-        "board.yaml counts squares, not inner corners: these images show a chessboard of "
+        "the board file counts squares, not inner corners: these images show a chessboard of "
         "10 x 7 squares (9 x 6 inner corners); write squares_x: 10, squares_y: 7"
     )
 
