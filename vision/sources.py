@@ -103,7 +103,8 @@ class FolderSource(FrameSource):
 
     While an image is shown, `read` gives the same array again (nothing new), as long as
     its file is still there and unchanged: a file removed or replaced is never served
-    from memory. `reopen` lists the folder again, so a folder emptied and filled with
+    from memory. Each showing is a new picture, an image come round again included: a
+    folder of one image is a still table seen every ``hold_s``. `reopen` lists the folder again, so a folder emptied and filled with
     other files (or removed and made again) is shown from its new files.
     """
 
@@ -118,7 +119,7 @@ class FolderSource(FrameSource):
         if not self._paths:
             raise VisionError(f"{self.folder}: no images ({', '.join(IMAGE_SUFFIXES)})")
         self._start = time.monotonic()
-        self._cache: tuple[tuple[Path, int, int, int], NDArray[np.uint8]] | None = None
+        self._cache: tuple[tuple[Path, int, int, int, int], NDArray[np.uint8]] | None = None
 
     def _list(self) -> list[Path]:
         if not self.folder.is_dir():
@@ -128,14 +129,16 @@ class FolderSource(FrameSource):
     def read(self) -> NDArray[np.uint8] | None:
         if not self._paths:
             return None
-        index = int((time.monotonic() - self._start) / self.hold_s) % len(self._paths)
-        path = self._paths[index]
+        shown = int((time.monotonic() - self._start) / self.hold_s)
+        path = self._paths[shown % len(self._paths)]
         try:
             status = path.stat()
         except OSError:  # removed (or the folder with it): nothing to show
             self._cache = None
             return None
-        key = (path, status.st_mtime_ns, status.st_size, status.st_ino)
+        # Each showing is a new picture, the same image come round again included (a
+        # folder of one image is a table seen every hold_s, as a still camera's is).
+        key = (path, status.st_mtime_ns, status.st_size, status.st_ino, shown)
         if self._cache is not None and self._cache[0] == key:
             return self._cache[1]
         self._cache = None

@@ -28,6 +28,26 @@ def test_a_held_image_is_given_again_as_the_same_object(tmp_path: Path) -> None:
     assert source.read() is first  # nothing new: the live table counts it once
 
 
+def test_a_folder_of_one_image_shows_it_anew_each_hold(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One photo of a table, held 1 s: each second it is a new picture (as a still
+    # camera's frames are), so the live table stays live and its figures settle; it was
+    # given once, then "no new frame" for ever.
+    import arbitre.vision.sources as sources
+
+    now = [100.0]
+    monkeypatch.setattr(sources.time, "monotonic", lambda: now[0])
+    _image(tmp_path / "table.png", 70)
+    source = FolderSource(tmp_path, hold_s=1.0)
+    first = source.read()
+    now[0] += 0.5
+    assert source.read() is first  # still the same showing: nothing new
+    now[0] += 0.6
+    second = source.read()
+    assert second is not None and second is not first and int(second[0, 0, 0]) == 70
+
+
 def test_a_folder_recreated_with_new_names_recovers(tmp_path: Path) -> None:
     folder = tmp_path / "shots"
     folder.mkdir()
