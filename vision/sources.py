@@ -104,8 +104,9 @@ class FolderSource(FrameSource):
     While an image is shown, `read` gives the same array again (nothing new), as long as
     its file is still there and unchanged: a file removed or replaced is never served
     from memory. Each showing is a new picture, an image come round again included: a
-    folder of one image is a still table seen every ``hold_s``. `reopen` lists the folder again, so a folder emptied and filled with
-    other files (or removed and made again) is shown from its new files.
+    folder of one image is a still table seen every ``hold_s``. `reopen` lists the
+    folder again, so a folder emptied and filled with other files (or removed and made
+    again) is shown from its new files.
     """
 
     def __init__(self, folder: str | Path, *, hold_s: float = 1.0) -> None:
