@@ -319,6 +319,17 @@ def test_a_hex_scene_draws_its_hexes_where_the_rules_lay_them(
     assert not errors, f"errors in the page: {errors}"
 
 
+def _show_scene(tab: Any, path: Path, figures: str) -> None:
+    """Load on the page a Choc Base 6 scene of a 900 x 600 mm table with ``figures``
+    (YAML list items)."""
+    path.write_text(
+        "ruleset: choc-base-6\ntable: {width_mm: 900, depth_mm: 600}\nfigures:\n" + figures,
+        encoding="utf-8",
+    )
+    tab.set_input_files('[data-testid="scene-file"]', str(path))
+    tab.wait_for_selector('[data-testid="scene-banner"]:not([hidden])', timeout=5_000)
+
+
 def test_figures_close_together_are_chosen_from_a_list(
     page: tuple[Any, list[str]], tmp_path: Path
 ) -> None:
@@ -326,16 +337,13 @@ def test_figures_close_together_are_chosen_from_a_list(
     # is about 560 px wide, so A and B are 9 px apart: a tap between them is a close
     # call and the page asks which; C alone is picked at once. B to C: 285 mm.
     tab, errors = page
-    scene = tmp_path / "close.yaml"
-    scene.write_text(
-        "ruleset: choc-base-6\ntable: {width_mm: 900, depth_mm: 600}\nfigures:\n"
+    _show_scene(
+        tab,
+        tmp_path / "close.yaml",
         "  - {id: A, side: red, x_mm: 300, y_mm: 300}\n"
         "  - {id: B, side: red, x_mm: 315, y_mm: 300}\n"
         "  - {id: C, side: blue, x_mm: 600, y_mm: 300}\n",
-        encoding="utf-8",
     )
-    tab.set_input_files('[data-testid="scene-file"]', str(scene))
-    tab.wait_for_selector('[data-testid="scene-banner"]:not([hidden])', timeout=5_000)
     tab.click('[data-testid="clear"]')
     tab.click('[data-testid="mode-distance"]')
     _tap_table(tab, 307.5, 300)
@@ -369,15 +377,12 @@ def test_a_control_that_hides_itself_hands_the_focus_on(
     # closes: the focus moves on to a control still shown (it fell to the page's body,
     # and the next Tab started again from the top).
     tab, errors = page
-    scene = tmp_path / "two.yaml"
-    scene.write_text(
-        "ruleset: choc-base-6\ntable: {width_mm: 900, depth_mm: 600}\nfigures:\n"
+    _show_scene(
+        tab,
+        tmp_path / "two.yaml",
         "  - {id: A, side: red, x_mm: 300, y_mm: 300}\n"
         "  - {id: B, side: blue, x_mm: 600, y_mm: 300}\n",
-        encoding="utf-8",
     )
-    tab.set_input_files('[data-testid="scene-file"]', str(scene))
-    tab.wait_for_selector('[data-testid="scene-banner"]:not([hidden])', timeout=5_000)
     back = tab.locator('[data-testid="scene-flag-back"]')
     back.focus()
     tab.keyboard.press("Enter")
