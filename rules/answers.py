@@ -125,22 +125,36 @@ def deciding(margins: Iterable[Margin]) -> Margin | None:
     return min(margins, key=lambda m: abs(m.margin_mm) - 2.0 * m.sigma_mm, default=None)
 
 
-def refusing(margins: Sequence[Margin], checks: Iterable[str]) -> tuple[Margin, ...]:
-    """The margins a refusal rests on: of the ``checks`` that failed (margin names such as
-    ``range``, ``line``, ``arc``), the surest alone, since any one of them refuses; all the
-    margins when none is named.
+def refusing(
+    margins: Sequence[Margin], reasons: Iterable[_Code], checks: Mapping[_Code, str]
+) -> tuple[Margin, ...]:
+    """The margin a refusal rests on: any one of its ``reasons`` refuses alone, so the
+    surest decides. A reason with no margin (``checks`` names the margin of each reason
+    that has one, or the start of its name: ``range``, ``line``, ``contact A-``...) is
+    certain, and so is the refusal: no margin.
 
     Out of range by 74.7 mm, the nearest figure 51.9 mm from the line: the refusal rests
-    on the range (the line does not refuse it):
+    on the range (the line does not refuse it); at a friend, nothing is measured:
 
-    >>> refusing([Margin("range", -74.7, 2.0), Margin("line", 51.9, 2.0)], ["range"])
+    >>> checks = {Reason.OUT_OF_RANGE: "range", Reason.LINE_BLOCKED: "line"}
+    >>> margins = [Margin("range", -74.7, 2.0), Margin("line", 51.9, 2.0)]
+    >>> refusing(margins, [Reason.OUT_OF_RANGE], checks)
     (Margin(what='range', margin_mm=-74.7, sigma_mm=2.0),)
+    >>> refusing(margins, [Reason.TARGET_NOT_ENEMY, Reason.OUT_OF_RANGE], checks)
+    ()
     """
-    names = set(checks)
-    failing = [m for m in margins if m.what.split(" ")[0] in names]
-    if not failing:
-        return tuple(margins)
-    return (max(failing, key=lambda m: abs(m.margin_mm) - 2.0 * m.sigma_mm),)
+    named = [checks.get(reason) for reason in reasons]
+    if not named or None in named:
+        return ()
+    failing = [m for m in margins if any(m.what.startswith(str(name)) for name in named)]
+    return (max(failing, key=lambda m: abs(m.margin_mm) - 2.0 * m.sigma_mm),) if failing else ()
+
+
+def least_sure(margins: Iterable[Margin]) -> tuple[Margin, ...]:
+    """Of the margins of several refusals (each shooter's, say), the least sure: the
+    answer is only as certain as the refusal nearest to going the other way."""
+    found = deciding(margins)
+    return () if found is None else (found,)
 
 
 def with_certainty(text: str, *margins: Margin) -> str:

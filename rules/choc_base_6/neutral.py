@@ -234,8 +234,12 @@ class ChocBase6Neutral(Ruleset):
             shooter, target, allowed, reasons, distance_mm, unit, blocked_by, pi_total
         )
         # a refusal rests on the check that failed (out of range: the range, not the line)
-        failed = [_FIRE_CHECKS[r] for r in reasons if r in _FIRE_CHECKS]
-        decisive = refusing(margins, failed) if reasons else tuple(margins)
+        checks = {
+            **_FIRE_CHECKS,  # and each side's own contact (the other's is no refusal)
+            Reason.IN_CONTACT_WITH_ENEMY: f"contact {shooter.name}-",
+            Reason.TARGET_IN_CONTACT: f"contact {target.name}-",
+        }
+        decisive = refusing(margins, reasons, checks) if reasons else tuple(margins)
         return FireAnswer(
             question="fire",
             message=with_certainty(text, *decisive),

@@ -9,6 +9,7 @@ from arbitre.rules.answers import (
     Margin,
     Reason,
     combined_sigma,
+    least_sure,
     refusing,
     warning_lines,
     with_certainty,
@@ -126,8 +127,17 @@ def fire_question(
             + "; ".join(f"{k}: {', '.join(v)}" for k, v in volleys.items())
         )
     margins = reported.margins if reported else ()
-    if reported and reported.reasons:  # refused: on the check that failed, not the others
-        margins = refusing(margins, [_CHECKS[r] for r in reported.reasons if r in _CHECKS])
+    if not allowed:
+        # Refused: each shooter on the check that failed him (not the others), and the
+        # answer only as sure as the refusal nearest to going the other way; a target
+        # that is no enemy, or no weapon, is refused for certain.
+        margins = (
+            ()
+            if global_reasons
+            else least_sure(
+                m for shot in shots for m in refusing(shot.margins, shot.reasons, _CHECKS)
+            )
+        )
     elif reported and shelter.margin_mm is not None:
         sigma = combined_sigma(reported.figure.sigma_mm, target.sigma_mm)
         margins = (*margins, Margin("cover", shelter.margin_mm, sigma))

@@ -188,3 +188,35 @@ def test_a_shot_out_of_range_gives_the_range_s_margin_not_the_line_s() -> None:
     assert fire["reasons"] == ["out_of_range"]
     assert [m["what"] for m in fire["margins"]] == ["range"]
     assert fire["margin_mm"] == pytest.approx(100.0)
+
+
+def test_a_shot_at_a_friend_is_refused_for_certain_however_near_the_range() -> None:
+    # B is a friend (same side) 0.5 mm beyond the 3 M range, both measured to 0.5 mm:
+    # the shot is refused because B is no enemy, which no measure can change; it said
+    # "too close to call (range within 0.5 mm)".
+    scene = _scene(
+        {
+            "id": "a",
+            "side": "blue",
+            "group": "A",
+            "reference": True,
+            "x_mm": 100,
+            "y_mm": 100,
+            "type": "TD",
+            "sigma_mm": 0.5,
+        },
+        {
+            "id": "b",
+            "side": "blue",
+            "group": "B",
+            "reference": True,
+            "x_mm": 400.5,
+            "y_mm": 100,
+            "type": "CR",
+            "sigma_mm": 0.5,
+        },
+    )
+    fire = ask(scene, "fire", ["A", "B"]).to_json()
+    assert "target_not_enemy" in fire["reasons"] and "out_of_range" in fire["reasons"]
+    assert fire["margins"] == [] and fire["certain"] is True
+    assert not fire["message"].startswith("too close to call")
