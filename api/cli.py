@@ -66,7 +66,7 @@ def bad_input_exits_2(command: F) -> F:
         try:
             return command(*args, **kwargs)
         except BrokenPipeError:
-            raise  # the reader of the output went away: not bad input (see main)
+            raise  # the reader went away (`| head`): click ends the command quietly
         except (RulesError, CalibrationError, VisionError, OSError) as error:
             raise fail(str(error)) from None
 
@@ -909,9 +909,6 @@ def main() -> None:
         code = app(prog_name="arbitre", standalone_mode=False)
     except KeyboardInterrupt:
         sys.exit(130)
-    except BrokenPipeError:  # `arbitre ... | head` took what it wanted: stop, quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(141)  # as a shell reports a command its reader left (128 + SIGPIPE)
     except Exception as error:
         if getattr(error, "exit_code", None) != 2 or not hasattr(error, "format_message"):
             _unexpected(error)

@@ -688,9 +688,12 @@ async function saveSettings(event) {
   event.preventDefault();
   const input = byTestId("unit-mm");
   const message = byTestId("settings-message");
-  // a decimal comma or point (25,4 or 25.4); anything else is refused here, not guessed
-  const written = input.value.trim().replace(",", ".");
-  const value = /^\d+(\.\d+)?$/.test(written) ? Number(written) : NaN;
+  // a decimal point, or in French a decimal comma (25.4, 25,4); anything else is refused
+  // here, not guessed ("1,000" in English could be a thousand)
+  const written = input.value.trim();
+  const form = language() === "fr" ? /^\d+([.,]\d+)?$/ : /^\d+(\.\d+)?$/;
+  const value = form.test(written) ? Number(written.replace(",", ".")) : NaN;
+  const decimals = (written.split(/[.,]/)[1] ?? "").length;
   if (!(value >= 1 && value <= 1000)) {
     message.textContent = t("settings.refused", { detail: t("settings.number") });
     return;
@@ -698,7 +701,7 @@ async function saveSettings(event) {
   const reply = await server.putOptions(app.token, { unit_mm: value });
   if (reply.ok) {
     delete input.dataset.edited;
-    message.textContent = t("settings.saved", { unit: app.state?.unit ?? "M", mm: number(value, Number.isInteger(value) ? 0 : 1) });
+    message.textContent = t("settings.saved", { unit: app.state?.unit ?? "M", mm: number(value, decimals) });
   } else {
     message.textContent = t("settings.refused", { detail: reply.detail ?? "" });
   }
@@ -721,6 +724,8 @@ function onState(state) {
   if (saved && (state.terrain_version ?? 0) < saved.version) {
     const markers = (state.terrain ?? []).filter((piece) => piece.marker != null);
     state = { ...state, terrain: [...saved.terrain, ...markers] };
+  } else if (saved) {
+    app.savedTerrain = null; // the states hold it now: theirs is the terrain again
   }
   app.live = state;
   app.state = shownState();
@@ -792,6 +797,7 @@ function showScene() {
 function onConnection(status) {
   const reconnected = status === "open" && app.connection === "closed";
   app.connection = status;
+  if (status !== "open") app.savedTerrain = null; // a server started again counts from 0
   if (reconnected && app.cameraOn) {
     app.cameraAttempt += 1;
     renderCameraFrame();

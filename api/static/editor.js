@@ -59,7 +59,9 @@ export function createEditor({ byTestId, view, getState, token, blocked, onChang
   }
 
   function uniqueId(base) {
-    const taken = new Set(edit.pieces.map((piece) => piece.id));
+    // clear of the pieces placed by their markers too (the table refuses a twin id)
+    const placed = (getState()?.terrain ?? []).map((piece) => piece.id);
+    const taken = new Set([...edit.pieces.map((piece) => piece.id), ...placed]);
     for (let n = 1; ; n += 1) if (!taken.has(`${base}${n}`)) return `${base}${n}`;
   }
 

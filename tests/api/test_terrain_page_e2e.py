@@ -431,10 +431,11 @@ def test_the_token_leaves_the_address_bar_and_stays_for_the_tab(
         """() => document.querySelector('[data-testid="settings-message"]').textContent !== ''"""
     )
     assert "100" in message.text_content()  # saved: the server took the header's token
-    # An inch, written with a decimal comma as a French player writes it: 25.4 mm (the
-    # field took whole numbers only, and "25,4" became 254); a word is refused on the page.
+    # An inch: 25.4 mm (the field took whole numbers only, and "25,4" became 254). On
+    # this English page a comma is refused rather than guessed ("1,000" could be a
+    # thousand or one); a French page reads "25,4" as 25.4.
     shown = "document.querySelector('[data-testid=\"settings-message\"]').textContent"
-    for written, unit_mm in (("25,4", 25.4), ("2 5", None), ("100", 100.0)):
+    for written, unit_mm in (("25.4", 25.4), ("1,000", None), ("2 5", None), ("100", 100.0)):
         tab.evaluate(f"{shown} = ''")
         tab.fill('[data-testid="unit-mm"]', written)
         tab.click('[data-testid="settings-save"]')
