@@ -129,7 +129,7 @@ def real_locate(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     roster["terrain"] = [
         {
             "marker": carrier["marker"],
-            "id": "wood1",
+            "id": "copse1",
             "kind": "wood",
             "marker_height_mm": carrier.get("marker_height_mm", 0),
             "polygon_mm": [[-100, -60], [100, -60], [100, 60], [-100, 60]],
