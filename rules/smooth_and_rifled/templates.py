@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 import shapely
 
-from arbitre.rules.answers import Margin, Reason, at_most, deciding, warning_lines, with_certainty
+from arbitre.rules.answers import Margin, Reason, deciding, warning_lines, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Degrees
@@ -165,8 +165,9 @@ def _touching(
     margins_by_figure = hits_in(scene, region, exclude)
     if exact is not None:
         margins_by_figure = {name: exact(name) for name in margins_by_figure}
-    # a base touching the template is hit, to the rounding of the template's edges
-    hit = [name for name, margin in margins_by_figure.items() if at_most(0.0, margin)]
+    # a base touching the template is hit: the arcs of templates and of round bases are
+    # drawn as chords, up to about 0.015 mm inside them, so touching is met within that
+    hit = [name for name, margin in margins_by_figure.items() if margin >= -CHORD_SLACK_MM]
     friends = [name for name in hit if gun is not None and _friend(scene, gun, name)]
     every = [
         Margin(f"template {name}", abs(m), _sigma(scene, name))
@@ -179,6 +180,11 @@ def _touching(
 def _sigma(scene: Scene, name: str) -> float:
     figure = scene.figure(name)
     return 0.0 if figure is None else figure.sigma_mm
+
+
+CHORD_SLACK_MM = 0.02
+"""How far apart a base and a template may be drawn and still touch: their arcs are
+chords (1 degree steps on a 45 cm reach: 0.017 mm inside the arc)."""
 
 
 def canister_question(scene: Scene, a: str, facing_deg: Degrees | None = None) -> SRTemplateAnswer:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any
 
 import pytest
@@ -609,3 +610,22 @@ def test_a_base_touching_the_canister_cone_is_hit_at_either_scale(scale: str) ->
         }
     )
     assert _json(scene, "canister", "g")["hit"] == ["t2"]
+
+
+def test_a_base_touching_the_canister_s_reach_is_hit() -> None:
+    # A 25 mm round base whose edge just touches the 30 cm reach of a light gun's
+    # canister (its centre 312.5 mm from the muzzle, at 77.3 deg, inside the cone's 45-135):
+    # touching is enough. The reach, drawn as chords inside the arc, missed it by 0.01 mm.
+    angle = math.radians(77.3)
+    x, y = 600 + 312.5 * math.cos(angle), 170 + 312.5 * math.sin(angle)
+    scene = _scene(
+        [
+            {
+                **_square("g", "union", 600, 150, 90, type="artillery"),
+                "base": {"shape": "square", "side_mm": 40},
+                "attrs": {"gun": "light", "muzzle_mm": [600, 170]},
+            },
+            {"id": "t", "side": "csa", "x_mm": x, "y_mm": y, "type": "infantry"},
+        ]
+    )
+    assert _json(scene, "canister", "g")["hit"] == ["t"]
