@@ -139,8 +139,8 @@ def fire_question(
             )
         )
     elif reported and shelter.margin_mm is not None:
-        sigma = combined_sigma(reported.figure.sigma_mm, target.sigma_mm)
-        margins = (*margins, Margin("cover", shelter.margin_mm, sigma))
+        # how far the obstacle is from the shooter: his position's doubt alone
+        margins = (*margins, Margin("cover", shelter.margin_mm, reported.figure.sigma_mm))
     shooter_name = group.name if group is not None else lead.id
     if allowed:
         text = (

@@ -558,7 +558,8 @@ def test_an_obstacle_exactly_3_cm_from_the_shooter_gives_cover(
     # §6.2.3: "les obstacles à moins de 3cm du tireur ne comptent pas". The shooter's
     # front edge is at y 110: a hedge at y 140 is exactly 3 cm away and counts (partial
     # cover against a level 1 hedge); at 139.5 it is 2.95 cm away and does not. Either way
-    # the answer says how far the hedge is from those 3 cm.
+    # the answer says how far the hedge is from those 3 cm, as sure as the shooter's
+    # position (0.4 mm; the target's 0.9 mm has no part in it).
     scene = _scene(
         [
             _square(
@@ -569,8 +570,9 @@ def test_an_obstacle_exactly_3_cm_from_the_shooter_gives_cover(
                 90,
                 type="infantry",
                 attrs={"weapon": {"medium_range_cm": 30}},
+                sigma_mm=0.4,
             ),
-            _square("t", "csa", 500, 300, 270, type="infantry"),
+            {**_square("t", "csa", 500, 300, 270, type="infantry"), "sigma_mm": 0.9},
         ],
         terrain=[
             {
@@ -585,6 +587,7 @@ def test_an_obstacle_exactly_3_cm_from_the_shooter_gives_cover(
     assert fire["cover"] == (["hedge"] if counts else [])
     (margin,) = [m for m in fire["margins"] if m["what"] == "cover"]
     assert margin["margin_mm"] == pytest.approx(abs(hedge_y - 140.0), abs=1e-6)
+    assert margin["sigma_mm"] == pytest.approx(0.4)
 
 
 @pytest.mark.parametrize("scale", ["28mm", "15mm"])
