@@ -151,38 +151,24 @@ def test_a_die_shows_one_to_six(die: int) -> None:
         impact(3, die)
 
 
+def _reference(
+    ident: str, side: str, group: str, x: float, y: float, kind: str, **more: Any
+) -> dict[str, Any]:
+    """A group's reference figure."""
+    return {
+        "id": ident, "side": side, "group": group, "reference": True,
+        "x_mm": x, "y_mm": y, "type": kind, **more,
+    }  # fmt: skip
+
+
 def test_a_shot_out_of_range_gives_the_range_s_margin_not_the_line_s() -> None:
     # A at (100, 100) shoots at T at (500, 100): 4 M, 1 M beyond the 3 M range; P stands
     # 40 mm beside the line. The refusal rests on the range: margin 100 mm (the page
     # said "margin from the figure nearest the line of fire" beside "out of range").
     scene = _scene(
-        {
-            "id": "a",
-            "side": "blue",
-            "group": "A",
-            "reference": True,
-            "x_mm": 100,
-            "y_mm": 100,
-            "type": "TD",
-        },
-        {
-            "id": "t",
-            "side": "red",
-            "group": "T",
-            "reference": True,
-            "x_mm": 500,
-            "y_mm": 100,
-            "type": "CR",
-        },
-        {
-            "id": "p",
-            "side": "green",
-            "group": "P",
-            "reference": True,
-            "x_mm": 300,
-            "y_mm": 140,
-            "type": "CR",
-        },
+        _reference("a", "blue", "A", 100, 100, "TD"),
+        _reference("t", "red", "T", 500, 100, "CR"),
+        _reference("p", "green", "P", 300, 140, "CR"),
     )
     fire = ask(scene, "fire", ["A", "T"]).to_json()
     assert fire["reasons"] == ["out_of_range"]
@@ -195,26 +181,8 @@ def test_a_shot_at_a_friend_is_refused_for_certain_however_near_the_range() -> N
     # the shot is refused because B is no enemy, which no measure can change; it said
     # "too close to call (range within 0.5 mm)".
     scene = _scene(
-        {
-            "id": "a",
-            "side": "blue",
-            "group": "A",
-            "reference": True,
-            "x_mm": 100,
-            "y_mm": 100,
-            "type": "TD",
-            "sigma_mm": 0.5,
-        },
-        {
-            "id": "b",
-            "side": "blue",
-            "group": "B",
-            "reference": True,
-            "x_mm": 400.5,
-            "y_mm": 100,
-            "type": "CR",
-            "sigma_mm": 0.5,
-        },
+        _reference("a", "blue", "A", 100, 100, "TD", sigma_mm=0.5),
+        _reference("b", "blue", "B", 400.5, 100, "CR", sigma_mm=0.5),
     )
     fire = ask(scene, "fire", ["A", "B"]).to_json()
     assert "target_not_enemy" in fire["reasons"] and "out_of_range" in fire["reasons"]
