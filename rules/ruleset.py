@@ -179,11 +179,12 @@ def check_attr_number(
 
 
 def check_attr_flags(scene: Scene, index: int, figure: Figure, names: Iterable[str]) -> None:
-    """Refuse a figure's flag (an ``attrs`` value among ``names``) that is not true or
-    false: a word such as "no" would read as yes. A `SceneError` naming the field."""
+    """Refuse a figure's flag (an ``attrs`` value among ``names``, when given) that is not
+    true or false: a word such as "no" would read as yes, and null is no answer either.
+    A `SceneError` naming the field and the figure."""
     for name in names:
-        value = figure.attrs.get(name)
-        if value is not None and not isinstance(value, bool):
+        value = figure.attrs.get(name, False)
+        if not isinstance(value, bool):
             raise SceneError(
                 scene.source,
                 f"figures[{index}].attrs.{name}",

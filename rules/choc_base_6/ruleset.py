@@ -18,6 +18,7 @@ from arbitre.rules.choc_base_6.neutral_groups import find_groups
 from arbitre.rules.errors import SceneError
 from arbitre.rules.model import Scene
 from arbitre.rules.options import shown
+from arbitre.rules.ruleset import check_attr_flags
 
 
 class ChocBase6(ChocBase6Neutral):
@@ -87,13 +88,7 @@ class ChocBase6(ChocBase6Neutral):
                         f"figure {figure.id!r}: expected an integer from {-MAX_BONUS} to "
                         f"{MAX_BONUS}, got {shown(value)}",
                     )
-            sniper = figure.attrs.get("sniper", False)
-            if not isinstance(sniper, bool):
-                raise SceneError(
-                    scene.source,
-                    f"figures[{index}].attrs.sniper",
-                    f"figure {figure.id!r}: expected true or false, got {shown(sniper)}",
-                )
+            check_attr_flags(scene, index, figure, ("sniper",))
         if options.surface != "neutral":
             from arbitre.rules.choc_base_6.grid_groups import validate_grid
 

@@ -13,7 +13,7 @@ from arbitre.rules.errors import SceneError
 from arbitre.rules.mbt.numbers import TYPES, MbtOptions, _unit
 from arbitre.rules.mbt.plates import _plate
 from arbitre.rules.model import BaseShape, Scene
-from arbitre.rules.ruleset import Question, Ruleset, check_attr_number
+from arbitre.rules.ruleset import Question, Ruleset, check_attr_flags, check_attr_number
 
 _HERE = "arbitre.rules.mbt"
 
@@ -46,14 +46,9 @@ class Mbt(Ruleset):
                     f"{where}.type",
                     f"expected one of {', '.join(TYPES)}, got {figure.type!r}",
                 )
-            for key in ("heavy", "general", "elephant", "archer", "chariot"):
-                value = figure.attrs.get(key, False)
-                if not isinstance(value, bool):
-                    raise SceneError(
-                        scene.source,
-                        f"{where}.attrs.{key}",
-                        f"expected true or false, got {value!r}",
-                    )
+            check_attr_flags(
+                scene, index, figure, ("heavy", "general", "elephant", "archer", "chariot")
+            )
             if figure.attrs.get("figures") is not None:
                 count = f"a count of figures 0 to {MAX_BASE_FIGURES}"
                 value = figure.attrs["figures"]

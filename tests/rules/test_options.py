@@ -273,6 +273,7 @@ def test_a_cb6_sniper_is_true_or_false_never_a_word_read_as_yes(value: Any) -> N
     ("attrs", "field"),
     [
         ({"leader": "no"}, "attrs.leader"),  # led a group
+        ({"leader": None}, "attrs.leader"),  # null is no answer (as MBT and CB6 say)
         ({"sniper": "false", "weapon": {"medium_range_cm": 30}}, "attrs.sniper"),  # 3d6
         ({"sniper": 1}, "attrs.sniper"),
         ({"weapon": {"medium_range_cm": 30, "rifled": 2}}, "attrs.weapon.rifled"),
