@@ -715,8 +715,7 @@ def snapshot(
         got = sum(live.step() for _ in range(frames))
         live.source.close()
         if not got:
-            advice = f" ({live.source.advice})" if live.source.advice else ""
-            raise fail(f"{live.source.description}: no frame{advice}")
+            raise fail(live.source.no_frame())
         if not live.located_frames:
             raise fail(
                 f"{live.source.description}: the table was not found in {got} frame(s) "

@@ -196,8 +196,7 @@ class LiveTable:
             with self._lock:
                 self._source_ok = False
                 if self._source_message in ("starting", "ok"):
-                    advice = f" ({self.source.advice})" if self.source.advice else ""
-                    self._source_message = f"{self.source.description}: no frame{advice}"
+                    self._source_message = self.source.no_frame()
                 self._figures.lost(now)
             return False
         if image is self._last_image:  # the same picture again: nothing new to measure
@@ -402,9 +401,15 @@ class LiveTable:
         """Use new fixed terrain from the next state and question on (RulesError if bad)."""
         with self.settings_lock:
             pieces = self.check_terrain(terrain)
-            self.config = replace(self.config, terrain=tuple(pieces))
-            self.terrain_version += 1  # after the terrain: a state of this version holds it
+            self.use_terrain(pieces)
         return pieces
+
+    def use_terrain(self, pieces: Sequence[Mapping[str, Any]]) -> None:
+        """Use terrain that `check_terrain` has passed (the caller holds `settings_lock`
+        from that check on)."""
+        with self.settings_lock:
+            self.config = replace(self.config, terrain=tuple(dict(p) for p in pieces))
+            self.terrain_version += 1  # after the terrain: a state of this version holds it
 
     def scene(self) -> Scene | None:
         """The live table as a rules scene (None before any figure was seen)."""

@@ -38,6 +38,11 @@ class FrameSource(abc.ABC):
     advice: str = ""
     """What to check when the source gives no frame (said after "no frame")."""
 
+    def no_frame(self) -> str:
+        """What to say when the source gives no frame: which source, and what to check."""
+        advice = f" ({self.advice})" if self.advice else ""
+        return f"{self.description}: no frame{advice}"
+
     @abc.abstractmethod
     def read(self) -> NDArray[np.uint8] | None:
         """The next frame, or None when the source gives none now (it may come back).

@@ -55,7 +55,7 @@ def put_terrain(
                 save_terrain(path, pieces)
             except CalibrationError as error:
                 raise HTTPException(status_code=500, detail=str(error)) from None
-        live.set_terrain(pieces)
+        live.use_terrain(pieces)  # checked above, under the same lock
         version = live.terrain_version
     if path is None:
         message = "no arbitre.yaml (demo table): the change lasts until the server stops"
