@@ -621,8 +621,7 @@ def serve(
         typer.echo("arbitre: anyone on this network may view; changes need the token")
     if sender is not None:
         typer.echo(f"arbitre: TUIO /tuio/2Dobj to {tuio} (UDP), each frame")
-    opened = getattr(live.source, "is_open", None)
-    if opened is not None and not opened():
+    if not live.source.is_open():
         typer.echo(
             f"arbitre: warning: {live.source.description} gives no picture yet"
             f" ({live.source.advice or 'it is tried again every few seconds'})"

@@ -38,6 +38,10 @@ class FrameSource(abc.ABC):
     advice: str = ""
     """What to check when the source gives no frame (said after "no frame")."""
 
+    def is_open(self) -> bool:
+        """Whether the source could be opened (a webcam that is there, a file it reads)."""
+        return True
+
     def no_frame(self) -> str:
         """What to say when the source gives no frame: which source, and what to check."""
         advice = f" ({self.advice})" if self.advice else ""
