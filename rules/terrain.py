@@ -8,7 +8,28 @@ import numpy as np
 import shapely
 
 from arbitre.rules import pathing
+from arbitre.rules.geometry import overlap_centres
 from arbitre.rules.model import Scene, TerrainKind
+
+
+def grown_by_base(
+    regions: Iterable[pathing.CostlyRegion], outline: np.ndarray
+) -> tuple[pathing.CostlyRegion, ...]:
+    """Costly regions as the centres where a base of this ``outline`` (its corners about
+    its centre, (V, 2), at the facing it keeps along the move) overlaps them: taken as
+    they are by the path finder (``grown``), not grown by the disc round the base.
+
+    >>> wood = pathing.CostlyRegion(shapely.box(0, 0, 100, 100), 2.0, "wood")
+    >>> base = np.array([[20.0, 10], [-20, 10], [-20, -10], [20, -10]])
+    >>> [(r.polygon.bounds, r.grown) for r in grown_by_base([wood], base)]
+    [((-20.0, -10.0, 120.0, 110.0), True)]
+    """
+    return tuple(
+        pathing.CostlyRegion(part, region.factor, region.ident, grown=True)
+        for region in regions
+        for part in shapely.get_parts(overlap_centres(region.polygon, outline))
+        if isinstance(part, shapely.Polygon) and part.area > 0.0
+    )
 
 
 def terrain_regions(

@@ -18,7 +18,7 @@ from arbitre.rules.answers import (
     with_certainty,
 )
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.geometry import overlap_centres, polygon_rings, swept_hulls
+from arbitre.rules.geometry import polygon_rings, swept_hulls
 from arbitre.rules.links import Links
 from arbitre.rules.mbt.answers import MbtMoveAnswer, MbtReachAnswer, reason_words
 from arbitre.rules.mbt.numbers import COST_SLACK_MM, NUMBERS, TOUCH_MM2, MbtOptions, _options, _unit
@@ -37,7 +37,7 @@ from arbitre.rules.mbt.plates import (
 from arbitre.rules.model import Figure, Scene, TerrainKind
 from arbitre.rules.options import Flag
 from arbitre.rules.ruleset import coordinate_mm
-from arbitre.rules.terrain import straight_cost_mm, terrain_regions
+from arbitre.rules.terrain import grown_by_base, straight_cost_mm, terrain_regions
 
 
 def move_allowance(figure: Figure) -> int:
@@ -165,11 +165,9 @@ def _ground(scene: Scene, mover: Plate, members: set[str], options: MbtOptions) 
         scene.table.depth_mm + 2.0 * float(shift[1]),
         polygons=tuple(pathing.BlockingPolygon(moved(p.polygon()), p.figure.id) for p in others)
         + tuple(pathing.BlockingPolygon(moved(t.polygon), t.ident) for t in terrain),
-        costly=tuple(
-            pathing.CostlyRegion(moved(part), r.factor, r.ident, grown=True)
-            for r in regions
-            for part in shapely.get_parts(overlap_centres(r.polygon, _corners(mover)))
-            if isinstance(part, shapely.Polygon) and part.area > 0.0
+        costly=grown_by_base(
+            (pathing.CostlyRegion(moved(r.polygon), r.factor, r.ident) for r in regions),
+            _corners(mover),
         ),
     )
     return Ground(field, shift, radius, tuple(blocking), others)

@@ -23,7 +23,7 @@ from arbitre.rules.answers import (
     with_certainty,
 )
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.geometry import base_gaps_mm, overlap_centres
+from arbitre.rules.geometry import base_gaps_mm
 from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind
 from arbitre.rules.options import Degrees
 from arbitre.rules.ruleset import coordinate_mm
@@ -53,7 +53,7 @@ from arbitre.rules.smooth_and_rifled.model import (
     options_of,
     resolve,
 )
-from arbitre.rules.terrain import straight_cost_mm
+from arbitre.rules.terrain import grown_by_base, straight_cost_mm
 
 COSTLY_TERRAIN = (TerrainKind.DIFFICULT, TerrainKind.WOOD)
 DIFFICULT_FACTOR = 2.0  # difficult ground and woods halve a move: each mm counts twice
@@ -265,14 +265,11 @@ def costly_for(
     a square or rectangular one, kept at ``facing_deg`` along the way, is grown here by
     its own outline."""
     base = base_of(figure)
+    regions = tuple(pathing.CostlyRegion(f.geometry, DIFFICULT_FACTOR, f.id) for f in ground)
     if base.shape.value == "round":
-        return tuple(pathing.CostlyRegion(f.geometry, DIFFICULT_FACTOR, f.id) for f in ground)
-    outline = np.asarray(base.footprint(0.0, 0.0, facing_deg).exterior.coords[:-1])
-    return tuple(
-        pathing.CostlyRegion(part, DIFFICULT_FACTOR, f.id, grown=True)
-        for f in ground
-        for part in shapely.get_parts(overlap_centres(f.geometry, outline))
-        if isinstance(part, shapely.Polygon) and part.area > 0.0
+        return regions
+    return grown_by_base(
+        regions, np.asarray(base.footprint(0.0, 0.0, facing_deg).exterior.coords[:-1])
     )
 
 
