@@ -222,6 +222,29 @@ function figureMeta(figure) {
   return parts.join(" · ");
 }
 
+/** A figure's button (its side's dot, its name, what it is) in a list item. */
+function figureItem(testid) {
+  return el(
+    "li",
+    {},
+    el("button", { type: "button", class: "figure-button", "data-testid": testid },
+      el("span", { class: "dot", "aria-hidden": "true" }),
+      el("span", { class: "name" }),
+      el("span", { class: "meta" })),
+  );
+}
+
+/** Show a figure on its button (made by figureItem). */
+function showFigure(button, figure, colourOf) {
+  const [dot, name, meta] = button.children;
+  button.dataset.id = figure.id;
+  button.classList.toggle("stale", figure.stale);
+  button.classList.toggle("moving", !figure.settled);
+  dot.style.background = figure.stale ? "" : colourOf(figure.side);
+  name.textContent = figure.name || figure.id;
+  meta.textContent = figureMeta(figure);
+}
+
 function renderFigureList(colourOf, overlay) {
   const listNode = byTestId("figure-list");
   const figures = app.state?.figures ?? [];
@@ -230,25 +253,11 @@ function renderFigureList(colourOf, overlay) {
     listNode,
     figures,
     (f) => f.id,
-    () =>
-      el(
-        "li",
-        {},
-        el("button", { type: "button", class: "figure-button", "data-testid": "figure-button" },
-          el("span", { class: "dot", "aria-hidden": "true" }),
-          el("span", { class: "name" }),
-          el("span", { class: "meta" })),
-      ),
+    () => figureItem("figure-button"),
     (item, figure) => {
       const button = item.firstElementChild;
-      const [dot, name, meta] = button.children;
-      button.dataset.id = figure.id;
-      button.classList.toggle("stale", figure.stale);
-      button.classList.toggle("moving", !figure.settled);
+      showFigure(button, figure, colourOf);
       button.setAttribute("aria-pressed", String(overlay.picks.includes(figure.id)));
-      dot.style.background = figure.stale ? "" : colourOf(figure.side);
-      name.textContent = figure.name || figure.id;
-      meta.textContent = figureMeta(figure);
     },
   );
 }
@@ -571,15 +580,9 @@ function openChooser(ids, clientX, clientY) {
   const byId = new Map(app.state.figures.map((f) => [f.id, f]));
   byTestId("chooser-list").replaceChildren(
     ...ids.map((id) => {
-      const figure = byId.get(id);
-      return el(
-        "li",
-        {},
-        el("button", { type: "button", class: "figure-button", "data-testid": "chooser-figure", "data-id": id },
-          el("span", { class: "dot", "aria-hidden": "true", style: `background:${colourOf(figure.side)}` }),
-          el("span", { class: "name" }, figure.name || figure.id),
-          el("span", { class: "meta" }, figureMeta(figure))),
-      );
+      const item = figureItem("chooser-figure");
+      showFigure(item.firstElementChild, byId.get(id), colourOf);
+      return item;
     }),
   );
   chooser.hidden = false;
