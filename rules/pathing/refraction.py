@@ -206,10 +206,14 @@ class _BendObjective:
         self.edges: dict[bool, tuple[float, float]] = {}
 
     def feasible(self, s: float) -> bool:
-        """Whether both neighbours reach the bend at ``s`` tangentially."""
+        """Whether the bend at ``s`` lies on the table and both neighbours reach it
+        tangentially."""
         px, py = _ring_point(self.zone, self.ring, s)
+        x_lo, y_lo, x_hi, y_hi = self.scene.rect
         return (
-            _side_cost(self.scene, self.first, px, py, True) is not None
+            x_lo - TOLERANCE_MM <= px <= x_hi + TOLERANCE_MM
+            and y_lo - TOLERANCE_MM <= py <= y_hi + TOLERANCE_MM
+            and _side_cost(self.scene, self.first, px, py, True) is not None
             and _side_cost(self.scene, self.second, px, py, False) is not None
         )
 

@@ -341,6 +341,23 @@ def test_reachable_area_behind_a_disc_and_in_mud() -> None:
     assert not shapely.contains_xy(muddy, 544.25, 450.0)
 
 
+def test_a_bend_slid_along_a_wood_stays_on_the_table() -> None:
+    # The wood's left edge, grown by the base's radius, runs down to x = 14.5 and its
+    # line goes on off the table (x < 12.5, where the base hangs over the edge). The
+    # cheapest path skirts the wood down that line; its bend must stop at the edge.
+    wood = CostlyRegion(
+        shapely.Polygon([(27, 371), (37, 428), (87, 442), (124, 420), (75, 379)]), 2.0, "wood"
+    )
+    field = Field(*TABLE, costly=(wood,))
+    start, goal = (61.74, 458.45), (12.56, 285.76)
+    path = shortest_path(field, start, goal, R_MOVER)
+    assert path.found
+    assert path.points_mm[:, 0].min() >= R_MOVER - 1e-6
+    # The reachable area agrees with the path to within its error (1 mm at this budget).
+    assert shapely.contains_xy(reachable_area(field, start, R_MOVER, path.cost_mm + 1.5), *goal)
+    assert not shapely.contains_xy(reachable_area(field, start, R_MOVER, path.cost_mm - 0.5), *goal)
+
+
 def test_reachable_area_is_empty_off_the_table_or_without_budget() -> None:
     assert reachable_area(Field(*TABLE), (-50.0, 100.0), R_MOVER, 100.0).is_empty
     assert reachable_area(Field(*TABLE), (100.0, 100.0), R_MOVER, 0.0).is_empty
