@@ -27,6 +27,12 @@ _SWEEP_STEP_MM: Final = 1.5
 _CONE: Final = math.radians(25.0)
 _STRAIGHT_MM: Final = 0.0
 """How far from the line through its neighbours an outline's vertex may be and be left out."""
+_FRONTIER_MM: Final = 0.2
+_FRONTIER_SHARE: Final = 0.005
+"""The outline's documented error: this many mm or this share of the budget, the larger."""
+_BENDS: Final = 4
+"""Legs next to a bend at a sample, not at the exact bend, that the error is shared by:
+the two legs at a boundary, twice (into costly ground and out of it)."""
 _SLIVER_MM2: Final = 1e-6
 """Holes of the area smaller than this are left out of it."""
 
@@ -68,8 +74,9 @@ def reachable_area(
         A Polygon or MultiPolygon (possibly empty) of centre positions, in free space.
         Its frontier follows the exact one to within 0.2 mm or 0.5 % of the budget,
         whichever is larger (chords of rays at most 2 degrees apart, which may cut a
-        corner of the free space; bends on the boundaries of costly ground sampled
-        closer together near the start).
+        corner of the free space; bends on the boundaries of costly ground taken at
+        samples, closer together near the start, each costing at most a quarter of
+        that error).
     """
     start = _as_point(start_mm, "start_mm")
     radius = _as_length(mover_radius_mm, "mover_radius_mm")
@@ -80,8 +87,17 @@ def reachable_area(
         return shapely.Polygon()
     levels = _levels(prep, radius, [start])
     region = _Region(2, start[0], start[1], start[0], start[1], budget)
+    error = max(_FRONTIER_MM, _FRONTIER_SHARE * budget)
     scene = _Scene(
-        prep, radius, start, None, levels, rect, region, _AREA_SPACING_MM, dense_near_start=True
+        prep,
+        radius,
+        start,
+        None,
+        levels,
+        rect,
+        region,
+        _AREA_SPACING_MM,
+        bend_loss_mm=error / _BENDS,
     )
     graph = _search(scene, None, budget)
     shapes = _sweep_shapes(scene, graph, budget)

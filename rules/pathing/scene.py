@@ -46,7 +46,7 @@ class _Scene:
         region: _Region,
         spacing: float,
         nodes: _Region | None = None,
-        dense_near_start: bool = False,
+        bend_loss_mm: float | None = None,
     ) -> None:
         nodes = region if nodes is None else nodes
         self.nodes = nodes
@@ -142,7 +142,9 @@ class _Scene:
         bpoints: list[FloatArray] = []
         binfo: list[FloatArray] = []
         region_point = (start[0], start[1])
-        for zone in prep.zones_for(box, radius):
+        zones = prep.zones_for(box, radius)
+        heaviest = 1.0 + sum(zone.extra for zone in zones)
+        for zone in zones:
             edges = zone.edges
             if len(edges) == 0:
                 continue
@@ -161,8 +163,10 @@ class _Scene:
             self.zone_edges.append((zone.edge_ring[near], zone.edge_start[near]))
             self.zones.append((zone.extra, zone.inner, edges, bbox))
             self.zone_ref.append(zone)
-            if dense_near_start:
-                samples, ring_ids, params, vertex = _denser_near(zone, spacing, start)
+            if bend_loss_mm is not None:
+                samples, ring_ids, params, vertex = _denser_near(
+                    zone, spacing, start, bend_loss_mm, heaviest
+                )
             else:
                 samples, ring_ids, params, vertex = _zone_samples(zone, spacing)
             keep = nodes.near(samples[:, 0], samples[:, 1], 0.0)
@@ -559,21 +563,22 @@ _DENSE_MM = 1.0
 
 
 def _denser_near(
-    zone: _Zone, spacing: float, start: tuple[float, float]
+    zone: _Zone, spacing: float, start: tuple[float, float], loss_mm: float, weight: float
 ) -> tuple[FloatArray, IntArray, FloatArray, BoolArray]:
     """Boundary samples of a zone, closer together near ``start``, ``spacing`` apart far off.
 
     Where a path refracts at a boundary, taking the nearest sample instead of the exact
     bend costs about ``(w / L) (s / 2)^2 / 2`` for a leg of length ``L`` at cost ``w``
     per mm and samples ``s`` apart. Legs from the start are the short ones: the
-    spacing grows like the square root of the distance to it, which keeps that loss
-    near 0.05 mm for factors up to 3.
+    spacing grows like the square root of the distance to it, ``s = k sqrt(L)``, which
+    makes that loss ``w k^2 / 8``: at most ``loss_mm`` for every cost up to ``weight``
+    when ``k = sqrt(8 loss_mm / weight)``.
     """
     points, ring_ids, params, vertex = _zone_samples(zone, _DENSE_MM)
     if spacing <= _DENSE_MM or len(points) == 0:
         return points, ring_ids, params, vertex
     distance = np.hypot(points[:, 0] - start[0], points[:, 1] - start[1])
-    step = np.clip(0.37 * np.sqrt(distance), _DENSE_MM, spacing)
+    step = np.clip(math.sqrt(8.0 * loss_mm / weight) * np.sqrt(distance), _DENSE_MM, spacing)
     # Count the samples in units of the local spacing along each ring; keep one a unit.
     moved = np.diff(params, prepend=params[0])
     new_ring = np.ones(len(points), dtype=bool)
