@@ -7,6 +7,7 @@ outline the area, which is then cut to free space.
 from __future__ import annotations
 
 import math
+from concurrent.futures import ThreadPoolExecutor
 from typing import Final, cast
 
 import numpy as np
@@ -33,6 +34,9 @@ _FRONTIER_SHARE: Final = 0.005
 _BENDS: Final = 4
 """Legs next to a bend at a sample, not at the exact bend, that the error is shared by:
 the two legs at a boundary, twice (into costly ground and out of it)."""
+_HALVES_FROM: Final = 32
+"""Outlines from which their union is made in two halves at once."""
+_UNION_HELPER: Final = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbitre-union")
 _SLIVER_MM2: Final = 1e-6
 """Holes of the area smaller than this are left out of it."""
 
@@ -110,9 +114,23 @@ def reachable_area(
     free = _free_space(prep, radius, levels, scene.kept, rect, window, outer=True)
     if not shapes:
         return shapely.Polygon()
-    reach = shapely.union_all(shapes)
+    reach = _union(shapes)
     area = reach.intersection(free)
     return _areal(area)
+
+
+def _union(shapes: list[shapely.Geometry]) -> shapely.Geometry:
+    """Union of the outlines: the western and the eastern half (as many vertices each)
+    at once, one in a helper thread (GEOS lets go of Python's lock), then the two."""
+    if len(shapes) < _HALVES_FROM:
+        return shapely.union_all(shapes)
+    outlines = np.array(shapes, dtype=object)
+    order = np.argsort(shapely.get_x(shapely.centroid(outlines)))
+    vertices = np.cumsum(shapely.get_num_coordinates(outlines[order]))
+    half = int(np.searchsorted(vertices, vertices[-1] / 2.0))
+    west = _UNION_HELPER.submit(shapely.union_all, outlines[order[:half]])
+    east = shapely.union_all(outlines[order[half:]])
+    return shapely.union(west.result(), east)
 
 
 def _areal(geometry: shapely.Geometry) -> shapely.Geometry:
