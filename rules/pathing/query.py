@@ -108,11 +108,11 @@ def _blocked_by(
     return tuple(names)
 
 
-def _sides(radius: float, outer: bool) -> int:
-    """Polygon sides for a circle: within 0.5 micrometre of it when ``outer``."""
-    if not outer or radius <= 0.0:
+def _sides(radius: float, outer_mm: float | None) -> int:
+    """Polygon sides for a circle: 64, or enough to lie within ``outer_mm`` outside it."""
+    if outer_mm is None or radius <= 0.0:
         return 64
-    half = math.acos(radius / (radius + 5e-4))
+    half = math.acos(radius / (radius + outer_mm))
     return int(min(2048, max(64, math.ceil(math.pi / half))))
 
 
@@ -123,12 +123,13 @@ def _free_space(
     kept: IntArray,
     rect: tuple[float, float, float, float],
     window: tuple[float, float, float, float] | None,
-    outer: bool,
+    outer_mm: float | None,
 ) -> shapely.Geometry:
     """Free space for the centre as shapely geometry.
 
-    With ``outer`` the grown obstacles are over-approximated (their polygons contain
-    the exact shapes), otherwise under-approximated.
+    With ``outer_mm`` the grown obstacles are over-approximated (their polygons contain
+    the exact shapes and reach at most that much beyond them), otherwise
+    under-approximated.
     """
     xmin, ymin, xmax, ymax = rect
     if window is not None:
@@ -142,7 +143,7 @@ def _free_space(
         if levels[k] == _IGNORED:
             continue
         obstacle = prep.obstacle(int(k))
-        block = _block(obstacle, radius if levels[k] == _FULL else 0.0, outer)
+        block = _block(obstacle, radius if levels[k] == _FULL else 0.0, outer_mm)
         if block is not None:
             blocks.append(block)
     if not blocks:
@@ -157,17 +158,17 @@ def _free_space(
     return free
 
 
-def _block(obstacle: _Obstacle, c: float, outer: bool) -> shapely.Geometry | None:
+def _block(obstacle: _Obstacle, c: float, outer_mm: float | None) -> shapely.Geometry | None:
     """An obstacle grown by ``c`` as shapely geometry (see :func:`_free_space`), None for
     one with neither discs nor a polygonal part; kept between queries."""
-    key = (obstacle, c, outer)
+    key = (obstacle, c, outer_mm)
     if key in _BLOCKS:
         return _BLOCKS[key]
     block: shapely.Geometry | None = None
     if len(obstacle.disc_r):
         rho = obstacle.disc_r + c
-        sides = _sides(float(np.max(rho)), outer)
-        grow = 1.0 / math.cos(math.pi / sides) if outer else 1.0
+        sides = _sides(float(np.max(rho)), outer_mm)
+        grow = 1.0 / math.cos(math.pi / sides) if outer_mm is not None else 1.0
         angles = np.linspace(0.0, _TWO_PI, sides, endpoint=False)
         ring = np.column_stack([np.cos(angles), np.sin(angles)])
         pts = obstacle.disc_xy[:, None, :] + (rho * grow)[:, None, None] * ring[None]
@@ -176,9 +177,15 @@ def _block(obstacle: _Obstacle, c: float, outer: bool) -> shapely.Geometry | Non
             pts = np.vstack([pts, shapely.get_coordinates(obstacle.solid)])
         block = shapely.convex_hull(shapely.multipoints(pts))
     elif obstacle.solid is not None:
-        if c > 0.0:
-            segs = max(4, _sides(c, outer) // 4)
-            grow_buffer = 1.0 / math.cos(math.pi / (4 * segs)) if outer else 1.0
+        if c > 0.0 and outer_mm is None:
+            block = obstacle.solid.buffer(c, quad_segs=16)
+        elif c > 0.0:
+            # GEOS rounds each corner's arc to a whole number of steps of a quarter turn
+            # over quad_segs, so a step may be 1.5 of them: the arcs are drawn large
+            # enough for their chords to stay outside the exact arc even then.
+            longest = 2.0 * math.acos(c / (c + outer_mm))
+            segs = max(4, math.ceil(1.5 * (math.pi / 2.0) / longest))
+            grow_buffer = 1.0 / math.cos(0.75 * (math.pi / 2.0) / segs)
             block = obstacle.solid.buffer(c * grow_buffer, quad_segs=segs)
         else:
             block = obstacle.solid
@@ -186,7 +193,7 @@ def _block(obstacle: _Obstacle, c: float, outer: bool) -> shapely.Geometry | Non
     return block
 
 
-_BLOCKS: dict[tuple[_Obstacle, float, bool], shapely.Geometry | None] = {}
+_BLOCKS: dict[tuple[_Obstacle, float, float | None], shapely.Geometry | None] = {}
 _FREE: dict[
     tuple[float, float, float, float, tuple[int, ...]],
     tuple[tuple[shapely.Geometry, ...], shapely.Geometry],

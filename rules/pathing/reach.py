@@ -31,6 +31,9 @@ _STRAIGHT_MM: Final = 0.0
 _FRONTIER_MM: Final = 0.2
 _FRONTIER_SHARE: Final = 0.005
 """The outline's documented error: this many mm or this share of the budget, the larger."""
+_OBSTACLE_SHARE: Final = 20
+"""The area is cut to free space whose obstacles are drawn too large by at most its
+error divided by this (on the safe side: the mover keeps clear of them)."""
 _BENDS: Final = 4
 """Legs next to a bend at a sample, not at the exact bend, that the error is shared by:
 the two legs at a boundary, twice (into costly ground and out of it)."""
@@ -59,7 +62,8 @@ def reachable_area(
     edges of costly regions (with narrower fans where obstacles cut those). Where
     an obstacle's or a region's edge falls between neighbouring rays, rays are added
     halfway, up to six times. The union of the outlined polygons is intersected with
-    free space, whose obstacles are drawn slightly large (by at most 0.5 micrometre).
+    free space, whose obstacles are drawn slightly large (by at most a twentieth of
+    the error below: 10 to 50 micrometres at allowances up to 200 mm).
 
     Parameters
     ----------
@@ -111,7 +115,7 @@ def reachable_area(
         start[0] + budget + 1.0,
         start[1] + budget + 1.0,
     )
-    free = _free_space(prep, radius, levels, scene.kept, rect, window, outer=True)
+    free = _free_space(prep, radius, levels, scene.kept, rect, window, error / _OBSTACLE_SHARE)
     if not shapes:
         return shapely.Polygon()
     reach = _union(shapes)

@@ -150,7 +150,7 @@ def _connected(scene: _Scene, start: tuple[float, float], goal: tuple[float, flo
     """False when start and goal are certainly in different parts of free space."""
     everything = np.arange(len(scene.prep.sources), dtype=np.intp)
     free = _free_space(
-        scene.prep, scene.radius, scene.levels, everything, scene.rect, None, outer=False
+        scene.prep, scene.radius, scene.levels, everything, scene.rect, None, outer_mm=None
     )
     first = shapely.Point(start)
     second = shapely.Point(goal)

@@ -12,7 +12,7 @@ from arbitre.rules.pathing import BlockingPolygon, DiscHull, Field
 from arbitre.rules.pathing.model import TOLERANCE_MM
 from arbitre.rules.pathing.prepare import _prepare
 from arbitre.rules.pathing.primitives import _bbox_pairs, _point_segment_dist2
-from arbitre.rules.pathing.query import _levels, _table_rect
+from arbitre.rules.pathing.query import _block, _levels, _table_rect
 from arbitre.rules.pathing.region import _Region
 from arbitre.rules.pathing.scene import _Scene
 
@@ -133,3 +133,25 @@ def test_a_band_round_a_line_holds_the_points_within_its_width(seed: int, width:
     np.testing.assert_array_equal(
         band.near(points[:, 0], points[:, 1], 0.0), d2 <= (width + 1e-6) ** 2
     )
+
+
+@SEEDS
+@given(st.integers(0, 10**6), st.sampled_from([5e-4, 0.01, 0.05, 0.5]))
+def test_obstacles_drawn_large_hold_the_exact_shape_within_the_slack(
+    seed: int, slack: float
+) -> None:
+    # A polygon grown by a base's radius, drawn as a polygon: it must hold the exact
+    # grown shape (GEOS rounds a corner's arc to whole steps, up to 1.5 of the asked
+    # size) and reach no more than ``slack`` beyond it.
+    rng = np.random.default_rng(seed)
+    corners = rng.uniform(0.0, 100.0, (int(rng.integers(3, 9)), 2))
+    rock = shapely.convex_hull(shapely.multipoints(corners)).buffer(0)
+    if rock.area < 1.0:
+        return
+    radius = float(rng.uniform(1.0, 40.0))
+    field = Field(200.0, 200.0, polygons=(BlockingPolygon(rock, "rock"),))
+    block = _block(_prepare(field).obstacle(0), radius, slack)
+    assert block is not None
+    exact = rock.buffer(radius, quad_segs=512)
+    assert exact.buffer(-1e-5).difference(block).area == 0.0
+    assert block.hausdorff_distance(exact) <= slack + 1e-4
