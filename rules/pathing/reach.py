@@ -26,14 +26,13 @@ _AREA_SPACING_MM: Final = 5.0
 _SWEEP_STEP: Final = math.radians(2.0)
 _SWEEP_STEP_MM: Final = 1.5
 _CONE: Final = math.radians(25.0)
-_STRAIGHT_MM: Final = 0.0
-"""How far from the line through its neighbours an outline's vertex may be and be left out."""
 _FRONTIER_MM: Final = 0.2
 _FRONTIER_SHARE: Final = 0.005
 """The outline's documented error: this many mm or this share of the budget, the larger."""
-_OBSTACLE_SHARE: Final = 20
-"""The area is cut to free space whose obstacles are drawn too large by at most its
-error divided by this (on the safe side: the mover keeps clear of them)."""
+_DRAWING_SHARE: Final = 40
+"""The outlines are drawn to within the area's error divided by this: a vertex that
+close to the line through its neighbours is left out, and the free space the area is
+cut to draws obstacles too large by at most as much (the mover keeps clear of them)."""
 _BENDS: Final = 4
 """Legs next to a bend at a sample, not at the exact bend, that the error is shared by:
 the two legs at a boundary, twice (into costly ground and out of it)."""
@@ -62,8 +61,9 @@ def reachable_area(
     edges of costly regions (with narrower fans where obstacles cut those). Where
     an obstacle's or a region's edge falls between neighbouring rays, rays are added
     halfway, up to six times. The union of the outlined polygons is intersected with
-    free space, whose obstacles are drawn slightly large (by at most a twentieth of
-    the error below: 10 to 50 micrometres at allowances up to 200 mm).
+    free space, whose obstacles are drawn slightly large; outlines and obstacles are
+    drawn to a fortieth of the error below (5 to 25 micrometres at allowances up to
+    200 mm).
 
     Parameters
     ----------
@@ -108,14 +108,15 @@ def reachable_area(
         bend_loss_mm=error / _BENDS,
     )
     graph = _search(scene, None, budget)
-    shapes = _sweep_shapes(scene, graph, budget)
+    drawing = error / _DRAWING_SHARE
+    shapes = _sweep_shapes(scene, graph, budget, drawing)
     window = (
         start[0] - budget - 1.0,
         start[1] - budget - 1.0,
         start[0] + budget + 1.0,
         start[1] + budget + 1.0,
     )
-    free = _free_space(prep, radius, levels, scene.kept, rect, window, error / _OBSTACLE_SHARE)
+    free = _free_space(prep, radius, levels, scene.kept, rect, window, drawing)
     if not shapes:
         return shapely.Polygon()
     reach = _union(shapes)
@@ -129,7 +130,8 @@ def _union(shapes: list[shapely.Geometry]) -> shapely.Geometry:
     if len(shapes) < _HALVES_FROM:
         return shapely.union_all(shapes)
     outlines = np.array(shapes, dtype=object)
-    order = np.argsort(shapely.get_x(shapely.centroid(outlines)))
+    outlines = outlines[~shapely.is_empty(outlines)]
+    order = np.argsort(shapely.bounds(outlines)[:, 0])
     vertices = np.cumsum(shapely.get_num_coordinates(outlines[order]))
     half = int(np.searchsorted(vertices, vertices[-1] / 2.0))
     west = _UNION_HELPER.submit(shapely.union_all, outlines[order[:half]])
@@ -337,8 +339,11 @@ def _boundary_frames(
     return node_of, param_of, tangent, side, refracted, key
 
 
-def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.Geometry]:
-    """Polygons of the points reachable from settled nodes within the remaining budget.
+def _sweep_shapes(
+    scene: _Scene, graph: _Graph, budget: float, straight_mm: float
+) -> list[shapely.Geometry]:
+    """Polygons of the points reachable from settled nodes within the remaining budget,
+    without the vertices within ``straight_mm`` of the line through their neighbours.
 
     The start and point nodes cast fans; circles cast sweeps of tangent rays along
     their free arcs; points on costly-region edges cast refracted rays that outline
@@ -442,12 +447,13 @@ def _sweep_shapes(scene: _Scene, graph: _Graph, budget: float) -> list[shapely.G
     coords = np.concatenate(rings)
     index = np.repeat(np.arange(len(rings)), sizes)
     polygons = shapely.polygons(shapely.linearrings(coords, indices=index))
+    # Vertices (almost) on the line through their neighbours add nothing but work to
+    # the union; an outline left crossing itself is mended.
+    polygons = shapely.simplify(polygons, straight_mm, preserve_topology=False)
     valid = shapely.is_valid(polygons)
     if not np.all(valid):
         polygons[~valid] = shapely.make_valid(polygons[~valid])
-    # Vertices on the line through their neighbours (rays ending on one straight edge,
-    # strips starting along one) add nothing but work to the union.
-    return list(shapely.simplify(polygons, _STRAIGHT_MM, preserve_topology=False))
+    return list(polygons)
 
 
 def _circle_sweeps(
