@@ -262,7 +262,11 @@ class _Rays:
         )
         one = (hit[k] != hit[j]) & ~exact
         two = hit[k] & hit[j] & (self.owner[k] != self.owner[j])
-        jump = ~hit[k] & ~hit[j] & (np.abs(length[k] - length[j]) > 0.5)
+        # Between free rays, an edge of costly ground (or of the table) is where the
+        # budget a ray falls short of jumps; along a sweep or a strip the budget itself
+        # changes from ray to ray.
+        short = self.b - length
+        jump = ~hit[k] & ~hit[j] & (np.abs(short[k] - short[j]) > 0.5)
         # only neighbours with an edge between them, and not yet refined ``levels`` times
         depth = np.maximum(self.depth[k], self.depth[j])
         edge = np.nonzero((one | two | jump) & (depth < levels))[0]
