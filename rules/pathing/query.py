@@ -177,9 +177,11 @@ def _block(obstacle: _Obstacle, c: float, outer_mm: float | None) -> shapely.Geo
             pts = np.vstack([pts, shapely.get_coordinates(obstacle.solid)])
         block = shapely.convex_hull(shapely.multipoints(pts))
     elif obstacle.solid is not None:
-        if c > 0.0 and outer_mm is None:
+        if c <= 0.0:
+            block = obstacle.solid
+        elif outer_mm is None:
             block = obstacle.solid.buffer(c, quad_segs=16)
-        elif c > 0.0:
+        else:
             # GEOS rounds each corner's arc to a whole number of steps of a quarter turn
             # over quad_segs, so a step may be 1.5 of them: the arcs are drawn large
             # enough for their chords to stay outside the exact arc even then.
@@ -187,8 +189,6 @@ def _block(obstacle: _Obstacle, c: float, outer_mm: float | None) -> shapely.Geo
             segs = max(4, math.ceil(1.5 * (math.pi / 2.0) / longest))
             grow_buffer = 1.0 / math.cos(0.75 * (math.pi / 2.0) / segs)
             block = obstacle.solid.buffer(c * grow_buffer, quad_segs=segs)
-        else:
-            block = obstacle.solid
     _remember(_BLOCKS, key, block, 1024)
     return block
 

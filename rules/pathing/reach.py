@@ -81,10 +81,11 @@ def reachable_area(
     shapely.Geometry
         A Polygon or MultiPolygon (possibly empty) of centre positions, in free space.
         Its frontier follows the exact one to within 0.2 mm or 0.5 % of the budget,
-        whichever is larger (chords of rays at most 2 degrees apart, which may cut a
-        corner of the free space; bends on the boundaries of costly ground taken at
-        samples, closer together near the start, each costing at most a quarter of
-        that error).
+        whichever is larger, almost everywhere (chords of rays at most 2 degrees
+        apart, which may cut a corner of the free space; bends on the boundaries of
+        costly ground taken at samples, closer together near the start, each costing
+        at most a quarter of that error). Where it errs further (rarely, up to about
+        twice that), it mostly leaves reachable ground out.
     """
     start = _as_point(start_mm, "start_mm")
     radius = _as_length(mover_radius_mm, "mover_radius_mm")
