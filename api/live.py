@@ -224,7 +224,7 @@ class LiveTable:
                 self._source_message = f"{self.source.description}: {error}"
                 self._figures.lost(now)
             return False
-        self.process(now, image, frame)
+        self.process(now, image, frame, again=self.source.again)
         spent = self._timer() - measuring
         with self._lock:
             self._processed += 1
@@ -232,8 +232,11 @@ class LiveTable:
             self._processing_s = spent if average is None else 0.9 * average + 0.1 * spent
         return True
 
-    def process(self, now: float, image: NDArray[np.uint8], frame: Frame) -> None:
-        """Take one located frame into the state."""
+    def process(
+        self, now: float, image: NDArray[np.uint8], frame: Frame, *, again: bool = False
+    ) -> None:
+        """Take one located frame into the state (``again``: a picture seen before, see
+        `FrameSource.again`)."""
         with self._lock:
             self._source_ok = True
             self._source_message = "ok"
@@ -256,6 +259,7 @@ class LiveTable:
                         )
                         for m in (*located.markers, *(p.marker for p in located.terrain))
                     ],
+                    again=again,
                 )
             else:
                 self._anchors_seen = located.anchors_seen

@@ -4,7 +4,10 @@ Every source gives frames through `FrameSource.read`, which returns None when no
 frame can be had right now (a camera unplugged, a stream lost, a file gone); the live
 loop then marks the table stale and retries the source every few seconds with
 `FrameSource.reopen`. A source that has no new picture yet may give its last one again,
-as the very same array object: the live table counts it once, never as a new frame.
+as the very same array object: the live table counts it once, never as a new frame. A
+source that shows the very same picture anew (a folder's image come round again) says
+so with `FrameSource.again`: the table looks at it, but takes its measures as no new
+evidence.
 """
 
 from __future__ import annotations
@@ -37,6 +40,10 @@ class FrameSource(abc.ABC):
     video file); None for a live source, read as fast as it gives frames."""
     advice: str = ""
     """What to check when the source gives no frame (said after "no frame")."""
+    again: bool = False
+    """Whether the picture `read` gave last shows the very image an earlier one did (a
+    file shown again): measuring it again is no new evidence, unlike a still camera's
+    new frame, whose noise is its own."""
 
     def is_open(self) -> bool:
         """Whether the source could be opened (a webcam that is there, a file it reads)."""
@@ -113,7 +120,8 @@ class FolderSource(FrameSource):
     While an image is shown, `read` gives the same array again (nothing new), as long as
     its file is still there and unchanged: a file removed or replaced is never served
     from memory. Each showing is a new picture, an image come round again included: a
-    folder of one image is a still table seen every ``hold_s``. `reopen` lists the
+    folder of one image is a still table seen every ``hold_s``; but an image (the same
+    file, unchanged) shown before is `again`, no new evidence. `reopen` lists the
     folder again, so a folder emptied and filled with other files (or removed and made
     again) is shown from its new files.
     """
@@ -130,6 +138,7 @@ class FolderSource(FrameSource):
             raise VisionError(f"{self.folder}: no images ({', '.join(IMAGE_SUFFIXES)})")
         self._start = time.monotonic()
         self._cache: tuple[tuple[Path, int, int, int, int], NDArray[np.uint8]] | None = None
+        self._shown: set[tuple[Path, int, int, int]] = set()
 
     def _list(self) -> list[Path]:
         if not self.folder.is_dir():
@@ -157,6 +166,8 @@ class FolderSource(FrameSource):
         except VisionError:
             return None
         self._cache = (key, image)
+        self.again = key[:4] in self._shown
+        self._shown.add(key[:4])
         return self._cache[1]
 
     def reopen(self) -> bool:

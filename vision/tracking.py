@@ -12,10 +12,11 @@ Smoothing
     latest of them. Its ``sigma_mm`` combines the sigma of that mean, 1/sqrt(sum of the
     weights) -- n observations of equal sigma divide it by sqrt(n), so 0.3 mm of jitter
     becomes 0.3 / sqrt(60) = 0.04 mm after two seconds at 30 fps -- with the part every
-    frame shares (``Observation.shared_sigma_mm``: the pose, the lens, the anchors), which does not
-    average out. The heading is
-    the weighted mean direction of the same observations. Because the window is capped,
-    a shift too small to count as a move is followed within ``max_window`` frames.
+    frame shares (``Observation.shared_sigma_mm``: the pose, the lens, the anchors),
+    which does not average out. A picture seen before (a folder's image shown again)
+    is no new evidence: its observations are not averaged in. The heading is the
+    weighted mean direction of the same observations. Because the window is capped, a
+    shift too small to count as a move is followed within ``max_window`` frames.
 
 Jump rule
     An observation is *far* when it lies farther from the smoothed position than
@@ -286,11 +287,16 @@ class FigureTracker:
         self._frame = 0
         self._now_s: float | None = None
 
-    def update(self, time_s: float, observations: Iterable[Observation]) -> None:
+    def update(
+        self, time_s: float, observations: Iterable[Observation], *, again: bool = False
+    ) -> None:
         """Take one frame's observations, made at ``time_s`` (seconds, never decreasing).
 
-        Markers not observed keep their place and go stale. Raises VisionError, changing
-        nothing, when the time goes back or a marker is observed twice.
+        Markers not observed keep their place and go stale. A frame ``again`` shows a
+        picture seen before (the same image shown anew): its observations keep the
+        markers fresh and still move them, but add nothing to the average where they
+        stay. Raises VisionError, changing nothing, when the time goes back or a marker
+        is observed twice.
         """
         now_s = self._advance(time_s)
         frame: dict[int, Observation] = {}
@@ -309,7 +315,7 @@ class FigureTracker:
                 state.add(observation, self._max_window)
                 self._markers[marker] = state
             else:
-                self._observe(state, observation, now_s)
+                self._observe(state, observation, now_s, again)
 
     def lost(self, time_s: float) -> None:
         """A frame at ``time_s`` with no table pose, or no frame: every track goes stale."""
@@ -339,13 +345,15 @@ class FigureTracker:
             )
         return now_s
 
-    def _observe(self, state: _Marker, observation: Observation, now_s: float) -> None:
-        """Apply the jump rule to one observation of a known marker."""
+    def _observe(self, state: _Marker, observation: Observation, now_s: float, again: bool) -> None:
+        """Apply the jump rule to one observation of a known marker (one ``again`` is
+        not averaged in where the marker stays)."""
         state.last_seen_s = now_s
         state.last_frame = self._frame
         if not self._far(observation, state):
             state.held = None
-            state.add(observation, self._max_window)
+            if not again:
+                state.add(observation, self._max_window)
             return
         held = state.held
         if held is None:
@@ -357,6 +365,8 @@ class FigureTracker:
         else:
             state.restart(held, state.held_s)
             state.add(held, self._max_window)
+            if again:  # the move is confirmed; the picture adds nothing to it
+                return
         state.add(observation, self._max_window)
 
     def _far(self, observation: Observation, reference: _Marker | Observation) -> bool:

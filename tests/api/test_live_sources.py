@@ -211,3 +211,24 @@ def test_a_recording_is_read_at_the_pace_it_was_made(tmp_path: Path) -> None:
     missing = CaptureSource(str(tmp_path / "gone.avi"))
     assert missing.pace_s is None
     missing.close()
+
+
+def test_a_folder_of_one_photo_stays_as_sure_as_one_photo(
+    config: TableConfig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The photo is measured at each showing (the table stays live), but showing it ten
+    # times is one measure, not ten: no figure grows surer than the first showing made it.
+    import arbitre.vision.sources as sources
+
+    now = [0.0]
+    monkeypatch.setattr(sources.time, "monotonic", lambda: now[0])
+    cv2.imwrite(str(tmp_path / "table.png"), Stuck().inner.read())
+    clock = Clock()
+    live = LiveTable(config, FolderSource(tmp_path, hold_s=1.0), clock=clock)
+    assert live.step()
+    first = {f["id"]: f["sigma_mm"] for f in live.state()["figures"]}
+    for showing in range(1, 10):
+        now[0] = clock.now = float(showing)
+        assert live.step()
+    assert live.frames_processed == 10 and live.state()["source"]["ok"] is True
+    assert {f["id"]: f["sigma_mm"] for f in live.state()["figures"]} == first

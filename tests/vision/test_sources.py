@@ -100,3 +100,26 @@ def test_the_hold_is_a_positive_number_of_seconds(tmp_path: Path, hold_s: float)
 def test_the_folder_interval_is_its_hold(tmp_path: Path) -> None:
     _image(tmp_path / "a.png", 50)
     assert FolderSource(tmp_path, hold_s=4.0).frame_interval_s == 4.0
+
+
+def test_an_image_shown_again_is_said_to_be_seen_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A folder of one photo: each showing is a new picture (the table stays live), but
+    # from the second on it is the same image again, no new evidence for the tracker.
+    import arbitre.vision.sources as sources
+
+    now = [100.0]
+    monkeypatch.setattr(sources.time, "monotonic", lambda: now[0])
+    path = _image(tmp_path / "table.png", 70)
+    source = FolderSource(tmp_path, hold_s=1.0)
+    first = source.read()
+    assert first is not None and source.again is False
+    now[0] += 1.0
+    second = source.read()
+    assert second is not None and second is not first and source.again is True
+    _image(path, 90)  # the photo replaced by another: new evidence
+    os.utime(path, ns=(1, 1))
+    now[0] += 1.0
+    third = source.read()
+    assert third is not None and int(third[0, 0, 0]) == 90 and source.again is False

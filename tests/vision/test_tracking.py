@@ -394,3 +394,23 @@ def test_averaging_reduces_only_the_part_of_sigma_each_frame_has_alone() -> None
 def test_a_shared_part_larger_than_sigma_is_refused() -> None:
     with pytest.raises(VisionError):
         Observation(7, 100.0, 200.0, 0.5, 0.0, 0.6)
+
+
+def test_a_picture_seen_again_adds_no_evidence_but_still_moves_a_figure() -> None:
+    # The same image shown ten times (a folder of one photo) gives ten identical
+    # observations: one measure, sigma 0.5 mm, not 0.5 / sqrt(10).
+    tracker = FigureTracker()
+    seen = Observation(7, 100.0, 200.0, 0.5, 0.0)
+    for showing in range(10):
+        tracker.update(float(showing), [seen], again=showing > 0)
+    (track,) = tracker.tracks()
+    assert (track.x_mm, track.y_mm, track.sigma_mm) == (100.0, 200.0, 0.5)
+    # A picture seen before with the figure 50 mm on, shown twice: the figure moves
+    # (one showing late, as any move does) and the picture counts once: sigma 0.5 mm.
+    moved = Observation(7, 150.0, 200.0, 0.5, 0.0)
+    tracker.update(10.0, [moved], again=True)
+    assert tracker.tracks()[0].x_mm == 100.0
+    tracker.update(11.0, [moved], again=True)
+    (track,) = tracker.tracks()
+    assert (track.x_mm, track.y_mm) == (150.0, 200.0)
+    assert track.sigma_mm == 0.5
