@@ -7,6 +7,7 @@ outline the area, which is then cut to free space.
 from __future__ import annotations
 
 import math
+import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Final, cast
 
@@ -38,7 +39,9 @@ _BENDS: Final = 4
 the two legs at a boundary, twice (into costly ground and out of it)."""
 _HALVES_FROM: Final = 32
 """Outlines from which their union is made in two halves at once."""
-_UNION_HELPER: Final = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbitre-union")
+_HELPERS: dict[int, ThreadPoolExecutor] = {}
+"""The thread each process joins outlines in (a forked child makes its own: the
+parent's thread is not in it)."""
 _SLIVER_MM2: Final = 1e-6
 """Holes of the area smaller than this are left out of it."""
 
@@ -128,16 +131,28 @@ def reachable_area(
 def _union(shapes: list[shapely.Geometry]) -> shapely.Geometry:
     """Union of the outlines: the western and the eastern half (as many vertices each)
     at once, one in a helper thread (GEOS lets go of Python's lock), then the two."""
-    if len(shapes) < _HALVES_FROM:
-        return shapely.union_all(shapes)
     outlines = np.array(shapes, dtype=object)
     outlines = outlines[~shapely.is_empty(outlines)]
+    if len(outlines) < _HALVES_FROM:
+        return shapely.union_all(outlines)
     order = np.argsort(shapely.bounds(outlines)[:, 0])
     vertices = np.cumsum(shapely.get_num_coordinates(outlines[order]))
     half = int(np.searchsorted(vertices, vertices[-1] / 2.0))
-    west = _UNION_HELPER.submit(shapely.union_all, outlines[order[:half]])
+    west = _helper().submit(shapely.union_all, outlines[order[:half]])
     east = shapely.union_all(outlines[order[half:]])
     return shapely.union(west.result(), east)
+
+
+def _helper() -> ThreadPoolExecutor:
+    """This process's helper thread."""
+    pid = os.getpid()
+    helper = _HELPERS.get(pid)
+    if helper is None:
+        _HELPERS.clear()
+        helper = _HELPERS.setdefault(
+            pid, ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbitre-union")
+        )
+    return helper
 
 
 def _areal(geometry: shapely.Geometry) -> shapely.Geometry:

@@ -487,3 +487,31 @@ def test_reachable_area_stays_out_of_obstacles(seed: int, costly: bool) -> None:
         assert area.intersection(shape).area < 1e-9
     table = shapely.box(R_MOVER, R_MOVER, field.width_mm - R_MOVER, field.depth_mm - R_MOVER)
     assert area.difference(table.buffer(1e-9)).area < 1e-9
+
+
+def _reach_in_child(queue: "multiprocessing.Queue[float]") -> None:
+    # 30 discs and a wood: the area is joined from over a hundred outlines, in halves.
+    hulls = tuple(
+        disc(250.0 + 90.0 * (k % 6), 200.0 + 90.0 * (k // 6), 15.0, f"d{k}") for k in range(30)
+    )
+    wood = CostlyRegion(shapely.box(560.0, 150.0, 700.0, 300.0), 2.0, "wood")
+    field = Field(*TABLE, hulls=hulls, costly=(wood,))
+    queue.put(reachable_area(field, (480.0, 420.0), R_MOVER, 250.0).area)
+
+
+def test_a_forked_process_draws_reachable_areas_too() -> None:
+    # The union of outlines runs partly in a helper thread; a process forked after the
+    # parent used it has no such thread and must make its own, not wait for ever.
+    import multiprocessing
+
+    queue: multiprocessing.Queue[float] = multiprocessing.Queue()
+    _reach_in_child(queue)  # the parent's helper thread is running now
+    expected = queue.get(timeout=30)
+    child = multiprocessing.get_context("fork").Process(target=_reach_in_child, args=(queue,))
+    child.start()
+    child.join(timeout=60)
+    if child.is_alive():  # waiting for a thread it does not have
+        child.kill()
+        child.join()
+    assert child.exitcode == 0
+    assert queue.get(timeout=5) == pytest.approx(expected)
