@@ -489,7 +489,7 @@ def test_reachable_area_stays_out_of_obstacles(seed: int, costly: bool) -> None:
     assert area.difference(table.buffer(1e-9)).area < 1e-9
 
 
-def _reach_in_child(queue: "multiprocessing.Queue[float]") -> None:
+def _reach_in_child(queue: multiprocessing.Queue[float]) -> None:
     # 30 discs and a wood: the area is joined from over a hundred outlines, in halves.
     hulls = tuple(
         disc(250.0 + 90.0 * (k % 6), 200.0 + 90.0 * (k // 6), 15.0, f"d{k}") for k in range(30)
