@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import math
+import multiprocessing
 
 import numpy as np
 import pytest
@@ -502,8 +503,6 @@ def _reach_in_child(queue: multiprocessing.Queue[float]) -> None:
 def test_a_forked_process_draws_reachable_areas_too() -> None:
     # The union of outlines runs partly in a helper thread; a process forked after the
     # parent used it has no such thread and must make its own, not wait for ever.
-    import multiprocessing
-
     queue: multiprocessing.Queue[float] = multiprocessing.Queue()
     _reach_in_child(queue)  # the parent's helper thread is running now
     expected = queue.get(timeout=30)
