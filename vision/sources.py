@@ -26,6 +26,8 @@ from arbitre.vision.errors import VisionError
 from arbitre.vision.images import read_image
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+CATCH_UP_S = 2.0
+"""The most recording time a video source passes over at once to keep to its clock."""
 
 
 class FrameSource(abc.ABC):
@@ -72,7 +74,10 @@ class FrameSource(abc.ABC):
 class CaptureSource(FrameSource):
     """A webcam index, a video file or a network stream URL, through OpenCV's VideoCapture.
 
-    A video file loops at its end, so a recorded table can be replayed for ever.
+    A video file loops at its end, so a recorded table can be replayed for ever. It plays
+    at the pace it was made: where measuring a frame takes longer than the recording's
+    frame interval, the frames of the time spent are passed over (up to
+    `CATCH_UP_S` of them), so the table keeps to the recording's clock.
     """
 
     def __init__(self, target: int | str, *, loop: bool = True) -> None:
@@ -90,16 +95,40 @@ class CaptureSource(FrameSource):
         fps = float(self._capture.get(cv2.CAP_PROP_FPS) or 0.0)
         if isinstance(target, str) and Path(target).is_file() and 1.0 <= fps <= 240.0:
             self.pace_s = 1.0 / fps
+        self._played: tuple[float, int] | None = None  # when the recording began, frames read
 
     def _open(self) -> cv2.VideoCapture:
         return cv2.VideoCapture(self.target)
 
     def read(self) -> NDArray[np.uint8] | None:
+        self._catch_up()
         ok, frame = self._capture.read()
         if not ok and self.loop and isinstance(self.target, str) and Path(self.target).is_file():
             self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
+            self._played = None
             ok, frame = self._capture.read()
+        if ok and self.pace_s is not None:
+            began, frames = self._played or (time.monotonic(), 0)
+            self._played = (began, frames + 1)
         return np.asarray(frame, dtype=np.uint8) if ok and frame is not None else None
+
+    def _catch_up(self) -> None:
+        """Pass over the frames of a recording whose time has gone by unread; when more
+        than `CATCH_UP_S` has (the table paused), play on from here instead."""
+        if self.pace_s is None or self._played is None:
+            return
+        began, frames = self._played
+        behind = int((time.monotonic() - began) / self.pace_s) - frames
+        if behind <= 0:
+            return
+        if behind * self.pace_s > CATCH_UP_S:
+            self._played = (time.monotonic() - frames * self.pace_s, frames)
+            return
+        for _ in range(behind):
+            if not self._capture.grab():
+                break
+            frames += 1
+        self._played = (began, frames)
 
     def is_open(self) -> bool:
         """Whether OpenCV opened the target (a file it cannot read as video is not)."""
@@ -108,6 +137,7 @@ class CaptureSource(FrameSource):
     def reopen(self) -> bool:
         self._capture.release()
         self._capture = self._open()
+        self._played = None
         return self.is_open()
 
     def close(self) -> None:

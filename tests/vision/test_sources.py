@@ -123,3 +123,36 @@ def test_an_image_shown_again_is_said_to_be_seen_before(
     now[0] += 1.0
     third = source.read()
     assert third is not None and int(third[0, 0, 0]) == 90 and source.again is False
+
+
+def test_a_recording_measured_slowly_keeps_to_its_clock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A 10 fps recording (frame k is grey 5 k): read at 0 s, then again 0.55 s later
+    # (measuring took that long), it gives frame 5, the one due then, not frame 1.
+    import arbitre.vision.sources as sources
+
+    video = tmp_path / "game.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (64, 48))
+    for k in range(40):
+        writer.write(np.full((48, 64, 3), 5 * k, np.uint8))
+    writer.release()
+    now = [50.0]
+    monkeypatch.setattr(sources.time, "monotonic", lambda: now[0])
+    recording = sources.CaptureSource(str(video))
+    try:
+
+        def grey() -> float:
+            frame = recording.read()
+            assert frame is not None
+            return float(frame.mean())
+
+        assert grey() == pytest.approx(0.0, abs=2.0)
+        now[0] += 0.1
+        assert grey() == pytest.approx(5.0, abs=2.0)  # on time: the next frame
+        now[0] += 0.45  # 0.55 s in: frame 5 is due
+        assert grey() == pytest.approx(25.0, abs=2.0)
+        now[0] += 30.0  # paused far longer than it catches up: it plays on from there
+        assert grey() == pytest.approx(30.0, abs=2.0)
+    finally:
+        recording.close()
