@@ -59,6 +59,7 @@ const app = {
   answer: null, // {question, data, picks, target, at: Map id -> [x, y]}
   reach: null, // the reach answer while a destination is chosen
   pendingTarget: null, // the destination [x, y] mm being asked about
+  cursor: null, // the destination [x, y] mm chosen with the arrow keys, not asked yet
   error: null, // {detail} when the server refused or could not be reached
   outdated: false,
   cameraOn: localStorage.getItem("arbitre.camera") !== "off",
@@ -145,7 +146,8 @@ function currentOverlay() {
       uncertain: answer.data.certain === false,
     };
   }
-  if (app.mode === "move" && answer?.target) overlay.target = answer.target;
+  if (app.mode === "move" && app.cursor) overlay.target = app.cursor;
+  else if (app.mode === "move" && answer?.target) overlay.target = answer.target;
   else if (app.mode === "move" && app.pendingTarget) overlay.target = app.pendingTarget;
   return overlay;
 }
@@ -190,6 +192,10 @@ function renderHint() {
     return;
   }
   const step = app.picks.length === 1 ? 1 : 0;
+  if (app.mode === "move" && step === 1 && app.cursor) {
+    hint.textContent = t("hint.move.cursor", { x: mm(app.cursor[0]), y: mm(app.cursor[1]) });
+    return;
+  }
   hint.textContent = t(`hint.${app.mode}.${step}`);
 }
 
@@ -507,6 +513,7 @@ async function askReach({ show = true } = {}) {
 
 async function askMove(target) {
   const picks = [...app.picks];
+  app.cursor = null;
   app.pendingTarget = target;
   renderLive();
   const data = await send("move", [picks[0], target[0].toFixed(1), target[1].toFixed(1)]);
@@ -533,6 +540,7 @@ function clearQuestion() {
   app.reach = null;
   app.error = null;
   app.pendingTarget = null;
+  app.cursor = null;
   app.outdated = false;
   renderHint();
   renderResult();
@@ -638,6 +646,36 @@ function onMapTap(event) {
     return;
   }
   offerFigures(figuresAtMap(map, app.state, event.clientX, event.clientY), event);
+}
+
+const CURSOR_STEP_MM = 5;
+const CURSOR_LEAP_MM = 25;
+
+/** Choosing a move's destination by keyboard: with the mover picked, the arrow keys
+ * move a destination on the map (5 mm, 25 mm with Shift) from the mover or the last
+ * destination, and Enter asks the move there. */
+function onMapKey(event) {
+  if (app.mode !== "move" || app.picks.length !== 1 || !app.state) return;
+  const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+  if (event.key === "Enter" && app.cursor) {
+    event.preventDefault();
+    askMove(app.cursor);
+    return;
+  }
+  const step = steps[event.key];
+  if (!step) return;
+  event.preventDefault();
+  const mover = app.state.figures.find((figure) => figure.id === app.picks[0]);
+  const from = app.cursor ?? app.answer?.target ?? (mover ? [mover.x_mm, mover.y_mm] : null);
+  if (!from) return;
+  const size = event.shiftKey ? CURSOR_LEAP_MM : CURSOR_STEP_MM;
+  const { width_mm: width, depth_mm: depth } = app.state.table;
+  app.cursor = [
+    Math.min(Math.max(from[0] + step[0] * size, 0), width),
+    Math.min(Math.max(from[1] + step[1] * size, 0), depth),
+  ];
+  renderHint();
+  renderLive();
 }
 
 function onCameraTap(event) {
@@ -816,6 +854,7 @@ function wire() {
   byTestId("camera-toggle").addEventListener("click", toggleCamera);
   byTestId("camera-img").addEventListener("error", onCameraError);
   byTestId("map").addEventListener("click", onMapTap);
+  byTestId("map").addEventListener("keydown", onMapKey);
   byTestId("chooser").addEventListener("click", onChooserTap);
   document.addEventListener("focusin", (event) => {
     if (event.target instanceof HTMLElement && event.target !== document.body) lastFocused = event.target;

@@ -454,3 +454,44 @@ def test_on_a_phone_a_tap_picks_a_figure_and_move_mode_draws_where_it_may_go(
         )
         legal = page.locator('[data-testid="result"]').get_attribute("data-legal")
         assert legal in ("true", "false")
+
+
+def test_a_move_destination_can_be_chosen_with_the_keyboard(
+    server: str, browser_page: tuple[Any, list[str]]
+) -> None:
+    # No pointer: the mover is picked from the figure list with Enter, then on the map the
+    # arrow keys move the destination (5 mm a press, 25 mm with Shift) and Enter asks.
+    page, errors = browser_page
+    mover, _ = _two_settled_figures(server)
+    page.click('[data-testid="mode-move"]')
+    page.focus(f'[data-testid="figure-button"][data-id="{mover}"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector('[data-testid="map"] [data-testid="reach"]', timeout=10_000)
+    start = next(f for f in _get_json(server + "api/state")["figures"] if f["id"] == mover)
+    page.focus('[data-testid="map"]')
+
+    def destination() -> tuple[float, float]:
+        hint = page.locator('[data-testid="hint"]').text_content() or ""
+        found = re.search(r"x (-?\d+(?:\.\d+)?), y (-?\d+(?:\.\d+)?)", hint)
+        assert found, hint
+        return float(found[1]), float(found[2])
+
+    page.keyboard.press("ArrowRight")  # from the mover, 5 mm right
+    x0, y0 = destination()
+    assert math.dist((x0 - 5.0, y0), (start["x_mm"], start["y_mm"])) < 1.0
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Shift+ArrowUp")
+    # One more step right and one leap up: x + 5 mm, y + 25 mm (the table's y runs up).
+    x, y = destination()
+    assert (x, y) == pytest.approx((x0 + 5.0, y0 + 25.0), abs=0.051)
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        """() => document.querySelector('[data-testid="result"]').dataset.question === 'move'""",
+        timeout=ANSWER_TIMEOUT_MS,
+    )
+    details = (page.locator('[data-testid="result-details"]').text_content() or "").replace(
+        "\xa0", " "
+    )
+    assert f"x {x:.1f} mm, y {y:.1f} mm" in details, details
+    page.click('[data-testid="clear"]')
+    assert not errors
