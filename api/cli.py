@@ -265,12 +265,9 @@ def locate(
     from arbitre.calibration.table import load_roster, load_table
     from arbitre.vision.detect import read_image
 
-    frame = locate_frame(
-        read_image(image),
-        load_camera(camera),
-        load_table(table),
-        load_roster(roster) if roster is not None else None,
-    )
+    the_table = load_table(table)
+    the_roster = load_roster(roster) if roster is not None else None
+    frame = locate_frame(read_image(image), load_camera(camera), the_table, the_roster)
     if isinstance(frame.located, PoseFailure):
         raise fail(f"{image}: {frame.located.message}")
     if as_json:
@@ -300,6 +297,19 @@ def locate(
         typer.echo(f"  warning: anchor {anchor.id} left out of the pose: {anchor.reason}")
     for duplicate in frame.detections.duplicates:
         typer.echo(f"  warning: marker {duplicate} seen more than once; not placed")
+    for anchor in the_table.anchors:
+        if anchor.id not in located.pose.anchors_seen:
+            typer.echo(
+                f"  warning: anchor {anchor.id} not seen (hidden, out of the picture,"
+                " or seen too slantwise)"
+            )
+    if the_roster is not None:
+        found = {m.id for m in located.markers} | {p.marker.id for p in located.terrain}
+        found |= {r.id for r in located.markers_rejected} | set(frame.detections.duplicates)
+        missing = [f"{f.marker} {f.name}" for f in the_roster.figures if f.marker not in found]
+        missing += [f"{t.marker} {t.id}" for t in the_roster.terrain if t.marker not in found]
+        if missing:
+            typer.echo(f"  not seen: {len(missing)} of the roster's markers ({', '.join(missing)})")
 
 
 @print_app.command("markers")

@@ -176,3 +176,29 @@ def test_a_marker_left_out_is_said_in_the_text_too(
     code, out, _ = _locate(image, files, "--roster", str(files.roster))
     assert code == 0
     assert "  warning: marker 77 not placed: above the camera" in out.splitlines()
+
+
+def test_markers_and_anchors_not_seen_are_named(
+    tripod: tuple[Render, SetupFiles, Path], tmp_path: Path
+) -> None:
+    # A fifth anchor and a roster figure whose markers are nowhere in the picture (off the
+    # table, under a hand, or too slantwise to read): both are named, not just absent.
+    render, files, image = tripod
+    table = tmp_path / "table.yaml"
+    table.write_text(
+        files.table.read_text()
+        + "- id: 7\n  x_mm: 300.0\n  y_mm: 900.0\n  size_mm: 40.0\n  rotation_deg: 0.0\n"
+    )
+    roster = tmp_path / "roster.yaml"
+    roster.write_text(
+        files.roster.read_text().replace(
+            "figures:\n", "figures:\n- marker: 99\n  name: ghost\n  marker_height_mm: 0.0\n", 1
+        )
+    )
+    code, out, _ = _locate(image, SetupFiles(files.camera, table, roster), "--roster", str(roster))
+    assert code == 0, out
+    assert "warning: anchor 7 not seen" in out
+    unseen = [i for i in range(10, 100) if f"marker: {i}\n" in roster.read_text()]
+    hidden = [i for i in unseen if i not in render.visible_ids()]
+    assert f"not seen: {len(hidden)} of the roster's markers (" in out
+    assert "99 ghost" in out
