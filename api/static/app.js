@@ -651,10 +651,15 @@ function onMapTap(event) {
 const CURSOR_STEP_MM = 5;
 const CURSOR_LEAP_MM = 25;
 
-/** Choosing a move's destination by keyboard: with the mover picked, the arrow keys
+/** Choosing a move's destination by keyboard (the terrain editor takes the keys first
+ * while a piece is drawn): with the mover picked, the arrow keys
  * move a destination on the map (5 mm, 25 mm with Shift) from the mover or the last
  * destination, and Enter asks the move there. */
 function onMapKey(event) {
+  if (app.editor.key(event)) {
+    event.preventDefault();
+    return;
+  }
   if (app.mode !== "move" || app.picks.length !== 1 || !app.state) return;
   const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
   if (event.key === "Enter" && app.cursor) {

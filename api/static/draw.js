@@ -395,7 +395,8 @@ export function mapPixelsPerMm(view) {
 /**
  * The terrain editor's marks over the map: the chosen piece outlined with a handle on
  * each corner (dragged to move it), and the piece being drawn. `edit` is
- * {pieces, selected (index or null), drawing ({shape, points} or null)}; null clears.
+ * {pieces, selected (index or null), drawing ({shape, points, cursor: the corner the
+ * arrow keys are moving, if any} or null)}; null clears.
  */
 export function renderEdit(view, state, edit) {
   const layer = view.layers.edit;
@@ -432,6 +433,10 @@ export function renderEdit(view, state, edit) {
     for (const point of edit.drawing.points) {
       const [x, y] = toMap(state, point);
       drawn.push(svgEl("circle", { class: "draft-point", cx: x, cy: y, r: radius * 0.6, "vector-effect": "non-scaling-stroke" }));
+    }
+    if (edit.drawing.cursor) {
+      const [x, y] = toMap(state, edit.drawing.cursor);
+      drawn.push(svgEl("circle", { class: "draft-cursor", "data-testid": "terrain-cursor", cx: x, cy: y, r: radius, "vector-effect": "non-scaling-stroke" }));
     }
   }
   layer.replaceChildren(...drawn);

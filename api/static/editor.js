@@ -3,7 +3,7 @@
 // the rules' own scene parser and the page shows its one-line refusal as it is.
 
 import { mapPixelsPerMm, mapPointMm, piecePoints } from "./draw.js";
-import { t, tOr } from "./i18n.js";
+import { number, t, tOr } from "./i18n.js";
 import * as server from "./server.js";
 
 const KINDS = ["wood", "difficult", "impassable", "building", "obstacle"];
@@ -98,7 +98,10 @@ export function createEditor({ byTestId, view, getState, token, blocked, onChang
     byTestId("terrain-finish").disabled = !edit.drawing;
     byTestId("terrain-delete").disabled = !piece;
     const hint = byTestId("terrain-hint");
-    if (edit.drawing) {
+    if (edit.drawing?.cursor) {
+      const [x, y] = edit.drawing.cursor.map((value) => number(value, 1));
+      hint.textContent = t("terrain.hint.cursor", { x, y, count: edit.drawing.points.length });
+    } else if (edit.drawing) {
       const count = edit.drawing.points.length;
       hint.textContent = edit.drawing.shape === "line" ? t("terrain.hint.line", { count }) : t("terrain.hint.area", { count });
     } else if (piece) {
@@ -213,6 +216,31 @@ export function createEditor({ byTestId, view, getState, token, blocked, onChang
 
   // ---- the map ----
 
+  /** A key on the focused map while drawing: the arrow keys move a corner to come
+   * (5 mm, 25 mm with Shift) from the last corner or the table's middle, Enter adds it.
+   * True when the editor took the key. */
+  function key(event) {
+    const drawing = edit?.drawing;
+    const state = getState();
+    if (!drawing || !state) return false;
+    if (event.key === "Enter" && drawing.cursor) {
+      drawing.points.push([...drawing.cursor]);
+      changed();
+      return true;
+    }
+    const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[event.key];
+    if (!step) return false;
+    const { width_mm: width, depth_mm: depth } = state.table;
+    const from = drawing.cursor ?? drawing.points.at(-1) ?? [width / 2, depth / 2];
+    const size = event.shiftKey ? 25 : 5;
+    drawing.cursor = [
+      Math.min(Math.max(from[0] + step[0] * size, 0), width),
+      Math.min(Math.max(from[1] + step[1] * size, 0), depth),
+    ];
+    changed();
+    return true;
+  }
+
   /** A tap on the map: true when the editor took it. */
   function tap(event) {
     if (!edit) return false;
@@ -285,6 +313,7 @@ export function createEditor({ byTestId, view, getState, token, blocked, onChang
     wire,
     render,
     tap,
+    key,
     fillPickers,
     active: () => Boolean(edit),
     /** What to draw on the map while editing: {pieces, selected, drawing}, or null. */

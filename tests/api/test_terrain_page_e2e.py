@@ -239,6 +239,42 @@ def test_a_line_is_an_obstacle_with_a_level(server: str, page: tuple[Any, list[s
     assert not errors, f"errors in the page: {errors}"
 
 
+def test_an_area_drawn_with_the_keyboard_has_the_corners_chosen(
+    server: str, page: tuple[Any, list[str]]
+) -> None:
+    # No pointer for the corners: on the focused map the arrow keys move the corner to
+    # come from the table's middle (450, 300), 5 mm a press or 25 with Shift, and Enter
+    # adds it.
+    tab, errors = page
+    tab.click('[data-testid="terrain-edit"]')
+    tab.select_option('[data-testid="terrain-kind"]', "difficult")
+    tab.click('[data-testid="terrain-draw-area"]')
+    tab.focus('[data-testid="map"]')
+    for keys in (
+        ["Shift+ArrowUp"],  # (450, 325)
+        ["Shift+ArrowRight", "Shift+ArrowRight"],  # (500, 325)
+        ["Shift+ArrowDown", "ArrowLeft"],  # (495, 300)
+    ):
+        for key in keys:
+            tab.keyboard.press(key)
+        tab.keyboard.press("Enter")
+    hint = tab.text_content('[data-testid="terrain-hint"]') or ""
+    assert "x 495.0, y 300.0" in hint and "(3 so far)" in hint, hint
+    tab.click('[data-testid="terrain-finish"]')
+    tab.click('[data-testid="terrain-save"]')
+    tab.wait_for_selector('[data-testid="terrain-message"][data-kind="saved"]', timeout=5_000)
+    piece = _get_json(server + "api/state")["terrain"][-1]
+    assert piece["kind"] == "difficult"
+    assert piece["polygon_mm"][:3] == [[450.0, 325.0], [500.0, 325.0], [495.0, 300.0]]
+    tab.click('[data-testid="terrain-edit"]')
+    _tap_table(tab, 485.0, 318.0)
+    tab.click('[data-testid="terrain-delete"]')
+    tab.click('[data-testid="terrain-save"]')
+    tab.wait_for_selector('[data-testid="terrain-message"][data-kind="saved"]', timeout=5_000)
+    assert _terrain_ids(server) == ["bois", "rocher"]
+    assert not errors, f"errors in the page: {errors}"
+
+
 def test_a_saved_scene_loads_back_answers_questions_and_the_live_table_returns(
     server: str, page: tuple[Any, list[str]], tmp_path: Path
 ) -> None:
