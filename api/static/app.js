@@ -616,7 +616,11 @@ function shown(node) {
 /** When the focused control went away (hidden, disabled), focus the next control of its
  * section, else the question's mode: keyboard users keep their place. */
 function keepFocus() {
-  if (document.activeElement !== document.body || !lastFocused || shown(lastFocused)) return;
+  const active = document.activeElement;
+  // The browser may still hold the focus on the control it hid, or have dropped it to
+  // the body already.
+  if (active && active !== document.body && shown(active)) return;
+  if (!lastFocused || shown(lastFocused)) return;
   const section = lastFocused.closest("section, nav, .chooser");
   const nearby = section ? [...section.querySelectorAll("button, input, select, [tabindex]")] : [];
   const next = nearby.find((node) => shown(node) && node !== lastFocused) ?? document.querySelector('.mode-buttons [aria-pressed="true"]');
@@ -860,6 +864,9 @@ function wire() {
   byTestId("camera-img").addEventListener("error", onCameraError);
   byTestId("map").addEventListener("click", onMapTap);
   byTestId("map").addEventListener("keydown", onMapKey);
+  // The map takes the focus from the keyboard only: focused by a click, it would scroll
+  // itself into view under the finger between the press and the tap.
+  byTestId("map").addEventListener("mousedown", (event) => event.preventDefault());
   byTestId("chooser").addEventListener("click", onChooserTap);
   document.addEventListener("focusin", (event) => {
     if (event.target instanceof HTMLElement && event.target !== document.body) lastFocused = event.target;
