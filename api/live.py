@@ -307,6 +307,7 @@ class LiveTable:
                     "reference": who.reference if who else False,
                     "type": who.type if who else None,
                     "wounded": who.wounded if who else False,
+                    "height_known": who is not None and who.marker_height_mm is not None,
                     "x_mm": round(track.x_mm, 2),
                     "y_mm": round(track.y_mm, 2),
                     "sigma_mm": round(track.sigma_mm, 3),

@@ -225,6 +225,7 @@ function figureMeta(figure) {
   parts.push(figure.side || t("side.none"));
   if (figure.stale) parts.push(t("figure.stale", { age: number(figure.age_s, 0) }));
   else if (!figure.settled) parts.push(t("figure.moving"));
+  if (figure.height_known === false) parts.push(t("figure.no_height"));
   return parts.join(" · ");
 }
 

@@ -232,3 +232,22 @@ def test_a_folder_of_one_photo_stays_as_sure_as_one_photo(
         assert live.step()
     assert live.frames_processed == 10 and live.state()["source"]["ok"] is True
     assert {f["id"]: f["sigma_mm"] for f in live.state()["figures"]} == first
+
+
+def test_a_figure_whose_marker_height_is_not_given_says_so(config: TableConfig) -> None:
+    # The roster gives the Capitaine's marker no height: it is placed as if flat on the
+    # table, and the state says so (the page shows it beside his name).
+    import dataclasses
+
+    roster = config.roster
+    figures = tuple(
+        dataclasses.replace(f, marker_height_mm=None) if f.name == "Capitaine" else f
+        for f in roster.figures
+    )
+    assert any(f.marker_height_mm is None for f in figures)
+    unsure = dataclasses.replace(config, roster=dataclasses.replace(roster, figures=figures))
+    live = LiveTable(unsure, Stuck(), clock=Clock())
+    assert live.step()
+    known = {f["id"]: f["height_known"] for f in live.state()["figures"]}
+    assert known.pop("Capitaine") is False
+    assert known and all(known.values())
