@@ -128,7 +128,8 @@ class DemoSource(FrameSource):
     """Frames of the demo table; a figure walks every ``move_every_s`` seconds.
 
     The picture is rendered again only when something moved; in between, each frame
-    is the last picture with fresh sensor noise, as a still webcam gives.
+    is the last picture with one of a few noise patterns, as a still webcam gives: once
+    the patterns come round again the frame is one seen before (`again`).
     """
 
     description = "demo table"
@@ -150,6 +151,7 @@ class DemoSource(FrameSource):
             self._rng.normal(0.0, 2.0, self._picture.shape).astype(np.int16) for _ in range(3)
         ]
         self._frame = 0
+        self._since_render = 0  # frames given of the current picture
         self._last_move = time.monotonic()
 
     def positions_mm(self) -> dict[int, tuple[float, float]]:
@@ -180,6 +182,7 @@ class DemoSource(FrameSource):
             ):
                 self._markers[marker.id] = replace(marker, x_mm=float(x), y_mm=float(y))
                 self._picture = self._render()
+                self._since_render = 0
                 return
 
     def read(self) -> NDArray[np.uint8] | None:
@@ -188,5 +191,7 @@ class DemoSource(FrameSource):
             self._last_move = now
             self._walk()
         self._frame += 1
+        self.again = self._since_render >= len(self._noise)
+        self._since_render += 1
         noisy = self._picture + self._noise[self._frame % len(self._noise)]
         return np.clip(noisy, 0, 255).astype(np.uint8)

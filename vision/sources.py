@@ -168,7 +168,7 @@ class FolderSource(FrameSource):
             raise VisionError(f"{self.folder}: no images ({', '.join(IMAGE_SUFFIXES)})")
         self._start = time.monotonic()
         self._cache: tuple[tuple[Path, int, int, int, int], NDArray[np.uint8]] | None = None
-        self._shown: set[tuple[Path, int, int, int]] = set()
+        self._shown: dict[Path, tuple[Path, int, int, int]] = {}  # each file's last version
 
     def _list(self) -> list[Path]:
         if not self.folder.is_dir():
@@ -196,8 +196,8 @@ class FolderSource(FrameSource):
         except VisionError:
             return None
         self._cache = (key, image)
-        self.again = key[:4] in self._shown
-        self._shown.add(key[:4])
+        self.again = self._shown.get(path) == key[:4]
+        self._shown[path] = key[:4]
         return self._cache[1]
 
     def reopen(self) -> bool:
@@ -207,6 +207,8 @@ class FolderSource(FrameSource):
             self._paths = self._list()
         except (VisionError, OSError):
             self._paths = []
+        listed = set(self._paths)  # the files gone from the folder are forgotten
+        self._shown = {path: key for path, key in self._shown.items() if path in listed}
         self._start = time.monotonic()
         return bool(self._paths)
 

@@ -155,6 +155,7 @@ class _Marker:
         "last_frame",
         "held",
         "held_s",
+        "held_again",
     )
 
     def __init__(self, observation: Observation, time_s: float, frame: int) -> None:
@@ -173,6 +174,7 @@ class _Marker:
         self.last_frame = frame
         self.held: Observation | None = None
         self.held_s = time_s
+        self.held_again = False
 
     def restart(self, first: Observation, since_s: float) -> None:
         """Empty the window: the marker is at a new place since ``since_s``."""
@@ -359,13 +361,18 @@ class FigureTracker:
         if held is None:
             state.held = observation
             state.held_s = now_s
+            state.held_again = again
             return
         if self._far(observation, held):
             state.restart(observation, now_s)
         else:
+            # The move is confirmed; a picture seen before adds nothing to it (one of
+            # the two at least is counted: the window starts from it).
+            was_again = state.held_again
             state.restart(held, state.held_s)
-            state.add(held, self._max_window)
-            if again:  # the move is confirmed; the picture adds nothing to it
+            if not was_again or again:
+                state.add(held, self._max_window)
+            if again and state.samples:
                 return
         state.add(observation, self._max_window)
 

@@ -190,8 +190,11 @@ class _BendObjective:
     """Cost of a bend at arc length ``s`` along a boundary ring, kept continuous.
 
     Where the bend cannot be reached tangentially (it lies inside a grown circle of
-    its neighbours) the cost is that of the last reachable position towards ``s0``
-    plus a steep slope, so the minimiser settles on the edge of what is reachable.
+    its neighbours) or lies off the table, the cost is that of the last workable
+    position towards ``s0`` plus a steep slope, so the minimiser settles on the edge of
+    what is workable. The search for that edge takes the workable stretch to be one
+    piece round ``s0``: where an edge leaves the table and comes back within reach,
+    the bend stops at the first exit (a cost a little high, never too low).
     """
 
     def __init__(

@@ -251,3 +251,14 @@ def test_a_figure_whose_marker_height_is_not_given_says_so(config: TableConfig) 
     known = {f["id"]: f["height_known"] for f in live.state()["figures"]}
     assert known.pop("Capitaine") is False
     assert known and all(known.values())
+
+
+def test_the_demo_camera_says_when_its_frames_come_round_again() -> None:
+    # A still picture with three noise patterns: the first three frames are new, the
+    # fourth is the first again; a figure that walks makes a new picture.
+    demo = DemoSource(move_every_s=1e9)
+    seen = []
+    for _ in range(5):
+        assert demo.read() is not None
+        seen.append(demo.again)
+    assert seen == [False, False, False, True, True]

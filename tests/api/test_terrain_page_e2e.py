@@ -154,6 +154,20 @@ def _terrain_ids(server: str) -> list[str]:
     return [piece["id"] for piece in _get_json(server + "api/state")["terrain"]]
 
 
+def _save_terrain(tab: Any) -> None:
+    tab.click('[data-testid="terrain-save"]')
+    tab.wait_for_selector('[data-testid="terrain-message"][data-kind="saved"]', timeout=5_000)
+
+
+def _delete_piece_at(tab: Any, server: str, x_mm: float, y_mm: float) -> None:
+    """Delete the piece under a table point and save: the demo's own terrain is left."""
+    tab.click('[data-testid="terrain-edit"]')
+    _tap_table(tab, x_mm, y_mm)
+    tab.click('[data-testid="terrain-delete"]')
+    _save_terrain(tab)
+    assert _terrain_ids(server) == ["bois", "rocher"]
+
+
 def test_a_wood_drawn_on_the_map_changes_the_answers_at_once(
     server: str, page: tuple[Any, list[str]]
 ) -> None:
@@ -183,8 +197,7 @@ def test_a_wood_drawn_on_the_map_changes_the_answers_at_once(
     tab.mouse.move(*_screen(tab, 380.0, 370.0), steps=3)
     tab.mouse.move(*_screen(tab, *WOOD_MM[3]), steps=3)
     tab.mouse.up()
-    tab.click('[data-testid="terrain-save"]')
-    tab.wait_for_selector('[data-testid="terrain-message"][data-kind="saved"]', timeout=5_000)
+    _save_terrain(tab)
     assert "until the server stops" in tab.text_content('[data-testid="terrain-message"]')
     wood = _get_json(server + "api/state")["terrain"][-1]
     assert wood["id"] == "wood1" and wood["kind"] == "wood"
@@ -209,8 +222,7 @@ def test_a_wood_drawn_on_the_map_changes_the_answers_at_once(
     _tap_table(tab, 410.0, 300.0)
     assert "wood1" in tab.text_content('[data-testid="terrain-hint"]')
     tab.click('[data-testid="terrain-delete"]')
-    tab.click('[data-testid="terrain-save"]')
-    tab.wait_for_selector('[data-testid="terrain-message"][data-kind="saved"]', timeout=5_000)
+    _save_terrain(tab)
     assert _terrain_ids(server) == ["bois", "rocher"]
     assert _ask_move(tab)["legal"] == "true"
     assert not errors, f"errors in the page: {errors}"
@@ -227,16 +239,10 @@ def test_a_line_is_an_obstacle_with_a_level(server: str, page: tuple[Any, list[s
     tab.click('[data-testid="terrain-finish"]')
     tab.select_option('[data-testid="terrain-kind"]', "wood")  # a line stays an obstacle
     assert tab.get_attribute('[data-testid="terrain-message"]', "data-kind") == "refused"
-    tab.click('[data-testid="terrain-save"]')
-    tab.wait_for_selector('[data-testid="terrain-message"][data-kind="saved"]', timeout=5_000)
+    _save_terrain(tab)
     hedge = _get_json(server + "api/state")["terrain"][-1]
     assert (hedge["kind"], hedge["level"], len(hedge["line_mm"])) == ("obstacle", 2, 2)
-    tab.click('[data-testid="terrain-edit"]')
-    _tap_table(tab, 700.0, 101.0)
-    tab.click('[data-testid="terrain-delete"]')
-    tab.click('[data-testid="terrain-save"]')
-    tab.wait_for_selector('[data-testid="terrain-message"][data-kind="saved"]', timeout=5_000)
-    assert _terrain_ids(server) == ["bois", "rocher"]
+    _delete_piece_at(tab, server, 700.0, 101.0)
     assert not errors, f"errors in the page: {errors}"
 
 
@@ -262,16 +268,10 @@ def test_an_area_drawn_with_the_keyboard_has_the_corners_chosen(
     hint = tab.text_content('[data-testid="terrain-hint"]') or ""
     assert "x 495.0, y 300.0" in hint and "(3 so far)" in hint, hint
     tab.click('[data-testid="terrain-finish"]')
-    tab.click('[data-testid="terrain-save"]')
-    tab.wait_for_selector('[data-testid="terrain-message"][data-kind="saved"]', timeout=5_000)
+    _save_terrain(tab)
     (piece,) = [p for p in _get_json(server + "api/state")["terrain"] if p["kind"] == "difficult"]
     assert piece["polygon_mm"][:3] == [[450.0, 325.0], [500.0, 325.0], [495.0, 300.0]]
-    tab.click('[data-testid="terrain-edit"]')
-    _tap_table(tab, 485.0, 318.0)
-    tab.click('[data-testid="terrain-delete"]')
-    tab.click('[data-testid="terrain-save"]')
-    tab.wait_for_selector('[data-testid="terrain-message"][data-kind="saved"]', timeout=5_000)
-    assert _terrain_ids(server) == ["bois", "rocher"]
+    _delete_piece_at(tab, server, 485.0, 318.0)
     assert not errors, f"errors in the page: {errors}"
 
 

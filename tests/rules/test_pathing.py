@@ -514,3 +514,20 @@ def test_a_forked_process_draws_reachable_areas_too() -> None:
         child.join()
     assert child.exitcode == 0
     assert queue.get(timeout=5) == pytest.approx(expected)
+
+
+def test_obstacles_drawn_for_one_allowance_serve_the_allowances_near_it() -> None:
+    # The free space an area is cut to draws obstacles to a fraction of the area's error,
+    # which grows with the allowance (a fortieth of 0.5 % of it); rounded down to a power
+    # of two, 1/64 mm from 200 to 255 mm of allowance, they share one drawing of each
+    # obstacle instead of drawing them all again.
+    from arbitre.rules.pathing import query
+
+    field = Field(
+        *TABLE, hulls=tuple(disc(200.0 + 80.0 * k, 450.0, 20.0, f"r{k}") for k in range(8))
+    )
+    query._BLOCKS.clear()
+    for budget in (200.0, 210.0, 225.0, 240.0, 249.0):
+        reachable_area(field, (500.0, 300.0), R_MOVER, budget)
+    drawn = [obstacle.ident for obstacle, _, _ in query._BLOCKS]
+    assert len(drawn) >= 4 and len(drawn) == len(set(drawn)), drawn  # each drawn once

@@ -156,3 +156,25 @@ def test_a_recording_measured_slowly_keeps_to_its_clock(
         assert grey() == pytest.approx(30.0, abs=2.0)
     finally:
         recording.close()
+
+
+def test_a_photo_overwritten_again_and_again_is_remembered_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A camera tool that keeps writing latest.jpg: each version is new once, and the
+    # source remembers only the file's last version (not one entry a write for ever).
+    import arbitre.vision.sources as sources
+
+    now = [0.0]
+    monkeypatch.setattr(sources.time, "monotonic", lambda: now[0])
+    path = tmp_path / "latest.png"
+    _image(path, 10)
+    source = FolderSource(tmp_path, hold_s=1.0)
+    for version in range(1, 6):
+        now[0] += 1.0
+        _image(path, 10 + 10 * version)
+        os.utime(path, ns=(version * 10**9, version * 10**9))
+        assert source.read() is not None and source.again is False
+    now[0] += 1.0
+    assert source.read() is not None and source.again is True
+    assert len(source._shown) == 1

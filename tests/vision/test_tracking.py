@@ -414,3 +414,16 @@ def test_a_picture_seen_again_adds_no_evidence_but_still_moves_a_figure() -> Non
     (track,) = tracker.tracks()
     assert (track.x_mm, track.y_mm) == (150.0, 200.0)
     assert track.sigma_mm == 0.5
+
+
+def test_a_move_confirmed_by_a_new_picture_counts_only_that_one() -> None:
+    # The figure moves 50 mm: first seen there in a picture shown before (held, not yet
+    # shown), then in a new one. The move is confirmed and the window holds the new
+    # picture alone: sigma 0.5 mm, not 0.5 / sqrt(2).
+    tracker = FigureTracker()
+    tracker.update(0.0, [Observation(7, 100.0, 200.0, 0.5, 0.0)])
+    moved = Observation(7, 150.0, 200.0, 0.5, 0.0)
+    tracker.update(1.0, [moved], again=True)
+    tracker.update(2.0, [dataclasses.replace(moved, x_mm=150.2)])
+    (track,) = tracker.tracks()
+    assert (track.x_mm, track.sigma_mm) == (150.2, 0.5)
