@@ -74,7 +74,8 @@ class FrameSource(abc.ABC):
 class CaptureSource(FrameSource):
     """A webcam index, a video file or a network stream URL, through OpenCV's VideoCapture.
 
-    A video file loops at its end, so a recorded table can be replayed for ever. It plays
+    A video file loops at its end, so a recorded table can be replayed for ever (its
+    frames, from the second round on, are `again`: no new evidence). It plays
     at the pace it was made: where measuring a frame takes longer than the recording's
     frame interval, the frames of the time spent are passed over (up to
     `CATCH_UP_S` of them), so the table keeps to the recording's clock.
@@ -106,6 +107,7 @@ class CaptureSource(FrameSource):
         if not ok and self.loop and isinstance(self.target, str) and Path(self.target).is_file():
             self._capture.set(cv2.CAP_PROP_POS_FRAMES, 0)
             self._played = None
+            self.again = True  # the recording's frames, seen on its first round
             ok, frame = self._capture.read()
         if ok and self.pace_s is not None:
             began, frames = self._played or (time.monotonic(), 0)
@@ -138,6 +140,7 @@ class CaptureSource(FrameSource):
         self._capture.release()
         self._capture = self._open()
         self._played = None
+        self.again = False
         return self.is_open()
 
     def close(self) -> None:

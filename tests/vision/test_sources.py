@@ -178,3 +178,22 @@ def test_a_photo_overwritten_again_and_again_is_remembered_once(
     now[0] += 1.0
     assert source.read() is not None and source.again is True
     assert len(source._shown) == 1
+
+
+def test_a_recording_played_round_again_is_no_new_evidence(tmp_path: Path) -> None:
+    video = tmp_path / "short.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (64, 48))
+    for k in range(4):
+        writer.write(np.full((48, 64, 3), 40 * k, np.uint8))
+    writer.release()
+    import arbitre.vision.sources as sources
+
+    recording = sources.CaptureSource(str(video))
+    try:
+        seen = []
+        for _ in range(6):
+            assert recording.read() is not None
+            seen.append(recording.again)
+        assert seen == [False, False, False, False, True, True]
+    finally:
+        recording.close()
