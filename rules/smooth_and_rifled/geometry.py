@@ -164,8 +164,8 @@ class Cover:
     weight: str | None
     """``light`` or ``heavy``: the damage roll's modifier (§6.2.7)."""
     margin_mm: float | None = None
-    """How far the nearest obstacle on the line is from the 3 cm about the shooter within
-    which it does not count (None when no obstacle is on the line)."""
+    """How far the nearest obstacle whose counting decides the cover is from the 3 cm
+    about the shooter within which it does not count (None when none decides it)."""
 
 
 def _weight(feature: TerrainFeature) -> str:
@@ -180,45 +180,57 @@ def cover(scene: Scene, options: SmoothAndRifledOptions, shooter: Figure, target
 
     Obstacles crossed by the line between the two, except those within 3 cm of the
     shooter unless even closer to the target; or the target standing in a wood or a
-    building (even when the shooter is in it too).
+    building (even when the shooter is in it too). The margin is that of the obstacles
+    whose counting or not changes the cover's grade or weight (an obstacle at 3 cm
+    behind a higher wall is no doubt).
     """
     prints = footprints(scene)
     shooter_print = prints[index_of(scene, shooter.id)]
     target_print = prints[index_of(scene, target.id)]
     segment = shapely.LineString([shooter.xy, target.xy])
     ignore_mm = options.mm(NUMBERS.cover_ignore_cm)
-    names: list[str] = []
-    level: int | None = None
-    weights: list[str] = []
-    margin: float | None = None
+    crossed: list[tuple[TerrainFeature, bool, float | None]] = []  # counted, edge margin
     for feature in scene.terrain_of([TerrainKind.OBSTACLE]):
         if not segment.intersects(feature.geometry):
             continue
         to_shooter = float(feature.geometry.distance(shooter_print))
         to_target = float(feature.geometry.distance(target_print))
-        if not to_target < to_shooter:
+        if to_target < to_shooter:
+            crossed.append((feature, True, None))
+        else:
             # "les obstacles à moins de 3cm du tireur ne comptent pas": 3 cm counts
-            edge = to_shooter - ignore_mm
-            margin = abs(edge) if margin is None else min(margin, abs(edge))
-            if not at_most(ignore_mm, to_shooter):
-                continue
-        names.append(feature.id)
-        level = max(level or 0, feature.level or 1)
-        weights.append(_weight(feature))
-    in_terrain = False
-    for feature in scene.terrain_of([TerrainKind.WOOD, TerrainKind.BUILDING]):
-        if feature.geometry.contains(shapely.Point(target.x_mm, target.y_mm)):
-            names.append(feature.id)
-            weights.append(_weight(feature))
-            in_terrain = True
-    grade = "none"
-    if level is not None:
-        total_from = 3 if is_mounted(target) else 2
-        partial_from = 2 if is_mounted(target) else 1
-        grade = "total" if level >= total_from else "partial" if level >= partial_from else "none"
-    if in_terrain and grade == "none":
-        grade = "partial"
-    weight = "heavy" if "heavy" in weights else "light" if weights and grade != "none" else None
+            crossed.append((feature, at_most(ignore_mm, to_shooter), abs(to_shooter - ignore_mm)))
+    sheltering = [
+        feature
+        for feature in scene.terrain_of([TerrainKind.WOOD, TerrainKind.BUILDING])
+        if feature.geometry.contains(shapely.Point(target.x_mm, target.y_mm))
+    ]
+
+    def verdict(counted: list[TerrainFeature]) -> tuple[int | None, str, str | None]:
+        level = max((f.level or 1 for f in counted), default=None)
+        weights = [_weight(f) for f in (*counted, *sheltering)]
+        grade = "none"
+        if level is not None:
+            total_from = 3 if is_mounted(target) else 2
+            partial_from = 2 if is_mounted(target) else 1
+            grade = (
+                "total" if level >= total_from else "partial" if level >= partial_from else "none"
+            )
+        if sheltering and grade == "none":
+            grade = "partial"
+        weight = "heavy" if "heavy" in weights else "light" if weights and grade != "none" else None
+        return level, grade, weight
+
+    counted = [feature for feature, counts, _ in crossed if counts]
+    level, grade, weight = verdict(counted)
+    margin: float | None = None
+    for feature, counts, edge in crossed:
+        if edge is None:
+            continue
+        flipped = [f for f in counted if f is not feature] if counts else [*counted, feature]
+        if verdict(flipped)[1:] != (grade, weight):
+            margin = edge if margin is None else min(margin, edge)
+    names = [f.id for f in counted] + [f.id for f in sheltering]
     return Cover(tuple(names), level, grade, weight, margin)
 
 

@@ -590,6 +590,34 @@ def test_an_obstacle_exactly_3_cm_from_the_shooter_gives_cover(
     assert margin["sigma_mm"] == pytest.approx(0.4)
 
 
+def test_an_obstacle_at_3_cm_behind_which_a_wall_covers_anyway_is_no_doubt() -> None:
+    # The hedge is exactly 3 cm from the shooter (counted, by a hair); a level 2 wall
+    # farther on gives the target total cover whether the hedge counts or not. The cover
+    # is certain: no margin for it, where the hedge alone gives one of 0 mm.
+    scene = _scene(
+        [
+            _square(
+                "a",
+                "union",
+                500,
+                100,
+                90,
+                type="infantry",
+                attrs={"weapon": {"medium_range_cm": 30}},
+                sigma_mm=0.4,
+            ),
+            {**_square("t", "csa", 500, 300, 270, type="infantry"), "sigma_mm": 0.9},
+        ],
+        terrain=[
+            {"id": "hedge", "kind": "obstacle", "level": 1, "line_mm": [[400, 140], [600, 140]]},
+            {"id": "wall", "kind": "obstacle", "level": 2, "line_mm": [[400, 220], [600, 220]]},
+        ],
+    )
+    fire = _json(scene, "fire", "a", "t")
+    assert fire["cover"] == ["hedge", "wall"]
+    assert not [m for m in fire["margins"] if m["what"] == "cover"]
+
+
 @pytest.mark.parametrize("scale", ["28mm", "15mm"])
 def test_a_base_touching_the_canister_cone_is_hit_at_either_scale(scale: str) -> None:
     # §6.6: canister hits every figure within 30 cm (15 cm at 15 mm) in a 90 deg cone from
