@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import os
 from concurrent.futures import ThreadPoolExecutor
-from typing import Final, cast
+from typing import Final
 
 import numpy as np
 import shapely
@@ -189,87 +189,111 @@ def _without_slivers(polygon: shapely.Polygon) -> shapely.Polygon:
     return shapely.Polygon(polygon.exterior, [h.exterior for h in holes if h.area >= _SLIVER_MM2])
 
 
-def _fan_angles(
-    scene: _Scene, graph: _Graph, node: int, rem: float, start: float, span: float
-) -> tuple[FloatArray, IntArray, FloatArray]:
-    """Ray directions of a fan: regular steps plus every tangent to a nearby obstacle.
-
-    A fan from a corner of a costly region also follows both edges at that corner.
-    Returns the angles, the obstacle each tangent ray touches (-1 for regular rays)
-    and the distance to the touching point.
-    """
-    closed = span >= _TWO_PI
-    n = int(min(180, max(24, math.ceil(_TWO_PI * rem / 1.5))))
-    if closed:
-        angles = start + np.arange(n) * (span / n)
-    else:
-        angles = start + np.linspace(0.0, span, max(3, int(n * span / _TWO_PI) + 1))
-    point = graph.point[node]
-    if scene.first_boundary <= point < scene.end_boundary and scene.point_corner[point]:
-        zone_index, ring, param, _ = scene.boundary_info[point - scene.first_boundary]
-        coords = scene.zone_ref[int(zone_index)].rings[int(ring)]
-        cum = scene.zone_ref[int(zone_index)].lengths[int(ring)]
-        k = min(max(int(np.searchsorted(cum, param + 1e-9, side="right")) - 1, 0), len(coords) - 2)
-        here = coords[k]
-        ahead = coords[k + 1] - here
-        behind = coords[k - 1 if k > 0 else len(coords) - 2] - here
-        edge_angles = _angle(np.array([ahead[0], behind[0]]), np.array([ahead[1], behind[1]]))
-        edge_angles = np.mod(edge_angles - start, _TWO_PI)
-        angles = np.unique(np.concatenate([angles, edge_angles[edge_angles <= span] + start]))
-    nx0, ny0 = graph.x[node], graph.y[node]
-    # Rays straight into the corners of the table, and into the points where costly
-    # ground's edges meet the table's edge, within reach: chords would cut them.
-    corners = scene.table_corners
-    cx, cy = corners[:, 0], corners[:, 1]
-    near = (np.hypot(cx - nx0, cy - ny0) < rem) & (np.hypot(cx - nx0, cy - ny0) > 1e-9)
-    if np.any(near):
-        corner_angles = np.mod(_angle(cx[near] - nx0, cy[near] - ny0) - start, _TWO_PI)
-        angles = np.unique(np.concatenate([angles, corner_angles[corner_angles <= span] + start]))
-    owners = np.full(len(angles), -1, dtype=np.intp)
-    touch = np.full(len(angles), np.inf)
-    edges = scene.departures.get((-1 - graph.point[node], 0))
-    if edges is not None and len(edges.target):
-        extra_owner = _touch_owner(scene, edges.target)
-        dist = np.hypot(edges.t2x - nx0, edges.t2y - ny0)
-        corner = scene.point_corner[np.maximum(scene.target_point[edges.target], 0)]
-        corner &= scene.target_point[edges.target] >= 0
-        towards = ((extra_owner >= 0) | corner) & (dist > 1e-9) & (dist < rem)
-        extra = np.mod(_angle(edges.t2x[towards] - nx0, edges.t2y[towards] - ny0) - start, _TWO_PI)
-        inside = extra <= span
-        angles, owners, touch = _merge_tangent_rays(
-            cast(FloatArray, angles),
-            owners,
-            touch,
-            extra[inside] + start,
-            extra_owner[towards][inside],
-            dist[towards][inside],
-        )
-    return angles.astype(np.float64), owners.astype(np.intp), touch.astype(np.float64)
-
-
-def _add_fan(
+def _add_fans(
     rays: _Rays,
     kind: int,
     scene: _Scene,
     graph: _Graph,
-    node: int,
-    rem: float,
-    start: float,
-    span: float,
+    nodes: list[int],
+    rems: list[float],
+    starts: list[float],
+    spans: list[float],
 ) -> None:
-    """Add a fan of rays with budget ``rem`` from a point node (closed: kind 0, half: 1)."""
-    angles, owners, touch = _fan_angles(scene, graph, node, rem, start, span)
-    origin = np.array([graph.x[node], graph.y[node]])
-    rays.add(
-        kind,
-        origin,
-        angles,
-        np.tile(origin, (len(angles), 1)),
-        np.column_stack([np.cos(angles), np.sin(angles)]),
-        np.full(len(angles), rem),
-        owners,
-        touch,
-    )
+    """Add fans of rays from point nodes (closed: kind 0, half: 1), each with its budget,
+    first direction and span, their directions found for all at once.
+
+    A fan's rays: regular steps; both edges at a corner of costly ground; straight into
+    the corners of the table, and into the points where costly ground's edges meet the
+    table's edge, within reach (chords would cut them); and a tangent to every nearby
+    obstacle, which wins over a regular ray in the same direction and says which
+    obstacle it touches and how far off (-1 and infinity for the others).
+    """
+    count = len(nodes)
+    if count == 0:
+        return
+    node = np.asarray(nodes, dtype=np.intp)
+    rem = np.asarray(rems, dtype=np.float64)
+    start = np.asarray(starts, dtype=np.float64)
+    span = np.asarray(spans, dtype=np.float64)
+    x = np.asarray(graph.x)[node]
+    y = np.asarray(graph.y)[node]
+    closed = span >= _TWO_PI
+    steps = np.minimum(180, np.maximum(24, np.ceil(_TWO_PI * rem / 1.5))).astype(np.intp)
+    sizes = np.where(closed, steps, np.maximum(3, (steps * span / _TWO_PI).astype(np.intp) + 1))
+    fan = np.repeat(np.arange(count), sizes)
+    k = np.arange(len(fan)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    step = np.where(closed, span / steps, span / np.maximum(sizes - 1, 1))
+    regular = start[fan] + k * step[fan]
+    last = np.cumsum(sizes)[~closed] - 1  # a half fan ends exactly at its span's end
+    regular[last] = start[~closed] + span[~closed]
+    fans, angles, owners, touches, ranks = [fan], [regular], [np.full(len(fan), -1)], [], []
+    touches.append(np.full(len(fan), np.inf))
+    ranks.append(np.ones(len(fan), dtype=np.intp))
+
+    def extra(
+        which: IntArray, at: FloatArray, owner: IntArray, touch: FloatArray, rank: int
+    ) -> None:
+        """Directions ``at`` (absolute) for fans ``which``, kept within each one's span."""
+        offset = np.mod(at - start[which], _TWO_PI)
+        inside = offset <= span[which]
+        fans.append(which[inside])
+        angles.append(offset[inside] + start[which][inside])
+        owners.append(owner[inside])
+        touches.append(touch[inside])
+        ranks.append(np.full(int(inside.sum()), rank, dtype=np.intp))
+
+    for i in range(count):
+        point = graph.point[int(node[i])]
+        if scene.first_boundary <= point < scene.end_boundary and scene.point_corner[point]:
+            zone_index, ring, param, _ = scene.boundary_info[point - scene.first_boundary]
+            coords = scene.zone_ref[int(zone_index)].rings[int(ring)]
+            cum = scene.zone_ref[int(zone_index)].lengths[int(ring)]
+            j = int(np.searchsorted(cum, param + 1e-9, side="right")) - 1
+            j = min(max(j, 0), len(coords) - 2)
+            ahead = coords[j + 1] - coords[j]
+            behind = coords[j - 1 if j > 0 else len(coords) - 2] - coords[j]
+            edge = _angle(np.array([ahead[0], behind[0]]), np.array([ahead[1], behind[1]]))
+            extra(np.full(2, i), edge, np.full(2, -1), np.full(2, np.inf), 1)
+        edges = scene.departures.get((-1 - point, 0))
+        if edges is not None and len(edges.target):
+            owner = _touch_owner(scene, edges.target)
+            dist = np.hypot(edges.t2x - x[i], edges.t2y - y[i])
+            target_point = scene.target_point[edges.target]
+            corner = scene.point_corner[np.maximum(target_point, 0)] & (target_point >= 0)
+            towards = ((owner >= 0) | corner) & (dist > 1e-9) & (dist < rem[i])
+            at = _angle(edges.t2x[towards] - x[i], edges.t2y[towards] - y[i])
+            extra(np.full(len(at), i), at, owner[towards], dist[towards], 0)
+    corners = scene.table_corners
+    apart = np.hypot(corners[None, :, 0] - x[:, None], corners[None, :, 1] - y[:, None])
+    which, corner_index = np.nonzero((apart < rem[:, None]) & (apart > 1e-9))
+    if len(which):
+        at = _angle(corners[corner_index, 0] - x[which], corners[corner_index, 1] - y[which])
+        extra(which, at, np.full(len(which), -1), np.full(len(which), np.inf), 1)
+    fan = np.concatenate(fans)
+    angle = np.concatenate(angles)
+    owner = np.concatenate(owners).astype(np.intp)
+    touch = np.concatenate(touches)
+    order = np.lexsort((np.concatenate(ranks), angle, fan))
+    fan, angle, owner, touch = fan[order], angle[order], owner[order], touch[order]
+    # one ray a direction (the tangent one where there are two)
+    keep = np.ones(len(fan), dtype=bool)
+    keep[1:] = (fan[1:] != fan[:-1]) | (np.diff(angle) > 1e-12)
+    fan, angle, owner, touch = fan[keep], angle[keep], owner[keep], touch[keep]
+    directions = np.column_stack([np.cos(angle), np.sin(angle)])
+    bounds = np.searchsorted(fan, np.arange(count + 1))
+    for i in range(count):
+        lo, hi = int(bounds[i]), int(bounds[i + 1])
+        origin = np.array([x[i], y[i]])
+        rays.add(
+            kind,
+            origin,
+            angle[lo:hi],
+            np.tile(origin, (hi - lo, 1)),
+            directions[lo:hi],
+            np.full(hi - lo, rem[i]),
+            owner[lo:hi],
+            touch[lo:hi],
+        )
 
 
 def _merge_tangent_rays(
@@ -385,10 +409,9 @@ def _sweep_shapes(
         n for n in on_edge if scene.boundary_info[graph.point[n] - scene.first_boundary][3] != 0.0
     }
     edge_set = set(on_edge) - vertex_set
-    for node in point_nodes:
-        if node in edge_set:
-            continue
-        _add_fan(rays, 0, scene, graph, node, float(budget - g[node]), 0.0, _TWO_PI)
+    closed = [node for node in point_nodes if node not in edge_set]
+    rems = [float(budget - g[node]) for node in closed]
+    _add_fans(rays, 0, scene, graph, closed, rems, [0.0] * len(closed), [_TWO_PI] * len(closed))
     # refracted strips along costly-region edges
     half_fans: set[int] = set()
     wide_fans: set[int] = set()
@@ -449,6 +472,9 @@ def _sweep_shapes(
             half_fans.add(int(run[k + 1]))
     half_fans |= wide_fans
     half_fans -= vertex_set
+    half: list[int] = []
+    half_starts: list[float] = []
+    half_spans: list[float] = []
     for node in sorted(half_fans):
         tangent_m, side_m, refracted_m = frames[node]
         base = math.atan2(tangent_m[1], tangent_m[0])
@@ -460,7 +486,11 @@ def _sweep_shapes(
         else:
             start = max(low, centre - _CONE)
             span = min(low + math.pi, centre + _CONE) - start
-        _add_fan(rays, 1, scene, graph, node, float(budget - g[node]), start, span)
+        half.append(node)
+        half_starts.append(start)
+        half_spans.append(span)
+    rems = [float(budget - g[node]) for node in half]
+    _add_fans(rays, 1, scene, graph, half, rems, half_starts, half_spans)
     rings = rays.polygons(scene)
     if not rings:
         return []
