@@ -551,6 +551,24 @@ def test_a_charge_is_measured_with_the_charger_turned_to_its_target(facing: floa
     assert charge["margin_mm"] == pytest.approx(open_mm + 2 * (gap - open_mm) - 200, abs=0.01)
 
 
+def _rifle_and_target() -> list[dict[str, Any]]:
+    """A rifleman ``a`` at (500, 100) facing +y (front edge at y 110), sure to 0.4 mm, and
+    an infantry target ``t`` 20 cm ahead, sure to 0.9 mm."""
+    return [
+        _square(
+            "a",
+            "union",
+            500,
+            100,
+            90,
+            type="infantry",
+            attrs={"weapon": {"medium_range_cm": 30}},
+            sigma_mm=0.4,
+        ),
+        {**_square("t", "csa", 500, 300, 270, type="infantry"), "sigma_mm": 0.9},
+    ]
+
+
 @pytest.mark.parametrize(("hedge_y", "counts"), [(140.0, True), (139.5, False)])
 def test_an_obstacle_exactly_3_cm_from_the_shooter_gives_cover(
     hedge_y: float, counts: bool
@@ -561,19 +579,7 @@ def test_an_obstacle_exactly_3_cm_from_the_shooter_gives_cover(
     # the answer says how far the hedge is from those 3 cm, as sure as the shooter's
     # position (0.4 mm; the target's 0.9 mm has no part in it).
     scene = _scene(
-        [
-            _square(
-                "a",
-                "union",
-                500,
-                100,
-                90,
-                type="infantry",
-                attrs={"weapon": {"medium_range_cm": 30}},
-                sigma_mm=0.4,
-            ),
-            {**_square("t", "csa", 500, 300, 270, type="infantry"), "sigma_mm": 0.9},
-        ],
+        _rifle_and_target(),
         terrain=[
             {
                 "id": "hedge",
@@ -595,19 +601,7 @@ def test_an_obstacle_at_3_cm_behind_which_a_wall_covers_anyway_is_no_doubt() -> 
     # farther on gives the target total cover whether the hedge counts or not. The cover
     # is certain: no margin for it, where the hedge alone gives one of 0 mm.
     scene = _scene(
-        [
-            _square(
-                "a",
-                "union",
-                500,
-                100,
-                90,
-                type="infantry",
-                attrs={"weapon": {"medium_range_cm": 30}},
-                sigma_mm=0.4,
-            ),
-            {**_square("t", "csa", 500, 300, 270, type="infantry"), "sigma_mm": 0.9},
-        ],
+        _rifle_and_target(),
         terrain=[
             {"id": "hedge", "kind": "obstacle", "level": 1, "line_mm": [[400, 140], [600, 140]]},
             {"id": "wall", "kind": "obstacle", "level": 2, "line_mm": [[400, 220], [600, 220]]},
