@@ -11,6 +11,7 @@ import {
   figureLabel,
   ON_FIGURE_PX,
   mapPointMm,
+  nudged,
   renderCamera,
   renderEdit,
   renderMap,
@@ -653,9 +654,6 @@ function onMapTap(event) {
   offerFigures(figuresAtMap(map, app.state, event.clientX, event.clientY), event);
 }
 
-const CURSOR_STEP_MM = 5;
-const CURSOR_LEAP_MM = 25;
-
 /** Choosing a move's destination by keyboard (the terrain editor takes the keys first
  * while a piece is drawn): with the mover picked, the arrow keys
  * move a destination on the map (5 mm, 25 mm with Shift) from the mover or the last
@@ -666,24 +664,18 @@ function onMapKey(event) {
     return;
   }
   if (app.mode !== "move" || app.picks.length !== 1 || !app.state) return;
-  const steps = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
   if (event.key === "Enter" && app.cursor) {
     event.preventDefault();
     askMove(app.cursor);
     return;
   }
-  const step = steps[event.key];
-  if (!step) return;
-  event.preventDefault();
-  const mover = app.state.figures.find((figure) => figure.id === app.picks[0]);
+  const mover = figureById(app.picks[0]);
   const from = app.cursor ?? app.answer?.target ?? (mover ? [mover.x_mm, mover.y_mm] : null);
+  const moved = nudged(from ?? [0, 0], event, app.state.table);
+  if (!moved) return;
+  event.preventDefault();
   if (!from) return;
-  const size = event.shiftKey ? CURSOR_LEAP_MM : CURSOR_STEP_MM;
-  const { width_mm: width, depth_mm: depth } = app.state.table;
-  app.cursor = [
-    Math.min(Math.max(from[0] + step[0] * size, 0), width),
-    Math.min(Math.max(from[1] + step[1] * size, 0), depth),
-  ];
+  app.cursor = moved;
   renderHint();
   renderLive();
 }

@@ -459,6 +459,20 @@ export function figuresAtMap(view, state, clientX, clientY) {
   return closeCall(view.svg, mapCandidates(state), clientX, clientY);
 }
 
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+
+/** A point on the table moved by an arrow key, 5 mm (25 mm with Shift; the table's +y is
+ * up, as on the map), kept on the table; null for any other key. */
+export function nudged(point, event, table) {
+  const step = ARROWS[event.key];
+  if (!step) return null;
+  const size = event.shiftKey ? 25 : 5;
+  return [
+    Math.min(Math.max(point[0] + step[0] * size, 0), table.width_mm),
+    Math.min(Math.max(point[1] + step[1] * size, 0), table.depth_mm),
+  ];
+}
+
 /** Where a tap on the map falls, in table mm. */
 export function mapPointMm(view, state, clientX, clientY) {
   const toScreen = view.svg.getScreenCTM();

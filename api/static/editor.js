@@ -2,7 +2,7 @@
 // save it (PUT /api/terrain with the start-up token). The server checks the pieces with
 // the rules' own scene parser and the page shows its one-line refusal as it is.
 
-import { mapPixelsPerMm, mapPointMm, piecePoints } from "./draw.js";
+import { mapPixelsPerMm, mapPointMm, nudged, piecePoints } from "./draw.js";
 import { number, t, tOr } from "./i18n.js";
 import * as server from "./server.js";
 
@@ -228,15 +228,10 @@ export function createEditor({ byTestId, view, getState, token, blocked, onChang
       changed();
       return true;
     }
-    const step = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] }[event.key];
-    if (!step) return false;
     const { width_mm: width, depth_mm: depth } = state.table;
-    const from = drawing.cursor ?? drawing.points.at(-1) ?? [width / 2, depth / 2];
-    const size = event.shiftKey ? 25 : 5;
-    drawing.cursor = [
-      Math.min(Math.max(from[0] + step[0] * size, 0), width),
-      Math.min(Math.max(from[1] + step[1] * size, 0), depth),
-    ];
+    const moved = nudged(drawing.cursor ?? drawing.points.at(-1) ?? [width / 2, depth / 2], event, state.table);
+    if (!moved) return false;
+    drawing.cursor = moved;
     changed();
     return true;
   }
