@@ -171,7 +171,7 @@ class FolderSource(FrameSource):
             raise VisionError(f"{self.folder}: no images ({', '.join(IMAGE_SUFFIXES)})")
         self._start = time.monotonic()
         self._cache: tuple[tuple[Path, int, int, int, int], NDArray[np.uint8]] | None = None
-        self._shown: dict[Path, tuple[Path, int, int, int]] = {}  # each file's last version
+        self._shown: dict[Path, tuple[int, int, int]] = {}  # each file's last version shown
 
     def _list(self) -> list[Path]:
         if not self.folder.is_dir():
@@ -199,8 +199,8 @@ class FolderSource(FrameSource):
         except VisionError:
             return None
         self._cache = (key, image)
-        self.again = self._shown.get(path) == key[:4]
-        self._shown[path] = key[:4]
+        self.again = self._shown.get(path) == key[1:4]
+        self._shown[path] = key[1:4]
         return self._cache[1]
 
     def reopen(self) -> bool:

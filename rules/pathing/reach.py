@@ -226,9 +226,10 @@ def _add_fans(
     regular = start[fan] + k * step[fan]
     last = np.cumsum(sizes)[~closed] - 1  # a half fan ends exactly at its span's end
     regular[last] = start[~closed] + span[~closed]
-    fans, angles, owners, touches, ranks = [fan], [regular], [np.full(len(fan), -1)], [], []
-    touches.append(np.full(len(fan), np.inf))
-    ranks.append(np.ones(len(fan), dtype=np.intp))
+    fans, angles = [fan], [regular]
+    owners = [np.full(len(fan), -1, dtype=np.intp)]
+    touches = [np.full(len(fan), np.inf)]
+    ranks = [np.ones(len(fan), dtype=np.intp)]
 
     def extra(
         which: IntArray, at: FloatArray, owner: IntArray, touch: FloatArray, rank: int
@@ -269,16 +270,13 @@ def _add_fans(
     if len(which):
         at = _angle(corners[corner_index, 0] - x[which], corners[corner_index, 1] - y[which])
         extra(which, at, np.full(len(which), -1), np.full(len(which), np.inf), 1)
-    fan = np.concatenate(fans)
-    angle = np.concatenate(angles)
-    owner = np.concatenate(owners).astype(np.intp)
-    touch = np.concatenate(touches)
-    order = np.lexsort((np.concatenate(ranks), angle, fan))
-    fan, angle, owner, touch = fan[order], angle[order], owner[order], touch[order]
-    # one ray a direction (the tangent one where there are two)
-    keep = np.ones(len(fan), dtype=bool)
-    keep[1:] = (fan[1:] != fan[:-1]) | (np.diff(angle) > 1e-12)
-    fan, angle, owner, touch = fan[keep], angle[keep], owner[keep], touch[keep]
+    fan, angle, owner, touch = _one_a_direction(
+        np.concatenate(fans),
+        np.concatenate(angles),
+        np.concatenate(ranks),
+        np.concatenate(owners).astype(np.intp),
+        np.concatenate(touches),
+    )
     directions = np.column_stack([np.cos(angle), np.sin(angle)])
     bounds = np.searchsorted(fan, np.arange(count + 1))
     for i in range(count):
@@ -308,13 +306,27 @@ def _merge_tangent_rays(
 
     A tangent ray wins over a regular ray at the same ``param``.
     """
-    param = np.concatenate([tangent_param, param])
-    owners = np.concatenate([tangent_owners, owners])
-    touch = np.concatenate([tangent_touch, touch])
-    order = np.argsort(param, kind="stable")
-    param, owners, touch = param[order], owners[order], touch[order]
-    keep = np.concatenate([[True], np.diff(param) > 1e-12])
-    return param[keep], owners[keep], touch[keep]
+    _, param, owners, touch = _one_a_direction(
+        np.zeros(len(param) + len(tangent_param), dtype=np.intp),
+        np.concatenate([tangent_param, param]),
+        np.concatenate([np.zeros(len(tangent_param), np.intp), np.ones(len(param), np.intp)]),
+        np.concatenate([tangent_owners, owners]),
+        np.concatenate([tangent_touch, touch]),
+    )
+    return param, owners, touch
+
+
+def _one_a_direction(
+    group: IntArray, param: FloatArray, rank: IntArray, owners: IntArray, touch: FloatArray
+) -> tuple[IntArray, FloatArray, IntArray, FloatArray]:
+    """Rays sorted by group and ``param``, one a direction: of rays within 1e-12 of the
+    one before, only the first is kept, the lowest ``rank`` first where they are equal
+    (a tangent ray over a regular one)."""
+    order = np.lexsort((rank, param, group))
+    group, param, owners, touch = group[order], param[order], owners[order], touch[order]
+    keep = np.ones(len(group), dtype=bool)
+    keep[1:] = (group[1:] != group[:-1]) | (np.diff(param) > 1e-12)
+    return group[keep], param[keep], owners[keep], touch[keep]
 
 
 def _touch_owner(scene: _Scene, target: IntArray) -> IntArray:
