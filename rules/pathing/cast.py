@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from arbitre.rules.pathing.kernels import first_hits
 from arbitre.rules.pathing.model import TOLERANCE_MM, BoolArray, FloatArray, IntArray
-from arbitre.rules.pathing.primitives import _bbox_pairs, _crossing_intervals
+from arbitre.rules.pathing.primitives import _crossing_intervals
 from arbitre.rules.pathing.scene import _Scene
 
 
@@ -27,104 +28,25 @@ def _cast(
     the obstacle's outward unit normal at the hit point, shape (R, 2), and the
     convex piece hit (a disc, or the capsule around one edge; -1 none).
     """
-    count = len(ox)
     reach = np.maximum(budget, 0.0)
     xmin, ymin, xmax, ymax = scene.rect
     with np.errstate(divide="ignore", invalid="ignore"):
         tx = np.where(ux > 0, (xmax - ox) / ux, np.where(ux < 0, (xmin - ox) / ux, np.inf))
         ty = np.where(uy > 0, (ymax - oy) / uy, np.where(uy < 0, (ymin - oy) / uy, np.inf))
     stop = np.minimum(reach, np.maximum(np.minimum(tx, ty), 0.0))
-    hit_at = np.full(count, np.inf)
-    hit_owner = np.full(count, -1, dtype=np.intp)
-    hit_piece = np.full(count, -1, dtype=np.intp)
-    normal = np.zeros((count, 2))
-    ex = ox + stop * ux
-    ey = oy + stop * uy
-    lo_x, hi_x = np.minimum(ox, ex), np.maximum(ox, ex)
-    lo_y, hi_y = np.minimum(oy, ey), np.maximum(oy, ey)
-    if len(scene.disc_rho):
-        c = scene.disc_xy
-        r = scene.disc_rho - TOLERANCE_MM
-        i, j = _bbox_pairs(
-            lo_x, lo_y, hi_x, hi_y, c[:, 0] - r, c[:, 1] - r, c[:, 0] + r, c[:, 1] + r
-        )
-        wx = ox[i] - c[j, 0]
-        wy = oy[i] - c[j, 1]
-        b = ux[i] * wx + uy[i] * wy
-        q = wx * wx + wy * wy - r[j] * r[j]
-        disc = b * b - q
-        good = (disc > 0.0) & (r[j] > 0.0)
-        root = np.sqrt(np.maximum(disc, 0.0))
-        t_in = -b - root
-        t_out = -b + root
-        t = np.where(t_in >= 0.0, t_in, np.where(t_out > 0.0, 0.0, np.inf))
-        t = np.where(good, t, np.inf)
-        reached = np.where(np.isfinite(t), t, 0.0)
-        hx = (wx + reached * ux[i]) / np.where(r[j] > 0, r[j], 1.0)
-        hy = (wy + reached * uy[i]) / np.where(r[j] > 0, r[j], 1.0)
-        _closest(hit_at, hit_owner, hit_piece, normal, i, t, scene.disc_owner[j], j, hx, hy)
-    if len(scene.edges):
-        e = scene.edges
-        grown = scene.radius - TOLERANCE_MM
-        i, j = _bbox_pairs(
-            lo_x,
-            lo_y,
-            hi_x,
-            hi_y,
-            np.minimum(e[:, 0], e[:, 2]) - grown,
-            np.minimum(e[:, 1], e[:, 3]) - grown,
-            np.maximum(e[:, 0], e[:, 2]) + grown,
-            np.maximum(e[:, 1], e[:, 3]) + grown,
-        )
-        if len(i):
-            ax, ay, bx, by = e[j, 0], e[j, 1], e[j, 2], e[j, 3]
-            fx, fy = bx - ax, by - ay
-            norm = np.hypot(fx, fy)
-            nx = fy / np.where(norm > 0, norm, 1.0) * grown
-            ny = -fx / np.where(norm > 0, norm, 1.0) * grown
-            best = np.full(len(i), np.inf)
-            bnx = np.zeros(len(i))
-            bny = np.zeros(len(i))
-            for sign in (1.0, -1.0):
-                qx, qy = ax + sign * nx, ay + sign * ny
-                denom = ux[i] * fy - uy[i] * fx
-                safe = np.where(np.abs(denom) > 1e-15, denom, 1.0)
-                wx, wy = qx - ox[i], qy - oy[i]
-                t = (wx * fy - wy * fx) / safe
-                s = (wx * uy[i] - wy * ux[i]) / safe
-                ok = (np.abs(denom) > 1e-15) & (t >= 0.0) & (s >= 0.0) & (s <= 1.0)
-                t = np.where(ok, t, np.inf)
-                better = t < best
-                best = np.where(better, t, best)
-                bnx = np.where(better, sign * nx / grown, bnx)
-                bny = np.where(better, sign * ny / grown, bny)
-            for px, py in ((ax, ay), (bx, by)):
-                wx, wy = ox[i] - px, oy[i] - py
-                b = ux[i] * wx + uy[i] * wy
-                q = wx * wx + wy * wy - grown * grown
-                disc = b * b - q
-                root = np.sqrt(np.maximum(disc, 0.0))
-                t_in = -b - root
-                t_out = -b + root
-                t = np.where(t_in >= 0.0, t_in, np.where(t_out > 0.0, 0.0, np.inf))
-                t = np.where(disc > 0.0, t, np.inf)
-                better = t < best
-                best = np.where(better, t, best)
-                finite = np.where(better, t, 0.0)
-                bnx = np.where(better, (wx + finite * ux[i]) / grown, bnx)
-                bny = np.where(better, (wy + finite * uy[i]) / grown, bny)
-            _closest(
-                hit_at,
-                hit_owner,
-                hit_piece,
-                normal,
-                i,
-                best,
-                scene.edge_owner[j],
-                j + len(scene.disc_rho),
-                bnx,
-                bny,
-            )
+    hit_at, hit_piece, normal = first_hits(
+        ox,
+        oy,
+        ux,
+        uy,
+        stop,
+        scene.disc_xy,
+        scene.disc_rho - TOLERANCE_MM,
+        scene.edges,
+        scene.radius - TOLERANCE_MM,
+    )
+    owners = np.concatenate([scene.disc_owner, scene.edge_owner, [-1]])
+    hit_owner = owners[hit_piece]
     if len(scene.raw_edges) and len(scene.solids):
         e = scene.raw_edges
         dx = stop * ux

@@ -12,6 +12,7 @@ from typing import Final, cast
 
 import numpy as np
 
+from arbitre.rules.pathing.kernels import box_pairs, crossings
 from arbitre.rules.pathing.model import TOLERANCE_MM, BoolArray, FloatArray, IntArray
 
 _TWO_PI: Final = 2.0 * math.pi
@@ -174,18 +175,9 @@ def _bbox_pairs(
     b_max_x: FloatArray,
     b_max_y: FloatArray,
 ) -> tuple[IntArray, IntArray]:
-    """Index pairs of overlapping boxes between two box sets."""
-    if len(a_min_x) == 0 or len(b_min_x) == 0:
-        empty = np.zeros(0, dtype=np.intp)
-        return empty, empty
-    overlap = np.less_equal.outer(a_min_x, b_max_x)
-    overlap &= np.greater_equal.outer(a_max_x, b_min_x)
-    overlap &= np.less_equal.outer(a_min_y, b_max_y)
-    overlap &= np.greater_equal.outer(a_max_y, b_min_y)
-    # flat indices split into rows and columns: the order of np.nonzero, found faster
-    flat = np.flatnonzero(overlap)
-    i = flat // len(b_min_x)
-    return i.astype(np.intp), (flat - i * len(b_min_x)).astype(np.intp)
+    """Index pairs of overlapping boxes between two box sets, by the first set's index
+    then the second's."""
+    return box_pairs(a_min_x, a_min_y, a_max_x, a_max_y, b_min_x, b_min_y, b_max_x, b_max_y)
 
 
 def _crossing_intervals(
@@ -200,55 +192,7 @@ def _crossing_intervals(
     Returns, for every piece, the segment index and its parameter range; the pieces
     come by segment and, within one, in order along it.
     """
-    count = len(x0)
-    rows = np.arange(count, dtype=np.intp)
-    if count == 0 or len(edges) == 0:
-        return rows, np.zeros(count), np.ones(count)
-    x1 = x0 + dx
-    y1 = y0 + dy
-    ex0 = np.minimum(edges[:, 0], edges[:, 2])
-    ex1 = np.maximum(edges[:, 0], edges[:, 2])
-    ey0 = np.minimum(edges[:, 1], edges[:, 3])
-    ey1 = np.maximum(edges[:, 1], edges[:, 3])
-    i, j = _bbox_pairs(
-        np.minimum(x0, x1),
-        np.minimum(y0, y1),
-        np.maximum(x0, x1),
-        np.maximum(y0, y1),
-        ex0,
-        ey0,
-        ex1,
-        ey1,
-    )
-    if len(i) == 0:
-        return rows, np.zeros(count), np.ones(count)
-    ax = edges[j, 0]
-    ay = edges[j, 1]
-    fx = edges[j, 2] - ax
-    fy = edges[j, 3] - ay
-    sx = dx[i]
-    sy = dy[i]
-    denom = sx * fy - sy * fx
-    wx = ax - x0[i]
-    wy = ay - y0[i]
-    good = np.abs(denom) > 1e-12 * np.hypot(sx, sy) * np.hypot(fx, fy)
-    safe = np.where(good, denom, 1.0)
-    t = (wx * fy - wy * fx) / safe
-    u = (wx * sy - wy * sx) / safe
-    good &= (u >= -1e-12) & (u <= 1.0 + 1e-12) & (t > 0.0) & (t < 1.0)
-    if not np.any(good):
-        return rows, np.zeros(count), np.ones(count)
-    cut_rows = np.concatenate([rows, i[good]])
-    cuts = np.concatenate([np.zeros(count), t[good]])
-    order = np.lexsort((cuts, cut_rows))
-    cut_rows = cut_rows[order]
-    cuts = cuts[order]
-    ends = np.empty_like(cuts)
-    ends[:-1] = cuts[1:]
-    last = np.concatenate([cut_rows[1:] != cut_rows[:-1], [True]])
-    ends[last] = 1.0
-    keep = ends > cuts
-    return cut_rows[keep], cuts[keep], ends[keep]
+    return crossings(x0, y0, dx, dy, edges)
 
 
 def _empty2() -> FloatArray:

@@ -1,0 +1,278 @@
+"""Compiled loops for the tests a reachable area makes thousands of times.
+
+A reachable area casts a few thousand rays and prices a few thousand segments, each
+against every obstacle whose box it meets. Written with numpy, each test is dozens of
+array operations over the pairs of boxes that meet; here each is one loop, compiled
+by numba on first use and cached beside this file (or in the user's cache when this
+folder cannot be written). The loops compute what the vectorised tests did, in the
+same order and with the same arithmetic, so their answers are the same to the bit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numba
+import numpy as np
+
+from arbitre.rules.pathing.model import FloatArray, IntArray
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _compiled(function: _F) -> _F:
+    """``function`` compiled without Python's lock, its machine code cached on disk
+    where a cache can be written (else compiled again in each process)."""
+    try:
+        return cast(_F, numba.njit(cache=True, nogil=True)(function))
+    except RuntimeError:  # no folder to cache in: compile in each process
+        return cast(_F, numba.njit(nogil=True)(function))
+
+
+@_compiled
+def _box_pairs_loop(
+    a_lo_x: FloatArray,
+    a_lo_y: FloatArray,
+    a_hi_x: FloatArray,
+    a_hi_y: FloatArray,
+    b_lo_x: FloatArray,
+    b_lo_y: FloatArray,
+    b_hi_x: FloatArray,
+    b_hi_y: FloatArray,
+) -> tuple[IntArray, IntArray]:
+    meets = np.zeros((len(a_lo_x), len(b_lo_x)), dtype=np.bool_)
+    count = 0
+    for a in range(len(a_lo_x)):
+        for b in range(len(b_lo_x)):
+            if (
+                a_lo_x[a] <= b_hi_x[b]
+                and a_hi_x[a] >= b_lo_x[b]
+                and a_lo_y[a] <= b_hi_y[b]
+                and a_hi_y[a] >= b_lo_y[b]
+            ):
+                meets[a, b] = True
+                count += 1
+    first = np.empty(count, dtype=np.intp)
+    second = np.empty(count, dtype=np.intp)
+    k = 0
+    for a in range(len(a_lo_x)):
+        for b in range(len(b_lo_x)):
+            if meets[a, b]:
+                first[k] = a
+                second[k] = b
+                k += 1
+    return first, second
+
+
+def box_pairs(
+    a_lo_x: FloatArray,
+    a_lo_y: FloatArray,
+    a_hi_x: FloatArray,
+    a_hi_y: FloatArray,
+    b_lo_x: FloatArray,
+    b_lo_y: FloatArray,
+    b_hi_x: FloatArray,
+    b_hi_y: FloatArray,
+) -> tuple[IntArray, IntArray]:
+    """Index pairs ``(a, b)`` of boxes that meet (touching counts), by ``a`` then ``b``."""
+    return _box_pairs_loop(
+        *(
+            np.ascontiguousarray(v, dtype=np.float64)
+            for v in (a_lo_x, a_lo_y, a_hi_x, a_hi_y, b_lo_x, b_lo_y, b_hi_x, b_hi_y)
+        )
+    )
+
+
+@_compiled
+def _ray_disc(x: float, y: float, ux: float, uy: float, cx: float, cy: float, r: float) -> float:
+    """Distance along a ray to where it enters a disc (0 from inside; inf if never)."""
+    wx = x - cx
+    wy = y - cy
+    b = ux * wx + uy * wy
+    disc = b * b - (wx * wx + wy * wy - r * r)
+    if not disc > 0.0:
+        return math.inf
+    root = math.sqrt(disc)
+    if -b - root >= 0.0:
+        return -b - root
+    return 0.0 if -b + root > 0.0 else math.inf
+
+
+@_compiled
+def _first_hits_loop(
+    ox: FloatArray,
+    oy: FloatArray,
+    ux: FloatArray,
+    uy: FloatArray,
+    stop: FloatArray,
+    disc_x: FloatArray,
+    disc_y: FloatArray,
+    disc_r: FloatArray,
+    edges: FloatArray,
+    grown: float,
+) -> tuple[FloatArray, IntArray, FloatArray]:
+    rays = len(ox)
+    discs = len(disc_x)
+    hit_at = np.full(rays, np.inf)
+    piece = np.full(rays, -1, dtype=np.intp)
+    normal = np.zeros((rays, 2))
+    for k in range(rays):
+        x, y, dx, dy = ox[k], oy[k], ux[k], uy[k]
+        ex, ey = x + stop[k] * dx, y + stop[k] * dy
+        lo_x, hi_x, lo_y, hi_y = min(x, ex), max(x, ex), min(y, ey), max(y, ey)
+        for d in range(discs):
+            r = disc_r[d]
+            if (
+                r > 0.0
+                and lo_x <= disc_x[d] + r
+                and hi_x >= disc_x[d] - r
+                and lo_y <= disc_y[d] + r
+                and hi_y >= disc_y[d] - r
+            ):
+                t = _ray_disc(x, y, dx, dy, disc_x[d], disc_y[d], r)
+                if t < hit_at[k]:
+                    hit_at[k] = t
+                    piece[k] = d
+                    normal[k, 0] = (x - disc_x[d] + t * dx) / r
+                    normal[k, 1] = (y - disc_y[d] + t * dy) / r
+        if grown <= 0.0:
+            continue
+        for j in range(len(edges)):
+            ax, ay, bx, by = edges[j, 0], edges[j, 1], edges[j, 2], edges[j, 3]
+            if not (
+                lo_x <= max(ax, bx) + grown
+                and hi_x >= min(ax, bx) - grown
+                and lo_y <= max(ay, by) + grown
+                and hi_y >= min(ay, by) - grown
+            ):
+                continue
+            # the capsule: the edge's two sides moved out by ``grown``, then its end discs
+            fx, fy = bx - ax, by - ay
+            norm = math.hypot(fx, fy)
+            nx = fy / (norm if norm > 0.0 else 1.0) * grown
+            ny = -fx / (norm if norm > 0.0 else 1.0) * grown
+            best, best_x, best_y = math.inf, 0.0, 0.0
+            denom = dx * fy - dy * fx
+            if abs(denom) > 1e-15:
+                for sign in (1.0, -1.0):
+                    wx = ax + sign * nx - x
+                    wy = ay + sign * ny - y
+                    t = (wx * fy - wy * fx) / denom
+                    s = (wx * dy - wy * dx) / denom
+                    if t >= 0.0 and s >= 0.0 and s <= 1.0 and t < best:
+                        best, best_x, best_y = t, sign * nx / grown, sign * ny / grown
+            for px, py in ((ax, ay), (bx, by)):
+                t = _ray_disc(x, y, dx, dy, px, py, grown)
+                if t < best:
+                    best = t
+                    best_x = (x - px + t * dx) / grown
+                    best_y = (y - py + t * dy) / grown
+            if best < hit_at[k]:
+                hit_at[k] = best
+                piece[k] = discs + j
+                normal[k, 0] = best_x
+                normal[k, 1] = best_y
+    return hit_at, piece, normal
+
+
+def first_hits(
+    ox: FloatArray,
+    oy: FloatArray,
+    ux: FloatArray,
+    uy: FloatArray,
+    stop: FloatArray,
+    discs: FloatArray,
+    disc_r: FloatArray,
+    edges: FloatArray,
+    grown: float,
+) -> tuple[FloatArray, IntArray, FloatArray]:
+    """Where rays ``o + t u, 0 <= t <= stop`` first meet discs or capsules, and what.
+
+    ``discs`` are ``(x, y)`` centres with radii ``disc_r`` (those of radius 0 or less
+    are left out); ``edges`` are ``(ax, ay, bx, by)`` rows, each grown into a capsule of
+    radius ``grown``. Returns per ray the distance to the first piece met (inf if none;
+    0 from inside one), which piece (a disc's index, or the number of discs plus an
+    edge's; -1 none: of pieces met at the same distance, the first) and the piece's
+    outward unit normal there, shape (R, 2). Rays are tested against every piece whose
+    box meets theirs, so a hit a little beyond ``stop`` may be reported.
+    """
+    flat = np.ascontiguousarray
+    return _first_hits_loop(
+        flat(ox, dtype=np.float64),
+        flat(oy, dtype=np.float64),
+        flat(ux, dtype=np.float64),
+        flat(uy, dtype=np.float64),
+        flat(stop, dtype=np.float64),
+        flat(discs[:, 0], dtype=np.float64),
+        flat(discs[:, 1], dtype=np.float64),
+        flat(disc_r, dtype=np.float64),
+        flat(edges, dtype=np.float64).reshape(-1, 4),
+        float(grown),
+    )
+
+
+@_compiled
+def _crossings_loop(
+    x0: FloatArray, y0: FloatArray, dx: FloatArray, dy: FloatArray, edges: FloatArray
+) -> tuple[IntArray, FloatArray, FloatArray]:
+    count = len(x0)
+    cap = count * (len(edges) + 1)
+    rows = np.empty(cap, dtype=np.intp)
+    begins = np.empty(cap)
+    ends = np.empty(cap)
+    cuts = np.empty(len(edges) + 1)
+    k = 0
+    for r in range(count):
+        sx, sy = dx[r], dy[r]
+        x1, y1 = x0[r] + sx, y0[r] + sy
+        lo_x, hi_x, lo_y, hi_y = min(x0[r], x1), max(x0[r], x1), min(y0[r], y1), max(y0[r], y1)
+        cuts[0] = 0.0
+        m = 1
+        for j in range(len(edges)):
+            ax, ay, bx, by = edges[j, 0], edges[j, 1], edges[j, 2], edges[j, 3]
+            if not (
+                lo_x <= max(ax, bx)
+                and hi_x >= min(ax, bx)
+                and lo_y <= max(ay, by)
+                and hi_y >= min(ay, by)
+            ):
+                continue
+            fx, fy = bx - ax, by - ay
+            denom = sx * fy - sy * fx
+            if not abs(denom) > 1e-12 * math.hypot(sx, sy) * math.hypot(fx, fy):
+                continue
+            wx, wy = ax - x0[r], ay - y0[r]
+            t = (wx * fy - wy * fx) / denom
+            u = (wx * sy - wy * sx) / denom
+            if u >= -1e-12 and u <= 1.0 + 1e-12 and t > 0.0 and t < 1.0:
+                # kept in order as they come: a few crossings per segment
+                q = m
+                while q > 0 and cuts[q - 1] > t:
+                    cuts[q] = cuts[q - 1]
+                    q -= 1
+                cuts[q] = t
+                m += 1
+        for q in range(m):
+            end = cuts[q + 1] if q + 1 < m else 1.0
+            if end > cuts[q]:
+                rows[k], begins[k], ends[k] = r, cuts[q], end
+                k += 1
+    return rows[:k].copy(), begins[:k].copy(), ends[:k].copy()
+
+
+def crossings(
+    x0: FloatArray, y0: FloatArray, dx: FloatArray, dy: FloatArray, edges: FloatArray
+) -> tuple[IntArray, FloatArray, FloatArray]:
+    """Each segment ``p0 + t d, 0 <= t <= 1`` split where it crosses ``edges``
+    (``(ax, ay, bx, by)`` rows): the pieces' segment indices and parameter ranges, by
+    segment and in order along it. A segment crossing none is one piece."""
+    flat = np.ascontiguousarray
+    return _crossings_loop(
+        flat(x0, dtype=np.float64),
+        flat(y0, dtype=np.float64),
+        flat(dx, dtype=np.float64),
+        flat(dy, dtype=np.float64),
+        flat(edges, dtype=np.float64).reshape(-1, 4),
+    )
