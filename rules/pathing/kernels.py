@@ -17,7 +17,7 @@ from typing import Any, TypeVar, cast
 import numba
 import numpy as np
 
-from arbitre.rules.pathing.model import FloatArray, IntArray
+from arbitre.rules.pathing.model import BoolArray, FloatArray, IntArray
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -275,4 +275,169 @@ def crossings(
         flat(dx, dtype=np.float64),
         flat(dy, dtype=np.float64),
         flat(edges, dtype=np.float64).reshape(-1, 4),
+    )
+
+
+@_compiled
+def _point_segment_d2(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
+    ex = bx - ax
+    ey = by - ay
+    length2 = ex * ex + ey * ey
+    t = ((px - ax) * ex + (py - ay) * ey) / (length2 if length2 > 0.0 else 1.0)
+    t = min(max(t, 0.0), 1.0)
+    dx = ax + t * ex - px
+    dy = ay + t * ey - py
+    return dx * dx + dy * dy
+
+
+@_compiled
+def _segment_segment_d(
+    p0x: float,
+    p0y: float,
+    p1x: float,
+    p1y: float,
+    ax: float,
+    ay: float,
+    bx: float,
+    by: float,
+) -> float:
+    dx, dy = p1x - p0x, p1y - p0y
+    ex, ey = bx - ax, by - ay
+    o1 = dx * (ay - p0y) - dy * (ax - p0x)
+    o2 = dx * (by - p0y) - dy * (bx - p0x)
+    o3 = ex * (p0y - ay) - ey * (p0x - ax)
+    o4 = ex * (p1y - ay) - ey * (p1x - ax)
+    if o1 * o2 < 0.0 and o3 * o4 < 0.0:
+        return 0.0
+    return math.sqrt(
+        min(
+            min(
+                _point_segment_d2(p0x, p0y, ax, ay, bx, by),
+                _point_segment_d2(p1x, p1y, ax, ay, bx, by),
+            ),
+            min(
+                _point_segment_d2(ax, ay, p0x, p0y, p1x, p1y),
+                _point_segment_d2(bx, by, p0x, p0y, p1x, p1y),
+            ),
+        )
+    )
+
+
+@_compiled
+def _point_segment_d2_loop(columns: FloatArray) -> FloatArray:
+    out = np.empty(columns.shape[1])
+    for k in range(len(out)):
+        px, py, ax, ay, bx, by = columns[:, k]
+        out[k] = _point_segment_d2(px, py, ax, ay, bx, by)
+    return out
+
+
+@_compiled
+def _segment_segment_d_loop(columns: FloatArray) -> FloatArray:
+    out = np.empty(columns.shape[1])
+    for k in range(len(out)):
+        p0x, p0y, p1x, p1y, ax, ay, bx, by = columns[:, k]
+        out[k] = _segment_segment_d(p0x, p0y, p1x, p1y, ax, ay, bx, by)
+    return out
+
+
+def _columns(arrays: tuple[FloatArray | float, ...]) -> tuple[FloatArray, tuple[int, ...]]:
+    """The arrays broadcast together, as the rows of one array, and their shape."""
+    shaped = np.broadcast_arrays(*(np.asarray(a, dtype=np.float64) for a in arrays))
+    shape = shaped[0].shape
+    return np.ascontiguousarray(np.stack([a.ravel() for a in shaped])), shape
+
+
+def point_segment_dist2(
+    px: FloatArray | float,
+    py: FloatArray | float,
+    ax: FloatArray | float,
+    ay: FloatArray | float,
+    bx: FloatArray | float,
+    by: FloatArray | float,
+) -> FloatArray:
+    """Squared distances from points to segments ``a-b`` (arrays broadcast together)."""
+    columns, shape = _columns((px, py, ax, ay, bx, by))
+    return _point_segment_d2_loop(columns).reshape(shape)
+
+
+def segment_segment_dist(
+    p0x: FloatArray | float,
+    p0y: FloatArray | float,
+    p1x: FloatArray | float,
+    p1y: FloatArray | float,
+    ax: FloatArray | float,
+    ay: FloatArray | float,
+    bx: FloatArray | float,
+    by: FloatArray | float,
+) -> FloatArray:
+    """Distances between segments ``p0-p1`` and ``a-b``, 0 where they cross (arrays
+    broadcast together)."""
+    columns, shape = _columns((p0x, p0y, p1x, p1y, ax, ay, bx, by))
+    return _segment_segment_d_loop(columns).reshape(shape)
+
+
+@_compiled
+def _segments_meet_loop(
+    segments: FloatArray,
+    discs: FloatArray,
+    disc_r: FloatArray,
+    edges: FloatArray,
+    radius: float,
+    tolerance: float,
+) -> BoolArray:
+    meet = np.zeros(len(segments), dtype=np.bool_)
+    for k in range(len(segments)):
+        x0, y0, x1, y1 = segments[k, 0], segments[k, 1], segments[k, 2], segments[k, 3]
+        lo_x, hi_x, lo_y, hi_y = min(x0, x1), max(x0, x1), min(y0, y1), max(y0, y1)
+        for d in range(len(discs)):
+            cx, cy, r = discs[d, 0], discs[d, 1], disc_r[d]
+            limit = r - tolerance
+            if (
+                limit > 0.0
+                and lo_x <= cx + r
+                and hi_x >= cx - r
+                and lo_y <= cy + r
+                and hi_y >= cy - r
+                and _point_segment_d2(cx, cy, x0, y0, x1, y1) < limit * limit
+            ):
+                meet[k] = True
+                break
+        if meet[k]:
+            continue
+        for j in range(len(edges)):
+            ax, ay, bx, by = edges[j, 0], edges[j, 1], edges[j, 2], edges[j, 3]
+            if (
+                lo_x <= max(ax, bx) + radius
+                and hi_x >= min(ax, bx) - radius
+                and lo_y <= max(ay, by) + radius
+                and hi_y >= min(ay, by) - radius
+                and _segment_segment_d(x0, y0, x1, y1, ax, ay, bx, by) < radius - tolerance
+            ):
+                meet[k] = True
+                break
+    return meet
+
+
+def segments_meet(
+    x0: FloatArray,
+    y0: FloatArray,
+    x1: FloatArray,
+    y1: FloatArray,
+    discs: FloatArray,
+    disc_r: FloatArray,
+    edges: FloatArray,
+    radius: float,
+    tolerance: float,
+) -> BoolArray:
+    """Whether segments pass closer than ``r - tolerance`` to the centre of a disc
+    (``(x, y)`` rows, radii ``disc_r``) or than ``radius - tolerance`` to an edge
+    (``(ax, ay, bx, by)`` rows)."""
+    return _segments_meet_loop(
+        np.ascontiguousarray(np.column_stack([x0, y0, x1, y1]), dtype=np.float64),
+        np.ascontiguousarray(discs, dtype=np.float64).reshape(-1, 2),
+        np.ascontiguousarray(disc_r, dtype=np.float64),
+        np.ascontiguousarray(edges, dtype=np.float64).reshape(-1, 4),
+        float(radius),
+        float(tolerance),
     )

@@ -12,7 +12,12 @@ from typing import Final, cast
 
 import numpy as np
 
-from arbitre.rules.pathing.kernels import box_pairs, crossings
+from arbitre.rules.pathing.kernels import (
+    box_pairs,
+    crossings,
+    point_segment_dist2,
+    segment_segment_dist,
+)
 from arbitre.rules.pathing.model import TOLERANCE_MM, BoolArray, FloatArray, IntArray
 
 _TWO_PI: Final = 2.0 * math.pi
@@ -32,14 +37,7 @@ def _point_segment_dist2(
     by: FloatArray,
 ) -> FloatArray:
     """Squared distance from points to segments (broadcasting)."""
-    ex = bx - ax
-    ey = by - ay
-    length2 = ex * ex + ey * ey
-    t = ((px - ax) * ex + (py - ay) * ey) / np.where(length2 > 0.0, length2, 1.0)
-    t = np.clip(t, 0.0, 1.0)
-    dx = ax + t * ex - px
-    dy = ay + t * ey - py
-    return dx * dx + dy * dy
+    return point_segment_dist2(px, py, ax, ay, bx, by)
 
 
 def _segment_segment_dist(
@@ -53,26 +51,7 @@ def _segment_segment_dist(
     by: FloatArray,
 ) -> FloatArray:
     """Distance between segments ``p0-p1`` and ``a-b`` (0 when they cross)."""
-    d2 = np.minimum(
-        np.minimum(
-            _point_segment_dist2(p0x, p0y, ax, ay, bx, by),
-            _point_segment_dist2(p1x, p1y, ax, ay, bx, by),
-        ),
-        np.minimum(
-            _point_segment_dist2(ax, ay, p0x, p0y, p1x, p1y),
-            _point_segment_dist2(bx, by, p0x, p0y, p1x, p1y),
-        ),
-    )
-    dx = p1x - p0x
-    dy = p1y - p0y
-    ex = bx - ax
-    ey = by - ay
-    o1 = _cross2(dx, dy, ax - p0x, ay - p0y)
-    o2 = _cross2(dx, dy, bx - p0x, by - p0y)
-    o3 = _cross2(ex, ey, p0x - ax, p0y - ay)
-    o4 = _cross2(ex, ey, p1x - ax, p1y - ay)
-    crossing = (o1 * o2 < 0.0) & (o3 * o4 < 0.0)
-    return cast(FloatArray, np.where(crossing, 0.0, np.sqrt(d2)))
+    return segment_segment_dist(p0x, p0y, p1x, p1y, ax, ay, bx, by)
 
 
 def _angle(x: FloatArray, y: FloatArray) -> FloatArray:

@@ -14,6 +14,7 @@ import numpy as np
 import shapely
 
 from arbitre.rules.pathing.arcs import _circle_runs, _circle_weights, _cliffs
+from arbitre.rules.pathing.kernels import segments_meet
 from arbitre.rules.pathing.model import TOLERANCE_MM, BoolArray, FloatArray, IntArray, _Edges
 from arbitre.rules.pathing.prepare import _Prepared, _Zone, _zone_samples
 from arbitre.rules.pathing.primitives import (
@@ -21,9 +22,7 @@ from arbitre.rules.pathing.primitives import (
     _bbox_pairs,
     _crossing_intervals,
     _empty2,
-    _point_segment_dist2,
     _segment_boxes,
-    _segment_segment_dist,
 )
 from arbitre.rules.pathing.query import _FULL, _IGNORED
 from arbitre.rules.pathing.region import _Region
@@ -360,18 +359,6 @@ class _Scene:
         return _segment_boxes(self.edges, abs(self.radius - TOLERANCE_MM) + 1.0)
 
     @functools.cached_property
-    def _disc_boxes(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-        """Boxes of the grown discs: min x, min y, max x, max y."""
-        c = self.disc_xy
-        r = self.disc_rho
-        return c[:, 0] - r, c[:, 1] - r, c[:, 0] + r, c[:, 1] + r
-
-    @functools.cached_property
-    def _edge_boxes(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-        """Boxes of the grown edges padded by the mover's radius."""
-        return _segment_boxes(self.edges, self.radius)
-
-    @functools.cached_property
     def _raw_box(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
         """One box around all raw (un-grown) edges."""
         e = self.raw_edges
@@ -398,35 +385,13 @@ class _Scene:
         self, x0: FloatArray, y0: FloatArray, x1: FloatArray, y1: FloatArray
     ) -> BoolArray:
         """Whether segments between free points cut into an obstacle."""
-        count = len(x0)
-        blocked = np.zeros(count, dtype=bool)
-        if count == 0:
-            return blocked
-        lo_x = np.minimum(x0, x1)
-        hi_x = np.maximum(x0, x1)
-        lo_y = np.minimum(y0, y1)
-        hi_y = np.maximum(y0, y1)
-        if len(self.disc_rho):
-            c = self.disc_xy
-            r = self.disc_rho
-            i, j = _bbox_pairs(lo_x, lo_y, hi_x, hi_y, *self._disc_boxes)
-            if len(i):
-                d2 = _point_segment_dist2(c[j, 0], c[j, 1], x0[i], y0[i], x1[i], y1[i])
-                limit = r[j] - TOLERANCE_MM
-                hit = (limit > 0.0) & (d2 < limit * limit)
-                blocked[i[hit]] = True
-        if len(self.edges):
-            e = self.edges
-            i, j = _bbox_pairs(lo_x, lo_y, hi_x, hi_y, *self._edge_boxes)
-            if len(i):
-                keep = ~blocked[i]
-                i, j = i[keep], j[keep]
-                d = _segment_segment_dist(
-                    x0[i], y0[i], x1[i], y1[i], e[j, 0], e[j, 1], e[j, 2], e[j, 3]
-                )
-                blocked[i[d < self.radius - TOLERANCE_MM]] = True
-        if len(self.raw_edges) and len(self.solids):
+        blocked = segments_meet(
+            x0, y0, x1, y1, self.disc_xy, self.disc_rho, self.edges, self.radius, TOLERANCE_MM
+        )
+        if len(x0) and len(self.raw_edges) and len(self.solids):
             e = self.raw_edges
+            lo_x, hi_x = np.minimum(x0, x1), np.maximum(x0, x1)
+            lo_y, hi_y = np.minimum(y0, y1), np.maximum(y0, y1)
             i, _ = _bbox_pairs(lo_x, lo_y, hi_x, hi_y, *self._raw_box)
             cand = i[~blocked[i]]
             if len(cand):
