@@ -441,3 +441,61 @@ def segments_meet(
         float(radius),
         float(tolerance),
     )
+
+
+@_compiled
+def _points_clear_loop(
+    x: FloatArray,
+    y: FloatArray,
+    discs: FloatArray,
+    disc_least: FloatArray,
+    edges: FloatArray,
+    least: float,
+) -> BoolArray:
+    clear = np.ones(len(x), dtype=np.bool_)
+    edge_pad = abs(least) + 1.0
+    for k in range(len(x)):
+        px, py = x[k], y[k]
+        for d in range(len(discs)):
+            cx, cy = discs[d, 0], discs[d, 1]
+            pad = abs(disc_least[d]) + 1.0
+            if (
+                cx - pad <= px <= cx + pad
+                and cy - pad <= py <= cy + pad
+                and not math.hypot(px - cx, py - cy) >= disc_least[d]
+            ):
+                clear[k] = False
+                break
+        if not clear[k]:
+            continue
+        for j in range(len(edges)):
+            ax, ay, bx, by = edges[j, 0], edges[j, 1], edges[j, 2], edges[j, 3]
+            if (
+                min(ax, bx) - edge_pad <= px <= max(ax, bx) + edge_pad
+                and min(ay, by) - edge_pad <= py <= max(ay, by) + edge_pad
+                and not _point_segment_d2(px, py, ax, ay, bx, by) >= least * least
+            ):
+                clear[k] = False
+                break
+    return clear
+
+
+def points_clear(
+    x: FloatArray,
+    y: FloatArray,
+    discs: FloatArray,
+    disc_least: FloatArray,
+    edges: FloatArray,
+    least: float,
+) -> BoolArray:
+    """Whether points are at least ``disc_least`` from the centre of every disc
+    (``(x, y)`` rows) and ``least`` from every edge (``(ax, ay, bx, by)`` rows)."""
+    flat = np.ascontiguousarray
+    return _points_clear_loop(
+        flat(x, dtype=np.float64),
+        flat(y, dtype=np.float64),
+        flat(discs, dtype=np.float64).reshape(-1, 2),
+        flat(disc_least, dtype=np.float64),
+        flat(edges, dtype=np.float64).reshape(-1, 4),
+        float(least),
+    )

@@ -14,7 +14,7 @@ import numpy as np
 import shapely
 
 from arbitre.rules.pathing.arcs import _circle_runs, _circle_weights, _cliffs
-from arbitre.rules.pathing.kernels import segments_meet
+from arbitre.rules.pathing.kernels import points_clear, segments_meet
 from arbitre.rules.pathing.model import TOLERANCE_MM, BoolArray, FloatArray, IntArray, _Edges
 from arbitre.rules.pathing.prepare import _Prepared, _Zone, _zone_samples
 from arbitre.rules.pathing.primitives import (
@@ -22,7 +22,6 @@ from arbitre.rules.pathing.primitives import (
     _bbox_pairs,
     _crossing_intervals,
     _empty2,
-    _segment_boxes,
 )
 from arbitre.rules.pathing.query import _FULL, _IGNORED
 from arbitre.rules.pathing.region import _Region
@@ -280,27 +279,9 @@ class _Scene:
         )
         if len(x) == 0:
             return free
-        limit = self.radius - TOLERANCE_MM
-        for lo in range(0, len(x), 4096):
-            hi = min(lo + 4096, len(x))
-            px = x[lo:hi]
-            py = y[lo:hi]
-            if len(self.disc_rho):
-                # Only discs whose box (padded by 1 mm) holds a point can hold it.
-                cx, cy, least = self._disc_rows
-                i, j = _bbox_pairs(px, py, px, py, *self._disc_reach)
-                gap = np.hypot(px[i] - cx[j], py[i] - cy[j])
-                free[lo + i[~(gap >= least[j])]] = False
-            if len(self.edges):
-                # _point_segment_dist2 with the edges' own terms computed once, for the
-                # edges whose box (padded by the radius and 1 mm) holds a point
-                ax, ay, ex, ey, length2 = self._edge_rows
-                i, j = _bbox_pairs(px, py, px, py, *self._edge_reach)
-                t = ((px[i] - ax[j]) * ex[j] + (py[i] - ay[j]) * ey[j]) / length2[j]
-                t = np.minimum(np.maximum(t, 0.0), 1.0)
-                dx = ax[j] + t * ex[j] - px[i]
-                dy = ay[j] + t * ey[j] - py[i]
-                free[lo + i[~(dx * dx + dy * dy >= limit * limit)]] = False
+        free &= points_clear(
+            x, y, self.disc_xy, self.disc_rho - TOLERANCE_MM, self.edges, self.radius - TOLERANCE_MM
+        )
         if len(self.solids):
             free &= ~self.inside_solids(x, y)
         return free
@@ -329,34 +310,6 @@ class _Scene:
                 found[:, other] = along[keep]
                 points.append(found)
         return np.concatenate(points)
-
-    @functools.cached_property
-    def _disc_rows(self) -> tuple[FloatArray, FloatArray, FloatArray]:
-        """Disc centres x, y and radii less the tolerance."""
-        return self.disc_xy[:, 0], self.disc_xy[:, 1], self.disc_rho - TOLERANCE_MM
-
-    @functools.cached_property
-    def _disc_reach(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-        """Boxes of the discs of :attr:`_disc_rows`, padded by 1 mm."""
-        cx, cy, least = self._disc_rows
-        pad = np.abs(least) + 1.0
-        return cx - pad, cy - pad, cx + pad, cy + pad
-
-    @functools.cached_property
-    def _edge_rows(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
-        """Grown edges' start x, y, direction x, y and squared length (1 where 0)."""
-        e = self.edges
-        ax = e[:, 0]
-        ay = e[:, 1]
-        ex = e[:, 2] - ax
-        ey = e[:, 3] - ay
-        length2 = ex * ex + ey * ey
-        return ax, ay, ex, ey, np.where(length2 > 0.0, length2, 1.0)
-
-    @functools.cached_property
-    def _edge_reach(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-        """Boxes of the edges padded by the mover's radius and 1 mm."""
-        return _segment_boxes(self.edges, abs(self.radius - TOLERANCE_MM) + 1.0)
 
     @functools.cached_property
     def _raw_box(self) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
