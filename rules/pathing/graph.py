@@ -27,10 +27,12 @@ _AHEAD_TO_GOAL: Final = 16
 
 
 class _Open:
-    """Tangent segments from one source before the obstacle and cost tests."""
+    """Tangent segments from several sources before the obstacle and cost tests, by
+    source (``src``) and, within one, in the order of the targets."""
 
     def __init__(
         self,
+        src: IntArray,
         target: IntArray,
         t1x: FloatArray,
         t1y: FloatArray,
@@ -43,6 +45,7 @@ class _Open:
         run2: IntArray,
         off2: FloatArray,
     ) -> None:
+        self.src = src
         self.target = target
         self.t1x, self.t1y, self.t2x, self.t2y = t1x, t1y, t2x, t2y
         self.phi1, self.run1, self.off1 = phi1, run1, off1
@@ -55,11 +58,12 @@ def _fan_open(
     reach: float,
     settled: BoolArray | None = None,
     toward: tuple[float, float, float] | None = None,
-) -> list[_Open]:
+) -> _Open:
     """Tangent segments from circles or points to every target they may reach.
 
     ``sources`` are ``(x, y, rho, wind, circle, point)``; each source's targets are
-    tested apart from the others', pair by pair, and come in the order of the targets.
+    tested apart from the others', pair by pair; the segments come by source and, for
+    one, in the order of the targets.
     Points marked ``settled`` that neither belong to an obstacle nor are a corner of a
     costly zone are left out: the search cannot improve them, and reachable areas cast
     tangent rays only towards obstacles and corners. With ``toward`` (a goal's x, y and
@@ -67,7 +71,6 @@ def _fan_open(
     can take: it costs at least the straight distance from the start to the segment,
     the segment's length and the straight distance on to the goal.
     """
-    count = len(sources)
     targets = np.arange(len(scene.target_x))
     if settled is not None:
         point = scene.target_point
@@ -140,45 +143,19 @@ def _fan_open(
     good = (run1 >= 0) & (run2 >= 0)
     good[~is_c] &= scene.point_free[tp[~is_c]]
     keep = np.nonzero(good)[0]
-    bounds = np.searchsorted(src[keep], np.arange(count + 1))
-    opened: list[_Open] = []
-    for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
-        rows = keep[lo:hi]
-        opened.append(
-            _Open(
-                sel[rows],
-                t1x[rows],
-                t1y[rows],
-                t2x[rows],
-                t2y[rows],
-                phi1[rows],
-                run1[rows],
-                off1[rows],
-                phi2[rows],
-                run2[rows],
-                off2[rows],
-            )
-        )
-    return opened
-
-
-def _fan_close(opened: _Open, blocked: BoolArray, cost: FloatArray, length: FloatArray) -> _Edges:
-    """The free segments of an opened fan, given their costs and lengths."""
-    free = np.nonzero(~blocked)[0]
-    return _Edges(
-        opened.target[free],
-        opened.t1x[free],
-        opened.t1y[free],
-        opened.t2x[free],
-        opened.t2y[free],
-        opened.phi1[free],
-        opened.run1[free],
-        opened.off1[free],
-        opened.phi2[free],
-        opened.run2[free],
-        opened.off2[free],
-        length,
-        cost,
+    return _Open(
+        src[keep],
+        sel[keep],
+        t1x[keep],
+        t1y[keep],
+        t2x[keep],
+        t2y[keep],
+        phi1[keep],
+        run1[keep],
+        off1[keep],
+        phi2[keep],
+        run2[keep],
+        off2[keep],
     )
 
 
@@ -215,33 +192,39 @@ def _fan_out_many(
     (see :func:`_fan_open`).
     """
     opened = _fan_open(scene, sources, reach, settled, toward)
-    t1x = np.concatenate([o.t1x for o in opened])
-    t1y = np.concatenate([o.t1y for o in opened])
-    t2x = np.concatenate([o.t2x for o in opened])
-    t2y = np.concatenate([o.t2y for o in opened])
-    blocked = scene.segments_blocked(t1x, t1y, t2x, t2y)
-    free = np.nonzero(~blocked)[0]
-    t1x, t1y, t2x, t2y = t1x[free], t1y[free], t2x[free], t2y[free]
+    free = np.nonzero(~scene.segments_blocked(opened.t1x, opened.t1y, opened.t2x, opened.t2y))[0]
+    src, target = opened.src[free], opened.target[free]
+    t1x, t1y, t2x, t2y = opened.t1x[free], opened.t1y[free], opened.t2x[free], opened.t2y[free]
     length = np.hypot(t2x - t1x, t2y - t1y)
     cost = np.full(len(free), np.inf)
     if settled is None:
         priced = np.arange(len(free))
     else:
-        point = scene.target_point[np.concatenate([o.target for o in opened])[free]]
+        point = scene.target_point[target]
         priced = np.nonzero((point < 0) | ~settled[np.maximum(point, 0)])[0]
     cost[priced] = scene.segments_cost(
         t1x[priced], t1y[priced], t2x[priced], t2y[priced], length[priced]
     )
-    out: list[_Edges] = []
-    lo = 0
-    free_lo = 0
-    for o in opened:
-        hi = lo + len(o.target)
-        part = blocked[lo:hi]
-        free_hi = free_lo + int(np.count_nonzero(~part))
-        out.append(_fan_close(o, part, cost[free_lo:free_hi], length[free_lo:free_hi]))
-        lo, free_lo = hi, free_hi
-    return out
+    columns = (
+        target,
+        t1x,
+        t1y,
+        t2x,
+        t2y,
+        opened.phi1[free],
+        opened.run1[free],
+        opened.off1[free],
+        opened.phi2[free],
+        opened.run2[free],
+        opened.off2[free],
+        length,
+        cost,
+    )
+    bounds = np.searchsorted(src, np.arange(len(sources) + 1)).tolist()
+    return [
+        _Edges(*(column[lo:hi] for column in columns))
+        for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)
+    ]
 
 
 class _Graph:
