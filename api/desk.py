@@ -141,6 +141,14 @@ class QuestionDesk:
         for process in processes:
             process.kill()
 
+    def prepare(self, work: Callable[[], object]) -> None:
+        """Start the workers and have one run ``work`` (loading what questions need)
+        before the first question, which waits for it; nothing is answered."""
+        try:
+            self._pool().submit(work)
+        except RuntimeError:  # shut down meanwhile: the next question starts afresh
+            pass
+
     def close(self) -> None:
         with self._lock:
             executor, self._executor = self._executor, None
@@ -188,6 +196,14 @@ class LastScene:
 
 
 _LAST = LastScene()  # in a worker process: the last scene it was given
+
+
+def load_path_search() -> None:
+    """Compile (or load) the path search's loops: what `QuestionDesk.prepare` is given,
+    so that the first reachable area or move does not wait for them."""
+    from arbitre.rules.pathing.kernels import warm
+
+    warm()
 
 
 def answer_scene(

@@ -22,7 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arbitre import __version__
 from arbitre.api.bodies import MAX_BODY_BYTES, BodyGuard, send_detail
-from arbitre.api.desk import QuestionDesk
+from arbitre.api.desk import QuestionDesk, load_path_search
 from arbitre.api.hosts import LOOPBACK, TrustedHostGuard
 from arbitre.api.live import LiveTable
 from arbitre.api.routes import ask, camera, page, scenes, state, terrain
@@ -219,6 +219,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         task = asyncio.create_task(broadcaster.run())
+        # the path search's compiled loops, loaded before the first "where can it go"
+        question_desk.prepare(load_path_search)
         if run_loop:
             live.start()
         try:

@@ -11,7 +11,7 @@ import functools
 import heapq
 import math
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 
@@ -205,7 +205,7 @@ def _fan_out_many(
     cost[priced] = scene.segments_cost(
         t1x[priced], t1y[priced], t2x[priced], t2y[priced], length[priced]
     )
-    columns = (
+    columns: tuple[Any, ...] = (  # each sliced alike: one type is all mypy can say
         target,
         t1x,
         t1y,

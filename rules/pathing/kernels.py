@@ -499,3 +499,16 @@ def points_clear(
         flat(edges, dtype=np.float64).reshape(-1, 4),
         float(least),
     )
+
+
+def warm() -> None:
+    """Compile every loop now (or load it from the cache), not at the first question."""
+    no = np.zeros(0)
+    no_points, no_edges = np.zeros((0, 2)), np.zeros((0, 4))
+    box_pairs(no, no, no, no, no, no, no, no)
+    first_hits(no, no, no, no, no, no_points, no, no_edges, 1.0)
+    crossings(no, no, no, no, no_edges)
+    point_segment_dist2(no, no, no, no, no, no)
+    segment_segment_dist(no, no, no, no, no, no, no, no)
+    segments_meet(no, no, no, no, no_points, no, no_edges, 1.0, 0.0)
+    points_clear(no, no, no_points, no, no_edges, 1.0)

@@ -41,6 +41,24 @@ def test_one_more_than_workers_and_queue_is_refused_at_once() -> None:
     desk.close()
 
 
+def test_prepared_work_runs_first_and_takes_no_place() -> None:
+    # One worker and no queue: the work prepared before any question does not count as
+    # one (a question is still taken), and it runs before the question.
+    desk = QuestionDesk(workers=1, waiting=0)
+    ran: list[str] = []
+    desk.prepare(lambda: ran.append("prepared"))
+    assert desk.taken == 0
+
+    async def scenario() -> None:
+        await desk.run(ran.append, "question")
+
+    asyncio.run(scenario())
+    assert ran == ["prepared", "question"] and desk.taken == 0
+    desk.close()
+    desk.prepare(lambda: ran.append("after close"))  # starts a pool again; no error
+    desk.close()
+
+
 @pytest.fixture(scope="module")
 def live() -> LiveTable:
     table = LiveTable(

@@ -108,7 +108,16 @@ def _screen(page: Any, x_mm: float, y_mm: float) -> tuple[float, float]:
 
 
 def _tap_table(page: Any, x_mm: float, y_mm: float) -> None:
-    page.mouse.click(*_screen(page, x_mm, y_mm))
+    """Tap a table point: placed on the map when the tap lands (the page may have moved
+    the map meanwhile: an answer redrawn above it, say), not when it is worked out."""
+    x, y = _screen(page, x_mm, y_mm)
+    corner = page.evaluate(
+        """() => {
+            const box = document.querySelector('[data-testid="map"]').getBoundingClientRect();
+            return [box.left, box.top];
+        }"""
+    )
+    page.locator('[data-testid="map"]').click(position={"x": x - corner[0], "y": y - corner[1]})
 
 
 def _tap_figure(page: Any, figure_id: str) -> None:
