@@ -11,15 +11,21 @@ hundreds of obstacles, say) cannot hold the desk for minutes.
 The workers are threads, or (``processes=True``, what ``arbitre serve`` uses)
 processes of their own: rules questions are mostly Python, which holds the
 interpreter's lock, and a thread answering them slows the camera's thread down; a
-process runs beside it on another core. A process is given the scene as plain data
-(`answer_scene`) and keeps the last one it parsed, so a still table is parsed once.
+process runs beside it on another core. A worker process yields to the camera: it runs
+at a lower priority, and under a flood of questions it rests as long as each question
+took before the next, so the camera keeps its share of a small machine. A process is
+given the scene as plain data (`answer_scene`), keeps the last one it parsed (a still
+table is parsed once) and writes the answer's JSON itself.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import multiprocessing
+import os
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -86,7 +92,9 @@ class QuestionDesk:
                 if self.processes:
                     # forkserver: a clean process, not a copy of this threaded one.
                     context = multiprocessing.get_context("forkserver")
-                    self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+                    self._executor = ProcessPoolExecutor(
+                        self.workers, mp_context=context, initializer=_yield_to_camera
+                    )
                 else:
                     self._executor = ThreadPoolExecutor(self.workers, "question")
             return self._executor
@@ -104,7 +112,9 @@ class QuestionDesk:
             self._taken += 1
         pool = self._pool()
         try:
-            future = pool.submit(work, *args)
+            future = (
+                pool.submit(_in_turn, work, *args) if self.processes else pool.submit(work, *args)
+            )
         except BaseException:  # a pool shut down or broken meanwhile
             self._release()
             self._forget(pool)
@@ -198,6 +208,46 @@ class LastScene:
 _LAST = LastScene()  # in a worker process: the last scene it was given
 
 
+WORKER_NICENESS = 10
+"""How much lower than the server's the worker processes' priority is, where the system
+has priorities: when questions and the camera want the same cores, the camera wins."""
+
+
+def _yield_to_camera() -> None:
+    """Lower this worker process's priority (`WORKER_NICENESS`), where the system can."""
+    if hasattr(os, "nice"):
+        try:
+            os.nice(WORKER_NICENESS)
+        except OSError:  # not allowed here: the worker runs at the server's priority
+            pass
+
+
+REST_SHARE = 1.0
+"""A worker process rests this share of its last question's time before the next one:
+under a flood of questions it works at most half the time, and the camera's process, on
+a machine of two cores, keeps its share of them (the answers wait a little longer)."""
+MAX_REST_S = 1.0
+"""The longest rest, whatever the last question cost."""
+_clock = time.monotonic
+_sleep = time.sleep
+
+_LAST_QUESTION = [0.0, 0.0]  # in a worker process: when its last question ended, and its time
+
+
+def _in_turn(work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)`` in a worker process, once it has rested after its last question."""
+    ended, took = _LAST_QUESTION
+    rest = min(ended + REST_SHARE * took - _clock(), MAX_REST_S)
+    if rest > 0.0:
+        _sleep(rest)
+    start = _clock()
+    try:
+        return work(*args)
+    finally:
+        end = _clock()
+        _LAST_QUESTION[:] = [end, end - start]
+
+
 def load_path_search() -> None:
     """Compile (or load) the path search's loops: what `QuestionDesk.prepare` is given,
     so that the first reachable area or move does not wait for them."""
@@ -212,10 +262,21 @@ def answer_scene(
     args: Sequence[str],
     extras: Mapping[str, Any],
     source: str,
-) -> tuple[bool, Any]:
-    """Parse a scene's data and answer a question on it: ``(True, answer JSON)``, or
-    ``(False, the one-line message)`` when the rules refuse. Run in a worker process."""
+    about: Mapping[str, Any],
+) -> tuple[bool, bytes | str]:
+    """Parse a scene's data and answer a question on it: ``(True, the answer's JSON with
+    ``about`` added, as the bytes of the HTTP body)``, or ``(False, the one-line
+    message)`` when the rules refuse. Run in a worker process, which writes the JSON
+    too: the server's process, which the camera's thread shares, only passes it on."""
     try:
-        return True, ask(_LAST.scene(document, source), question, args, extras).to_json()
+        found = ask(_LAST.scene(document, source), question, args, extras).to_json()
     except RulesError as error:
         return False, str(error).splitlines()[0]
+    return True, json_body({**found, **about})
+
+
+def json_body(content: Any) -> bytes:
+    """``content`` as a JSON response body, written as FastAPI writes one."""
+    return json.dumps(
+        content, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")
+    ).encode("utf-8")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from arbitre.api.desk import RETRY_AFTER_S, Busy, QuestionDesk, TooLong, answer_scene
@@ -43,6 +43,7 @@ router = APIRouter(prefix="/api")
 
 @router.post(
     "/ask",
+    response_model=dict[str, Any],
     responses=errors(
         422,
         503,
@@ -52,7 +53,7 @@ router = APIRouter(prefix="/api")
         e503="the questions' queue is full: retry",
     ),
 )
-async def post_ask(question: Question, request: Request) -> dict[str, Any]:
+async def post_ask(question: Question, request: Request) -> dict[str, Any] | Response:
     """Answer a rules question on the live table's positions, or on the scene given.
 
     Questions are answered in turn by a few workers (`arbitre.api.desk`); when they are
@@ -67,11 +68,18 @@ async def post_ask(question: Question, request: Request) -> dict[str, Any]:
             else:
                 (document, about), source = live.question_input(), "live table"
             ok, found = await desk.run(
-                answer_scene, document, question.question, question.args, question.extras, source
+                answer_scene,
+                document,
+                question.question,
+                question.args,
+                question.extras,
+                source,
+                about,
             )
             if not ok:
                 raise HTTPException(status_code=422, detail=found)
-            return {**found, **about}
+            # written by the worker: this process, the camera's, only passes it on
+            return Response(content=found, media_type="application/json")
         return await desk.run(_answer_here, live, question)
     except Busy:
         raise HTTPException(

@@ -4,6 +4,8 @@ questions answered in a worker process give the same answers as in the server's 
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -12,6 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from arbitre.api import desk as desk_module
 from arbitre.api.demo import DemoSource, demo_config
 from arbitre.api.desk import Busy, QuestionDesk, TooLong, answer_scene
 from arbitre.api.live import LiveTable
@@ -103,12 +106,15 @@ def test_a_worker_keeps_the_last_scene_it_parsed() -> None:
         ],
     }
     # Centre to centre 100 mm, bases of 25 mm: 75 mm edge to edge.
-    ok, first = answer_scene(document, "distance", ["a", "b"], {}, "scene")
-    assert ok and first["distance_mm"] == pytest.approx(75.0)
-    ok, again = answer_scene(dict(document), "distance", ["a", "b"], {}, "scene")
+    about = {"positions": "scene"}
+    ok, first = answer_scene(document, "distance", ["a", "b"], {}, "scene", about)
+    assert ok and isinstance(first, bytes)
+    body = json.loads(first)
+    assert body["distance_mm"] == pytest.approx(75.0) and body["positions"] == "scene"
+    ok, again = answer_scene(dict(document), "distance", ["a", "b"], {}, "scene", about)
     assert ok and again == first
-    ok, message = answer_scene(document, "distance", ["a", "zz"], {}, "scene")
-    assert not ok and "zz" in message
+    ok, message = answer_scene(document, "distance", ["a", "zz"], {}, "scene", about)
+    assert not ok and "zz" in str(message)
 
 
 def test_a_full_desk_answers_503_with_retry_after(live: LiveTable) -> None:
@@ -178,3 +184,45 @@ def test_a_thread_given_up_keeps_its_place_until_it_ends() -> None:
 
     asyncio.run(scenario())
     desk.close()
+
+
+def test_a_worker_rests_as_long_as_its_last_question_took(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A stepped clock: a question of 0.4 s ends at 10.4; the next, asked at 10.5, waits
+    # until 10.8 (0.4 s of rest, REST_SHARE 1); one asked at 12 (rested already) does not
+    # wait; after a 5 s question the rest is MAX_REST_S (1 s), not 5.
+    now = [10.0]
+    slept: list[float] = []
+    monkeypatch.setattr(desk_module, "_clock", lambda: now[0])
+    monkeypatch.setattr(
+        desk_module, "_sleep", lambda s: (slept.append(s), now.__setitem__(0, now[0] + s))
+    )
+    monkeypatch.setattr(desk_module, "_LAST_QUESTION", [0.0, 0.0])
+
+    def question(seconds: float) -> str:
+        now[0] += seconds
+        return f"took {seconds}"
+
+    assert desk_module._in_turn(question, 0.4) == "took 0.4" and slept == []
+    now[0] = 10.5
+    desk_module._in_turn(question, 5.0)
+    assert slept == [pytest.approx(0.3)]
+    now[0] += 0.2  # the 5 s question ended at 15.8; asked at 16.0
+    desk_module._in_turn(question, 0.1)
+    assert slept[1:] == [pytest.approx(1.0)]
+    now[0] = 30.0
+    desk_module._in_turn(question, 0.1)
+    assert len(slept) == 2
+
+
+def test_worker_processes_run_at_a_lower_priority() -> None:
+    desk = QuestionDesk(processes=True)
+
+    async def niceness() -> int:
+        return await desk.run(os.nice, 0)
+
+    try:
+        assert asyncio.run(niceness()) == os.nice(0) + desk_module.WORKER_NICENESS
+    finally:
+        desk.close()
