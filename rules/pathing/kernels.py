@@ -32,38 +32,29 @@ def _compiled(function: _F) -> _F:
 
 
 @_compiled
-def _box_pairs_loop(
-    a_lo_x: FloatArray,
-    a_lo_y: FloatArray,
-    a_hi_x: FloatArray,
-    a_hi_y: FloatArray,
-    b_lo_x: FloatArray,
-    b_lo_y: FloatArray,
-    b_hi_x: FloatArray,
-    b_hi_y: FloatArray,
-) -> tuple[IntArray, IntArray]:
-    meets = np.zeros((len(a_lo_x), len(b_lo_x)), dtype=np.bool_)
+def _box_pairs_loop(first: FloatArray, second: FloatArray) -> tuple[IntArray, IntArray]:
+    meets = np.zeros((len(first), len(second)), dtype=np.bool_)
     count = 0
-    for a in range(len(a_lo_x)):
-        for b in range(len(b_lo_x)):
+    for a in range(len(first)):
+        for b in range(len(second)):
             if (
-                a_lo_x[a] <= b_hi_x[b]
-                and a_hi_x[a] >= b_lo_x[b]
-                and a_lo_y[a] <= b_hi_y[b]
-                and a_hi_y[a] >= b_lo_y[b]
+                first[a, 0] <= second[b, 2]
+                and first[a, 2] >= second[b, 0]
+                and first[a, 1] <= second[b, 3]
+                and first[a, 3] >= second[b, 1]
             ):
                 meets[a, b] = True
                 count += 1
-    first = np.empty(count, dtype=np.intp)
-    second = np.empty(count, dtype=np.intp)
+    rows = np.empty(count, dtype=np.intp)
+    columns = np.empty(count, dtype=np.intp)
     k = 0
-    for a in range(len(a_lo_x)):
-        for b in range(len(b_lo_x)):
+    for a in range(len(first)):
+        for b in range(len(second)):
             if meets[a, b]:
-                first[k] = a
-                second[k] = b
+                rows[k] = a
+                columns[k] = b
                 k += 1
-    return first, second
+    return rows, columns
 
 
 def box_pairs(
@@ -78,11 +69,13 @@ def box_pairs(
 ) -> tuple[IntArray, IntArray]:
     """Index pairs ``(a, b)`` of boxes that meet (touching counts), by ``a`` then ``b``."""
     return _box_pairs_loop(
-        *(
-            np.ascontiguousarray(v, dtype=np.float64)
-            for v in (a_lo_x, a_lo_y, a_hi_x, a_hi_y, b_lo_x, b_lo_y, b_hi_x, b_hi_y)
-        )
+        _rows(a_lo_x, a_lo_y, a_hi_x, a_hi_y), _rows(b_lo_x, b_lo_y, b_hi_x, b_hi_y)
     )
+
+
+def _rows(*columns: FloatArray | float) -> FloatArray:
+    """Columns (of the same length, or numbers) side by side, as one array of floats."""
+    return np.ascontiguousarray(np.column_stack(columns), dtype=np.float64)
 
 
 @_compiled
@@ -102,27 +95,18 @@ def _ray_disc(x: float, y: float, ux: float, uy: float, cx: float, cy: float, r:
 
 @_compiled
 def _first_hits_loop(
-    ox: FloatArray,
-    oy: FloatArray,
-    ux: FloatArray,
-    uy: FloatArray,
-    stop: FloatArray,
-    disc_x: FloatArray,
-    disc_y: FloatArray,
-    disc_r: FloatArray,
-    edges: FloatArray,
-    grown: float,
+    rays: FloatArray, discs: FloatArray, edges: FloatArray, grown: float
 ) -> tuple[FloatArray, IntArray, FloatArray]:
-    rays = len(ox)
-    discs = len(disc_x)
-    hit_at = np.full(rays, np.inf)
-    piece = np.full(rays, -1, dtype=np.intp)
-    normal = np.zeros((rays, 2))
-    for k in range(rays):
-        x, y, dx, dy = ox[k], oy[k], ux[k], uy[k]
-        ex, ey = x + stop[k] * dx, y + stop[k] * dy
+    count = len(rays)
+    disc_x, disc_y, disc_r = discs[:, 0], discs[:, 1], discs[:, 2]
+    hit_at = np.full(count, np.inf)
+    piece = np.full(count, -1, dtype=np.intp)
+    normal = np.zeros((count, 2))
+    for k in range(count):
+        x, y, dx, dy, stop = rays[k, 0], rays[k, 1], rays[k, 2], rays[k, 3], rays[k, 4]
+        ex, ey = x + stop * dx, y + stop * dy
         lo_x, hi_x, lo_y, hi_y = min(x, ex), max(x, ex), min(y, ey), max(y, ey)
-        for d in range(discs):
+        for d in range(len(discs)):
             r = disc_r[d]
             if (
                 r > 0.0
@@ -171,7 +155,7 @@ def _first_hits_loop(
                     best_y = (y - py + t * dy) / grown
             if best < hit_at[k]:
                 hit_at[k] = best
-                piece[k] = discs + j
+                piece[k] = len(discs) + j
                 normal[k, 0] = best_x
                 normal[k, 1] = best_y
     return hit_at, piece, normal
@@ -198,26 +182,20 @@ def first_hits(
     outward unit normal there, shape (R, 2). Rays are tested against every piece whose
     box meets theirs, so a hit a little beyond ``stop`` may be reported.
     """
-    flat = np.ascontiguousarray
     return _first_hits_loop(
-        flat(ox, dtype=np.float64),
-        flat(oy, dtype=np.float64),
-        flat(ux, dtype=np.float64),
-        flat(uy, dtype=np.float64),
-        flat(stop, dtype=np.float64),
-        flat(discs[:, 0], dtype=np.float64),
-        flat(discs[:, 1], dtype=np.float64),
-        flat(disc_r, dtype=np.float64),
-        flat(edges, dtype=np.float64).reshape(-1, 4),
+        _rows(ox, oy, ux, uy, stop),
+        _rows(discs.reshape(-1, 2), disc_r),
+        _rows(edges.reshape(-1, 4)),
         float(grown),
     )
 
 
 @_compiled
 def _crossings_loop(
-    x0: FloatArray, y0: FloatArray, dx: FloatArray, dy: FloatArray, edges: FloatArray
+    segments: FloatArray, edges: FloatArray
 ) -> tuple[IntArray, FloatArray, FloatArray]:
-    count = len(x0)
+    x0, y0, dx, dy = segments[:, 0], segments[:, 1], segments[:, 2], segments[:, 3]
+    count = len(segments)
     cap = count * (len(edges) + 1)
     rows = np.empty(cap, dtype=np.intp)
     begins = np.empty(cap)
@@ -268,14 +246,7 @@ def crossings(
     """Each segment ``p0 + t d, 0 <= t <= 1`` split where it crosses ``edges``
     (``(ax, ay, bx, by)`` rows): the pieces' segment indices and parameter ranges, by
     segment and in order along it. A segment crossing none is one piece."""
-    flat = np.ascontiguousarray
-    return _crossings_loop(
-        flat(x0, dtype=np.float64),
-        flat(y0, dtype=np.float64),
-        flat(dx, dtype=np.float64),
-        flat(dy, dtype=np.float64),
-        flat(edges, dtype=np.float64).reshape(-1, 4),
-    )
+    return _crossings_loop(_rows(x0, y0, dx, dy), _rows(edges.reshape(-1, 4)))
 
 
 @_compiled
@@ -379,13 +350,9 @@ def segment_segment_dist(
 
 @_compiled
 def _segments_meet_loop(
-    segments: FloatArray,
-    discs: FloatArray,
-    disc_r: FloatArray,
-    edges: FloatArray,
-    radius: float,
-    tolerance: float,
+    segments: FloatArray, discs: FloatArray, edges: FloatArray, radius: float, tolerance: float
 ) -> BoolArray:
+    disc_r = discs[:, 2]
     meet = np.zeros(len(segments), dtype=np.bool_)
     for k in range(len(segments)):
         x0, y0, x1, y1 = segments[k, 0], segments[k, 1], segments[k, 2], segments[k, 3]
@@ -434,10 +401,9 @@ def segments_meet(
     (``(x, y)`` rows, radii ``disc_r``) or than ``radius - tolerance`` to an edge
     (``(ax, ay, bx, by)`` rows)."""
     return _segments_meet_loop(
-        np.ascontiguousarray(np.column_stack([x0, y0, x1, y1]), dtype=np.float64),
-        np.ascontiguousarray(discs, dtype=np.float64).reshape(-1, 2),
-        np.ascontiguousarray(disc_r, dtype=np.float64),
-        np.ascontiguousarray(edges, dtype=np.float64).reshape(-1, 4),
+        _rows(x0, y0, x1, y1),
+        _rows(discs.reshape(-1, 2), disc_r),
+        _rows(edges.reshape(-1, 4)),
         float(radius),
         float(tolerance),
     )
@@ -445,17 +411,13 @@ def segments_meet(
 
 @_compiled
 def _points_clear_loop(
-    x: FloatArray,
-    y: FloatArray,
-    discs: FloatArray,
-    disc_least: FloatArray,
-    edges: FloatArray,
-    least: float,
+    points: FloatArray, discs: FloatArray, edges: FloatArray, least: float
 ) -> BoolArray:
-    clear = np.ones(len(x), dtype=np.bool_)
+    disc_least = discs[:, 2]
+    clear = np.ones(len(points), dtype=np.bool_)
     edge_pad = abs(least) + 1.0
-    for k in range(len(x)):
-        px, py = x[k], y[k]
+    for k in range(len(points)):
+        px, py = points[k, 0], points[k, 1]
         for d in range(len(discs)):
             cx, cy = discs[d, 0], discs[d, 1]
             pad = abs(disc_least[d]) + 1.0
@@ -490,13 +452,10 @@ def points_clear(
 ) -> BoolArray:
     """Whether points are at least ``disc_least`` from the centre of every disc
     (``(x, y)`` rows) and ``least`` from every edge (``(ax, ay, bx, by)`` rows)."""
-    flat = np.ascontiguousarray
     return _points_clear_loop(
-        flat(x, dtype=np.float64),
-        flat(y, dtype=np.float64),
-        flat(discs, dtype=np.float64).reshape(-1, 2),
-        flat(disc_least, dtype=np.float64),
-        flat(edges, dtype=np.float64).reshape(-1, 4),
+        _rows(x, y),
+        _rows(discs.reshape(-1, 2), disc_least),
+        _rows(edges.reshape(-1, 4)),
         float(least),
     )
 
