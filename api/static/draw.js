@@ -364,9 +364,9 @@ export function renderMap(view, state, colourOf, overlay) {
 }
 
 /**
- * Hide the names that would cover another: figures close together (a melee, a group
- * in contact) keep one readable name each way rather than a blot. Picked figures are
- * named first; every figure is still named in the list.
+ * Hide the names that would cover another (on the map and on the camera view): figures
+ * close together (a melee, a group in contact) keep one readable name each way rather
+ * than a blot. Picked figures are named first; every figure is still named in the list.
  */
 function declutterLabels(layer) {
   const nodes = [...layer.children].sort(
@@ -515,6 +515,7 @@ export function renderCamera(view, state, colourOf, overlay) {
     () => createFigure("camera-figure"),
     (node, f) => updateFigure(node, f, f.image_px, sizes, colourOf(f.side), overlay),
   );
+  declutterLabels(view.layers.figures);
 }
 
 /** The figures a tap on the camera view may mean, nearest first. */

@@ -277,6 +277,41 @@ def test_distance_between_two_tapped_figures_is_the_tables(
     assert not errors, f"errors in the page: {errors}"
 
 
+def test_no_two_names_shown_on_the_camera_view_cover_each_other(
+    browser_page: tuple[Any, list[str]],
+) -> None:
+    # Five figures 12 image pixels apart in a row, drawn by the page's own code on a
+    # camera view 640 px wide: as on the map, no two names shown cover each other, and
+    # the picked figure's is among them.
+    page, errors = browser_page
+    found = page.evaluate(
+        """async () => {
+            const draw = await import("./static/draw.js");
+            const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+            svg.setAttribute("style", "position: fixed; left: 0; top: 0; width: 640px; height: 360px");
+            document.body.append(svg);
+            const view = draw.createCamera(svg);
+            const figures = [0, 1, 2, 3, 4].map((k) => ({
+                id: `fig${k}`, name: `Figure ${k}`, side: "a", stale: false, settled: true,
+                image_px: [600 + 12 * k, 300],
+            }));
+            const overlay = {picks: ["fig3"], blocked: new Set(), cover: new Set(), line: null};
+            draw.renderCamera(view, {image_size: [1280, 720], figures}, () => "#888", overlay);
+            const labels = [...svg.querySelectorAll(".label")];
+            const shown = labels.filter((l) => l.style.visibility !== "hidden");
+            const boxes = shown.map((l) => l.getBoundingClientRect());
+            const covered = boxes.some((a, i) => boxes.slice(i + 1).some((b) =>
+                a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom));
+            const names = shown.map((l) => l.textContent);
+            svg.remove();
+            return {covered, names, all: labels.length};
+        }"""
+    )
+    assert found["all"] == 5 and found["covered"] is False, found
+    assert "Figure 3" in found["names"] and len(found["names"]) < 5, found
+    assert not errors, f"errors in the page: {errors}"
+
+
 def test_on_a_wide_screen_the_answer_sits_right_under_the_map(
     server: str, browser_page: tuple[Any, list[str]]
 ) -> None:
