@@ -883,6 +883,9 @@ function wire() {
     event.target.dataset.edited = "true";
   });
   new ResizeObserver(() => renderLive()).observe(byTestId("views"));
+  // The sticky bar's height, which the map keeps clear of on a phone held sideways.
+  const bar = document.querySelector("nav.modes");
+  new ResizeObserver(() => document.documentElement.style.setProperty("--bar-height", `${bar.offsetHeight}px`)).observe(bar);
 }
 
 function start() {

@@ -394,6 +394,29 @@ def _stroke_colour(page: Any) -> tuple[int, int, int]:
     return int(found[1]), int(found[2]), int(found[3])
 
 
+def test_sideways_a_scene_file_leaves_the_map_most_of_the_screen(
+    server: str, browser_page: tuple[Any, list[str]]
+) -> None:
+    # The same phone with a scene file shown: its flag shares the hint's row, and the
+    # map fills the screen below the sticky bar (214 px of 390 when the flag took a row
+    # of its own and the map's height was reckoned for the tallest bar).
+    examples = ROOT / "examples"
+    with _phone(server, browser_page[0], 844, 390) as page:
+        page.set_input_files('[data-testid="scene-file"]', str(examples / "cb6-skirmish.yaml"))
+        page.wait_for_selector('[data-testid="scene-flag"]:not([hidden])', timeout=5_000)
+        title = page.locator("header.top").bounding_box()
+        assert title is not None
+        page.evaluate("(y) => window.scrollTo(0, y)", title["height"])
+        bar = page.locator("nav.modes").bounding_box()
+        flag = page.locator('[data-testid="scene-flag"]').bounding_box()
+        hint = page.locator('[data-testid="hint"]').bounding_box()
+        table = page.locator('[data-testid="map"]').bounding_box()
+        assert bar is not None and flag is not None and hint is not None and table is not None
+        assert flag["y"] < hint["y"] + hint["height"] and hint["y"] < flag["y"] + flag["height"]
+        assert table["y"] >= bar["y"] + bar["height"] and table["y"] + table["height"] <= 390
+        assert table["height"] >= 250
+
+
 def test_fire_line_is_green_when_allowed_and_red_when_refused(
     server: str, browser_page: tuple[Any, list[str]], tmp_path: Path
 ) -> None:
