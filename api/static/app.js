@@ -3,6 +3,7 @@
 
 import { el, sideColours, syncChildren } from "./dom.js";
 import {
+  centreMap,
   createCamera,
   createMap,
   figureAtMap,
@@ -11,10 +12,15 @@ import {
   figureLabel,
   ON_FIGURE_PX,
   mapPointMm,
+  mapZoom,
+  MAX_ZOOM,
   nudged,
+  panMap,
   renderCamera,
   renderEdit,
   renderMap,
+  unzoomMap,
+  zoomMap,
 } from "./draw.js";
 import { createEditor } from "./editor.js";
 import { initialLanguage, language, list, number, setLanguage, t, tOr, translatePage } from "./i18n.js";
@@ -69,6 +75,8 @@ const app = {
   views: {},
   editor: null,
   savedTerrain: null, // {terrain, version} the server answered the last save with
+  pan: null, // {id, x, y, moved}: a finger or the mouse dragging the zoomed map
+  pannedAt: -Infinity, // when the last drag ended: the click that ends it is no tap
 };
 
 // ---- the state of the table -------------------------------------------------------
@@ -310,6 +318,7 @@ function renderLive() {
   const marks = app.editor.marks();
   renderMap(app.views.map, marks ? { ...app.state, terrain: marks.pieces } : app.state, colourOf, overlay);
   renderEdit(app.views.map, app.state, marks);
+  renderZoomButtons();
   if (app.cameraOn) renderCamera(app.views.camera, app.state, colourOf, overlay);
   renderFigureList(colourOf, overlay);
   renderLegend(colourOf);
@@ -638,6 +647,10 @@ function onChooserTap(event) {
 
 function onMapTap(event) {
   if (!app.state) return;
+  if (performance.now() - app.pannedAt < AFTER_PAN_MS) {
+    app.pannedAt = -Infinity; // the click a mouse's drag ends with; the next one is a tap
+    return;
+  }
   if (app.editor.tap(event)) return;
   const { map } = app.views;
   if (app.mode === "move" && app.picks.length === 1) {
@@ -663,6 +676,13 @@ function onMapKey(event) {
     event.preventDefault();
     return;
   }
+  const zoomKey = { "+": 2, "=": 2, "-": 0.5, 0: 0 }[event.key];
+  if (zoomKey !== undefined && !event.ctrlKey && !event.metaKey) {
+    event.preventDefault();
+    if (zoomKey) zoomBy(zoomKey);
+    else wholeTable();
+    return;
+  }
   if (app.mode !== "move" || app.picks.length !== 1 || !app.state) return;
   if (event.key === "Enter" && app.cursor) {
     event.preventDefault();
@@ -678,6 +698,71 @@ function onMapKey(event) {
   app.cursor = moved;
   renderHint();
   renderLive();
+}
+
+// ---- zooming the map ----------------------------------------------------------------
+
+const PAN_START_PX = 6; // a finger moving less than this is a tap, not a drag
+const AFTER_PAN_MS = 250; // the click ending a drag comes at once (a finger's comes not at all)
+
+/** Zoom the map in (factor > 1) or out; in, on the figure picked first if there is one. */
+function zoomBy(factor) {
+  const { map } = app.views;
+  zoomMap(map, factor);
+  const picked = factor > 1 ? figureById(app.picks[0]) : null;
+  if (picked) centreMap(map, app.state, [picked.x_mm, picked.y_mm]);
+  renderLive();
+}
+
+function wholeTable() {
+  unzoomMap(app.views.map);
+  renderLive();
+}
+
+/** The zoom buttons that can act: not in beyond the closest, nor out from the whole table. */
+function renderZoomButtons() {
+  const scale = mapZoom(app.views.map);
+  byTestId("map-zoom-in").disabled = scale >= MAX_ZOOM;
+  byTestId("map-zoom-out").disabled = scale <= 1;
+  byTestId("map-zoom-whole").disabled = scale <= 1;
+}
+
+/** Ctrl and the wheel, or two fingers pinching a touchpad, zoom about the pointer; the
+ * wheel alone scrolls the page. */
+function onMapWheel(event) {
+  if (!event.ctrlKey || !app.state) return;
+  event.preventDefault();
+  zoomMap(app.views.map, Math.exp(-event.deltaY / 200), event.clientX, event.clientY);
+  renderLive();
+}
+
+function onPanStart(event) {
+  if (mapZoom(app.views.map) <= 1 || event.button !== 0) return;
+  if (event.target.closest?.('[data-testid="vertex"]')) return; // the editor drags its corners
+  app.pan = { id: event.pointerId, x: event.clientX, y: event.clientY, moved: false };
+}
+
+function onPanMove(event) {
+  const pan = app.pan;
+  if (!pan || event.pointerId !== pan.id) return;
+  const dx = event.clientX - pan.x;
+  const dy = event.clientY - pan.y;
+  if (!pan.moved && Math.hypot(dx, dy) < PAN_START_PX) return;
+  if (!pan.moved) {
+    pan.moved = true;
+    app.views.map.svg.setPointerCapture?.(event.pointerId);
+  }
+  panMap(app.views.map, dx, dy);
+  pan.x = event.clientX;
+  pan.y = event.clientY;
+  renderLive();
+}
+
+function onPanEnd(event) {
+  const pan = app.pan;
+  if (!pan || event.pointerId !== pan.id) return;
+  if (pan.moved) app.pannedAt = performance.now();
+  app.pan = null;
 }
 
 function onCameraTap(event) {
@@ -856,6 +941,14 @@ function wire() {
   byTestId("camera-toggle").addEventListener("click", toggleCamera);
   byTestId("camera-img").addEventListener("error", onCameraError);
   byTestId("map").addEventListener("click", onMapTap);
+  byTestId("map").addEventListener("wheel", onMapWheel, { passive: false });
+  byTestId("map").addEventListener("pointerdown", onPanStart);
+  byTestId("map").addEventListener("pointermove", onPanMove);
+  byTestId("map").addEventListener("pointerup", onPanEnd);
+  byTestId("map").addEventListener("pointercancel", onPanEnd);
+  byTestId("map-zoom-in").addEventListener("click", () => zoomBy(2));
+  byTestId("map-zoom-out").addEventListener("click", () => zoomBy(0.5));
+  byTestId("map-zoom-whole").addEventListener("click", wholeTable);
   byTestId("map").addEventListener("keydown", onMapKey);
   // The map takes the focus from the keyboard only: focused by a click, it would scroll
   // itself into view under the finger between the press and the tap.

@@ -16,6 +16,7 @@ const MAX_GRID_LINES = 60;
 const MAX_GRID_CELLS = 50000; // a grid scene's cells drawn, at most (the rules lay up to 46,200 hexes)
 const MAX_GRID_TRIED = 500000; // cells looked at to find them, at most (a long, turned table)
 const SQRT3 = Math.sqrt(3);
+export const MAX_ZOOM = 8; // the map shows at least an eighth of the table's width
 
 // ---- shared ---------------------------------------------------------------------
 
@@ -148,7 +149,64 @@ export function createMap(svg) {
     layers[name] = svgEl("g", { class: `layer-${name}` });
   }
   svg.replaceChildren(...Object.values(layers));
-  return { svg, layers, drawnFor: null, reachFor: undefined, viewWidth: 1 };
+  return { svg, layers, drawnFor: null, reachFor: undefined, viewWidth: 1, whole: null, zoom: { scale: 1, cx: 0, cy: 0 } };
+}
+
+// ---- zoom -------------------------------------------------------------------------
+
+/** Show the part of the table the zoom says: `view.zoom.scale` times closer than the
+ * whole table, centred on (cx, cy) in map units, kept on the table. */
+function applyZoom(view) {
+  if (!view.whole) return;
+  const [x, y, width, height] = view.whole;
+  const zoom = view.zoom;
+  const w = width / zoom.scale;
+  const h = height / zoom.scale;
+  zoom.cx = Math.min(Math.max(zoom.cx, x + w / 2), x + width - w / 2);
+  zoom.cy = Math.min(Math.max(zoom.cy, y + h / 2), y + height - h / 2);
+  view.viewWidth = w;
+  setAttrs(view.svg, { viewBox: `${zoom.cx - w / 2} ${zoom.cy - h / 2} ${w} ${h}` });
+  view.svg.classList.toggle("zoomed", zoom.scale > 1);
+}
+
+/** Zoom the map by `factor` (within 1 and MAX_ZOOM) about a point on the screen, which
+ * stays where it is, or about the map's middle. */
+export function zoomMap(view, factor, clientX = null, clientY = null) {
+  const zoom = view.zoom;
+  const scale = Math.min(Math.max(zoom.scale * factor, 1), MAX_ZOOM);
+  const toScreen = view.svg.getScreenCTM();
+  if (clientX !== null && toScreen) {
+    const p = new DOMPoint(clientX, clientY).matrixTransform(toScreen.inverse());
+    const keep = zoom.scale / scale;
+    zoom.cx = p.x + (zoom.cx - p.x) * keep;
+    zoom.cy = p.y + (zoom.cy - p.y) * keep;
+  }
+  zoom.scale = scale;
+  applyZoom(view);
+}
+
+/** Centre the map on a table point (mm), at the zoom it has. */
+export function centreMap(view, state, point) {
+  [view.zoom.cx, view.zoom.cy] = toMap(state, point);
+  applyZoom(view);
+}
+
+/** Move the zoomed map with a finger or the mouse: by screen pixels. */
+export function panMap(view, dxPx, dyPx) {
+  const perUnit = screenScale(view.svg, view.viewWidth);
+  view.zoom.cx -= dxPx / perUnit;
+  view.zoom.cy -= dyPx / perUnit;
+  applyZoom(view);
+}
+
+/** The whole table again. */
+export function unzoomMap(view) {
+  view.zoom.scale = 1;
+  applyZoom(view);
+}
+
+export function mapZoom(view) {
+  return view.zoom.scale;
 }
 
 /** Table mm (+y up) to map user units (+y down). */
@@ -270,9 +328,14 @@ function terrainLabel(state, piece) {
 function drawTable(view, state) {
   const { width_mm: width, depth_mm: depth } = state.table;
   const margin = Math.max(width, depth) * 0.05;
-  view.viewWidth = width + 2 * margin;
-  setAttrs(view.svg, { viewBox: `${-margin} ${-margin} ${width + 2 * margin} ${depth + 2 * margin}` });
-  view.svg.style.aspectRatio = `${width + 2 * margin} / ${depth + 2 * margin}`;
+  const whole = [-margin, -margin, width + 2 * margin, depth + 2 * margin];
+  if (String(whole) !== String(view.whole)) {
+    // another table: the whole of it, however close the last one was looked at
+    view.whole = whole;
+    view.zoom = { scale: 1, cx: width / 2, cy: depth / 2 };
+  }
+  applyZoom(view);
+  view.svg.style.aspectRatio = `${whole[2]} / ${whole[3]}`;
   view.layers.table.replaceChildren(
     svgEl("rect", { class: "table", x: 0, y: 0, width, height: depth, "data-testid": "map-table", "vector-effect": "non-scaling-stroke" }),
     svgEl("clipPath", { id: "table-clip" }, svgEl("rect", { x: 0, y: 0, width, height: depth })),

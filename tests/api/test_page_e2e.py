@@ -288,7 +288,7 @@ def test_no_two_names_shown_on_the_camera_view_cover_each_other(
         """async () => {
             const draw = await import("./static/draw.js");
             const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-            svg.setAttribute("style", "position: fixed; left: 0; top: 0; width: 640px; height: 360px");
+            svg.setAttribute("style", "position: fixed; left: 0; top: 0; width: 640px");
             document.body.append(svg);
             const view = draw.createCamera(svg);
             const figures = [0, 1, 2, 3, 4].map((k) => ({
@@ -415,6 +415,69 @@ def test_sideways_a_scene_file_leaves_the_map_most_of_the_screen(
         assert flag["y"] < hint["y"] + hint["height"] and hint["y"] < flag["y"] + flag["height"]
         assert table["y"] >= bar["y"] + bar["height"] and table["y"] + table["height"] <= 390
         assert table["height"] >= 250
+
+
+def _view_box(page: Any) -> list[float]:
+    box: str = page.get_attribute('[data-testid="map"]', "viewBox")
+    return [float(v) for v in box.split()]
+
+
+def test_the_map_zooms_on_the_figure_picked_and_drags_without_asking(
+    browser_page: tuple[Any, list[str]],
+) -> None:
+    # The skirmish scene (1200 x 900 mm, still figures): sergent (560, 520) and v4
+    # (590, 550) of the greens stand 42 mm apart, a finger's width on the whole map.
+    page, errors = browser_page
+    page.set_input_files('[data-testid="scene-file"]', str(ROOT / "examples/cb6-skirmish.yaml"))
+    page.wait_for_selector('[data-testid="scene-flag"]:not([hidden])', timeout=5_000)
+    try:
+        page.click('[data-testid="mode-distance"]')
+        whole = _view_box(page)
+        assert page.is_disabled('[data-testid="map-zoom-out"]')
+        page.click('[data-testid="figure-button"][data-id="sergent"]')
+        page.click('[data-testid="map-zoom-in"]')
+        page.click('[data-testid="map-zoom-in"]')
+        box = _view_box(page)
+        # Four times closer: a quarter of the width, centred on sergent (560, 900 - 520
+        # on the map, whose y runs down).
+        assert box[2] == pytest.approx(whole[2] / 4) and box[3] == pytest.approx(whole[3] / 4)
+        assert box[0] + box[2] / 2 == pytest.approx(560.0)
+        assert box[1] + box[3] / 2 == pytest.approx(380.0)
+        assert not page.is_disabled('[data-testid="map-zoom-whole"]')
+        # Taps land on the figures shown: v4 is the second pick, and the distance asked.
+        _tap_on_map(page, "v4")
+        page.wait_for_function(
+            """() => document.querySelector('[data-testid="result"]').dataset.question
+                   === 'distance'""",
+            timeout=ANSWER_TIMEOUT_MS,
+        )
+        picked = '[data-testid="map-figure"][data-id="{}"]'
+        assert page.get_attribute(picked.format("v4"), "data-pick") == "2"
+        headline = page.text_content('[data-testid="result-headline"]')
+        # A drag moves the map 120 px along (in map units, 120 px over the pixels per
+        # unit) and asks nothing: the picks and the answer stay.
+        svg = page.locator('[data-testid="map"]').bounding_box()
+        assert svg is not None
+        per_unit = svg["width"] / box[2]
+        x, y = svg["x"] + svg["width"] / 2, svg["y"] + svg["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x - 60, y, steps=4)
+        page.mouse.move(x - 120, y, steps=4)
+        page.mouse.up()
+        moved = _view_box(page)
+        assert moved[0] - box[0] == pytest.approx(120 / per_unit, rel=0.02)
+        assert moved[1] == pytest.approx(box[1]) and moved[2] == pytest.approx(box[2])
+        assert page.get_attribute(picked.format("v4"), "data-pick") == "2"
+        assert page.text_content('[data-testid="result-headline"]') == headline
+        # "0" on the focused map, as the button, shows the whole table again.
+        page.focus('[data-testid="map"]')
+        page.keyboard.press("0")
+        assert _view_box(page) == pytest.approx(whole)
+        assert page.is_disabled('[data-testid="map-zoom-whole"]')
+    finally:
+        page.click('[data-testid="scene-flag-back"]')
+    assert not errors, f"errors in the page: {errors}"
 
 
 def test_fire_line_is_green_when_allowed_and_red_when_refused(
