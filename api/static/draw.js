@@ -14,7 +14,7 @@ export const ON_FIGURE_PX = 12; // a tap this near a figure's centre is on its d
 const CLOSE_CALL_PX = 10; // figures this much farther than the nearest may be the one meant
 const MAX_GRID_LINES = 60;
 const MAX_GRID_CELLS = 50000; // a grid scene's cells drawn, at most (the rules lay up to 46,200 hexes)
-const MAX_GRID_TRIED = 500000; // cells looked at to find them, at most (a long, turned table)
+const MAX_GRID_TRIED = 500000; // cells (or rows) looked at to find them, at most
 const SQRT3 = Math.sqrt(3);
 export const MAX_ZOOM = 8; // the map shows at least an eighth of the table's width
 
@@ -267,22 +267,37 @@ function gridCells(state) {
   const seen = [cellOf(0, 0), cellOf(width, 0), cellOf(0, depth), cellOf(width, depth)];
   const low = [0, 1].map((k) => Math.floor(Math.min(...seen.map((p) => p[k]))) - 1);
   const high = [0, 1].map((k) => Math.ceil(Math.max(...seen.map((p) => p[k]))) + 1);
-  if ((high[0] - low[0] + 1) * (high[1] - low[1] + 1) > MAX_GRID_TRIED) return null;
+  if (high[0] - low[0] + 1 > MAX_GRID_TRIED) return null;
   const corner = hex ? w / SQRT3 : w / Math.SQRT2; // centre to corner
   const outline = Array.from({ length: hex ? 6 : 4 }, (_, k) => {
     const angle = (((hex ? (grid.pointy ? 30 : 0) : 45) + (hex ? 60 : 90) * k) * Math.PI) / 180;
     return [corner * Math.cos(angle), corner * Math.sin(angle)];
   });
+  // Along a row (a fixed), the centres move by `step` on the table: only the cells whose
+  // centre may fall on it are looked at (one more each end), however the grid is turned.
+  const origin = toTable(0, 0);
+  const step = toTable(...centre(0, 1)).map((value, k) => value - origin[k]);
+  const eps = 1e-9 * w; // as the rules: a cell is in the grid when its centre is on the table
   const parts = [];
+  let tried = 0;
   for (let a = low[0]; a <= high[0]; a += 1) {
-    for (let b = low[1]; b <= high[1]; b += 1) {
+    const first = toTable(...centre(a, 0));
+    let [from, to] = [low[1], high[1]];
+    for (const [k, size] of [[0, width], [1, depth]]) {
+      if (step[k] === 0) continue;
+      const ends = [(-eps - first[k]) / step[k], (size + eps - first[k]) / step[k]];
+      from = Math.max(from, Math.floor(Math.min(...ends)) - 1);
+      to = Math.min(to, Math.ceil(Math.max(...ends)) + 1);
+    }
+    for (let b = from; b <= to; b += 1) {
+      tried += 1;
       const [u, v] = centre(a, b);
       const [x, y] = toTable(u, v);
-      const eps = 1e-9 * w; // as the rules: a cell is in the grid when its centre is on the table
       if (x < -eps || y < -eps || x > width + eps || y > depth + eps) continue;
       const points = outline.map(([du, dv]) => toMap(state, toTable(u + du, v + dv)).map((n) => n.toFixed(1)).join(" "));
       parts.push(`M${points.join("L")}Z`);
     }
+    if (tried > MAX_GRID_TRIED) return null;
   }
   if (parts.length > MAX_GRID_CELLS) return null;
   return svgEl("path", {

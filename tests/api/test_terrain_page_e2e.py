@@ -22,6 +22,8 @@ import yaml
 from arbitre.api.demo import DemoSource, demo_config
 from arbitre.api.live import LiveTable
 from arbitre.api.main import create_app
+from arbitre.rules.choc_base_6.grid import grid_of
+from arbitre.rules.scene import parse_scene
 
 from .test_page_e2e import CHROMIUM, CHROMIUM_ARGS, _free_port, _get_json, _playwright, _post_json
 
@@ -361,6 +363,34 @@ def test_a_hex_scene_draws_its_hexes_where_the_rules_lay_them(
         assert abs(r - round(r)) < 0.01 and abs(q - round(q)) < 0.01
     tab.click('[data-testid="scene-back"]')
     assert tab.locator('[data-testid="map-grid"]').count() == 0  # the demo plays on open ground
+    assert not errors, f"errors in the page: {errors}"
+
+
+def test_a_long_thin_table_turned_grid_draws_every_cell_the_rules_count(
+    page: tuple[Any, list[str]], tmp_path: Path
+) -> None:
+    # 20 m by 20 cm of 10 mm squares turned 45 degrees: 40,000 cells' worth of table,
+    # whose box in the grid's own axes holds some 2 million cells. Every cell whose
+    # centre is on the table is drawn: as many as the rules count.
+    tab, errors = page
+    scene = {
+        "ruleset": "choc-base-6",
+        "options": {"surface": "square", "square_mm": 10, "grid_rotation_deg": 45},
+        "table": {"width_mm": 20000, "depth_mm": 200},
+        "figures": [
+            {"id": "a", "side": "x", "x_mm": 100, "y_mm": 100, "reference": True},
+            {"id": "b", "side": "y", "x_mm": 19900, "y_mm": 100, "reference": True},
+        ],
+    }
+    path = tmp_path / "long-table.yaml"
+    path.write_text(yaml.safe_dump(scene))
+    counted = len(grid_of(parse_scene(scene, source="test")).cells_and_centres()[0])
+    assert 39_000 < counted < 41_000
+    tab.set_input_files('[data-testid="scene-file"]', str(path))
+    tab.wait_for_selector('[data-testid="scene-banner"]:not([hidden])', timeout=5_000)
+    grid = tab.locator('[data-testid="map-grid"]')
+    assert grid.count() == 1 and grid.get_attribute("data-cells") == str(counted)
+    tab.click('[data-testid="scene-back"]')
     assert not errors, f"errors in the page: {errors}"
 
 
