@@ -15,8 +15,9 @@ from typing import Any, Final
 
 import numpy as np
 
+from arbitre.rules.pathing.kernels import expansion
 from arbitre.rules.pathing.model import BoolArray, FloatArray, IntArray, _Edges
-from arbitre.rules.pathing.primitives import _TWO_PI, _angle, _tangents
+from arbitre.rules.pathing.primitives import _angle, _tangents
 from arbitre.rules.pathing.scene import _Scene
 
 _AHEAD: Final = 48
@@ -352,33 +353,57 @@ def _successors(
     graph: _Graph,
     node: int,
     reach: float,
-    ahead: Callable[[], Sequence[int]] = tuple,
-) -> tuple[_Edges, FloatArray, FloatArray, FloatArray]:
-    """Free edges out of a node with arc turn and arc cost before each segment.
+    ahead: Callable[[], Sequence[int]],
+    reached: FloatArray,
+    seen: BoolArray,
+    point_cost: FloatArray,
+) -> tuple[_Edges, IntArray, FloatArray, FloatArray]:
+    """The free edges out of a node worth following: their indices, the cost at their
+    far end and the turn along the node's circle before each.
 
-    Fan-outs are cached per point and per circle and winding; ``reach`` may only
-    shrink between calls for the same circle (true in Dijkstra order). The nodes
-    ``ahead()`` are fanned out with this one (see :func:`_departures`).
+    ``reached`` is the node's cost, the bound and, for A*, 1 and the goal (else 0, 0,
+    0); an edge is followed when it is usable from the node's place on its circle,
+    its cost plus A*'s straight remainder is within the bound, and it can improve the
+    node of a point ``seen`` (not ``settled``, cheaper than ``point_cost``). Fan-outs
+    are made once per point and per circle and winding (see :func:`_departures`).
     """
     edges = _departures(scene, graph, node, reach, ahead)
+    columns = scene.packed.get(id(edges))
+    if columns is None:
+        columns = (
+            np.column_stack([edges.cost, edges.phi1, edges.off1, edges.t2x, edges.t2y]),
+            np.ascontiguousarray(edges.run1, dtype=np.intp),
+            np.ascontiguousarray(scene.target_point[edges.target], dtype=np.intp),
+        )
+        scene.packed[id(edges)] = columns
     circle = graph.circle[node]
-    if circle < 0:
-        zero = np.zeros(len(edges.target))
-        return edges, zero, zero, np.ones(len(edges.target), dtype=bool).astype(np.float64)
-    wind = graph.wind[node]
-    tol = float(scene.ang_tol[circle])
-    if scene.run_full[circle]:
-        delta = np.mod(wind * (edges.phi1 - graph.phi[node]), _TWO_PI)
-        delta = np.where(delta > _TWO_PI - tol, 0.0, delta)
-        usable = np.ones(len(delta), dtype=bool)
-    else:
-        same = edges.run1 == graph.run[node]
-        delta = wind * (edges.off1 - graph.off[node])
-        usable = same & (delta >= -tol)
-        delta = np.maximum(delta, 0.0)
-    begin = graph.phi[node] if wind > 0 else graph.phi[node] - delta
-    arc = scene.circ_rho[circle] * scene.arc_weight(circle, begin, delta)
-    return edges, delta, arc, usable.astype(np.float64)
+    on_circle = circle >= 0
+    chosen, total, turn = expansion(
+        reached,
+        *columns,
+        np.array(
+            [
+                float(on_circle),
+                float(graph.wind[node]),
+                float(on_circle and scene.run_full[circle]),
+                float(scene.ang_tol[circle]) if on_circle else 0.0,
+                float(scene.circ_rho[circle]) if on_circle else 0.0,
+                graph.phi[node],
+                graph.off[node],
+                float(scene.weight_const[circle]) if on_circle else 1.0,
+            ]
+        ),
+        graph.run[node],
+        scene.weight_angles[circle] if on_circle else _NO_KNOTS,
+        scene.weight_cum[circle] if on_circle else _NO_KNOTS,
+        seen,
+        graph.settled,
+        point_cost,
+    )
+    return edges, chosen, total, turn
+
+
+_NO_KNOTS = np.zeros(1)
 
 
 def _queued(heap: list[tuple[float, float, int]], done: list[bool], count: int) -> list[int]:
@@ -404,6 +429,7 @@ def _search(scene: _Scene, goal: tuple[float, float] | None, bound: float) -> _G
     cost = np.full(len(scene.points), math.inf)
     settled = graph.settled
     seen[0], cost[0] = True, 0.0
+    reached = np.array([0.0, bound, float(use_h), gx, gy])
     while heap:
         _, gu, node = heapq.heappop(heap)
         if graph.done[node] or gu > graph.g[node]:
@@ -415,26 +441,17 @@ def _search(scene: _Scene, goal: tuple[float, float] | None, bound: float) -> _G
             break
         reach = math.inf if use_h else bound - gu
         ahead = functools.partial(_queued, heap, graph.done, _AHEAD_TO_GOAL if use_h else _AHEAD)
-        edges, delta, arc, usable = _successors(scene, graph, node, reach, ahead)
-        if len(edges.target) == 0:
-            continue
-        total = gu + arc + edges.cost
-        if use_h:
-            estimate = total + np.hypot(edges.t2x - gx, edges.t2y - gy)
-        else:
-            estimate = total
-        good = np.nonzero((usable > 0) & (estimate <= bound))[0]
-        points = scene.target_point[edges.target[good]]
-        at = np.maximum(points, 0)
-        stale = (points >= 0) & seen[at] & (settled[at] | ~(total[good] < cost[at] - 1e-12))
-        chosen = good[~stale]
+        reached[0] = gu
+        edges, chosen, total, delta = _successors(
+            scene, graph, node, reach, ahead, reached, seen, cost
+        )
         targets = edges.target[chosen]
         # Python numbers for the loop: reading numpy scalars one by one costs more
         for target, circle, point, new_g, x1, y1, x2, y2, phi1, phi2, run2, off2, turn in zip(
             targets.tolist(),
             scene.target_circle[targets].tolist(),
             scene.target_point[targets].tolist(),
-            total[chosen].tolist(),
+            total.tolist(),
             edges.t1x[chosen].tolist(),
             edges.t1y[chosen].tolist(),
             edges.t2x[chosen].tolist(),
@@ -443,7 +460,7 @@ def _search(scene: _Scene, goal: tuple[float, float] | None, bound: float) -> _G
             edges.phi2[chosen].tolist(),
             edges.run2[chosen].tolist(),
             edges.off2[chosen].tolist(),
-            delta[chosen].tolist(),
+            delta.tolist(),
             strict=True,
         ):
             if target < 2 * nc:

@@ -460,6 +460,182 @@ def points_clear(
     )
 
 
+_TWO_PI = 2.0 * math.pi
+
+
+@_compiled
+def _interp(x: float, knots: FloatArray, values: FloatArray) -> float:
+    """``np.interp(x, knots, values)`` for one x, step for step as numpy does it."""
+    last = len(knots) - 1
+    if np.isnan(x):
+        return x
+    if x > knots[last]:
+        return float(values[last])
+    if x < knots[0]:
+        return float(values[0])
+    lo, hi = 0, last + 1
+    while lo < hi:  # the last knot at or before x
+        mid = lo + ((hi - lo) >> 1)
+        if x >= knots[mid]:
+            lo = mid + 1
+        else:
+            hi = mid
+    j = lo - 1
+    if j == last or knots[j] == x:
+        return float(values[j])
+    slope = (values[j + 1] - values[j]) / (knots[j + 1] - knots[j])
+    found = float(slope * (x - knots[j]) + values[j])
+    if np.isnan(found):
+        found = float(slope * (x - knots[j + 1]) + values[j + 1])
+        if np.isnan(found) and values[j] == values[j + 1]:
+            found = float(values[j])
+    return found
+
+
+@_compiled
+def _turned(angle: float, knots: FloatArray, cumulative: FloatArray) -> float:
+    """The weighted angle from the first knot to ``angle``, whole turns included."""
+    shifted = angle - knots[0]
+    turns = np.floor(shifted / _TWO_PI)
+    rest = shifted - turns * _TWO_PI
+    return float(turns * cumulative[-1] + _interp(rest + knots[0], knots, cumulative))
+
+
+@_compiled
+def _arc_weight(
+    begin: float, delta: float, const: float, knots: FloatArray, cumulative: FloatArray
+) -> float:
+    if not np.isnan(const):
+        return const * delta
+    return _turned(begin + delta, knots, cumulative) - _turned(begin, knots, cumulative)
+
+
+@_compiled
+def _arc_weights_loop(
+    begin: FloatArray, delta: FloatArray, const: float, knots: FloatArray, cumulative: FloatArray
+) -> FloatArray:
+    out = np.empty(len(delta))
+    for k in range(len(delta)):
+        out[k] = _arc_weight(begin[k], delta[k], const, knots, cumulative)
+    return out
+
+
+def arc_weights(
+    begin: FloatArray | float,
+    delta: FloatArray,
+    const: float,
+    knots: FloatArray,
+    cumulative: FloatArray,
+) -> FloatArray:
+    """Weighted angles of counter-clockwise arcs from ``begin`` over ``delta``: ``const``
+    times the angle where the weight is the same all round (else NaN), otherwise the
+    difference of the weighted angle ``cumulative`` reaches at each ``knots`` angle,
+    interpolated and counted whole turns over."""
+    delta = np.ascontiguousarray(delta, dtype=np.float64).ravel()
+    begin = np.ascontiguousarray(np.broadcast_to(begin, delta.shape), dtype=np.float64)
+    return _arc_weights_loop(
+        begin,
+        delta,
+        float(const),
+        np.ascontiguousarray(knots, dtype=np.float64),
+        np.ascontiguousarray(cumulative, dtype=np.float64),
+    )
+
+
+@_compiled
+def _expand_loop(
+    reached: FloatArray,
+    edges: FloatArray,
+    edge_run: IntArray,
+    edge_point: IntArray,
+    node: FloatArray,
+    node_run: int,
+    knots: FloatArray,
+    cumulative: FloatArray,
+    seen: BoolArray,
+    settled: BoolArray,
+    point_cost: FloatArray,
+) -> tuple[IntArray, FloatArray, FloatArray]:
+    cost_so_far, bound, toward, goal_x, goal_y = (
+        reached[0],
+        reached[1],
+        reached[2],
+        reached[3],
+        reached[4],
+    )
+    on_circle, wind, full, tol, rho, phi, off, const = (
+        node[0],
+        node[1],
+        node[2],
+        node[3],
+        node[4],
+        node[5],
+        node[6],
+        node[7],
+    )
+    chosen = np.empty(len(edges), dtype=np.intp)
+    totals = np.empty(len(edges))
+    turns = np.empty(len(edges))
+    count = 0
+    for k in range(len(edges)):
+        cost, phi1, off1, t2x, t2y = edges[k, 0], edges[k, 1], edges[k, 2], edges[k, 3], edges[k, 4]
+        delta = 0.0
+        arc = 0.0
+        if on_circle > 0.0:
+            if full > 0.0:
+                delta = (wind * (phi1 - phi)) % _TWO_PI
+                if delta > _TWO_PI - tol:
+                    delta = 0.0
+            else:
+                delta = wind * (off1 - off)
+                if edge_run[k] != node_run or not delta >= -tol:
+                    continue
+                delta = max(delta, 0.0)
+            begin = phi if wind > 0.0 else phi - delta
+            arc = rho * _arc_weight(begin, delta, const, knots, cumulative)
+        total = cost_so_far + arc + cost
+        estimate = total + math.hypot(t2x - goal_x, t2y - goal_y) if toward > 0.0 else total
+        if not estimate <= bound:
+            continue
+        point = edge_point[k]
+        if point >= 0 and seen[point] and (settled[point] or not total < point_cost[point] - 1e-12):
+            continue
+        chosen[count], totals[count], turns[count] = k, total, delta
+        count += 1
+    return chosen[:count].copy(), totals[:count].copy(), turns[:count].copy()
+
+
+def expansion(
+    reached: FloatArray,
+    edges: FloatArray,
+    edge_run: IntArray,
+    edge_point: IntArray,
+    node: FloatArray,
+    node_run: int,
+    knots: FloatArray,
+    cumulative: FloatArray,
+    seen: BoolArray,
+    settled: BoolArray,
+    point_cost: FloatArray,
+) -> tuple[IntArray, FloatArray, FloatArray]:
+    """The edges out of a search node worth following, the cost at their far end and the
+    turn along the node's circle before each (`arbitre.rules.pathing.graph._successors`
+    says which)."""
+    return _expand_loop(
+        reached,
+        edges,
+        edge_run,
+        edge_point,
+        node,
+        int(node_run),
+        knots,
+        cumulative,
+        seen,
+        settled,
+        point_cost,
+    )
+
+
 def warm() -> None:
     """Compile every loop now (or load it from the cache), not at the first question."""
     no = np.zeros(0)

@@ -14,7 +14,7 @@ import numpy as np
 import shapely
 
 from arbitre.rules.pathing.arcs import _circle_runs, _circle_weights, _cliffs
-from arbitre.rules.pathing.kernels import points_clear, segments_meet
+from arbitre.rules.pathing.kernels import arc_weights, points_clear, segments_meet
 from arbitre.rules.pathing.model import TOLERANCE_MM, BoolArray, FloatArray, IntArray, _Edges
 from arbitre.rules.pathing.prepare import _Prepared, _Zone, _zone_samples
 from arbitre.rules.pathing.primitives import (
@@ -263,6 +263,8 @@ class _Scene:
         ).astype(np.intp)
         self.target_point = np.concatenate([np.full(2 * nc, -1), np.arange(npnt)]).astype(np.intp)
         self.departures: dict[tuple[int, int], _Edges] = {}
+        # the columns of each fan-out the search's compiled step reads, by its id
+        self.packed: dict[int, tuple[FloatArray, IntArray, IntArray]] = {}
 
     # -- point and segment tests ------------------------------------------------
 
@@ -444,18 +446,9 @@ class _Scene:
         const = self.weight_const[circle]
         if not math.isnan(const):
             return cast(FloatArray, const * delta)
-        knots = self.weight_angles[circle]
-        cum = self.weight_cum[circle]
-        base = knots[0]
-        total = cum[-1]
-
-        def integral(angle: FloatArray | float) -> FloatArray:
-            shifted = angle - base
-            turns = np.floor(shifted / _TWO_PI)
-            rest = shifted - turns * _TWO_PI
-            return cast(FloatArray, turns * total + np.interp(rest + base, knots, cum))
-
-        return integral(begin + delta) - integral(begin)
+        return arc_weights(
+            begin, delta, math.nan, self.weight_angles[circle], self.weight_cum[circle]
+        ).reshape(np.shape(delta))
 
     def run_lookup(self, circle: IntArray, phi: FloatArray) -> tuple[IntArray, FloatArray]:
         """Free run containing each angle (-1 if none) and the offset into it."""

@@ -7,6 +7,8 @@ import math
 import numba
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arbitre.rules.pathing import kernels
 from arbitre.rules.pathing.kernels import (
@@ -173,3 +175,16 @@ def test_loops_compile_without_a_cache_where_none_can_be_written(
 
     assert kernels._compiled(twice)(1.5) == 3.0
     assert asked == [True, False]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6))
+def test_interpolation_is_numpys_to_the_bit(seed: int) -> None:
+    # Knots with repeats, values with a jump, and x on knots, between them, outside and NaN.
+    rng = np.random.default_rng(seed)
+    knots = np.sort(rng.choice(rng.uniform(0.0, 6.3, 8), 12))
+    values = np.cumsum(rng.uniform(0.0, 3.0, 12))
+    xs = np.concatenate([knots, rng.uniform(-1.0, 7.5, 30), [np.nan]])
+    expected = np.interp(xs, knots, values)
+    got = np.array([kernels._interp(float(x), knots, values) for x in xs])
+    np.testing.assert_array_equal(got, expected)
