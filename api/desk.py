@@ -160,10 +160,16 @@ class QuestionDesk:
             pass
 
     def close(self) -> None:
+        """Stop taking questions; worker processes are stopped at once (what they were
+        doing, a question or `prepare`'s loading, is of no use to anybody now)."""
         with self._lock:
-            executor, self._executor = self._executor, None
-        if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+            executor = self._executor
+        if executor is None:
+            return
+        if self.processes:
+            self._stop(executor)
+        else:
+            self._forget(executor)
 
 
 class LastScene:

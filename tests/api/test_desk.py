@@ -4,6 +4,7 @@ questions answered in a worker process give the same answers as in the server's 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import threading
@@ -226,3 +227,18 @@ def test_worker_processes_run_at_a_lower_priority() -> None:
         assert asyncio.run(niceness()) == os.nice(0) + desk_module.WORKER_NICENESS
     finally:
         desk.close()
+
+
+def test_closing_stops_the_worker_processes_at_once() -> None:
+    # A worker busy for 30 s (as one compiling the path search's loops as the server
+    # starts) is stopped when the desk closes, not left running after the server.
+    desk = QuestionDesk(processes=True)
+    desk.prepare(functools.partial(time.sleep, 30.0))
+    deadline = time.monotonic() + 20
+    while not (workers := list(getattr(desk._executor, "_processes", {}).values())):
+        assert time.monotonic() < deadline, "no worker process started"
+        time.sleep(0.05)
+    desk.close()
+    for worker in workers:
+        worker.join(timeout=10)
+        assert not worker.is_alive()
