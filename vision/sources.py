@@ -13,6 +13,7 @@ evidence.
 from __future__ import annotations
 
 import abc
+import hashlib
 import math
 import time
 from collections.abc import Sequence
@@ -153,8 +154,9 @@ class FolderSource(FrameSource):
     While an image is shown, `read` gives the same array again (nothing new), as long as
     its file is still there and unchanged: a file removed or replaced is never served
     from memory. Each showing is a new picture, an image come round again included: a
-    folder of one image is a still table seen every ``hold_s``; but an image (the same
-    file, unchanged) shown before is `again`, no new evidence. `reopen` lists the
+    folder of one image is a still table seen every ``hold_s``; but an image shown
+    before (the same pixels, under its own name or another's, among the files listed)
+    is `again`, no new evidence. `reopen` lists the
     folder again, so a folder emptied and filled with other files (or removed and made
     again) is shown from its new files.
     """
@@ -171,7 +173,7 @@ class FolderSource(FrameSource):
             raise VisionError(f"{self.folder}: no images ({', '.join(IMAGE_SUFFIXES)})")
         self._start = time.monotonic()
         self._cache: tuple[tuple[Path, int, int, int, int], NDArray[np.uint8]] | None = None
-        self._shown: dict[Path, tuple[int, int, int]] = {}  # each file's last version shown
+        self._shown: dict[Path, bytes] = {}  # the digest of each file's last version shown
 
     def _list(self) -> list[Path]:
         if not self.folder.is_dir():
@@ -199,8 +201,9 @@ class FolderSource(FrameSource):
         except VisionError:
             return None
         self._cache = (key, image)
-        self.again = self._shown.get(path) == key[1:4]
-        self._shown[path] = key[1:4]
+        digest = hashlib.blake2b(np.ascontiguousarray(image).data, digest_size=16).digest()
+        self.again = digest in self._shown.values()
+        self._shown[path] = digest
         return self._cache[1]
 
     def reopen(self) -> bool:

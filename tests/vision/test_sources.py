@@ -197,3 +197,24 @@ def test_a_recording_played_round_again_is_no_new_evidence(tmp_path: Path) -> No
         assert seen == [False, False, False, False, True, True]
     finally:
         recording.close()
+
+
+def test_the_same_photo_under_another_name_is_no_new_evidence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a.png and b.png hold the same pixels, c.png others: shown in turn a, b, c, a, only
+    # a (the first time) and c are new pictures.
+    import arbitre.vision.sources as sources
+
+    now = [0.0]
+    monkeypatch.setattr(sources.time, "monotonic", lambda: now[0])
+    _image(tmp_path / "a.png", 40)
+    shutil.copy(tmp_path / "a.png", tmp_path / "b.png")
+    _image(tmp_path / "c.png", 80)
+    source = FolderSource(tmp_path, hold_s=1.0)
+    seen = []
+    for _ in range(4):
+        assert source.read() is not None
+        seen.append(source.again)
+        now[0] += 1.0
+    assert seen == [False, True, False, True]
