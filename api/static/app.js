@@ -76,7 +76,8 @@ const app = {
   editor: null,
   savedTerrain: null, // {terrain, version} the server answered the last save with
   pan: null, // {id, x, y, moved}: a finger or the mouse dragging the zoomed map
-  pannedAt: -Infinity, // when the last drag ended: the click that ends it is no tap
+  pannedAt: -Infinity, // when the last drag ended: a click after it, with no new press, is no tap
+  pressedAt: -Infinity, // when the map was last pressed
 };
 
 // ---- the state of the table -------------------------------------------------------
@@ -647,8 +648,8 @@ function onChooserTap(event) {
 
 function onMapTap(event) {
   if (!app.state) return;
-  if (performance.now() - app.pannedAt < AFTER_PAN_MS) {
-    app.pannedAt = -Infinity; // the click a mouse's drag ends with; the next one is a tap
+  if (app.pannedAt > app.pressedAt) {
+    app.pannedAt = -Infinity; // the click a drag ends with (no new press since): once
     return;
   }
   if (app.editor.tap(event)) return;
@@ -703,7 +704,6 @@ function onMapKey(event) {
 // ---- zooming the map ----------------------------------------------------------------
 
 const PAN_START_PX = 6; // a finger moving less than this is a tap, not a drag
-const AFTER_PAN_MS = 250; // the click ending a drag comes at once (a finger's comes not at all)
 
 /** Zoom the map in (factor > 1) or out; in, on the figure picked first if there is one. */
 function zoomBy(factor) {
@@ -737,6 +737,7 @@ function onMapWheel(event) {
 }
 
 function onPanStart(event) {
+  app.pressedAt = performance.now();
   if (mapZoom(app.views.map) <= 1 || event.button !== 0) return;
   if (event.target.closest?.('[data-testid="vertex"]')) return; // the editor drags its corners
   app.pan = { id: event.pointerId, x: event.clientX, y: event.clientY, moved: false };

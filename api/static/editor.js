@@ -10,7 +10,6 @@ const KINDS = ["wood", "difficult", "impassable", "building", "obstacle"];
 const LEVELS = { obstacle: [1, 2, 3] }; // the kinds that have levels, and their levels
 const LINE_KIND = "obstacle"; // the only kind that may be a line
 const TAP_PX = 24; // how far from a line a tap still picks it
-const AFTER_DRAG_MS = 400; // the click that ends a drag is not a tap
 
 const round = (value) => Math.round(value * 10) / 10;
 
@@ -42,7 +41,8 @@ export function createEditor({ byTestId, view, getState, token, blocked, onChang
   let kind = "wood";
   let level = "";
   let dragging = null; // {vertex, pointerId}
-  let draggedAt = -Infinity;
+  let draggedAt = -Infinity; // when the last corner's drag ended
+  let pressedAt = -Infinity; // when the map was last pressed (a tap's start, or a drag's)
   let message = "";
   let messageKind = "";
 
@@ -239,7 +239,10 @@ export function createEditor({ byTestId, view, getState, token, blocked, onChang
   /** A tap on the map: true when the editor took it. */
   function tap(event) {
     if (!edit) return false;
-    if (performance.now() - draggedAt < AFTER_DRAG_MS) return true;
+    if (draggedAt > pressedAt) {
+      draggedAt = -Infinity; // the click a drag ends with (no new press since): once
+      return true;
+    }
     const point = tablePoint(event);
     if (!point) return true;
     if (edit.drawing) {
@@ -263,6 +266,7 @@ export function createEditor({ byTestId, view, getState, token, blocked, onChang
   }
 
   function pointerDown(event) {
+    pressedAt = performance.now();
     const handle = event.target.closest?.('[data-testid="vertex"]');
     if (!edit || !handle || !selectedPiece()) return;
     event.preventDefault();

@@ -208,6 +208,12 @@ def test_a_wood_drawn_on_the_map_changes_the_answers_at_once(
     tab.mouse.move(*_screen(tab, 380.0, 370.0), steps=3)
     tab.mouse.move(*_screen(tab, *WOOD_MM[3]), steps=3)
     tab.mouse.up()
+    # A tap right after the drag counts (only a click the drag itself ends with would
+    # not): on open ground it lets the piece go, on the wood it takes it again.
+    _tap_table(tab, 700.0, 100.0)
+    assert tab.is_disabled('[data-testid="terrain-delete"]')
+    _tap_table(tab, 410.0, 300.0)
+    assert "wood1" in tab.text_content('[data-testid="terrain-hint"]')
     _save_terrain(tab)
     assert "until the server stops" in tab.text_content('[data-testid="terrain-message"]')
     wood = _get_json(server + "api/state")["terrain"][-1]
