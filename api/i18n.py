@@ -68,6 +68,9 @@ def find_language(name: str) -> str:
     return base
 
 
+_DECIMAL = re.compile(r"^(-?\d+)\.(\d+)$")
+
+
 @dataclass(frozen=True, slots=True)
 class Phrases:
     """The catalogue in one language, with the helpers of the page's i18n.js."""
@@ -86,13 +89,23 @@ class Phrases:
             lambda found: str(params[found[1]]) if found[1] in params else found[0], text
         )
 
-    def t_or(self, key: str, fallback: str) -> str:
+    def t_or(self, key: str, fallback: str, **params: object) -> str:
         """The text of ``key`` if the catalogue has it, else ``fallback`` (codes added later).
 
         >>> Phrases("fr").t_or("reason.out_of_range", "?"), Phrases("fr").t_or("reason.new", "new")
         ('hors de portée', 'new')
         """
-        return self.t(key) if key in catalogue()[self.language] else fallback
+        return self.t(key, **params) if key in catalogue()[self.language] else fallback
+
+    def digits(self, text: str) -> str:
+        """A number the rules wrote in English ("12.5"), as this language writes it.
+
+        >>> Phrases("fr").digits("12.5"), Phrases("fr").digits("M"), Phrases("en").digits("12.5")
+        ('12,5', 'M', '12.5')
+        """
+        if self.language == "fr":
+            return _DECIMAL.sub(r"\1,\2", text)
+        return text
 
     def number(self, value: float | None, digits: int) -> str:
         """``value`` with exactly ``digits`` decimals, written as the page writes it.
@@ -286,7 +299,17 @@ def _margin(say: Phrases, data: Mapping[str, Any]) -> list[str]:
 
 
 def _warnings(say: Phrases, data: Mapping[str, Any]) -> list[str]:
-    return [say.t("detail.warnings", text=w) for w in data.get("warnings") or ()]
+    """The rules' warnings, worded in this language where the catalogue has their code
+    (``warning_codes``), else as the rules wrote them (app.js's warningLines)."""
+    warnings = list(data.get("warnings") or ())
+    codes = list(data.get("warning_codes") or ()) + [None] * len(warnings)
+    lines = []
+    for text, said in zip(warnings, codes, strict=False):
+        if said:
+            params = {name: say.digits(str(value)) for name, value in said["params"].items()}
+            text = say.t_or(f"warning.{said['code']}", text, **params)
+        lines.append(say.t("detail.warnings", text=text))
+    return lines
 
 
 _PHRASINGS = {"distance": _distance, "fire": _fire, "move": _move, "reach": _reach}

@@ -224,6 +224,38 @@ def combined_sigma(*sigmas_mm: float) -> float:
     return math.sqrt(sum(s * s for s in sigmas_mm))
 
 
+class Said(str):
+    """A sentence the rules say beside an answer (a warning), in English, that another
+    language can say too: its ``code`` (``warning.<code>`` in a catalogue) and the
+    ``params`` its English was made from (words, or numbers as written in English).
+
+    >>> note = Said("snipers_only", "beyond {units} {unit} only the snipers' PI counts",
+    ...             units=3, unit="M")
+    >>> note, note.code, note.params
+    ("beyond 3 M only the snipers' PI counts", 'snipers_only', {'units': '3', 'unit': 'M'})
+    """
+
+    code: str
+    params: dict[str, str]
+
+    def __new__(cls, code: str, english: str, **params: object) -> Said:
+        words = {name: str(value) for name, value in params.items()}
+        said = super().__new__(cls, english.format(**words))
+        said.code = code
+        said.params = words
+        return said
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_said_again, (str(self), self.code, self.params))
+
+
+def _said_again(text: str, code: str, params: dict[str, str]) -> Said:
+    """A `Said` as it was pickled (its English made already)."""
+    said = Said(code, "{text}", text=text)
+    said.params = params
+    return said
+
+
 @dataclass(frozen=True, slots=True)
 class Answer:
     """Common part of every answer."""
@@ -232,8 +264,17 @@ class Answer:
     message: str
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of docs/formats.md (floats rounded to the micrometre)."""
-        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        """The JSON object of docs/formats.md (floats rounded to the micrometre); an answer
+        with warnings says beside them, in ``warning_codes``, what another language needs
+        to word each (`Said`; null for one only said in English)."""
+        data = {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        warnings = getattr(self, "warnings", ())
+        if warnings:
+            data["warning_codes"] = [
+                {"code": w.code, "params": dict(w.params)} if isinstance(w, Said) else None
+                for w in warnings
+            ]
+        return data
 
 
 @dataclass(frozen=True, slots=True)

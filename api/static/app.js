@@ -23,7 +23,7 @@ import {
   zoomMap,
 } from "./draw.js";
 import { createEditor } from "./editor.js";
-import { initialLanguage, language, list, number, setLanguage, t, tOr, translatePage } from "./i18n.js";
+import { initialLanguage, language, list, localDigits, number, setLanguage, t, tOr, translatePage } from "./i18n.js";
 import * as server from "./server.js";
 
 const MODES = ["distance", "fire", "move"];
@@ -378,7 +378,7 @@ function fireResult(data, [a, b]) {
   if (data.blocked_by?.length) details.push(t("detail.blocked", { names: namesOf(data.blocked_by) }));
   if (data.cover?.length) details.push(t("detail.cover", { names: namesOf(data.cover) }));
   if (data.margin_mm !== null && data.margin_mm !== undefined) details.push(marginDetail(data));
-  for (const warning of data.warnings || []) details.push(t("detail.warnings", { text: warning }));
+  details.push(...warningLines(data));
   return { headline, details, verdict: data.allowed ? "allowed" : "refused" };
 }
 
@@ -404,8 +404,19 @@ function moveResult(data, [a], target) {
   if (data.blocked_by?.length) details.push(t("detail.path_blocked", { names: namesOf(data.blocked_by) }));
   if (data.margin_mm !== null && data.margin_mm !== undefined) details.push(marginDetail(data));
   if (target) details.push(t("detail.destination", { x: mm(target[0]), y: mm(target[1]) }));
-  for (const warning of data.warnings || []) details.push(t("detail.warnings", { text: warning }));
+  details.push(...warningLines(data));
   return { headline, details, verdict: data.legal ? "allowed" : "refused" };
+}
+
+/** The rules' warnings, worded in the page's language where the catalogue has their
+ * code (`warning_codes`), else as the server wrote them. */
+function warningLines(data) {
+  return (data.warnings || []).map((text, k) => {
+    const said = data.warning_codes?.[k];
+    const params = Object.fromEntries(Object.entries(said?.params ?? {}).map(([name, value]) => [name, localDigits(value)]));
+    const worded = said ? tOr(`warning.${said.code}`, text, params) : text;
+    return t("detail.warnings", { text: worded });
+  });
 }
 
 function reachResult(data, [a]) {

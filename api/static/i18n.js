@@ -45,8 +45,13 @@ export function t(key, params = {}) {
 }
 
 /** The text of `key` if the table has it, else `fallback` (for codes the server may add). */
-export function tOr(key, fallback) {
-  return key in STRINGS[current] ? t(key) : fallback;
+export function tOr(key, fallback, params = {}) {
+  return key in STRINGS[current] ? t(key, params) : fallback;
+}
+
+/** A number the server wrote in English ("12.5"), as this language writes it. */
+export function localDigits(text) {
+  return current === "fr" ? String(text).replace(/^(-?\d+)\.(\d+)$/, "$1,$2") : String(text);
 }
 
 /** A number in the current language's notation, with exactly `digits` decimals. */

@@ -29,6 +29,7 @@ from arbitre.rules.answers import (
     Margin,
     PotentialsAnswer,
     Reason,
+    Said,
     Unit,
     warning_lines,
     with_certainty,
@@ -213,7 +214,12 @@ class ChocBase6Grid(Ruleset):
             if band == "sniper":
                 counted = snipers
                 warnings.append(
-                    f"beyond {NUMBERS.range_units:g} {unit.name} only the snipers' PI counts"
+                    Said(
+                        "snipers_only",
+                        "beyond {units} {unit} only the snipers' PI counts",
+                        units=f"{NUMBERS.range_units:g}",
+                        unit=unit.name,
+                    )
                 )
         pi_total = sum(figure_pi(f) for f in counted)
         allowed = not reasons

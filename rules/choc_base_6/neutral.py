@@ -42,6 +42,7 @@ from arbitre.rules.answers import (
     PotentialsAnswer,
     ReachAnswer,
     Reason,
+    Said,
     Unit,
     area_text,
     combined_sigma,
@@ -214,7 +215,12 @@ class ChocBase6Neutral(Ruleset):
             margins.append(Margin("range", sniper_range_mm - distance_mm, sigma))
             margins.append(Margin("band", distance_mm - range_mm, sigma))
             warnings.append(
-                f"beyond {NUMBERS.range_units:g} {unit.name} only the snipers' PI counts"
+                Said(
+                    "snipers_only",
+                    "beyond {units} {unit} only the snipers' PI counts",
+                    units=f"{NUMBERS.range_units:g}",
+                    unit=unit.name,
+                )
             )
         else:
             band = None

@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arbitre.rules.answers import Margin, Reason, Unit, combined_sigma, with_certainty
+from arbitre.rules.answers import Margin, Reason, Said, Unit, combined_sigma, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.musg.answers import _REASON_TEXT, CoverRoll, MusgFireAnswer
@@ -100,8 +100,12 @@ def fire_answer(scene: Scene, a: str, b: str) -> MusgFireAnswer:
         interposed = figures_on_line(scene, shooter, target, options)
         if interposed:
             warnings.append(
-                f"each of {', '.join(interposed)} rolls 1D6 in turn; the first "
-                f"{NUMBERS.bow_interception_face} takes the missile"
+                Said(
+                    "bow_interception",
+                    "each of {figures} rolls 1D6 in turn; the first {face} takes the missile",
+                    figures=", ".join(interposed),
+                    face=NUMBERS.bow_interception_face,
+                )
             )
     attention = _attention_chef(scene, target, options, unit)
     elevation = {shooter.id: _elevation_mm(shooter), target.id: _elevation_mm(target)}
@@ -109,9 +113,14 @@ def fire_answer(scene: Scene, a: str, b: str) -> MusgFireAnswer:
     if dominates is not None:
         low = target.id if dominates == shooter.id else shooter.id
         warnings.append(
-            f"{dominates} stands {abs(elevation[shooter.id] - elevation[target.id]):g} mm "
-            f"higher than {low}: the book counts domination in shooting but gives no "
-            "modifier; apply the one the players agreed"
+            Said(
+                "domination",
+                "{high} stands {mm} mm higher than {low}: the book counts domination in "
+                "shooting but gives no modifier; apply the one the players agreed",
+                high=dominates,
+                mm=f"{abs(elevation[shooter.id] - elevation[target.id]):g}",
+                low=low,
+            )
         )
     allowed = not reasons
     text = _fire_message(a, b, allowed, reasons, distance_mm, unit, band, sight, cover_rolls)

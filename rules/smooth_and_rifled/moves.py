@@ -17,6 +17,7 @@ from arbitre.rules.answers import (
     Margin,
     ReachAnswer,
     Reason,
+    Said,
     area_text,
     combined_sigma,
     warning_lines,
@@ -120,7 +121,10 @@ def move_question(
                 reasons.append(Reason.OBSTACLE_CROSSING)
                 blocked_by.extend(crossed)
                 warnings.append(
-                    "infantry stops at a linear obstacle and spends an action to cross it"
+                    Said(
+                        "obstacle_crossing",
+                        "infantry stops at a linear obstacle and spends an action to cross it",
+                    )
                 )
         slowest = _slowest_member(plan, goal - mover.xy) if path.found else None
         if slowest is not None and slowest[1] > path.cost_mm:
@@ -128,8 +132,12 @@ def move_question(
             # group with it: the group spends what that member spends.
             member, member_mm = slowest
             warnings.append(
-                f"{member.id} crosses difficult ground: the group moves at its pace "
-                f"({UNIT.from_mm(member_mm):.1f} cm)"
+                Said(
+                    "group_at_slowest",
+                    "{figure} crosses difficult ground: the group moves at its pace ({cm} cm)",
+                    figure=member.id,
+                    cm=f"{UNIT.from_mm(member_mm):.1f}",
+                )
             )
             path = dataclasses.replace(path, cost_mm=member_mm)
         if not path.found:
@@ -154,8 +162,12 @@ def move_question(
     if backwards_mm > limit_mm:
         reasons.append(Reason.BACKWARDS_TOO_FAR)
         warnings.append(
-            f"{UNIT.from_mm(backwards_mm):.1f} cm backwards keeping the facing "
-            f"(at most {UNIT.from_mm(limit_mm):g} cm): turn the figure first"
+            Said(
+                "backwards_too_far",
+                "{cm} cm backwards keeping the facing (at most {limit} cm): turn the figure first",
+                cm=f"{UNIT.from_mm(backwards_mm):.1f}",
+                limit=f"{UNIT.from_mm(limit_mm):g}",
+            )
         )
     legal = not reasons
     cost = path.cost_mm if path.found else math.inf
@@ -345,17 +357,24 @@ def move_plan(scene: Scene, a: str, action: object, index_extra: object, mode: o
         slowest = min(paces, key=lambda k: paces[k][0 if index == 1 else 1])
         allowance_mm = min(allowance_mm, options.mm(paces[slowest][0 if index == 1 else 1]))
         warnings.append(
-            f"a group may not mix {' and '.join(sorted(k.replace('_group', '') for k in kinds))}"
-            f" (§3.1): it moves at the pace of its {slowest.replace('_group', '')}"
+            Said(
+                "mixed_group",
+                "a group may not mix {kinds} (§3.1): it moves at the pace of its {slowest}",
+                kinds=" and ".join(sorted(k.replace("_group", "") for k in kinds)),
+                slowest=slowest.replace("_group", ""),
+            )
         )
     if index == NUMBERS.max_actions:
-        warnings.append("a third move: the figure is running")
+        warnings.append(Said("running", "a third move: the figure is running"))
     costly_ok = not mover.attrs.get("terrain", False)
     if how == "column" and group is not None:
         costly_ok = False
         warnings.append(
-            "a column crosses difficult terrain at full speed for two phases at most"
-            " (three when led by a scout)"
+            Said(
+                "column_in_difficult",
+                "a column crosses difficult terrain at full speed for two phases at most "
+                "(three when led by a scout)",
+            )
         )
     hulls: list[pathing.DiscHull] = []
     polygons: list[pathing.BlockingPolygon] = []

@@ -62,6 +62,23 @@ def test_a_french_string_has_the_placeholders_of_the_english(key: str) -> None:
     assert set(PLACEHOLDER.findall(FR[key])) == set(PLACEHOLDER.findall(EN[key]))
 
 
+SAID = re.compile(r'Said\(\s*"(\w+)",\s*((?:"(?:[^"\\]|\\.)*"\s*)+)')
+
+
+def test_every_note_the_rules_word_by_code_has_words_in_each_language() -> None:
+    # Each Said("code", "English {param} ...") in the rules: the catalogue's English is
+    # that very sentence (the two cannot drift apart), and French has its words.
+    found = {}
+    for source in (ROOT / "rules").rglob("*.py"):
+        for code, literals in SAID.findall(source.read_text(encoding="utf-8")):
+            english = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', literals))
+            found.setdefault(code, set()).add(english)
+    assert len(found) >= 9, sorted(found)
+    for code, englishes in found.items():
+        assert englishes == {EN[f"warning.{code}"]}, code
+        assert f"warning.{code}" in FR
+
+
 def test_every_reason_code_and_terrain_kind_has_words() -> None:
     assert {f"reason.{code}" for code in Reason} <= set(EN)
     assert {f"kind.{kind}" for kind in TerrainKind} <= set(EN)
@@ -144,7 +161,13 @@ def test_fire_in_french() -> None:
         "  " + _fill(FR["detail.pi"], pi=2),
         # 40.6 mm from the 3 M limit of the band where only snipers count
         "  " + _fill(FR["detail.margin"], mm="40,6", limit=FR["margin.band"]),
-        "  " + _fill(FR["detail.warnings"], text=warning),
+        # the rules' note, worded in French from its code
+        "  "
+        + _fill(FR["detail.warnings"], text=_fill(FR["warning.snipers_only"], units=3, unit="M")),
+    ]
+    assert warning == _fill(EN["warning.snipers_only"], units=3, unit="M")
+    assert answer["warning_codes"] == [
+        {"code": "snipers_only", "params": {"units": "3", "unit": "M"}}
     ]
 
 

@@ -529,6 +529,27 @@ def test_french_at_the_click_of_a_button(server: str, browser_page: tuple[Any, l
     assert not errors, f"errors in the page: {errors}"
 
 
+def test_the_rules_notes_are_worded_in_french_too(browser_page: tuple[Any, list[str]]) -> None:
+    # The skirmish scene: chef's alpins shoot at sergent's greens 3.41 M away, beyond 3 M,
+    # where only the sniper's PI counts; the rules' note comes in French.
+    french = catalogue()["fr"]
+    page, errors = browser_page
+    page.set_input_files('[data-testid="scene-file"]', str(ROOT / "examples/cb6-skirmish.yaml"))
+    page.wait_for_selector('[data-testid="scene-flag"]:not([hidden])', timeout=5_000)
+    toggle = page.locator('[data-testid="lang-toggle"]')
+    toggle.click()
+    try:
+        _ask_on_page(page, "fire", "chef", "sergent")
+        details = page.locator('[data-testid="result-details"] li').all_text_contents()
+        note = french["warning.snipers_only"].replace("{units}", "3").replace("{unit}", "M")
+        wanted = french["detail.warnings"].replace("{text}", note)
+        assert [d.replace("\u00a0", " ") for d in details][-1] == wanted, details
+    finally:
+        toggle.click()
+        page.click('[data-testid="scene-flag-back"]')
+    assert not errors, f"errors in the page: {errors}"
+
+
 def _screenshot(page: Any, tmp_path: Path) -> None:
     """Save the page as shown: in the test's tmp dir, and where ARBITRE_SCREENSHOT says."""
     shot = tmp_path / "page.png"
