@@ -13,7 +13,14 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from arbitre.rules.answers import FireAnswer, ImpactAnswer, PotentialsAnswer, Unit, warning_lines
+from arbitre.rules.answers import (
+    FireAnswer,
+    ImpactAnswer,
+    PotentialsAnswer,
+    Said,
+    Unit,
+    warning_lines,
+)
 from arbitre.rules.choc_base_6.reason_words import reason_words
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene, TerrainKind
@@ -171,11 +178,22 @@ def impact_answer(
         touching = in_contact()
         if touching is None:
             warnings.append(
-                f"whether {attacker.name} is in contact with {target.name} cannot be measured "
-                "(no reference figure)"
+                Said(
+                    "contact_unmeasured",
+                    "whether {a} is in contact with {b} cannot be measured (no reference figure)",
+                    a=attacker.name,
+                    b=target.name,
+                )
             )
         elif not touching:
-            warnings.append(f"{attacker.name} is not in contact with {target.name}")
+            warnings.append(
+                Said(
+                    "not_in_contact",
+                    "{a} is not in contact with {b}",
+                    a=attacker.name,
+                    b=target.name,
+                )
+            )
     else:
         raise QuestionError(f"action must be 'fire' or 'close', got {action!r}")
     pi_total = max(0, sum(figure_pi(f) for f in counted) + bonus)  # a malus stops at 0

@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from arbitre.rules.answers import Margin
+from arbitre.rules.answers import Margin, Said
 from arbitre.rules.choc_base_6.book import NUMBERS
 from arbitre.rules.choc_base_6.grid import Cell, Grid, grid_of
 from arbitre.rules.errors import QuestionError, SceneError
@@ -105,8 +105,13 @@ def cell_groups(scene: Scene) -> CellGrouping:
         names_used.add(name)
         if reference is None:
             warnings.append(
-                f"group {name} ({', '.join(f.id for f in crew)}) has no reference figure: "
-                "name the group to move it whole"
+                Said(
+                    "cell_group_without_reference",
+                    "group {group} ({figures}) has no reference figure: name the group to "
+                    "move it whole",
+                    group=name,
+                    figures=", ".join(f.id for f in crew),
+                )
             )
         nearest = min(crew, key=lambda f: grid.boundary_margin_mm(f.x_mm, f.y_mm))
         margin = Margin(
@@ -116,10 +121,23 @@ def cell_groups(scene: Scene) -> CellGrouping:
         )
         inside = grid.in_grid(cell)
         if not inside:
-            warnings.append(f"group {name} in cell {cell_text(cell)} is outside the grid")
+            warnings.append(
+                Said(
+                    "group_outside_grid",
+                    "group {group} in cell {cell} is outside the grid",
+                    group=name,
+                    cell=cell_text(cell),
+                )
+            )
         if len(crew) > NUMBERS.max_group_size:
             warnings.append(
-                f"group {name} has {len(crew)} figures (at most {NUMBERS.max_group_size})"
+                Said(
+                    "group_too_big",
+                    "group {group} has {count} figures (at most {most})",
+                    group=name,
+                    count=len(crew),
+                    most=NUMBERS.max_group_size,
+                )
             )
         groups.append(CellGroup(name, first.side, cell, tuple(crew), reference, inside, margin))
     return CellGrouping(grid, tuple(groups), {g.cell: g for g in groups}, tuple(warnings))

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import shapely
 
+from arbitre.rules.answers import Said
 from arbitre.rules.choc_base_6.book import NUMBERS, ChocBase6Options, options_of
 from arbitre.rules.errors import QuestionError, SceneError
 from arbitre.rules.geometry import centre_distance_mm, disc_hulls, pairs_within
@@ -120,8 +121,13 @@ def find_groups(scene: Scene) -> Grouping:
         if not references:
             ids = ", ".join(f.id for f in crew)
             warnings.append(
-                f"group {name} ({ids}) has no reference figure: "
-                "nothing can be measured from it (no_reference)"
+                Said(
+                    "group_without_reference",
+                    "group {group} ({figures}) has no reference figure: nothing can be "
+                    "measured from it (no_reference)",
+                    group=name,
+                    figures=ids,
+                )
             )
         if len(references) > 1:
             index = figure_index[references[1].id]
@@ -133,7 +139,13 @@ def find_groups(scene: Scene) -> Grouping:
             )
         if len(crew) > NUMBERS.max_group_size:
             warnings.append(
-                f"group {name} has {len(crew)} figures (at most {NUMBERS.max_group_size})"
+                Said(
+                    "group_too_big",
+                    "group {group} has {count} figures (at most {most})",
+                    group=name,
+                    count=len(crew),
+                    most=NUMBERS.max_group_size,
+                )
             )
         if (
             name in declared
@@ -141,8 +153,13 @@ def find_groups(scene: Scene) -> Grouping:
             and not _chained([figure_index[f.id] for f in crew], near)
         ):
             warnings.append(
-                f"group {name} is not together: its figures are not all within "
-                f"{options.thickness_mm:g} mm of each other"
+                Said(
+                    "group_apart",
+                    "group {group} is not together: its figures are not all within {mm} mm "
+                    "of each other",
+                    group=name,
+                    mm=f"{options.thickness_mm:g}",
+                )
             )
         reference = references[0] if references else None
         groups.append(Group(name, sides[0], tuple(crew), reference, name in declared))
