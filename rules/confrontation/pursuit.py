@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from arbitre.rules import pathing
-from arbitre.rules.answers import area_text
+from arbitre.rules.answers import Said, area_text
 from arbitre.rules.confrontation.answers import PursuitAnswer
 from arbitre.rules.confrontation.book import BLOCKING_TERRAIN, COSTLY_TERRAIN, NUMBERS, _options
 from arbitre.rules.confrontation.contacts import base_of, find_contacts
@@ -41,8 +41,13 @@ def pursuit_answer(scene: Scene, a: str) -> PursuitAnswer:
     warnings = []
     if engaged:
         warnings.append(
-            f"{a} still touches {', '.join(engaged)}: it may pursue out of the melee "
-            "(no disengagement test) or stay and engage them"
+            Said(
+                "still_touching",
+                "{figure} still touches {others}: it may pursue out of the melee (no "
+                "disengagement test) or stay and engage them",
+                figure=a,
+                others=", ".join(engaged),
+            )
         )
     outlines, holes = polygon_rings(pieces)
     return PursuitAnswer(

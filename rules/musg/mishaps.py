@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arbitre.rules.answers import Margin, combined_sigma, with_certainty
+from arbitre.rules.answers import Margin, Said, combined_sigma, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.musg.answers import ExplosionAnswer
@@ -67,8 +67,13 @@ def explosion_answer(
     warnings: list[str] = []
     if not weapon.black_powder:
         warnings.append(
-            f"{a}'s {weapon.kind} is not marked black_powder: only black-powder firearms "
-            "have shooting accidents"
+            Said(
+                "not_black_powder",
+                "{figure}'s {weapon} is not marked black_powder: only black-powder firearms "
+                "have shooting accidents",
+                figure=a,
+                weapon=weapon.kind,
+            )
         )
     piece = weapon.artillery if given_piece is None else given_piece
     force = weapon.strength if given_force is None else given_force

@@ -17,7 +17,7 @@ import numpy as np
 import shapely
 from pydantic import BaseModel, ConfigDict, Field
 
-from arbitre.rules.answers import Unit
+from arbitre.rules.answers import Said, Unit
 from arbitre.rules.errors import QuestionError, shown
 from arbitre.rules.geometry import base_gaps_mm, pair_gaps_mm
 from arbitre.rules.model import Base, BaseShape, Figure, KeptByIdentity, Scene, centres_mm
@@ -366,7 +366,11 @@ def _loose(figure: Figure, options: SmoothAndRifledOptions, warnings: list[str])
     wants = bool(figure.attrs.get("loose_order", options.loose_order and figure.attrs.get("light")))
     if wants and not figure.attrs.get("light", False):
         warnings.append(
-            f"{figure.id} asks for loose order but is not light troops (attrs.light): close order"
+            Said(
+                "loose_order_refused",
+                "{figure} asks for loose order but is not light troops (attrs.light): close order",
+                figure=figure.id,
+            )
         )
         return False
     return wants
@@ -483,8 +487,13 @@ def find_groups(scene: Scene) -> Grouping:
         if len(heads) > 1:
             others = ", ".join(figures[li].id for li in heads if li != chosen)
             warnings.append(
-                f"{figures[i].id} could follow {figures[chosen].id} or {others}: "
-                f"counted with {figures[chosen].id}"
+                Said(
+                    "two_leaders",
+                    "{figure} could follow {leader} or {others}: counted with {leader}",
+                    figure=figures[i].id,
+                    leader=figures[chosen].id,
+                    others=others,
+                )
             )
         crews[chosen].append(i)
 
@@ -553,14 +562,25 @@ def _alone_reason(
         and (scene.figures[li].group == figure.group or scene.figures[li].unit == figure.unit)
     ]
     if not same:
-        return f"{figure.id} (group {figure.group}) acts alone: no Leader of its unit"
+        return Said(
+            "no_leader",
+            "{figure} (group {group}) acts alone: no Leader of its unit",
+            figure=figure.id,
+            group=figure.group,
+        )
     gaps = gaps_of(scene).row(index)
     li = min(same, key=lambda j: gaps[j])
     _, chain_mm, radius_mm = setup[li]
-    return (
-        f"{figure.id} (group {figure.group}) acts alone: {gaps[li] / MM_PER_CM:.1f} cm "
-        f"from its Leader {scene.figures[li].id} (at most {radius_mm / MM_PER_CM:g} cm) or "
-        f"not chained within {chain_mm / MM_PER_CM:g} cm"
+    return Said(
+        "leader_too_far",
+        "{figure} (group {group}) acts alone: {cm} cm from its Leader {leader} (at most "
+        "{most} cm) or not chained within {chain} cm",
+        figure=figure.id,
+        group=figure.group,
+        cm=f"{gaps[li] / MM_PER_CM:.1f}",
+        leader=scene.figures[li].id,
+        most=f"{radius_mm / MM_PER_CM:g}",
+        chain=f"{chain_mm / MM_PER_CM:g}",
     )
 
 
