@@ -504,8 +504,13 @@ def _contact(first: Group, second: Group, thickness_mm: float) -> tuple[bool, fl
     return gap_mm < thickness_mm, gap_mm, margin
 
 
-def _unknown_contact(group: Group, unknown: list[str]) -> list[str]:
+def _unknown_contact(group: Group, unknown: list[str]) -> list[Said]:
     return [
-        f"{group.name} may be in contact with {name}, which has no reference figure to measure from"
+        Said(
+            "contact_unknown",
+            "{group} may be in contact with {other}, which has no reference figure to measure from",
+            group=group.name,
+            other=name,
+        )
         for name in unknown
     ]

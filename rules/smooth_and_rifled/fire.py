@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from arbitre.rules.answers import (
     Margin,
     Reason,
+    Said,
     combined_sigma,
     least_sure,
     refusing,
@@ -109,14 +110,38 @@ def fire_question(
     rerolls = shooting_rerolls(cover=shelter.grade != "none", aimed=is_aimed, sniper=sniper)
     chance = float(at_least(dice, to_hit, rerolls)) if allowed and to_hit else None
     if allowed and band == "extreme" and dice < 3:
-        warnings.append("13+ cannot be reached on 2 dice: an extreme shot needs 3 dice")
-    if shelter.grade != "none":
-        again = "6s" if is_aimed else "5s and 6s"
         warnings.append(
-            f"{target.id} is in cover ({', '.join(shelter.features)}): re-roll the {again}"
+            Said(
+                "extreme_needs_three",
+                "13+ cannot be reached on 2 dice: an extreme shot needs 3 dice",
+            )
         )
+    if shelter.grade != "none":
+        features = ", ".join(shelter.features)
+        if is_aimed:
+            note = Said(
+                "in_cover_aimed",
+                "{target} is in cover ({features}): re-roll the 6s",
+                target=target.id,
+                features=features,
+            )
+        else:
+            note = Said(
+                "in_cover",
+                "{target} is in cover ({features}): re-roll the 5s and 6s",
+                target=target.id,
+                features=features,
+            )
+        warnings.append(note)
     if shelter.grade == "total":
-        warnings.append(f"{target.id} is in total cover (obstacle level {shelter.level})")
+        warnings.append(
+            Said(
+                "total_cover",
+                "{target} is in total cover (obstacle level {level})",
+                target=target.id,
+                level=shelter.level,
+            )
+        )
     if allowed and reported is not None:
         warnings.extend(
             _nearest_warnings(scene, options, reported.figure, target, arc_deg, friends)
@@ -291,8 +316,13 @@ def _nearest_warnings(
     if not nearer:
         return []
     return [
-        f"shoot the nearest target first: {', '.join(nearer)} nearer than {target.id} "
-        f"({target_gap / MM_PER_CM:.1f} cm)"
+        Said(
+            "nearest_first",
+            "shoot the nearest target first: {nearer} nearer than {target} ({cm} cm)",
+            nearer=", ".join(nearer),
+            target=target.id,
+            cm=f"{target_gap / MM_PER_CM:.1f}",
+        )
     ]
 
 

@@ -519,12 +519,24 @@ def single_charge(
     )
     free_turn = in_arc(charger, prints[index_of(scene, defender.id)], NUMBERS.charge_arc_deg)[0]
     if not free_turn:
-        warnings.append(f"{defender.id} is outside the 180 degree arc: turning costs 1 action")
+        warnings.append(
+            Said(
+                "turn_to_charge",
+                "{figure} is outside the 180 degree arc: turning costs 1 action",
+                figure=defender.id,
+            )
+        )
     crossed = [
         f.id for f in scene.terrain_of([TerrainKind.OBSTACLE]) if travel.intersects(f.geometry)
     ]
     if crossed and not is_mounted(charger):
-        warnings.append(f"charging across {', '.join(crossed)}: -1 die for a foot figure")
+        warnings.append(
+            Said(
+                "charge_across",
+                "charging across {obstacles}: -1 die for a foot figure",
+                obstacles=", ".join(crossed),
+            )
+        )
     legal = not reasons
     text = (
         f"{a} {'may' if legal else 'may not'} charge {b}: {UNIT.from_mm(gap):.1f} cm "
@@ -574,7 +586,13 @@ def group_charge(
     reasons: list[Reason] = []
     warnings: list[str] = []
     if attackers_group is not None and attackers_group.loose:
-        warnings.append(f"{attackers_group.name} is in loose order: it must close order to charge")
+        warnings.append(
+            Said(
+                "loose_cannot_charge",
+                "{group} is in loose order: it must close order to charge",
+                group=attackers_group.name,
+            )
+        )
     combats: list[dict[str, list[str]]] = []
     out: list[str] = []
     if closest > limit:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arbitre.rules.answers import warning_lines
+from arbitre.rules.answers import Said, warning_lines
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Count, Dice, Die, Flag
@@ -68,7 +68,9 @@ def damage_question(
     modifier = damage_modifier(weight, aimed=is_aimed)
     warnings = []
     if is_mounted(target):
-        warnings.append("a mounted target: roll 1d6 first, 1-3 the horse, 4-6 the rider")
+        warnings.append(
+            Said("mounted_target", "a mounted target: roll 1d6 first, 1-3 the horse, 4-6 the rider")
+        )
     rolled: int | None = None
     outcome: str | None = None
     if die is not None:
@@ -346,7 +348,12 @@ def melee_question(
     odds = contest(hits_pmf(dice_a, hits_on_a), hits_pmf(dice_b, hits_on_b))
     warnings = []
     if any(f.attrs.get("melee_weapon", False) for f in attackers + defenders):
-        warnings.append("a melee weapon or a standard re-rolls one die (not counted in the odds)")
+        warnings.append(
+            Said(
+                "melee_reroll",
+                "a melee weapon or a standard re-rolls one die (not counted in the odds)",
+            )
+        )
     hits_a = hits_b = None
     outcome: list[str] = []
     if (rolls_a is None) != (rolls_b is None):

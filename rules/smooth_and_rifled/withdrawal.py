@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import shapely
 
-from arbitre.rules.answers import Margin, Reason, warning_lines, with_certainty
+from arbitre.rules.answers import Margin, Reason, Said, warning_lines, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Die, Flag
@@ -69,7 +69,13 @@ def withdrawal_question(
     warnings: list[str] = []
     close_attack = attackers_group is not None and not attackers_group.loose
     if attackers_group is not None and attackers_group.loose:
-        warnings.append(f"{attackers_group.name} is in loose order: it must close order to charge")
+        warnings.append(
+            Said(
+                "loose_cannot_charge",
+                "{group} is in loose order: it must close order to charge",
+                group=attackers_group.name,
+            )
+        )
     kind = "none"
     if defenders_group is not None and not defenders_group.loose:
         if close_attack and len(attackers) >= len(defenders):
@@ -77,7 +83,13 @@ def withdrawal_question(
     elif close_attack:
         kind = "fallback"
         if defenders_group is not None:
-            warnings.append(f"{defenders_group.name} may instead close order and test to hold")
+            warnings.append(
+                Said(
+                    "may_close_and_hold",
+                    "{group} may instead close order and test to hold",
+                    group=defenders_group.name,
+                )
+            )
 
     rolled = die_value(die, "die") if die is not None else None
     test_roll = die_value(test_die, "test_die") if test_die is not None else None
@@ -92,14 +104,16 @@ def withdrawal_question(
             needs is not None and theirs is not None and needs > theirs
         )
         if needs is None:
-            warnings.append("the morale test needs the defenders' C (attrs.combat)")
+            warnings.append(
+                Said("test_needs_combat", "the morale test needs the defenders' C (attrs.combat)")
+            )
         else:
             fail = Fraction(FACES - min(needs, FACES), FACES)
             chance = float(1 - (fail * fail if again else fail))
             if test_roll is not None:
                 holds = test_roll <= needs
                 if not holds and again:
-                    warnings.append("a failed test may be re-rolled once")
+                    warnings.append(Said("reroll_test", "a failed test may be re-rolled once"))
     elif test_roll is not None:
         raise QuestionError(f"{a!r} takes no morale test against {b!r} (a test_die was given)")
 
@@ -108,7 +122,11 @@ def withdrawal_question(
     distance_mm = options.mm(NUMBERS.withdrawal_cm + extra_cm)
     if rolled is None and kind != "none":
         warnings.append(
-            f"before the 1d6: destinations at the longest fall-back, {distance_mm / MM_PER_CM:g} cm"
+            Said(
+                "longest_fall_back",
+                "before the 1d6: destinations at the longest fall-back, {cm} cm",
+                cm=f"{distance_mm / MM_PER_CM:g}",
+            )
         )
     away = np.mean([f.xy for f in defenders], axis=0) - np.mean([f.xy for f in attackers], axis=0)
     if not np.any(away):
