@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shapely
 
-from arbitre.rules.answers import Margin, Reason, warning_lines, with_certainty
+from arbitre.rules.answers import Margin, Reason, Said, warning_lines, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.ruleset import coordinate_mm
@@ -72,7 +72,13 @@ def objective_question(
         if when < NUMBERS.objective_from_turn:
             reasons.append(Reason.TOO_EARLY)
     else:
-        warnings.append(f"an objective is held only from turn {NUMBERS.objective_from_turn}")
+        warnings.append(
+            Said(
+                "objective_from_turn",
+                "an objective is held only from turn {turn}",
+                turn=NUMBERS.objective_from_turn,
+            )
+        )
     if friends:
         gap, nearest = friends[0]
         margins.append(Margin("friend", abs(friend_mm - gap), nearest.sigma_mm))

@@ -11,7 +11,14 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
-from arbitre.rules.answers import Margin, Reason, combined_sigma, warning_lines, with_certainty
+from arbitre.rules.answers import (
+    Margin,
+    Reason,
+    Said,
+    combined_sigma,
+    warning_lines,
+    with_certainty,
+)
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Die
@@ -147,7 +154,14 @@ def save_question(scene: Scene, a: str, die: Die | None = None) -> SRSaveAnswer:
             and g - gap <= max(2.0 * combined_sigma(substitute.sigma_mm, f.sigma_mm), TIE_MM)
         )
         if len(tied) > 1:
-            warnings.append(f"{', '.join(tied)} are equally near {figure.id}: the players choose")
+            warnings.append(
+                Said(
+                    "equally_near",
+                    "{figures} are equally near {figure}: the players choose",
+                    figures=", ".join(tied),
+                    figure=figure.id,
+                )
+            )
     hit: str | None = None
     if rolled is not None:
         hit = figure.id if rolled < NUMBERS.save_from else (substitute.id if substitute else None)
@@ -160,7 +174,9 @@ def save_question(scene: Scene, a: str, die: Die | None = None) -> SRSaveAnswer:
     else:
         text = f"{figure.id} rolls {rolled}: the hit passes to {who}"
     if substitute is None and not ranked:
-        warnings.append(f"no figure without a save stands near {figure.id}")
+        warnings.append(
+            Said("no_substitute", "no figure without a save stands near {figure}", figure=figure.id)
+        )
     return SRSaveAnswer(
         question="save",
         message=with_certainty(text, *margins) + warning_lines(warnings),
@@ -201,7 +217,9 @@ def rally_question(scene: Scene, a: str) -> SRRallyAnswer:
     ranked = _nearest(scene, figure, helpers)
     warnings: list[str] = []
     if not figure.attrs.get("shaken", False):
-        warnings.append(f"{figure.id} is not marked shaken (attrs.shaken)")
+        warnings.append(
+            Said("not_shaken", "{figure} is not marked shaken (attrs.shaken)", figure=figure.id)
+        )
     one, two = NUMBERS.rally_actions
     margins: list[Margin] = []
     helper: Figure | None = None
@@ -375,7 +393,7 @@ def gun_question(scene: Scene, a: str) -> SRGunAnswer:
         reasons.append(Reason.CREW_TOO_FAR)
     low, high = numbers.crew
     if not gunners:
-        warnings.append(f"no gunner names {gun.id} (attrs.crew_of)")
+        warnings.append(Said("no_gunner", "no gunner names {gun} (attrs.crew_of)", gun=gun.id))
     elif not low <= len(gunners) <= high:
         warnings.append(
             f"a {gun.attrs.get('gun', 'light')} gun has {low} to {high} gunners, "
@@ -460,7 +478,13 @@ def spot_question(
     if not scene.are_enemies(spotter.side, marker.side):
         reasons.append(Reason.TARGET_NOT_ENEMY)
     if not marker.attrs.get("ambush", False):
-        warnings.append(f"{marker.id} is not marked as an ambush marker (attrs.ambush)")
+        warnings.append(
+            Said(
+                "not_ambush",
+                "{marker} is not marked as an ambush marker (attrs.ambush)",
+                marker=marker.id,
+            )
+        )
     inside, arc_margin = in_arc(
         spotter, footprints(scene)[index_of(scene, marker.id)], NUMBERS.spot_arc_deg
     )
@@ -493,7 +517,9 @@ def spot_question(
         if rolled is not None and last is not None:
             spotted = rolled > last or (again is not None and again > last)
         if last is None:
-            warnings.append("give va (the last number of the spotter's VA) for the odds")
+            warnings.append(
+                Said("give_va", "give va (the last number of the spotter's VA) for the odds")
+            )
     else:
         spotted = False if rolled is not None else None
     distance = f"{_cm(gap)}"
