@@ -56,6 +56,17 @@ SHOOTER_TYPE = "TD"
 CLOSE_COMBAT_TYPE = "CR"
 
 
+def group_too_big(name: str, count: int) -> Said:
+    """The note on a group of more figures than a group may hold."""
+    return Said(
+        "group_too_big",
+        "group {group} has {count} figures (at most {most})",
+        group=name,
+        count=count,
+        most=NUMBERS.max_group_size,
+    )
+
+
 class ChocBase6Options(BaseModel):
     """``options:`` of a CB6 scene."""
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from arbitre.rules.answers import Margin, Said
-from arbitre.rules.choc_base_6.book import NUMBERS
+from arbitre.rules.choc_base_6.book import NUMBERS, group_too_big
 from arbitre.rules.choc_base_6.grid import Cell, Grid, grid_of
 from arbitre.rules.errors import QuestionError, SceneError
 from arbitre.rules.model import Figure, Scene
@@ -130,15 +130,7 @@ def cell_groups(scene: Scene) -> CellGrouping:
                 )
             )
         if len(crew) > NUMBERS.max_group_size:
-            warnings.append(
-                Said(
-                    "group_too_big",
-                    "group {group} has {count} figures (at most {most})",
-                    group=name,
-                    count=len(crew),
-                    most=NUMBERS.max_group_size,
-                )
-            )
+            warnings.append(group_too_big(name, len(crew)))
         groups.append(CellGroup(name, first.side, cell, tuple(crew), reference, inside, margin))
     return CellGrouping(grid, tuple(groups), {g.cell: g for g in groups}, tuple(warnings))
 

@@ -11,7 +11,7 @@ import numpy as np
 import shapely
 
 from arbitre.rules.answers import Said
-from arbitre.rules.choc_base_6.book import NUMBERS, ChocBase6Options, options_of
+from arbitre.rules.choc_base_6.book import NUMBERS, ChocBase6Options, group_too_big, options_of
 from arbitre.rules.errors import QuestionError, SceneError
 from arbitre.rules.geometry import centre_distance_mm, disc_hulls, pairs_within
 from arbitre.rules.links import Links
@@ -138,15 +138,7 @@ def find_groups(scene: Scene) -> Grouping:
                 f"group {name!r} has several reference figures ({ids})",
             )
         if len(crew) > NUMBERS.max_group_size:
-            warnings.append(
-                Said(
-                    "group_too_big",
-                    "group {group} has {count} figures (at most {most})",
-                    group=name,
-                    count=len(crew),
-                    most=NUMBERS.max_group_size,
-                )
-            )
+            warnings.append(group_too_big(name, len(crew)))
         if (
             name in declared
             and len(crew) > 1

@@ -543,7 +543,7 @@ def arc_weights(
 
 
 @_compiled
-def _expand_loop(
+def expansion(
     reached: FloatArray,
     edges: FloatArray,
     edge_run: IntArray,
@@ -556,6 +556,9 @@ def _expand_loop(
     settled: BoolArray,
     point_cost: FloatArray,
 ) -> tuple[IntArray, FloatArray, FloatArray]:
+    """The edges out of a search node worth following, the cost at their far end and the
+    turn along the node's circle before each (`arbitre.rules.pathing.graph._successors`
+    says which)."""
     cost_so_far, bound, toward, goal_x, goal_y = (
         reached[0],
         reached[1],
@@ -605,37 +608,6 @@ def _expand_loop(
     return chosen[:count].copy(), totals[:count].copy(), turns[:count].copy()
 
 
-def expansion(
-    reached: FloatArray,
-    edges: FloatArray,
-    edge_run: IntArray,
-    edge_point: IntArray,
-    node: FloatArray,
-    node_run: int,
-    knots: FloatArray,
-    cumulative: FloatArray,
-    seen: BoolArray,
-    settled: BoolArray,
-    point_cost: FloatArray,
-) -> tuple[IntArray, FloatArray, FloatArray]:
-    """The edges out of a search node worth following, the cost at their far end and the
-    turn along the node's circle before each (`arbitre.rules.pathing.graph._successors`
-    says which)."""
-    return _expand_loop(
-        reached,
-        edges,
-        edge_run,
-        edge_point,
-        node,
-        int(node_run),
-        knots,
-        cumulative,
-        seen,
-        settled,
-        point_cost,
-    )
-
-
 def warm() -> None:
     """Compile every loop now (or load it from the cache), not at the first question."""
     no = np.zeros(0)
@@ -647,3 +619,18 @@ def warm() -> None:
     segment_segment_dist(no, no, no, no, no, no, no, no)
     segments_meet(no, no, no, no, no_points, no, no_edges, 1.0, 0.0)
     points_clear(no, no, no_points, no, no_edges, 1.0)
+    arc_weights(no, no, math.nan, np.zeros(1), np.zeros(1))
+    no_index, no_flags = np.zeros(0, dtype=np.intp), np.zeros(0, dtype=bool)
+    expansion(
+        np.zeros(5),
+        np.zeros((0, 5)),
+        no_index,
+        no_index,
+        np.zeros(8),
+        0,
+        np.zeros(1),
+        np.zeros(1),
+        no_flags,
+        no_flags,
+        no,
+    )
