@@ -13,7 +13,8 @@ processes of their own: rules questions are mostly Python, which holds the
 interpreter's lock, and a thread answering them slows the camera's thread down; a
 process runs beside it on another core. A worker process yields to the camera: it runs
 at a lower priority, and under a flood of questions it rests as long as each question
-took before the next, so the camera keeps its share of a small machine. A process is
+took before the next, so the camera keeps its share of a small machine; it ends by
+itself if the server is killed outright. A process is
 given the scene as plain data (`answer_scene`), keeps the last one it parsed (a still
 table is parsed once) and writes the answer's JSON itself.
 """
@@ -93,7 +94,10 @@ class QuestionDesk:
                     # forkserver: a clean process, not a copy of this threaded one.
                     context = multiprocessing.get_context("forkserver")
                     self._executor = ProcessPoolExecutor(
-                        self.workers, mp_context=context, initializer=_yield_to_camera
+                        self.workers,
+                        mp_context=context,
+                        initializer=_start_worker,
+                        initargs=(os.getpid(),),
                     )
                 else:
                     self._executor = ThreadPoolExecutor(self.workers, "question")
@@ -219,12 +223,32 @@ WORKER_NICENESS = 10
 has priorities: when questions and the camera want the same cores, the camera wins."""
 
 
-def _yield_to_camera() -> None:
-    """Lower this worker process's priority (`WORKER_NICENESS`), where the system can."""
+ORPHAN_CHECK_S = 1.0
+"""How often a worker process looks whether the server that started it is still there."""
+
+
+def _start_worker(server_pid: int) -> None:
+    """A worker process's start: its priority lowered (`WORKER_NICENESS`, where the
+    system can), and a watch that ends it once the server is gone (killed outright, it
+    could not stop its workers, which would wait for questions for ever)."""
     if hasattr(os, "nice"):
         try:
             os.nice(WORKER_NICENESS)
         except OSError:  # not allowed here: the worker runs at the server's priority
+            pass
+    watch = threading.Thread(target=_end_with, args=(server_pid,), name="arbitre-watch")
+    watch.daemon = True
+    watch.start()
+
+
+def _end_with(server_pid: int) -> None:
+    while True:
+        time.sleep(ORPHAN_CHECK_S)
+        try:
+            os.kill(server_pid, 0)  # no signal: only whether the process is there
+        except ProcessLookupError:
+            os._exit(0)
+        except OSError:  # there, but another user's: not ours to judge
             pass
 
 

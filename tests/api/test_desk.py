@@ -7,9 +7,12 @@ import asyncio
 import functools
 import json
 import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -242,3 +245,41 @@ def test_closing_stops_the_worker_processes_at_once() -> None:
     for worker in workers:
         worker.join(timeout=10)
         assert not worker.is_alive()
+
+
+def test_worker_processes_end_when_the_server_is_killed_outright(tmp_path: Path) -> None:
+    # A server killed with SIGKILL cannot stop its workers: each ends by itself within
+    # a few seconds of seeing the server gone (they would wait for questions for ever).
+    script = tmp_path / "server.py"
+    script.write_text(
+        "import os, time\n"
+        "from arbitre.api.desk import QuestionDesk\n"
+        "if __name__ == '__main__':\n"
+        "    desk = QuestionDesk(processes=True)\n"
+        "    desk.prepare(os.getpid)\n"
+        "    while not getattr(desk._executor, '_processes', None):\n"
+        "        time.sleep(0.05)\n"
+        "    print(*desk._executor._processes, flush=True)\n"
+        "    time.sleep(60)\n"
+    )
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        workers = [int(pid) for pid in server.stdout.readline().split()]
+        assert workers
+    finally:
+        server.kill()
+        server.wait(timeout=10)
+    deadline = time.monotonic() + 15
+    while any(_running(pid) for pid in workers):
+        assert time.monotonic() < deadline, f"workers {workers} outlived the server"
+        time.sleep(0.2)
+
+
+def _running(pid: int) -> bool:
+    """Whether a process is alive (a zombie, ended but not yet reaped, is not)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
