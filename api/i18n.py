@@ -312,4 +312,30 @@ def _warnings(say: Phrases, data: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-_PHRASINGS = {"distance": _distance, "fire": _fire, "move": _move, "reach": _reach}
+def _contact(say: Phrases, data: Mapping[str, Any], _: Sequence[float] | None) -> Phrased:
+    in_contact = bool(data.get("contact"))
+    headline = say.t(
+        "result.contact.yes" if in_contact else "result.contact.no",
+        a=data.get("a", ""),
+        b=data.get("b", ""),
+    )
+    details = []
+    if _has(data, "gap_mm"):
+        details.append(
+            say.t(
+                "detail.gap",
+                gap=_mm(say, data["gap_mm"]),
+                threshold=_mm(say, data.get("threshold_mm")),
+            )
+        )
+    details += _margin(say, data) + _warnings(say, data)
+    return Phrased(headline, tuple(details))
+
+
+_PHRASINGS = {
+    "distance": _distance,
+    "fire": _fire,
+    "move": _move,
+    "reach": _reach,
+    "contact": _contact,
+}

@@ -254,6 +254,22 @@ def test_json_is_the_same_in_every_language(question: tuple[str, ...]) -> None:
     assert _ask(str(EXAMPLE), *question, "--json", "--lang", "fr")[1] == plain
 
 
+def test_contact_in_french() -> None:
+    answer = _json(str(EXAMPLE), "contact", "alpins", "verts")
+    # chef (300, 300) and sergent (560, 520), bases 25 mm across: hypot(260, 220) - 25 =
+    # 315.59 mm between the reference figures' edges, 290.59 mm more than the 25 mm of
+    # contact.
+    assert (answer["contact"], answer["threshold_mm"]) == (False, 25.0)
+    assert answer["gap_mm"] == pytest.approx(315.588, abs=1e-3)
+    code, out, _ = _ask(str(EXAMPLE), "contact", "alpins", "verts", "--lang", "fr")
+    assert code == 0
+    assert out.splitlines() == [
+        _fill(FR["result.contact.no"], a="alpins", b="verts"),
+        "  " + _fill(FR["detail.gap"], gap="315,6", threshold="25,0"),
+        "  " + _fill(FR["detail.margin"], mm="290,6", limit=FR["margin.contact"]),
+    ]
+
+
 def test_french_margins_read_par_rapport_au_contact() -> None:
     # "Marge par rapport {limit}": each limit brings its own à / au ("par rapport à le
     # contact" was printed), and the English ones read "Margin from the ...".
