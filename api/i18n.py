@@ -320,7 +320,18 @@ def _contact(say: Phrases, data: Mapping[str, Any], _: Sequence[float] | None) -
         b=data.get("b", ""),
     )
     details = []
-    if _has(data, "gap_mm"):
+    if _has(data, "steps"):  # on a hex or square mat: the cells, and the steps between
+        details.append(
+            say.t(
+                "detail.cells",
+                a=data.get("a", ""),
+                b=data.get("b", ""),
+                cell_a=",".join(str(n) for n in data.get("cell_a") or ()),
+                cell_b=",".join(str(n) for n in data.get("cell_b") or ()),
+                steps=data["steps"],
+            )
+        )
+    elif _has(data, "gap_mm"):
         details.append(
             say.t(
                 "detail.gap",

@@ -270,6 +270,26 @@ def test_contact_in_french() -> None:
     ]
 
 
+def test_contact_on_a_hex_mat_in_french() -> None:
+    # examples/cb6-hex-skirmish.yaml: the Indians in hex (3,3), the cowboys in (6,2),
+    # 3 steps apart (axial: dq = 3, dr = -1, max(|3|, |-1|, |3 - 1|) = 3).
+    code, out, _ = _ask(
+        str(ROOT / "examples" / "cb6-hex-skirmish.yaml"),
+        "contact",
+        "indiens",
+        "cowboys",
+        "--lang",
+        "fr",
+    )
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[:2] == [
+        _fill(FR["result.contact.no"], a="indiens", b="cowboys"),
+        "  "
+        + _fill(FR["detail.cells"], a="indiens", b="cowboys", cell_a="3,3", cell_b="6,2", steps=3),
+    ]
+
+
 def test_french_margins_read_par_rapport_au_contact() -> None:
     # "Marge par rapport {limit}": each limit brings its own à / au ("par rapport à le
     # contact" was printed), and the English ones read "Margin from the ...".
