@@ -117,7 +117,9 @@ class QuestionDesk:
         pool = self._pool()
         try:
             future = (
-                pool.submit(_in_turn, work, *args) if self.processes else pool.submit(work, *args)
+                pool.submit(_in_turn, _clock(), work, *args)
+                if self.processes
+                else pool.submit(work, *args)
             )
         except BaseException:  # a pool shut down or broken meanwhile
             self._release()
@@ -257,17 +259,20 @@ REST_SHARE = 1.0
 under a flood of questions it works at most half the time, and the camera's process, on
 a machine of two cores, keeps its share of them (the answers wait a little longer)."""
 MAX_REST_S = 1.0
-"""The longest rest, whatever the last question cost."""
+"""The longest rest, whatever the last question cost; a question that has waited in the
+queue this long already is answered without one (its time limit counts the queue)."""
 _clock = time.monotonic
 _sleep = time.sleep
 
 _LAST_QUESTION = [0.0, 0.0]  # in a worker process: when its last question ended, and its time
 
 
-def _in_turn(work: Callable[..., T], *args: Any) -> T:
-    """``work(*args)`` in a worker process, once it has rested after its last question."""
+def _in_turn(asked: float, work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)`` in a worker process, once it has rested after its last question
+    (``asked``: when the question was put to the desk, on the system's monotonic clock)."""
     ended, took = _LAST_QUESTION
-    rest = min(ended + REST_SHARE * took - _clock(), MAX_REST_S)
+    now = _clock()
+    rest = min(ended + REST_SHARE * took - now, MAX_REST_S - (now - asked))
     if rest > 0.0:
         _sleep(rest)
     start = _clock()

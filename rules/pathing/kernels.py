@@ -5,7 +5,9 @@ against every obstacle whose box it meets. Written with numpy, each test is doze
 array operations over the pairs of boxes that meet; here each is one loop, compiled
 by numba on first use and cached beside this file (or in the user's cache when this
 folder cannot be written). The loops compute what the vectorised tests did, in the
-same order and with the same arithmetic, so their answers are the same to the bit.
+same order and with the same arithmetic, so their answers are the same to the bit for
+the finite numbers they are given (a NaN or an infinity, which no scene holds, may
+come out otherwise: Python's min and max do not spread NaN as numpy's do).
 """
 
 from __future__ import annotations
@@ -196,7 +198,7 @@ def _crossings_loop(
 ) -> tuple[IntArray, FloatArray, FloatArray]:
     x0, y0, dx, dy = segments[:, 0], segments[:, 1], segments[:, 2], segments[:, 3]
     count = len(segments)
-    cap = count * (len(edges) + 1)
+    cap = 2 * count + 16  # grown as the pieces come: most segments cross an edge or two
     rows = np.empty(cap, dtype=np.intp)
     begins = np.empty(cap)
     ends = np.empty(cap)
@@ -232,6 +234,11 @@ def _crossings_loop(
                     q -= 1
                 cuts[q] = t
                 m += 1
+        if k + m > cap:
+            cap = 2 * (k + m)
+            rows = np.concatenate((rows[:k], np.empty(cap - k, dtype=np.intp)))
+            begins = np.concatenate((begins[:k], np.empty(cap - k)))
+            ends = np.concatenate((ends[:k], np.empty(cap - k)))
         for q in range(m):
             end = cuts[q + 1] if q + 1 < m else 1.0
             if end > cuts[q]:
@@ -467,6 +474,10 @@ _TWO_PI = 2.0 * math.pi
 def _interp(x: float, knots: FloatArray, values: FloatArray) -> float:
     """``np.interp(x, knots, values)`` for one x, step for step as numpy does it."""
     last = len(knots) - 1
+    if last < 0:
+        return math.nan
+    if last == 0:  # numpy's one knot: its value, wherever x is (NaN too)
+        return float(values[0])
     if np.isnan(x):
         return x
     if x > knots[last]:
@@ -495,6 +506,8 @@ def _interp(x: float, knots: FloatArray, values: FloatArray) -> float:
 @_compiled
 def _turned(angle: float, knots: FloatArray, cumulative: FloatArray) -> float:
     """The weighted angle from the first knot to ``angle``, whole turns included."""
+    if len(knots) == 0:
+        return math.nan
     shifted = angle - knots[0]
     turns = np.floor(shifted / _TWO_PI)
     rest = shifted - turns * _TWO_PI

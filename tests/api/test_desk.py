@@ -194,8 +194,9 @@ def test_a_worker_rests_as_long_as_its_last_question_took(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # A stepped clock: a question of 0.4 s ends at 10.4; the next, asked at 10.5, waits
-    # until 10.8 (0.4 s of rest, REST_SHARE 1); one asked at 12 (rested already) does not
-    # wait; after a 5 s question the rest is MAX_REST_S (1 s), not 5.
+    # until 10.8 (0.4 s of rest, REST_SHARE 1); after a 5 s question the rest is
+    # MAX_REST_S (1 s), not 5; one asked at 30 (rested already) does not wait, nor one
+    # that has waited 1 s in the queue already (its time limit counts the queue).
     now = [10.0]
     slept: list[float] = []
     monkeypatch.setattr(desk_module, "_clock", lambda: now[0])
@@ -208,16 +209,25 @@ def test_a_worker_rests_as_long_as_its_last_question_took(
         now[0] += seconds
         return f"took {seconds}"
 
-    assert desk_module._in_turn(question, 0.4) == "took 0.4" and slept == []
+    assert desk_module._in_turn(now[0], question, 0.4) == "took 0.4" and slept == []
     now[0] = 10.5
-    desk_module._in_turn(question, 5.0)
+    desk_module._in_turn(now[0], question, 5.0)
     assert slept == [pytest.approx(0.3)]
     now[0] += 0.2  # the 5 s question ended at 15.8; asked at 16.0
-    desk_module._in_turn(question, 0.1)
+    desk_module._in_turn(now[0], question, 0.1)
     assert slept[1:] == [pytest.approx(1.0)]
     now[0] = 30.0
-    desk_module._in_turn(question, 0.1)
+    desk_module._in_turn(now[0], question, 0.1)
     assert len(slept) == 2
+    # The last ended at 30.1 after 0.1 s: rest until 30.2. One asked at 29.4 and taken at
+    # 30.15 has waited 0.75 s (0.25 s of rest allowed): it rests the 0.05 s left.
+    now[0] = 30.15
+    desk_module._in_turn(29.4, question, 0.5)
+    assert slept[2:] == [pytest.approx(0.05)]
+    # ended at 30.7 after 0.5 s; asked at 29.0, taken at 30.8: waited 1.8 s, no rest
+    now[0] = 30.8
+    desk_module._in_turn(29.0, question, 0.1)
+    assert len(slept) == 3
 
 
 def test_worker_processes_run_at_a_lower_priority() -> None:

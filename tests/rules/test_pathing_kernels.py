@@ -182,9 +182,20 @@ def test_loops_compile_without_a_cache_where_none_can_be_written(
 def test_interpolation_is_numpys_to_the_bit(seed: int) -> None:
     # Knots with repeats, values with a jump, and x on knots, between them, outside and NaN.
     rng = np.random.default_rng(seed)
-    knots = np.sort(rng.choice(rng.uniform(0.0, 6.3, 8), 12))
-    values = np.cumsum(rng.uniform(0.0, 3.0, 12))
+    count = int(rng.choice([1, 2, 12]))  # one knot, two, or twelve with repeats
+    knots = np.sort(rng.choice(rng.uniform(0.0, 6.3, 8), count))
+    values = np.cumsum(rng.uniform(0.0, 3.0, count))
     xs = np.concatenate([knots, rng.uniform(-1.0, 7.5, 30), [np.nan]])
     expected = np.interp(xs, knots, values)
     got = np.array([kernels._interp(float(x), knots, values) for x in xs])
     np.testing.assert_array_equal(got, expected)
+
+
+def test_a_segment_crossing_many_edges_has_all_its_pieces() -> None:
+    # (0, 0) -> (100, 0) across 99 edges x = 1 ... 99 (more pieces than the first room
+    # made for them): 100 pieces of 0.01 each, in order.
+    edges = np.array([[x, -1.0, x, 1.0] for x in range(99, 0, -1)], dtype=float)
+    rows, begins, ends = crossings(np.zeros(1), np.zeros(1), np.array([100.0]), np.zeros(1), edges)
+    assert rows.tolist() == [0] * 100
+    np.testing.assert_allclose(begins, np.arange(100) / 100)
+    np.testing.assert_allclose(ends, np.arange(1, 101) / 100)

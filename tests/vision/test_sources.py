@@ -218,3 +218,22 @@ def test_the_same_photo_under_another_name_is_no_new_evidence(
         seen.append(source.again)
         now[0] += 1.0
     assert seen == [False, True, False, True]
+
+
+def test_pictures_of_one_colour_but_other_sizes_are_new_pictures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 40 x 60 and 60 x 40 black pictures hold the same bytes, but are two pictures.
+    import arbitre.vision.sources as sources
+
+    now = [0.0]
+    monkeypatch.setattr(sources.time, "monotonic", lambda: now[0])
+    cv2.imwrite(str(tmp_path / "a.png"), np.zeros((40, 60, 3), np.uint8))
+    cv2.imwrite(str(tmp_path / "b.png"), np.zeros((60, 40, 3), np.uint8))
+    source = FolderSource(tmp_path, hold_s=1.0)
+    seen = []
+    for _ in range(2):
+        assert source.read() is not None
+        seen.append(source.again)
+        now[0] += 1.0
+    assert seen == [False, False]
