@@ -31,6 +31,7 @@ from numpy.typing import ArrayLike, NDArray
 from arbitre.vision.edges import (
     EdgeFit,
     fit_quadrilaterals,
+    last_axis_median,
     read_cells,
     refine_corners,
     side_lengths,
@@ -339,7 +340,7 @@ class _CodeReader:
         if len(ids) == 0:
             return np.zeros(0, dtype=bool)
         cells, quiet = read_cells(image, corners, self.modules)
-        black = np.median(cells[:, self.ring], axis=1)
+        black = last_axis_median(cells[:, self.ring])[:, 0]
         threshold = (black + quiet) / 2.0
         inner = slice(self.border, self.border + self.bits)
         white = cells > threshold[:, None, None]

@@ -130,7 +130,8 @@ def edge_points(
     along = edge / length[..., None]
     outward = np.stack([along[..., 1], -along[..., 0]], axis=-1)
     middle = corners + edge / 2.0
-    inward_facing = np.sum(outward * (middle - corners.mean(axis=1, keepdims=True)), axis=-1) < 0
+    away = middle - corners.mean(axis=1, keepdims=True)
+    inward_facing = outward[..., 0] * away[..., 0] + outward[..., 1] * away[..., 1] < 0
     outward = np.where(inward_facing[..., None], -outward, outward)
 
     x, y = corners[..., 0], corners[..., 1]
@@ -150,17 +151,20 @@ def edge_points(
 
     mid = (offsets[1:] + offsets[:-1]) / 2.0
     within = np.abs(mid) <= reach[:, :, None, None]
-    rise = np.maximum(np.diff(values, axis=-1), 0.0) * within
+    rise = values[..., 1:] - values[..., :-1]
+    np.maximum(rise, 0.0, out=rise)
+    rise *= within
     strength = rise.sum(axis=-1)
     offset = (rise @ mid) / np.maximum(strength, 1e-12)
     # A profile that misses the side (past a corner, across a glare) has a weak rise.
-    strength = np.where(strength >= EDGE_MIN_STRENGTH * _median(strength), strength, 0.0)
+    strong = strength >= EDGE_MIN_STRENGTH * last_axis_median(strength)
+    strength = np.where(strong, strength, 0.0)
     return base + offset[..., None] * outward[:, :, None, :], strength
 
 
-def _median(values: FloatArray) -> FloatArray:
+def last_axis_median(values: FloatArray) -> FloatArray:
     """The median of the last axis, kept as an axis of 1: np.median's value, without its
-    checks, which take ten times as long as sorting a side's few points."""
+    checks, which take ten times as long as sorting a few points."""
     count = values.shape[-1]
     ordered = np.sort(values, axis=-1)
     return (ordered[..., (count - 1) // 2, None] + ordered[..., count // 2, None]) / 2.0
@@ -206,13 +210,16 @@ def fit_quadrilaterals(
     residual = np.sqrt(
         (weights * distance**2).sum(axis=(1, 2)) / np.maximum(weights.sum(axis=(1, 2)), 1e-12)
     )
-    matrices = np.stack([normal[:, _PREVIOUS], normal], axis=-2)
-    rhs = np.stack([offset[:, _PREVIOUS], offset], axis=-1)
-    sound = (np.abs(np.linalg.det(matrices)) > 0.2).all(axis=1) & (
-        (weights > 0).sum(axis=-1) >= 3
-    ).all(axis=1)
-    safe = np.where(sound[:, None, None, None], matrices, np.eye(2))
-    corners = np.linalg.solve(safe, rhs[..., None])[..., 0]
+    # Corner k is where side k - 1 (normal a, offset c) meets side k (normal b, offset d):
+    # the 2 x 2 system [a; b] p = [c; d], solved by Cramer's rule.
+    a, c = normal[:, _PREVIOUS], offset[:, _PREVIOUS]
+    b, d = normal, offset
+    det = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+    sound = (np.abs(det) > 0.2).all(axis=1) & ((weights > 0).sum(axis=-1) >= 3).all(axis=1)
+    safe = np.where(sound[:, None], det, 1.0)
+    corners = np.empty(det.shape + (2,))
+    corners[..., 0] = (c * b[..., 1] - a[..., 1] * d) / safe
+    corners[..., 1] = (a[..., 0] * d - c * b[..., 0]) / safe
     return corners, residual, sound
 
 
@@ -226,7 +233,7 @@ def _fit_lines(
     unit normals n (N, 4, 2), offsets c (N, 4), signed distances of the points (N, 4, M)
     """
     total = np.maximum(weights.sum(axis=-1), 1e-12)
-    mean = (weights[..., None] * points).sum(axis=-2) / total[..., None]
+    mean = np.matmul(weights[..., None, :], points)[..., 0, :] / total[..., None]
     dx = points[..., 0] - mean[..., None, 0]
     dy = points[..., 1] - mean[..., None, 1]
     sxx = (weights * dx * dx).sum(axis=-1)
@@ -234,9 +241,11 @@ def _fit_lines(
     syy = (weights * dy * dy).sum(axis=-1)
     # The normal is the direction of least spread: the covariance's smaller eigenvector.
     angle = 0.5 * np.arctan2(2.0 * sxy, sxx - syy)
-    normal = np.stack([-np.sin(angle), np.cos(angle)], axis=-1)
+    normal = np.empty(angle.shape + (2,))
+    np.negative(np.sin(angle), out=normal[..., 0])
+    np.cos(angle, out=normal[..., 1])
     distance = dx * normal[..., None, 0] + dy * normal[..., None, 1]
-    return normal, np.sum(normal * mean, axis=-1), distance
+    return normal, normal[..., 0] * mean[..., 0] + normal[..., 1] * mean[..., 1], distance
 
 
 def read_cells(
@@ -259,7 +268,7 @@ def read_cells(
     count = (modules * CELL_SAMPLES) ** 2
     cells = values[:, :count].reshape(len(corners), modules, CELL_SAMPLES, modules, CELL_SAMPLES)
     cells = cells.transpose(0, 1, 3, 2, 4).reshape(len(corners), modules, modules, -1).mean(-1)
-    return cells, _median(values[:, count:])[:, 0]
+    return cells, last_axis_median(values[:, count:])[:, 0]
 
 
 @functools.cache
