@@ -45,6 +45,8 @@ _CONVERGED = np.array([1e-10, 1e-10, 1e-10, 1e-7])
 """A step this small in every parameter (radians, and mm for the half side) ends the fit."""
 _LOCAL_CORNERS = np.array([[-1.0, 1.0], [1.0, 1.0], [1.0, -1.0], [-1.0, -1.0]])
 """A square's corners in OpenCV's order (top-left first), in half sides."""
+_UNTIPPED_AXIS = np.array([[1.0], [0.0]])
+"""The axis `_tip` takes for a card that is not tipped (any would do: the angle is 0)."""
 
 
 def tilted_headings(
@@ -73,36 +75,37 @@ def tilted_headings(
     centre = np.column_stack([centre_xy, heights_mm])
     params = np.column_stack([np.radians(flat_heading_deg), np.zeros(n), np.zeros(n), half_side_mm])
     weight = focal_px / np.maximum(corner_noise_px, 1e-3)
-    prior = np.full(n, 1.0 / math.radians(max(tilt_sigma_deg, 1e-6)))
+    prior = 1.0 / math.radians(max(tilt_sigma_deg, 1e-6))
     observed = normalised.reshape(n, 8)
     # Each step evaluates the residuals at the parameters and at a central difference
     # either side of each of them: nine sets of every card, in one call.
-    nudges = np.diag([_STEP, _STEP, _STEP, _STEP * 1e3])
-    offsets = np.concatenate([np.zeros((1, 4)), nudges, -nudges])[:, None, :]
-    centres9, observed9, weight9, prior9 = (
-        np.tile(x, (9,) + (1,) * (x.ndim - 1)) for x in (centre, observed, weight, prior)
-    )
+    steps = np.array([_STEP, _STEP, _STEP, _STEP * 1e3])
+    nudges, spans, damping = np.diag(steps), 2.0 * steps[:, None, None], 1e-9 * np.eye(4)
+    offsets = np.concatenate([np.zeros((1, 4)), nudges, -nudges]).T[:, :, None]
+    centres9 = np.concatenate([centre.T] * 9, axis=1)
+    observed9, weight9 = np.concatenate([observed] * 9), np.concatenate([weight] * 9)
     for _ in range(_ITERATIONS):
-        nine = (params[None, :, :] + offsets).reshape(9 * n, 4)
+        nine = (params.T[:, None, :] + offsets).reshape(4, 9 * n)
         values = _residuals(
-            nine, centres9, rotation, camera_centre_mm, observed9, weight9, prior9
+            nine, centres9, rotation, camera_centre_mm, observed9, weight9, prior
         ).reshape(9, n, -1)
         residual = values[0]
-        jacobian = np.moveaxis(
-            (values[1:5] - values[5:]) / (2.0 * np.diag(nudges))[:, None, None], 0, 2
-        )
-        normal = np.einsum("nrk,nrl->nkl", jacobian, jacobian) + 1e-9 * np.eye(4)
+        # (n, 10, 4): each card's residuals' derivatives by its parameters
+        jacobian = ((values[1:5] - values[5:]) / spans).transpose(1, 2, 0)
+        normal = np.einsum("nrk,nrl->nkl", jacobian, jacobian) + damping
         gradient = np.einsum("nrk,nr->nk", jacobian, residual)
         delta = np.linalg.solve(normal, -gradient[:, :, None])[:, :, 0]
-        finite = np.all(np.isfinite(delta), axis=1)
-        params = np.where(finite[:, None], params + delta, params)
-        if np.all(np.abs(np.where(finite[:, None], delta, 0.0)) <= _CONVERGED):
+        if not np.isfinite(delta).all():  # a card whose step failed keeps its parameters
+            finite = np.all(np.isfinite(delta), axis=1)
+            delta = np.where(finite[:, None], delta, 0.0)
+        params = params + delta
+        if (np.abs(delta) <= _CONVERGED).all():
             break
     # The corners' rays meet the fitted card's plane; its top edge's way, seen from above.
-    normal = _card_axes(params)[:, :, 2]
+    normal = _card_axes(params.T)[2].T
     directions = np.concatenate([normalised, np.ones((n, 4, 1))], axis=2) @ rotation
-    reach = np.einsum("nj,nj->n", centre - camera_centre_mm, normal)
-    along = np.einsum("nkj,nj->nk", directions, normal)
+    reach = _dot(centre - camera_centre_mm, normal)
+    along = _dot(directions, normal[:, None, :])
     with np.errstate(divide="ignore", invalid="ignore"):
         corners = camera_centre_mm + (reach[:, None] / along)[:, :, None] * directions
     up = (corners[:, 0] + corners[:, 1] - corners[:, 3] - corners[:, 2])[:, :2]
@@ -110,29 +113,43 @@ def tilted_headings(
     return np.asarray(np.where(np.isfinite(fitted), fitted, flat_heading_deg), dtype=np.float64)
 
 
-def _card_axes(params: FloatArray) -> FloatArray:
-    """Each card's axes (N, 3, 3), columns +x, +y and normal, from ``(phi, a, b, s)``."""
-    phi, a, b = params[:, 0], params[:, 1], params[:, 2]
+# The fit evaluates its residuals at nine points per card on every step, on a few dozen
+# cards, where a numpy call costs more than its arithmetic. The helpers below hold each
+# component of the cards' vectors in one row, ``(3, M)`` for M cards, and spell out the
+# small sums (first component first) rather than call einsum or multiply stacks of 3 x 3
+# matrices, a dozen times slower here.
+
+
+def _dot(a: FloatArray, b: FloatArray) -> FloatArray:
+    """``a . b`` over the last axis (of length 3), summed from the first component."""
+    return np.asarray(a[..., 0] * b[..., 0] + a[..., 1] * b[..., 1] + a[..., 2] * b[..., 2])
+
+
+def _card_axes(params: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Each card's +x, +y and normal, (3, M) each, from ``(phi, a, b, s)`` (4, M)."""
+    tip = _tip(params[1:3])
+    sin, cos = np.sin(params[0]), np.cos(params[0])
     # The card turned so its +y points to phi: +x is a quarter turn clockwise from it.
-    turn = np.zeros((len(params), 3, 3))
-    turn[:, 0, 0], turn[:, 1, 0] = np.sin(phi), -np.cos(phi)
-    turn[:, 0, 1], turn[:, 1, 1] = np.cos(phi), np.sin(phi)
-    turn[:, 2, 2] = 1.0
-    return np.asarray(np.einsum("nij,njk->nik", _tip(a, b), turn), dtype=np.float64)
+    x_axis = tip[:, 0] * sin - tip[:, 1] * cos
+    y_axis = tip[:, 0] * cos + tip[:, 1] * sin
+    return x_axis, y_axis, tip[:, 2]
 
 
-def _tip(a: FloatArray, b: FloatArray) -> FloatArray:
-    """Rotations (N, 3, 3) by the horizontal rotation vectors ``(a, b, 0)`` (Rodrigues)."""
-    angle = np.hypot(a, b)
-    safe = np.where(angle > 1e-12, angle, 1.0)
-    kx, ky = np.where(angle > 1e-12, a / safe, 1.0), np.where(angle > 1e-12, b / safe, 0.0)
+def _tip(ab: FloatArray) -> FloatArray:
+    """Rotations (3, 3, M) by the horizontal rotation vectors ``(a, b, 0)`` (Rodrigues),
+    from ``(a, b)`` (2, M)."""
+    angle = np.hypot(ab[0], ab[1])
+    tipped = angle > 1e-12
+    axis = np.where(tipped, ab / np.where(tipped, angle, 1.0), _UNTIPPED_AXIS)
     c, s = np.cos(angle), np.sin(angle)
-    t = 1.0 - c
-    result = np.empty((len(a), 3, 3))
-    result[:, 0] = np.column_stack([c + kx * kx * t, kx * ky * t, ky * s])
-    result[:, 1] = np.column_stack([kx * ky * t, c + ky * ky * t, -kx * s])
-    result[:, 2] = np.column_stack([-ky * s, kx * s, c])
-    return result
+    outer = axis[:, None] * axis * (1.0 - c)  # k k^T (1 - cos)
+    cross = axis * s
+    minus = -cross
+    return np.concatenate(
+        [c + outer[0, 0], outer[0, 1], cross[1]]
+        + [outer[1, 0], c + outer[1, 1], minus[0]]
+        + [minus[1], cross[0], c]
+    ).reshape((3, 3) + angle.shape)
 
 
 def _residuals(
@@ -142,13 +159,15 @@ def _residuals(
     camera_centre_mm: FloatArray,
     observed: FloatArray,
     weight: FloatArray,
-    prior: FloatArray,
+    prior: float,
 ) -> FloatArray:
-    """(N, 10): the 8 corner errors in units of their noise, then the tilt's prior terms."""
-    axes = _card_axes(params)[:, :, :2]
-    local = _LOCAL_CORNERS[None, :, :] * params[:, 3, None, None]
-    corners = centre[:, None, :] + np.einsum("nij,nkj->nki", axes, local)
-    in_camera = (corners - camera_centre_mm) @ rotation.T
-    projected = in_camera[:, :, :2] / in_camera[:, :, 2:3]
-    errors = (projected.reshape(len(params), 8) - observed) * weight[:, None]
-    return np.column_stack([errors, params[:, 1:3] * prior[:, None]])
+    """(M, 10): the 8 corner errors in units of their noise, then the tilt's prior terms,
+    of M cards at ``params`` (4, M) centred at ``centre`` (3, M)."""
+    x_axis, y_axis, _ = _card_axes(params)
+    # The half sides along +x and +y, (2, 3 M), then each corner: centre plus or minus each.
+    sides = (np.concatenate([x_axis, y_axis]) * params[3]).reshape(2, -1)
+    corners = centre + (_LOCAL_CORNERS @ sides).reshape(4, 3, -1)
+    in_camera = (corners - camera_centre_mm[:, None]).transpose(2, 0, 1).reshape(-1, 3) @ rotation.T
+    projected = in_camera[:, :2] / in_camera[:, 2:3]
+    errors = (projected.reshape(-1, 8) - observed) * weight[:, None]
+    return np.concatenate([errors, (params[1:3] * prior).T], axis=1)
