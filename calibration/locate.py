@@ -264,7 +264,8 @@ def locate_with_pose(
 
     ``intrinsics`` must be at the frame's size.
     """
-    ids = sorted(i for i in detections if i not in table.anchor_ids)
+    anchor_ids = table.anchor_ids
+    ids = sorted(i for i in detections if i not in anchor_ids)
     corners = np.array([marker_corners(i, detections[i]) for i in ids]).reshape(-1, 4, 2)
     figures = [None if roster is None else roster.by_marker(i) for i in ids]
     pieces = [None if roster is None else roster.terrain_by_marker(i) for i in ids]
@@ -295,6 +296,10 @@ def locate_with_pose(
     markers: list[LocatedMarker] = []
     terrain: list[PlacedTerrain] = []
     rejected: list[RejectedMarker] = []
+    # as Python floats, read once (indexing numpy arrays one number at a time is slow)
+    xy, z = placement.xy_mm.tolist(), heights_mm.tolist()
+    heading, sigma = placement.heading_deg.tolist(), placement.sigma_mm.tolist()
+    shared = placement.shared_sigma_mm.tolist()
     for k, marker_id in enumerate(ids):
         if not placement.valid[k]:
             rejected.append(RejectedMarker(marker_id, placement.reasons[k]))
@@ -303,13 +308,13 @@ def locate_with_pose(
         located = LocatedMarker(
             id=marker_id,
             figure=None if figure is None else figure.name,
-            x_mm=float(placement.xy_mm[k, 0]),
-            y_mm=float(placement.xy_mm[k, 1]),
-            z_mm=float(heights_mm[k]),
+            x_mm=xy[k][0],
+            y_mm=xy[k][1],
+            z_mm=z[k],
             height_known=heights[k] is not None,
-            heading_deg=float(placement.heading_deg[k]),
-            sigma_mm=float(placement.sigma_mm[k]),
-            shared_sigma_mm=float(placement.shared_sigma_mm[k]),
+            heading_deg=heading[k],
+            sigma_mm=sigma[k],
+            shared_sigma_mm=shared[k],
         )
         piece = pieces[k]
         if piece is None:
@@ -450,7 +455,7 @@ def place_markers(
 
     heading = flat_heading.copy()
     if np.any(valid):
-        sides = np.linalg.norm(corner_xy - np.roll(corner_xy, 1, axis=1), axis=2)
+        sides = np.linalg.norm(corner_xy - corner_xy[:, [3, 0, 1, 2]], axis=2)
         heading[valid] = tilted_headings(
             normalised[valid],
             centre_xy[valid],
@@ -641,9 +646,9 @@ def _sigma_mm(
     d_plane = np.stack([moved[0] - moved[1], moved[2] - moved[3]], axis=-1) / (2 * step)
     # d(normalised)/d(pixel) at the centre: the inverse of the projection's Jacobian there.
     _, centre_jacobian = _project_normalised(centre, intrinsics)
-    j_pixel = d_plane @ np.linalg.inv(centre_jacobian)
+    j_pixel = d_plane @ _inverse_2x2(centre_jacobian)
 
-    edges = np.linalg.norm(corners - np.roll(corners, -1, axis=1), axis=2)
+    edges = np.linalg.norm(corners - corners[:, [1, 2, 3, 0]], axis=2)
     side_px = edges.min(axis=1)  # a marker seen aslant is pinned by its shortest side
     corner_sigma = noise * np.maximum(1.0, SMALL_MARKER_PX / np.maximum(side_px, 1e-9))
     centre_sigma = corner_sigma / 2.0
@@ -675,9 +680,35 @@ def _sigma_mm(
         covariance += height
         shared += height
 
-    largest = np.linalg.eigvalsh(covariance)[:, -1]
-    largest_shared = np.linalg.eigvalsh(shared)[:, -1]
+    largest = _largest_eigenvalue(covariance)
+    largest_shared = _largest_eigenvalue(shared)
     return np.sqrt(np.maximum(largest, 0.0)), np.sqrt(np.maximum(largest_shared, 0.0))
+
+
+def _inverse_2x2(matrices: FloatArray) -> FloatArray:
+    """The inverses of ``(N, 2, 2)`` matrices, by their adjugate over their determinant.
+
+    np.linalg.inv spends most of its time at this size checking and dispatching; a
+    singular or non-finite matrix is still left to it, so that it raises (or gives NaN)
+    as before.
+    """
+    a, b = matrices[:, 0, 0], matrices[:, 0, 1]
+    c, d = matrices[:, 1, 0], matrices[:, 1, 1]
+    det = a * d - b * c
+    if not (np.isfinite(det) & (det != 0.0)).all():
+        return np.asarray(np.linalg.inv(matrices), dtype=np.float64)
+    adjugate = np.stack([d, -b, -c, a], axis=1).reshape(-1, 2, 2)
+    return np.asarray(adjugate / det[:, None, None], dtype=np.float64)
+
+
+def _largest_eigenvalue(matrices: FloatArray) -> FloatArray:
+    """The largest eigenvalue of each symmetric ``(N, 2, 2)`` matrix: half the trace plus
+    half the distance between the roots. Like np.linalg.eigvalsh, it reads the lower
+    triangle; a non-finite matrix is left to eigvalsh, which decides what it gives."""
+    if not np.isfinite(matrices).all():
+        return np.asarray(np.linalg.eigvalsh(matrices)[:, -1], dtype=np.float64)
+    a, b, d = matrices[:, 0, 0], matrices[:, 1, 0], matrices[:, 1, 1]
+    return np.asarray(0.5 * ((a + d) + np.hypot(a - d, 2.0 * b)), dtype=np.float64)
 
 
 def _model_covariance(
@@ -711,30 +742,30 @@ def _model_covariance(
     n = len(centre)
     covariance = np.zeros((n, 2, 2))
 
-    def add(b: FloatArray, variance: float, lens: FloatArray | None = None) -> None:
-        """Add one source: ``b`` (2k,) moves the anchors' projections per unit."""
-        moved = np.einsum("nij,j->ni", j_pose, refit @ b)
-        if lens is not None:
-            moved = moved + lens
-        covariance[:] += variance * moved[:, :, None] * moved[:, None, :]
-
+    # One column of ``b`` per source: how far it moves the anchors' projections per unit
+    # (an anchor sliding along x or y, the print scale), with its variance.
     blocks = len(corners) // 4
+    columns: list[FloatArray] = []
+    variances: list[float] = []
     if sources.anchor_tolerance_mm > 0:
-        variance = sources.anchor_tolerance_mm**2
+        # per corner (4k, 2, 2): its pixel's move as its anchor slides along table x and y
+        sliding = j_translation[: 4 * blocks] @ rotation[:, :2]
         for k in range(blocks):
             for axis in range(2):
                 b = np.zeros((len(corners), 2))
-                b[4 * k : 4 * k + 4] = j_translation[4 * k : 4 * k + 4] @ rotation[:, axis]
-                add(b.reshape(-1), variance)
+                b[4 * k : 4 * k + 4] = sliding[4 * k : 4 * k + 4, :, axis]
+                columns.append(b.reshape(-1))
+                variances.append(sources.anchor_tolerance_mm**2)
     if sources.print_scale_sigma > 0:
+        block = corners[: 4 * blocks].reshape(blocks, 4, 3)
+        outward = (block - block.mean(axis=1, keepdims=True)) @ rotation.T  # camera frame, per unit
         b = np.zeros((len(corners), 2))
-        for k in range(blocks):
-            block = corners[4 * k : 4 * k + 4]
-            outward = (block - block.mean(axis=0)) @ rotation.T  # camera frame, per unit
-            b[4 * k : 4 * k + 4] = np.einsum(
-                "cij,cj->ci", j_translation[4 * k : 4 * k + 4], outward
-            )
-        add(b.reshape(-1), sources.print_scale_sigma**2)
+        b[: 4 * blocks] = (j_translation[: 4 * blocks] @ outward.reshape(-1, 3, 1))[:, :, 0]
+        columns.append(b.reshape(-1))
+        variances.append(sources.print_scale_sigma**2)
+    if columns:
+        moved = j_pose @ (refit @ np.column_stack(columns))  # (n, 2, sources)
+        covariance += (moved * np.array(variances)) @ np.transpose(moved, (0, 2, 1))
     lens = sources.intrinsics_covariance
     if lens is not None and np.any(lens):
         count = len(lens)
@@ -750,8 +781,8 @@ def _model_covariance(
         ).reshape(n, 2, -1)
         d_pixel_d_ray = marker_jacobian[:, :, 3:5]
         d_pixel_d_lens = marker_jacobian[:, :, 6 : 6 + count]
-        d_ray = -np.linalg.solve(d_pixel_d_ray, d_pixel_d_lens)  # (n, 2, count)
-        through_pose = np.einsum("nij,jc->nic", j_pose, refit @ b_lens)
+        d_ray = -(_inverse_2x2(d_pixel_d_ray) @ d_pixel_d_lens)  # (n, 2, count)
+        through_pose = j_pose @ (refit @ b_lens)
         total = through_pose + d_plane @ d_ray  # (n, 2, count)
         covariance += total @ lens @ np.transpose(total, (0, 2, 1))
     return covariance

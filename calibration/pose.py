@@ -181,7 +181,7 @@ def marker_corners(marker_id: int, corners_px: ArrayLike) -> FloatArray:
             f"marker {marker_id}: expected 4 corners (u, v) in pixels, got shape {array.shape}"
         )
     array = array.reshape(4, 2)
-    if not np.all(np.isfinite(array)):
+    if not np.isfinite(array).all():
         raise CalibrationError(f"marker {marker_id}: corners must be finite, got {array.tolist()}")
     return array
 
@@ -305,12 +305,9 @@ def _anchor_errors(
         _project(obj, rvec, tvec, intrinsics) - np.concatenate([image_points[i] for i in ids]),
         axis=1,
     )
-    errors: dict[int, float] = {}
-    for k, i in enumerate(ids):
-        block = slice(4 * k, 4 * k + 4)
-        in_front = bool(np.all(depth[block] > 0))
-        errors[i] = float(np.max(distances[block])) if in_front else float("inf")
-    return errors
+    in_front = np.all(depth.reshape(-1, 4) > 0, axis=1)
+    largest = np.where(in_front, distances.reshape(-1, 4).max(axis=1), np.inf)
+    return dict(zip(ids, largest.tolist(), strict=True))
 
 
 def _solve(

@@ -294,8 +294,9 @@ def check_roster_against_table(
         (f"figures[{i}].marker", f) for i, f in enumerate(roster.figures)
     ]
     carriers += [(f"terrain[{i}].marker", t) for i, t in enumerate(roster.terrain)]
+    anchor_ids = table.anchor_ids
     for where, figure in carriers:
-        if figure.marker in table.anchor_ids:
+        if figure.marker in anchor_ids:
             raise CalibrationFileError(
                 roster_source, where, f"marker {figure.marker} is an anchor of the table"
             )
