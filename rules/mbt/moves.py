@@ -17,6 +17,7 @@ from arbitre.rules.answers import (
     area_text,
     with_certainty,
 )
+from arbitre.rules.base_field import BaseField, base_field
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import polygon_rings, swept_hulls
 from arbitre.rules.links import Links
@@ -37,7 +38,7 @@ from arbitre.rules.mbt.plates import (
 from arbitre.rules.model import Figure, Scene, TerrainKind
 from arbitre.rules.options import Flag
 from arbitre.rules.ruleset import coordinate_mm
-from arbitre.rules.terrain import grown_by_base, straight_cost_mm, terrain_regions
+from arbitre.rules.terrain import terrain_regions
 
 
 def move_allowance(figure: Figure) -> int:
@@ -121,31 +122,29 @@ def _mover(scene: Scene, a: str, as_group: Any, options: MbtOptions) -> Mover:
 class Ground:
     """What a base's move meets, as the path finder sees it.
 
-    Against obstacles the mover is the disc circumscribing its rectangle
-    (``radius_mm``, half its diagonal); difficult ground is charged while the rectangle
-    itself, at its facing, overlaps it (the costly regions are the centres where it
-    does). The path finder keeps that disc on its table; the table it is given is
-    the real one grown by ``shift_mm`` = radius less the half extents of the
-    rectangle's bounding box, on each side, so that there the rectangle itself stays on
-    the real table. ``field`` is in the grown table's frame: real (x, y) + ``shift_mm``.
+    The base keeps its facing along the move: the path finder moves its centre among
+    the other bases, impassable and difficult ground grown by the rectangle itself at
+    that facing (`base_field`), so a base goes through any gap it fits. ``radius_mm``
+    is half the rectangle's diagonal, how far from its centre the base reaches.
     """
 
-    field: pathing.Field
-    shift_mm: np.ndarray  # (2,)
+    field: BaseField
     radius_mm: float
     blocking: tuple[tuple[str, shapely.Geometry], ...]
     others: tuple[Plate, ...]
 
-    def inside(self, point: np.ndarray) -> np.ndarray:
-        """A real table point (2,) in the field's frame."""
-        return np.asarray(np.asarray(point, dtype=np.float64) + self.shift_mm, dtype=np.float64)
 
-
-def _ground(scene: Scene, mover: Plate, members: set[str], options: MbtOptions) -> Ground:
-    """Other bases (not of the mover's group), impassable and difficult ground, for a move."""
+def _ground(
+    scene: Scene,
+    mover: Plate,
+    members: set[str],
+    options: MbtOptions,
+    goal: np.ndarray | None = None,
+) -> Ground:
+    """Other bases (not of the mover's group), impassable and difficult ground, for a move
+    from the mover's centre (to ``goal``: obstacles the base overlaps at either end block
+    with their own shape only)."""
     radius = math.hypot(mover.width_mm, mover.depth_mm) / 2.0
-    half = np.abs(mover.u) * mover.depth_mm / 2.0 + np.abs(mover.n) * mover.width_mm / 2.0
-    shift = np.maximum(radius - half, 0.0)
     others = tuple(p for p in _plates(scene) if p.figure.id not in members)
     blocking_kinds = _blocking_kinds(mover.figure, options)
     factors = {kind: _difficulty(kind, mover.figure, options) for kind in TerrainKind}
@@ -157,20 +156,16 @@ def _ground(scene: Scene, mover: Plate, members: set[str], options: MbtOptions) 
     blocking = _blocking_terrain(scene, mover.figure, options)
     terrain, regions = terrain_regions(scene, blocking_kinds, costly)
 
-    def moved(polygon: shapely.Polygon) -> shapely.Polygon:
-        return shapely.transform(polygon, lambda xy: xy + shift)
-
-    field = pathing.Field(
-        scene.table.width_mm + 2.0 * float(shift[0]),
-        scene.table.depth_mm + 2.0 * float(shift[1]),
-        polygons=tuple(pathing.BlockingPolygon(moved(p.polygon()), p.figure.id) for p in others)
-        + tuple(pathing.BlockingPolygon(moved(t.polygon), t.ident) for t in terrain),
-        costly=grown_by_base(
-            (pathing.CostlyRegion(moved(r.polygon), r.factor, r.ident) for r in regions),
-            _corners(mover),
-        ),
+    field = base_field(
+        scene.table.width_mm,
+        scene.table.depth_mm,
+        _corners(mover),
+        polygons=[pathing.BlockingPolygon(p.polygon(), p.figure.id) for p in others]
+        + [pathing.BlockingPolygon(t.polygon, t.ident) for t in terrain],
+        costly=regions,
+        free_at=[mover.centre] if goal is None else [mover.centre, goal],
     )
-    return Ground(field, shift, radius, tuple(blocking), others)
+    return Ground(field, radius, tuple(blocking), others)
 
 
 def _corners(plate: Plate) -> np.ndarray:
@@ -219,7 +214,7 @@ def move_answer(scene: Scene, a: str, x: str, y: str, as_group: Flag = False) ->
     members = {p.figure.id for p in moving.members}
     allowance_units = moving.allowance_units
     allowance_mm = unit.to_mm(allowance_units)
-    ground = _ground(scene, mover, members, options)
+    ground = _ground(scene, mover, members, options, goal)
     moved = mover.polygon(goal - mover.centre)
     reasons: list[Reason] = []
     minx, miny, maxx, maxy = moved.bounds
@@ -235,21 +230,13 @@ def move_answer(scene: Scene, a: str, x: str, y: str, as_group: Flag = False) ->
     ]
     if occupied:
         reasons.append(Reason.DESTINATION_OCCUPIED)
-    straight_mm = straight_cost_mm(
-        ground.field, ground.inside(mover.centre), ground.inside(goal), ground.radius_mm
-    )
+    straight_mm = ground.field.straight_cost_mm(mover.centre, goal)
     straight = np.array([mover.centre, goal])
     cost_mm, points, crossed = straight_mm, straight, list(occupied)
     detour_mm: float | None = None
     if not reasons:
-        way = pathing.shortest_path(
-            ground.field,
-            ground.inside(mover.centre),
-            ground.inside(goal),
-            ground.radius_mm,
-            max_cost_mm=allowance_mm,
-        )
-        way_points = way.points_mm - ground.shift_mm if way.found else straight
+        way = ground.field.shortest_path(mover.centre, goal, max_cost_mm=allowance_mm)
+        way_points = way.points_mm if way.found else straight
         swept = _swept_through(scene, mover, way_points, ground, options) if way.found else ()
         crossed = list(dict.fromkeys((*way.blocked_by, *swept)))
         usable = way.found and not swept
@@ -312,10 +299,8 @@ def reach_answer(scene: Scene, a: str, as_group: Flag = False) -> MbtReachAnswer
     allowance_units = moving.allowance_units
     allowance_mm = unit.to_mm(allowance_units)
     ground = _ground(scene, mover, members, options)
-    area = pathing.reachable_area(
-        ground.field, ground.inside(mover.centre), ground.radius_mm, allowance_mm
-    )
-    back = -ground.shift_mm - moving.offset_mm
+    area = ground.field.reachable_area(mover.centre, allowance_mm)
+    back = -moving.offset_mm
     polygons = [
         shapely.transform(p, lambda xy: xy + back)
         for p in shapely.get_parts(area)

@@ -23,6 +23,7 @@ from arbitre.rules.answers import (
     warning_lines,
     with_certainty,
 )
+from arbitre.rules.base_field import BaseField, base_field, disc_field
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import base_gaps_mm
 from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind
@@ -80,10 +81,10 @@ def move_question(
     facing_deg: Degrees | None = None,
 ) -> SRMoveAnswer:
     """May A (a figure or a group) move to (X, Y) mm in this action (§6.1)."""
-    plan = move_plan(scene, a, action, action_index, mode)
     goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")])
+    plan = move_plan(scene, a, action, action_index, mode, goal)
     end_facing = plan.mover.facing_deg if facing_deg is None else facing_deg
-    mover, radius_mm = plan.mover, base_of(plan.mover).radius_mm
+    mover = plan.mover
     reasons: list[Reason] = []
     margins: list[Margin] = []
     warnings = list(plan.warnings)
@@ -108,13 +109,9 @@ def move_question(
     blocked_by: list[str] = list(occupied)
     path = pathing.Path(False, math.inf, math.inf, np.empty((0, 2)), ())
     if not reasons:
-        path = pathing.shortest_path(
-            plan.field, mover.xy, goal, radius_mm, max_cost_mm=plan.allowance_mm
-        )
+        path = plan.field.shortest_path(mover.xy, goal, max_cost_mm=plan.allowance_mm)
         if not (path.found and path.cost_mm <= plan.allowance_mm) and plan.obstacles:
-            over = pathing.shortest_path(
-                plan.open_field, mover.xy, goal, radius_mm, max_cost_mm=plan.allowance_mm
-            )
+            over = plan.open_field.shortest_path(mover.xy, goal, max_cost_mm=plan.allowance_mm)
             crossed = obstacles_crossed(over, plan.obstacles)
             if over.found and crossed:
                 path = over
@@ -144,7 +141,7 @@ def move_question(
             reasons.append(Reason.PATH_BLOCKED)
             blocked_by.extend(path.blocked_by)
         elif path.cost_mm > plan.allowance_mm:
-            straight = straight_cost_mm(plan.field, mover.xy, goal, radius_mm)
+            straight = plan.field.straight_cost_mm(mover.xy, goal)
             blocked = path.blocked_by and straight <= plan.allowance_mm
             if Reason.OBSTACLE_CROSSING not in reasons and blocked:
                 reasons.append(Reason.PATH_BLOCKED)
@@ -214,9 +211,7 @@ def reach_question(
 ) -> ReachAnswer:
     """Where A may move in this action (§6.1)."""
     plan = move_plan(scene, a, action, action_index, mode)
-    area = pathing.reachable_area(
-        plan.field, plan.mover.xy, base_of(plan.mover).radius_mm, plan.allowance_mm
-    )
+    area = plan.field.reachable_area(plan.mover.xy, plan.allowance_mm)
     polygons = list(getattr(area, "geoms", [area])) if not area.is_empty else []
     return ReachAnswer(
         question="reach",
@@ -291,7 +286,7 @@ def _slowest_member(plan: _Plan, shift: np.ndarray) -> tuple[Figure, float] | No
     others = [f for f in plan.members if f.id != plan.mover.id]
     if not others:
         return None
-    width, depth = plan.field.width_mm, plan.field.depth_mm
+    width, depth = plan.table_mm
     costs = [
         straight_cost_mm(
             pathing.Field(width, depth, costly=costly_for(plan.ground, f, f.facing_deg)),
@@ -316,10 +311,11 @@ class _Plan:
     mode: str
     index: int
     allowance_mm: float
-    field: pathing.Field
-    open_field: pathing.Field
+    field: BaseField
+    open_field: BaseField  # the field without the linear obstacles
     obstacles: list[TerrainFeature]
     warnings: list[str]
+    table_mm: tuple[float, float]
     ground: tuple[TerrainFeature, ...] = ()  # the costly ground the move pays for
 
 
@@ -336,8 +332,21 @@ def plain_action_index(action: object, index: object) -> int:
     return action_index(action, index)
 
 
-def move_plan(scene: Scene, a: str, action: object, index_extra: object, mode: object) -> _Plan:
-    """The mover, its allowance for this action and kind of move, and its field."""
+def move_plan(
+    scene: Scene,
+    a: str,
+    action: object,
+    index_extra: object,
+    mode: object,
+    goal: np.ndarray | None = None,
+) -> _Plan:
+    """The mover, its allowance for this action and kind of move, and its field.
+
+    A round base moves as the path finder's disc. A square or rectangular one keeps its
+    facing along the move (§6.1: it turns at the end), and moves as exactly that outline
+    (`base_field`), the obstacles it overlaps at its start or at the ``goal`` blocking
+    with their own shape only.
+    """
     options = options_of(scene)
     group, mover = resolve(scene, a)
     kind = _kind(mover, group)
@@ -399,7 +408,6 @@ def move_plan(scene: Scene, a: str, action: object, index_extra: object, mode: o
         for f in scene.terrain_of(COSTLY_TERRAIN)
         if costly_ok and isinstance(f.geometry, shapely.Polygon)
     )
-    costly = costly_for(ground, mover, mover.facing_deg)
     obstacles = [] if kind == "cavalry" else list(scene.terrain_of([TerrainKind.OBSTACLE]))
     walls = [
         pathing.BlockingPolygon(
@@ -411,10 +419,31 @@ def move_plan(scene: Scene, a: str, action: object, index_extra: object, mode: o
         for f in obstacles
     ]
     table = (scene.table.width_mm, scene.table.depth_mm)
-    walled = pathing.Field(
-        *table, hulls=tuple(hulls), polygons=tuple(polygons + walls), costly=costly
-    )
-    open_field = pathing.Field(*table, hulls=tuple(hulls), polygons=tuple(polygons), costly=costly)
+    base = base_of(mover)
+    if base.shape.value == "round":
+        costly = costly_for(ground, mover, mover.facing_deg)
+        walled = disc_field(
+            pathing.Field(
+                *table, hulls=tuple(hulls), polygons=tuple(polygons + walls), costly=costly
+            ),
+            base.radius_mm,
+        )
+        open_field = disc_field(
+            pathing.Field(*table, hulls=tuple(hulls), polygons=tuple(polygons), costly=costly),
+            base.radius_mm,
+        )
+    else:
+        outline = np.asarray(base.footprint(0.0, 0.0, mover.facing_deg).exterior.coords[:-1])
+        regions = [pathing.CostlyRegion(f.geometry, DIFFICULT_FACTOR, f.id) for f in ground]
+        free_at = [mover.xy] if goal is None else [mover.xy, goal]
+
+        def among(blocking: list[pathing.BlockingPolygon]) -> BaseField:
+            return base_field(
+                *table, outline, hulls=hulls, polygons=blocking, costly=regions, free_at=free_at
+            )
+
+        walled = among(polygons + walls)
+        open_field = among(polygons) if walls else walled
     return _Plan(
         mover=mover,
         moving=moving,
@@ -427,6 +456,7 @@ def move_plan(scene: Scene, a: str, action: object, index_extra: object, mode: o
         open_field=open_field,
         obstacles=obstacles,
         warnings=warnings,
+        table_mm=table,
         ground=ground,
     )
 
