@@ -3,7 +3,7 @@
 The path finder moves a disc. A base of another shape that keeps its facing along a
 move (Smooth & Rifled turns at the end of a move, M.B.T. keeps the facing) is exactly
 a point moving among obstacles grown by the base's own outline: the centres at which
-the base, at that facing, would overlap an obstacle (`overlap_centres`). The disc round
+the base, at that facing, would overlap an obstacle (`overlap_centres_of`). The disc round
 the base would keep it a diagonal's width from everything, and a base that fits through
 a gap with room to spare would be told the gap is closed.
 
@@ -22,13 +22,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import shapely
 
 from arbitre.rules import pathing
-from arbitre.rules.geometry import overlap_centres
-from arbitre.rules.pathing.model import FloatArray
+from arbitre.rules.geometry import overlap_centres_of
+from arbitre.rules.pathing.model import BoolArray, FloatArray
 from arbitre.rules.terrain import grown_by_base, straight_cost_mm
 
 MOVER_RADIUS_MM = 0.0
@@ -117,43 +118,50 @@ def base_field(
     """
     shape: FloatArray = np.asarray(outline, dtype=np.float64).reshape(-1, 2)
     low, high = shape.min(axis=0), shape.max(axis=0)
-    shift = low.copy()
     points = [np.asarray(p, dtype=np.float64) for p in free_at]
 
-    def moved(geometry: shapely.Geometry) -> shapely.Geometry:
-        return shapely.transform(geometry, lambda xy: xy + shift)
+    hull_list = list(hulls)
+    own_discs = [h.discs for h in hull_list]
+    grown_discs = [_grown_discs(d, shape) for d in own_discs]
+    held = _hulls_holding(grown_discs, points)
+    dropped = held & _hulls_holding(own_discs, points)
+    grown_hulls = tuple(
+        pathing.DiscHull((own_discs[k] if held[k] else grown_discs[k]) + [*low, 0.0], hull.ident)
+        for k, hull in enumerate(hull_list)
+        if not dropped[k]
+    )
 
-    grown_hulls = []
-    for hull in hulls:
-        discs = _grown_discs(hull.discs, shape)
-        if any(_in_disc_hull(discs, p) for p in points):
-            if any(_in_disc_hull(hull.discs, p) for p in points):
-                continue
-            discs = hull.discs  # overlapped where the move starts or ends: its own shape
-        grown_hulls.append(pathing.DiscHull(discs + [*shift, 0.0], hull.ident))
-    grown_polygons = []
-    for blocking in polygons:
-        kept = overlap_centres(blocking.polygon, shape)
-        if any(_in_polygon(kept, p) for p in points):
-            if any(_in_polygon(blocking.polygon, p) for p in points):
-                continue
-            kept = blocking.polygon  # overlapped where the move starts or ends: its own shape
-        grown_polygons += [
-            pathing.BlockingPolygon(moved(part), blocking.ident)
-            for part in shapely.get_parts(kept)
-            if isinstance(part, shapely.Polygon) and part.area > 0.0
-        ]
+    blocking = list(polygons)
+    own = np.array([b.polygon for b in blocking], dtype=object)
+    grown = overlap_centres_of(own, shape)
+    held = _polygons_holding(grown, points)
+    dropped = held & _polygons_holding(own, points)
+    # overlapped where the move starts or ends: the obstacle's own shape
+    kept = _moved(np.where(held, own, grown)[~dropped], low)
+    idents = [b.ident for b, gone in zip(blocking, dropped, strict=True) if not gone]
+    parts, owner = shapely.get_parts(kept, return_index=True)
+    grown_polygons = tuple(
+        pathing.BlockingPolygon(part, idents[k])
+        for part, k in zip(parts, owner, strict=True)
+        if isinstance(part, shapely.Polygon) and part.area > 0.0
+    )
+
     regions = grown_by_base(
-        (pathing.CostlyRegion(moved(r.polygon), r.factor, r.ident) for r in costly), shape
+        (pathing.CostlyRegion(_moved(r.polygon, low), r.factor, r.ident) for r in costly), shape
     )
     field = pathing.Field(
         float(width_mm - (high[0] - low[0])),
         float(depth_mm - (high[1] - low[1])),
-        hulls=tuple(grown_hulls),
-        polygons=tuple(grown_polygons),
+        hulls=grown_hulls,
+        polygons=grown_polygons,
         costly=regions,
     )
-    return BaseField(field, shift, MOVER_RADIUS_MM)
+    return BaseField(field, low, MOVER_RADIUS_MM)
+
+
+def _moved(geometry: Any, by: FloatArray) -> Any:
+    """A geometry (or an object array of them) moved by ``by`` (2,)."""
+    return shapely.transform(geometry, lambda xy: xy + by)
 
 
 def _grown_discs(discs: FloatArray, shape: FloatArray) -> FloatArray:
@@ -164,24 +172,38 @@ def _grown_discs(discs: FloatArray, shape: FloatArray) -> FloatArray:
     return np.concatenate([moved, radii], axis=2).reshape(-1, 3)
 
 
-def _in_disc_hull(discs: FloatArray, point: FloatArray) -> bool:
-    """Whether a point lies in the convex hull of discs (N, 3) deeper than the path
-    finder's touching tolerance: exactly, when the discs have one radius (the hull of
-    their centres grown by it), else on the hull drawn with 256 sides a disc."""
-    spot = shapely.Point(float(point[0]), float(point[1]))
-    radii = discs[:, 2]
-    if np.all(radii == radii[0]):
-        centres = shapely.convex_hull(shapely.multipoints(discs[:, :2]))
-        return bool(shapely.distance(centres, spot) < radii[0] - pathing.TOLERANCE_MM)
-    drawn = shapely.buffer(shapely.points(discs[:, :2]), radii, quad_segs=64)
-    return _in_polygon(shapely.convex_hull(shapely.union_all(drawn)), point)
+def _hulls_holding(discs: list[FloatArray], points: list[FloatArray]) -> BoolArray:
+    """Which convex hulls of discs ((N, 3) each) hold one of the points deeper than the
+    path finder's touching tolerance: exactly for discs of one radius (the hull of their
+    centres grown by it), else on the hull drawn with 256 sides a disc."""
+    held = np.zeros(len(discs), dtype=bool)
+    if not discs or not points:
+        return held
+    one_radius = np.array([bool(np.all(d[:, 2] == d[0, 2])) for d in discs])
+    same = np.nonzero(one_radius)[0]
+    if len(same):
+        centres = np.concatenate([discs[k][:, :2] for k in same])
+        owner = np.repeat(np.arange(len(same)), [len(discs[k]) for k in same])
+        cores = shapely.convex_hull(shapely.multipoints(centres, indices=owner))
+        radii = np.array([discs[k][0, 2] for k in same])
+        for point in points:
+            spot = shapely.Point(float(point[0]), float(point[1]))
+            held[same] |= shapely.distance(cores, spot) < radii - pathing.TOLERANCE_MM
+    for k in np.nonzero(~one_radius)[0]:
+        drawn = shapely.buffer(shapely.points(discs[k][:, :2]), discs[k][:, 2], quad_segs=64)
+        hull = np.array([shapely.convex_hull(shapely.union_all(drawn))], dtype=object)
+        held[k] = bool(_polygons_holding(hull, points)[0])
+    return held
 
 
-def _in_polygon(geometry: shapely.Geometry, point: FloatArray) -> bool:
-    """Whether a point lies in ``geometry`` deeper than the path finder's touching
-    tolerance."""
-    spot = shapely.Point(float(point[0]), float(point[1]))
-    return bool(
-        shapely.contains(geometry, spot)
-        and shapely.distance(geometry.boundary, spot) > pathing.TOLERANCE_MM
-    )
+def _polygons_holding(polygons: np.ndarray, points: list[FloatArray]) -> BoolArray:
+    """Which polygons of an object array hold one of the points deeper than the path
+    finder's touching tolerance."""
+    held = np.zeros(len(polygons), dtype=bool)
+    for point in points:
+        inside = np.nonzero(shapely.contains_xy(polygons, float(point[0]), float(point[1])))[0]
+        if len(inside):
+            spot = shapely.Point(float(point[0]), float(point[1]))
+            deep = shapely.distance(shapely.boundary(polygons[inside]), spot)
+            held[inside[deep > pathing.TOLERANCE_MM]] = True
+    return held

@@ -220,10 +220,7 @@ def overlap_centres(polygon: shapely.Polygon, shape: np.ndarray) -> shapely.Geom
 
     ``shape`` is the shape's vertices (V, 2) about its reference point, which must lie
     in it (a base about its centre). The answer is the polygon grown by the shape turned
-    half round: the polygon with the shape, so turned, slid along each edge of its rings
-    (where the shape overlaps the polygon without holding a point of it, it crosses an
-    edge); for a convex polygon, the hull of its corners moved by the shape's, the same
-    and much quicker.
+    half round (`overlap_centres_of` for many polygons at once).
 
     A 40 x 20 mm base about its centre overlaps a 100 mm square from 20 mm beside it
     and 10 mm above or below it:
@@ -232,18 +229,43 @@ def overlap_centres(polygon: shapely.Polygon, shape: np.ndarray) -> shapely.Geom
     >>> overlap_centres(shapely.box(0, 0, 100, 100), base).bounds
     (-20.0, -10.0, 120.0, 110.0)
     """
+    return overlap_centres_of(np.array([polygon], dtype=object), shape)[0]
+
+
+def overlap_centres_of(polygons: np.ndarray, shape: np.ndarray) -> np.ndarray:
+    """`overlap_centres` of each polygon of an object array (K,), as an object array (K,).
+
+    Each polygon is grown by the shape turned half round: for a convex polygon, the hull
+    of its corners moved by the shape's (all such polygons at once); otherwise the
+    polygon with the shape, so turned, slid along each edge of its rings (where the
+    shape overlaps the polygon without holding a point of it, it crosses an edge).
+    """
     turned = -np.asarray(shape, dtype=np.float64).reshape(-1, 2)
-    hull = polygon.convex_hull
-    if not polygon.interiors and hull.area - polygon.area <= 1e-9 * hull.area:
-        # convex: the hull of every vertex moved by every vertex of the shape
-        corners = np.asarray(polygon.exterior.coords, dtype=np.float64)[:-1]
-        return shapely.convex_hull(
-            shapely.multipoints((corners[:, None] + turned[None]).reshape(-1, 2))
+    polygons = np.asarray(polygons, dtype=object).reshape(-1)
+    grown = np.empty(len(polygons), dtype=object)
+    if len(polygons) == 0:
+        return grown
+    hull_area = shapely.area(shapely.convex_hull(polygons))
+    convex = (shapely.get_num_interior_rings(polygons) == 0) & (
+        hull_area - shapely.area(polygons) <= 1e-9 * hull_area
+    )
+    at_once = np.nonzero(convex)[0]
+    if len(at_once):
+        rings = shapely.get_exterior_ring(polygons[at_once])
+        corners, owner = shapely.get_coordinates(rings, return_index=True)
+        clouds = (corners[:, None] + turned[None]).reshape(-1, 2)
+        grown[at_once] = shapely.convex_hull(
+            shapely.multipoints(clouds, indices=np.repeat(owner, len(turned)))
         )
-    rings = [np.asarray(r.coords, dtype=np.float64) for r in (polygon.exterior, *polygon.interiors)]
-    starts = np.concatenate([r[:-1] for r in rings])
-    ends = np.concatenate([r[1:] for r in rings])
-    return shapely.union_all([polygon, *swept_hulls(starts, ends, turned)])
+    for k in np.nonzero(~convex)[0]:
+        polygon = polygons[k]
+        rings = [
+            np.asarray(r.coords, dtype=np.float64) for r in (polygon.exterior, *polygon.interiors)
+        ]
+        starts = np.concatenate([r[:-1] for r in rings])
+        ends = np.concatenate([r[1:] for r in rings])
+        grown[k] = shapely.union_all([polygon, *swept_hulls(starts, ends, turned)])
+    return grown
 
 
 def line_penetration_mm(p: np.ndarray, q: np.ndarray, discs: np.ndarray) -> float:

@@ -8,7 +8,7 @@ import numpy as np
 import shapely
 
 from arbitre.rules import pathing
-from arbitre.rules.geometry import overlap_centres
+from arbitre.rules.geometry import overlap_centres_of
 from arbitre.rules.model import Scene, TerrainKind
 
 
@@ -24,10 +24,12 @@ def grown_by_base(
     >>> [(r.polygon.bounds, r.grown) for r in grown_by_base([wood], base)]
     [((-20.0, -10.0, 120.0, 110.0), True)]
     """
+    given = list(regions)
+    grown = overlap_centres_of(np.array([r.polygon for r in given], dtype=object), outline)
+    parts, owner = shapely.get_parts(grown, return_index=True)
     return tuple(
-        pathing.CostlyRegion(part, region.factor, region.ident, grown=True)
-        for region in regions
-        for part in shapely.get_parts(overlap_centres(region.polygon, outline))
+        pathing.CostlyRegion(part, given[k].factor, given[k].ident, grown=True)
+        for part, k in zip(parts, owner, strict=True)
         if isinstance(part, shapely.Polygon) and part.area > 0.0
     )
 

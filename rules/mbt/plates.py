@@ -71,9 +71,22 @@ class Plate:
         return self.corner(*ends[0]), self.corner(*ends[1])
 
     def polygon(self, shift: np.ndarray | None = None) -> shapely.Polygon:
-        offset = np.zeros(2) if shift is None else shift
+        """The rectangle (moved by ``shift``); where it stands, kept while the plate is."""
+        if shift is None:
+            kept = _OUTLINES.get((self,))
+            if kept is None:
+                kept = self._outline(np.zeros(2))
+                _OUTLINES.keep((self,), kept)
+            return kept
+        return self._outline(shift)
+
+    def _outline(self, offset: np.ndarray) -> shapely.Polygon:
         points = [self.corner(a, b) + offset for a, b in ((1, -1), (1, 1), (-1, 1), (-1, -1))]
         return shapely.Polygon(points)
+
+
+_OUTLINES: KeptByIdentity[shapely.Polygon] = KeptByIdentity(4096)
+"""The rectangles of the plates of the last few table states."""
 
 
 def edge_contact(
