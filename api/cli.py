@@ -100,6 +100,10 @@ def _progress_bar(description: str, *, quiet: bool = False) -> Iterator[Progress
         yield update
 
 
+PATH_QUESTIONS = frozenset({"move", "reach"})
+"""The questions of every rule system that search paths (a move, a reachable area)."""
+
+
 @app.command(context_settings={"ignore_unknown_options": True})  # `move A 250 -3`
 @bad_input_exits_2
 def ask(
@@ -159,6 +163,12 @@ def ask(
                 raise fail(f"--{name} and --with {name}= are both given")
             extras[name] = given
     loaded = load_scene(scene)
+    if question in PATH_QUESTIONS:
+        # The path search's compiled loops, loaded (or, once after installing, compiled:
+        # seconds on a slow machine) before the time limit starts.
+        from arbitre.rules.pathing.kernels import warm
+
+        warm()
     with _time_limit(time_limit, f"{question}: {stopped_after(time_limit)} (see --time-limit)"):
         answer = ask_question(loaded, question, args or [], extras)
     if as_json or language is None:

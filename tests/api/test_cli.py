@@ -272,3 +272,20 @@ def test_a_question_past_the_time_limit_is_given_up(tmp_path: Path) -> None:
         "arbitre: reach: stopped after 1 s: the scene is too costly for this question "
         "(see --time-limit)\n"
     )
+
+
+def test_the_path_search_is_loaded_before_the_time_limit_starts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Once after installing, loading the path search's loops compiles them: seconds on a
+    # slow machine. Here that takes 1.5 s, past a limit of 1 s, and the reach (a few ms
+    # on the example table) is still answered: the limit is the question's alone.
+    import time
+
+    from arbitre.rules.pathing import kernels
+
+    loaded = []
+    monkeypatch.setattr(kernels, "warm", lambda: (time.sleep(1.5), loaded.append(True)))
+    code, out, err = run_console("ask", str(EXAMPLE), "reach", "cavalier", "--time-limit", "1")
+    assert (code, err, loaded) == (0, "", [True])
+    assert out.startswith("cavalier may move anywhere in ")
