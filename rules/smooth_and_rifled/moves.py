@@ -88,7 +88,10 @@ def move_question(
     reasons: list[Reason] = []
     margins: list[Margin] = []
     warnings = list(plan.warnings)
-    goal_print = base_of(mover).footprint(goal[0], goal[1], mover.facing_deg)
+    # The base arrives at its facing, then turns (§6.1): there it must have room both ways.
+    goal_print = shapely.union_all(
+        [base_of(mover).footprint(goal[0], goal[1], f) for f in {mover.facing_deg, end_facing}]
+    )
     minx, miny, maxx, maxy = goal_print.bounds
     if minx < 0 or miny < 0 or maxx > scene.table.width_mm or maxy > scene.table.depth_mm:
         reasons.append(Reason.OFF_TABLE)

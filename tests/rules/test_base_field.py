@@ -188,3 +188,22 @@ def test_an_mbt_base_goes_face_first_through_a_gap_and_up_to_contact() -> None:
     )
     assert area.contains(shapely.Point(479, 378))
     assert not area.contains(shapely.Point(479, 381))
+
+
+def test_a_base_that_turns_at_the_end_needs_room_at_both_facings() -> None:
+    # A 60 x 30 mm base facing north (60 mm across in x) goes 50 mm ahead to (500, 350):
+    # there it spans y 335-365, clear of a 25 mm round base at (500, 390) (y 377.5-402.5).
+    # Turned to face east it would span y 320-380: 2.5 mm into the other, so that end
+    # is refused, while keeping its facing is a legal 5.0 cm move.
+    rect = {"shape": "rect", "width_mm": 60, "depth_mm": 30}
+    scene = _sr(
+        [
+            {"id": "g", "side": "b", "x_mm": 500, "y_mm": 300, "facing_deg": 90, "base": rect},
+            {"id": "o", "side": "r", "x_mm": 500, "y_mm": 390},
+        ],
+        [],
+    )
+    kept = _json(scene, "move", "g", 500, 350)
+    assert kept["legal"] and math.isclose(kept["cost_mm"], 50.0, abs_tol=1e-6), kept
+    turned = _json(scene, "move", "g", 500, 350, facing_deg=0)
+    assert turned["reasons"] == ["destination_occupied"] and turned["blocked_by"] == ["o"]
