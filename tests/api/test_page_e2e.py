@@ -434,6 +434,12 @@ def test_the_map_zooms_on_the_figure_picked_and_drags_without_asking(
         page.click('[data-testid="mode-distance"]')
         whole = _view_box(page)
         assert page.is_disabled('[data-testid="map-zoom-out"]')
+        # The buttons share the title's row, above the map: over its corner they hid a
+        # figure standing there, and took its taps.
+        buttons = page.locator('[data-testid="map-zoom-in"]').bounding_box()
+        table = page.locator('[data-testid="map"]').bounding_box()
+        assert buttons is not None and table is not None
+        assert buttons["y"] + buttons["height"] <= table["y"]
         page.click('[data-testid="figure-button"][data-id="sergent"]')
         page.click('[data-testid="map-zoom-in"]')
         page.click('[data-testid="map-zoom-in"]')
