@@ -13,8 +13,9 @@ shifted so that its table starts at (0, 0). `disc_field` is the same for a round
 the path finder's own field. Either answers in table mm (`BaseField`).
 
 An obstacle the base already overlaps where a move starts (or where it ends) does not
-trap it: as the path finder does for a disc, that obstacle then blocks with its own
-shape only, and not at all if the base's centre lies within it.
+trap it: the base may not go deeper into it than it already is (its grown outline,
+shrunk by that depth, blocks). A start overhanging the table's edge may stay as close
+to it as it already is.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import shapely
 
 from arbitre.rules import pathing
 from arbitre.rules.geometry import overlap_centres_of
-from arbitre.rules.pathing.model import BoolArray, FloatArray
+from arbitre.rules.pathing.model import FloatArray
 from arbitre.rules.terrain import grown_by_base, straight_cost_mm
 
 MOVER_RADIUS_MM = 0.0
@@ -119,44 +120,47 @@ def base_field(
     shape: FloatArray = np.asarray(outline, dtype=np.float64).reshape(-1, 2)
     low, high = shape.min(axis=0), shape.max(axis=0)
     points = [np.asarray(p, dtype=np.float64) for p in free_at]
+    # The centres that keep the whole base on the table, and the points given (a start
+    # overhanging the edge may stay as close to it as it already is).
+    corner = np.min([-low, *points], axis=0)
+    far = np.max([np.array([width_mm, depth_mm]) - high, *points], axis=0)
+    shift = -corner
 
     hull_list = list(hulls)
-    own_discs = [h.discs for h in hull_list]
-    grown_discs = [_grown_discs(d, shape) for d in own_discs]
-    held = _hulls_holding(grown_discs, points)
-    dropped = held & _hulls_holding(own_discs, points)
-    grown_hulls = tuple(
-        pathing.DiscHull((own_discs[k] if held[k] else grown_discs[k]) + [*low, 0.0], hull.ident)
-        for k, hull in enumerate(hull_list)
-        if not dropped[k]
-    )
+    grown_discs = [_grown_discs(h.discs, shape) for h in hull_list]
+    depths = _hull_depths(grown_discs, points)
+    grown_hulls = []
+    for hull, discs, depth in zip(hull_list, grown_discs, depths, strict=True):
+        if depth > 0.0:  # overlapped where the move starts or ends: no deeper
+            if not np.all(discs[:, 2] > depth):
+                continue
+            discs = discs - [0.0, 0.0, depth]
+        grown_hulls.append(pathing.DiscHull(discs + [*shift, 0.0], hull.ident))
 
     blocking = list(polygons)
-    own = np.array([b.polygon for b in blocking], dtype=object)
-    grown = overlap_centres_of(own, shape)
-    held = _polygons_holding(grown, points)
-    dropped = held & _polygons_holding(own, points)
-    # overlapped where the move starts or ends: the obstacle's own shape
-    kept = _moved(np.where(held, own, grown)[~dropped], low)
-    idents = [b.ident for b, gone in zip(blocking, dropped, strict=True) if not gone]
-    parts, owner = shapely.get_parts(kept, return_index=True)
+    grown = overlap_centres_of(np.array([b.polygon for b in blocking], dtype=object), shape)
+    depths = _polygon_depths(grown, points)
+    deep = np.nonzero(depths > 0.0)[0]
+    if len(deep):  # overlapped where the move starts or ends: no deeper
+        grown[deep] = shapely.buffer(grown[deep], -depths[deep])
+    parts, owner = shapely.get_parts(_moved(grown, shift), return_index=True)
     grown_polygons = tuple(
-        pathing.BlockingPolygon(part, idents[k])
+        pathing.BlockingPolygon(part, blocking[k].ident)
         for part, k in zip(parts, owner, strict=True)
         if isinstance(part, shapely.Polygon) and part.area > 0.0
     )
 
     regions = grown_by_base(
-        (pathing.CostlyRegion(_moved(r.polygon, low), r.factor, r.ident) for r in costly), shape
+        (pathing.CostlyRegion(_moved(r.polygon, shift), r.factor, r.ident) for r in costly), shape
     )
     field = pathing.Field(
-        float(width_mm - (high[0] - low[0])),
-        float(depth_mm - (high[1] - low[1])),
-        hulls=grown_hulls,
+        float(far[0] - corner[0]),
+        float(far[1] - corner[1]),
+        hulls=tuple(grown_hulls),
         polygons=grown_polygons,
         costly=regions,
     )
-    return BaseField(field, low, MOVER_RADIUS_MM)
+    return BaseField(field, shift, MOVER_RADIUS_MM)
 
 
 def _moved(geometry: Any, by: FloatArray) -> Any:
@@ -172,13 +176,14 @@ def _grown_discs(discs: FloatArray, shape: FloatArray) -> FloatArray:
     return np.concatenate([moved, radii], axis=2).reshape(-1, 3)
 
 
-def _hulls_holding(discs: list[FloatArray], points: list[FloatArray]) -> BoolArray:
-    """Which convex hulls of discs ((N, 3) each) hold one of the points deeper than the
-    path finder's touching tolerance: exactly for discs of one radius (the hull of their
-    centres grown by it), else on the hull drawn with 256 sides a disc."""
-    held = np.zeros(len(discs), dtype=bool)
+def _hull_depths(discs: list[FloatArray], points: list[FloatArray]) -> FloatArray:
+    """How deep the deepest of the points lies in each convex hull of discs ((N, 3) each),
+    0 where none lies deeper than the path finder's touching tolerance: exactly for discs
+    of one radius (the hull of their centres grown by it), else on the hull drawn with
+    256 sides a disc."""
+    depth = np.zeros(len(discs))
     if not discs or not points:
-        return held
+        return depth
     one_radius = np.array([bool(np.all(d[:, 2] == d[0, 2])) for d in discs])
     same = np.nonzero(one_radius)[0]
     if len(same):
@@ -188,22 +193,22 @@ def _hulls_holding(discs: list[FloatArray], points: list[FloatArray]) -> BoolArr
         radii = np.array([discs[k][0, 2] for k in same])
         for point in points:
             spot = shapely.Point(float(point[0]), float(point[1]))
-            held[same] |= shapely.distance(cores, spot) < radii - pathing.TOLERANCE_MM
+            depth[same] = np.maximum(depth[same], radii - shapely.distance(cores, spot))
     for k in np.nonzero(~one_radius)[0]:
         drawn = shapely.buffer(shapely.points(discs[k][:, :2]), discs[k][:, 2], quad_segs=64)
         hull = np.array([shapely.convex_hull(shapely.union_all(drawn))], dtype=object)
-        held[k] = bool(_polygons_holding(hull, points)[0])
-    return held
+        depth[k] = _polygon_depths(hull, points)[0]
+    return np.where(depth > pathing.TOLERANCE_MM, depth, 0.0)
 
 
-def _polygons_holding(polygons: np.ndarray, points: list[FloatArray]) -> BoolArray:
-    """Which polygons of an object array hold one of the points deeper than the path
-    finder's touching tolerance."""
-    held = np.zeros(len(polygons), dtype=bool)
+def _polygon_depths(polygons: np.ndarray, points: list[FloatArray]) -> FloatArray:
+    """How deep the deepest of the points lies in each polygon of an object array, 0 where
+    none lies deeper than the path finder's touching tolerance."""
+    depth = np.zeros(len(polygons))
     for point in points:
         inside = np.nonzero(shapely.contains_xy(polygons, float(point[0]), float(point[1])))[0]
         if len(inside):
             spot = shapely.Point(float(point[0]), float(point[1]))
-            deep = shapely.distance(shapely.boundary(polygons[inside]), spot)
-            held[inside[deep > pathing.TOLERANCE_MM]] = True
-    return held
+            here = shapely.distance(shapely.boundary(polygons[inside]), spot)
+            depth[inside] = np.maximum(depth[inside], here)
+    return np.where(depth > pathing.TOLERANCE_MM, depth, 0.0)

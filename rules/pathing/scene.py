@@ -325,7 +325,11 @@ class _Scene:
         )
 
     def inside_solids(self, x: FloatArray, y: FloatArray) -> BoolArray:
-        """Whether points lie strictly inside the raw polygonal part of an obstacle."""
+        """Whether points lie inside the raw polygonal part of an obstacle, farther than
+        `TOLERANCE_MM` from its outline: a point on the outline touches it. (A mover with a
+        radius is kept that far from the outline by the grown edges anyway; a point mover,
+        among obstacles its caller grew, meets the raw polygons alone, and a point on their
+        outline may lie inside by the rounding of its coordinates.)"""
         out = np.zeros(len(x), dtype=bool)
         if len(self.solids) == 0 or len(x) == 0:
             return out
@@ -333,8 +337,17 @@ class _Scene:
         i, j = _bbox_pairs(x, y, x, y, b[:, 0], b[:, 1], b[:, 2], b[:, 3])
         if len(i):
             hit = shapely.contains_xy(self.solids[j], x[i], y[i])
+            k = np.nonzero(hit)[0]
+            if len(k) and self.radius <= TOLERANCE_MM:
+                depth = shapely.distance(self.solid_rings[j[k]], shapely.points(x[i[k]], y[i[k]]))
+                hit[k] = depth > TOLERANCE_MM
             out[i[hit]] = True
         return out
+
+    @functools.cached_property
+    def solid_rings(self) -> np.ndarray:
+        """The outlines (rings) of the raw polygonal parts of the obstacles."""
+        return np.asarray(shapely.boundary(self.solids))
 
     def segments_blocked(
         self, x0: FloatArray, y0: FloatArray, x1: FloatArray, y1: FloatArray

@@ -207,3 +207,155 @@ def test_a_base_that_turns_at_the_end_needs_room_at_both_facings() -> None:
     assert kept["legal"] and math.isclose(kept["cost_mm"], 50.0, abs_tol=1e-6), kept
     turned = _json(scene, "move", "g", 500, 350, facing_deg=0)
     assert turned["reasons"] == ["destination_occupied"] and turned["blocked_by"] == ["o"]
+
+
+def _mbt(figures: list[dict[str, Any]], terrain: list[dict[str, Any]] | None = None) -> Any:
+    return parse_scene(
+        {
+            "ruleset": "mbt",
+            "table": {"width_mm": 600, "depth_mm": 400},
+            "figures": figures,
+            "terrain": terrain or [],
+        }
+    )
+
+
+MBT_RECT = {"shape": "rect", "width_mm": 40, "depth_mm": 20}
+
+
+def test_a_way_round_a_tilted_rock_runs_along_its_grown_outline() -> None:
+    # A 40 x 20 mm base facing north (x +-20, y +-10 about its centre) passes a 10 mm
+    # rock square turned 24 deg, corners (157.922, 146.959), (153.041, 157.922),
+    # (142.078, 153.041), (146.959, 142.078). Grown by the base, the rock's top is the
+    # edge from (133.041, 167.922) to (173.041, 167.922) (its top corner, y 157.922, + 10)
+    # with the turned corner (142.078 - 20, 153.041 + 10) = (122.078, 163.041) before it.
+    # From (100, 150) over it to (200, 150):
+    #   hypot(22.078, 13.041) + hypot(10.963, 4.881) + 40 + hypot(26.959, 17.922)
+    #   = 25.642 + 12.000 + 40 + 32.373 = 110.015 mm of 5 graduations (125 mm).
+    # Its legs run along the grown outline's edges: touching them is no blocking.
+    scene = _mbt(
+        [
+            {
+                "id": "m",
+                "side": "blue",
+                "x_mm": 100,
+                "y_mm": 150,
+                "facing_deg": 90,
+                "type": "cavalry",
+                "base": MBT_RECT,
+            }
+        ],
+        [
+            {
+                "id": "rock",
+                "kind": "impassable",
+                "polygon_mm": [
+                    [157.922, 146.959],
+                    [153.041, 157.922],
+                    [142.078, 153.041],
+                    [146.959, 142.078],
+                ],
+            }
+        ],
+    )
+    answer = _json(scene, "move", "m", 200, 150)
+    assert answer["legal"], answer
+    assert math.isclose(answer["cost_mm"], 110.015, abs_tol=1e-3)
+    assert answer["path_mm"][1:4] == [[122.078, 163.041], [133.041, 167.922], [173.041, 167.922]]
+
+
+def test_a_move_into_exact_contact_at_any_facing_is_legal() -> None:
+    # m faces 37 deg and goes straight 100 mm along its facing, to where its front edge
+    # lies on e's front edge (e faces 217 deg, 100 mm further on less their depths): the
+    # goal is on e's grown outline, to the rounding of its coordinates.
+    scene = _mbt(
+        [
+            {
+                "id": "m",
+                "side": "blue",
+                "x_mm": 204.16373879432484,
+                "y_mm": 127.7821972217542,
+                "facing_deg": 37,
+                "type": "cavalry",
+                "base": MBT_RECT,
+            },
+            {
+                "id": "e",
+                "side": "red",
+                "x_mm": 300,
+                "y_mm": 200,
+                "facing_deg": 217,
+                "type": "infantry",
+                "base": MBT_RECT,
+            },
+        ]
+    )
+    answer = _json(scene, "move", "m", 284.02728979905413, 187.96369953695904)
+    assert answer["legal"], answer
+    assert math.isclose(answer["cost_mm"], 100.0, abs_tol=1e-6)
+
+
+def test_a_base_overhanging_the_table_edge_may_move_away_from_it() -> None:
+    # Facing 37 deg, a 40 x 20 mm base reaches cos 37 x 10 + sin 37 x 20 = 20.0227 mm
+    # along x from its centre: at x 20.0226 it overhangs the edge by 0.1 micrometre. It
+    # moves straight to x 100 (79.9774 mm) and has somewhere to go.
+    scene = _mbt(
+        [
+            {
+                "id": "m",
+                "side": "blue",
+                "x_mm": 20.0226,
+                "y_mm": 200,
+                "facing_deg": 37,
+                "type": "cavalry",
+                "base": MBT_RECT,
+            }
+        ]
+    )
+    answer = _json(scene, "move", "m", 100, 200)
+    assert answer["legal"], answer
+    assert math.isclose(answer["cost_mm"], 79.9774, abs_tol=1e-3)
+    assert _json(scene, "reach", "m")["area_mm2"] > 20_000.0
+
+
+def test_a_base_overlapping_another_may_not_go_deeper_into_it() -> None:
+    # m (x 180-220, y 190-210) overlaps o (x 219-259) by 1 mm. o grown by m is x 199-279,
+    # y 180-220; m's centre is 1 mm deep in it, so that outline shrunk by 1 mm blocks:
+    # x 200-278, y 181-219. To (239, 225): up its side to (200, 219), then across:
+    #   19 + hypot(39, 6) = 19 + 39.459 = 58.459 mm, legal. Its reach leaves out
+    # (260, 199.3), where m would be 19 mm into o.
+    scene = _mbt(
+        [
+            {
+                "id": "m",
+                "side": "blue",
+                "x_mm": 200,
+                "y_mm": 200,
+                "facing_deg": 90,
+                "type": "cavalry",
+                "base": MBT_RECT,
+            },
+            {
+                "id": "o",
+                "side": "red",
+                "x_mm": 239,
+                "y_mm": 200,
+                "facing_deg": 90,
+                "type": "infantry",
+                "base": MBT_RECT,
+            },
+        ]
+    )
+    answer = _json(scene, "move", "m", 239, 225)
+    assert answer["legal"], answer
+    assert math.isclose(answer["cost_mm"], 58.459, abs_tol=1e-3)
+    assert answer["path_mm"] == [[200.0, 200.0], [200.0, 219.0], [239.0, 225.0]]
+    reach = _json(scene, "reach", "m")
+    area = shapely.union_all(
+        [
+            shapely.Polygon(shell, holes)
+            for shell, holes in zip(reach["polygons_mm"], reach["holes_mm"], strict=True)
+        ]
+    )
+    assert not area.contains(shapely.Point(260, 199.3))
+    assert area.contains(shapely.Point(200, 230))
