@@ -100,8 +100,9 @@ def _progress_bar(description: str, *, quiet: bool = False) -> Iterator[Progress
         yield update
 
 
-PATH_QUESTIONS = frozenset({"move", "reach"})
-"""The questions of every rule system that search paths (a move, a reachable area)."""
+PATH_QUESTIONS = frozenset({"move", "reach", "run", "pursuit"})
+"""Questions that search paths: a move, a reachable area, M.U.S.G.'s run, Confrontation's
+pursuit (a charge searches one in M.U.S.G. only, and loads the loops itself)."""
 
 
 @app.command(context_settings={"ignore_unknown_options": True})  # `move A 250 -3`
