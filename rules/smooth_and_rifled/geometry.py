@@ -179,8 +179,9 @@ def cover(scene: Scene, options: SmoothAndRifledOptions, shooter: Figure, target
     """Cover of ``target`` against ``shooter`` (§6.2.3).
 
     Obstacles crossed by the line between the two, except those within 3 cm of the
-    shooter unless even closer to the target; or the target standing in a wood or a
-    building (even when the shooter is in it too). The margin is that of the obstacles
+    shooter unless even closer to the target; or the target standing in difficult
+    ground, "terrain difficile (bois, bâtiment)": a wood, a building, or other difficult
+    ground such as a marsh or rocks (even when the shooter is in it too). The margin is that of the obstacles
     whose counting or not changes the cover's grade or weight (an obstacle at 3 cm
     behind a higher wall is no doubt).
     """
@@ -202,7 +203,9 @@ def cover(scene: Scene, options: SmoothAndRifledOptions, shooter: Figure, target
             crossed.append((feature, at_most(ignore_mm, to_shooter), abs(to_shooter - ignore_mm)))
     sheltering = [
         feature
-        for feature in scene.terrain_of([TerrainKind.WOOD, TerrainKind.BUILDING])
+        for feature in scene.terrain_of(
+            [TerrainKind.WOOD, TerrainKind.BUILDING, TerrainKind.DIFFICULT]
+        )
         if feature.geometry.contains(shapely.Point(target.x_mm, target.y_mm))
     ]
 
