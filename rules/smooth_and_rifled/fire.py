@@ -163,9 +163,13 @@ def fire_question(
                 m for shot in shots for m in refusing(shot.margins, shot.reasons, _CHECKS)
             )
         )
-    elif reported and shelter.margin_mm is not None:
-        # how far the obstacle is from the shooter: his position's doubt alone
-        margins = (*margins, Margin("cover", shelter.margin_mm, reported.figure.sigma_mm))
+    elif reported:
+        if shelter.margin_mm is not None:
+            # how far the obstacle is from the shooter: his position's doubt alone
+            margins = (*margins, Margin("cover", shelter.margin_mm, reported.figure.sigma_mm))
+        if shelter.shelter_margin_mm is not None:
+            # how far the target stands from the edge of the ground sheltering it: its own
+            margins = (*margins, Margin("cover", shelter.shelter_margin_mm, target.sigma_mm))
     shooter_name = group.name if group is not None else lead.id
     if allowed:
         text = (

@@ -166,6 +166,9 @@ class Cover:
     margin_mm: float | None = None
     """How far the nearest obstacle whose counting decides the cover is from the 3 cm
     about the shooter within which it does not count (None when none decides it)."""
+    shelter_margin_mm: float | None = None
+    """How far the target's centre is from the edge of the nearest wood, building or
+    difficult ground whose holding it or not decides the cover (None when none does)."""
 
 
 def _weight(feature: TerrainFeature) -> str:
@@ -181,9 +184,10 @@ def cover(scene: Scene, options: SmoothAndRifledOptions, shooter: Figure, target
     Obstacles crossed by the line between the two, except those within 3 cm of the
     shooter unless even closer to the target; or the target standing in difficult
     ground, "terrain difficile (bois, bâtiment)": a wood, a building, or other difficult
-    ground such as a marsh or rocks (even when the shooter is in it too). The margin is that of the obstacles
-    whose counting or not changes the cover's grade or weight (an obstacle at 3 cm
-    behind a higher wall is no doubt).
+    ground such as a marsh or rocks (even when the shooter is in it too). The margin is
+    that of the obstacles whose counting or not changes the cover's grade or weight (an
+    obstacle at 3 cm behind a higher wall is no doubt); the shelter margin, that of the
+    ground whose holding the target or not changes them.
     """
     prints = footprints(scene)
     shooter_print = prints[index_of(scene, shooter.id)]
@@ -201,17 +205,19 @@ def cover(scene: Scene, options: SmoothAndRifledOptions, shooter: Figure, target
         else:
             # "les obstacles à moins de 3cm du tireur ne comptent pas": 3 cm counts
             crossed.append((feature, at_most(ignore_mm, to_shooter), abs(to_shooter - ignore_mm)))
-    sheltering = [
-        feature
-        for feature in scene.terrain_of(
-            [TerrainKind.WOOD, TerrainKind.BUILDING, TerrainKind.DIFFICULT]
-        )
-        if feature.geometry.contains(shapely.Point(target.x_mm, target.y_mm))
+    centre = shapely.Point(target.x_mm, target.y_mm)
+    grounds = [
+        (feature, bool(feature.geometry.contains(centre)))
+        for feature in scene.terrain_of(SHELTERING)
+        if isinstance(feature.geometry, shapely.Polygon)
     ]
+    sheltering = [feature for feature, holds in grounds if holds]
 
-    def verdict(counted: list[TerrainFeature]) -> tuple[int | None, str, str | None]:
+    def verdict(
+        counted: list[TerrainFeature], shelter: list[TerrainFeature] = sheltering
+    ) -> tuple[int | None, str, str | None]:
         level = max((f.level or 1 for f in counted), default=None)
-        weights = [_weight(f) for f in (*counted, *sheltering)]
+        weights = [_weight(f) for f in (*counted, *shelter)]
         grade = "none"
         if level is not None:
             total_from = 3 if is_mounted(target) else 2
@@ -219,7 +225,7 @@ def cover(scene: Scene, options: SmoothAndRifledOptions, shooter: Figure, target
             grade = (
                 "total" if level >= total_from else "partial" if level >= partial_from else "none"
             )
-        if sheltering and grade == "none":
+        if shelter and grade == "none":
             grade = "partial"
         weight = "heavy" if "heavy" in weights else "light" if weights and grade != "none" else None
         return level, grade, weight
@@ -233,8 +239,20 @@ def cover(scene: Scene, options: SmoothAndRifledOptions, shooter: Figure, target
         flipped = [f for f in counted if f is not feature] if counts else [*counted, feature]
         if verdict(flipped)[1:] != (grade, weight):
             margin = edge if margin is None else min(margin, edge)
+    shelter_margin: float | None = None
+    for feature, holds in grounds:
+        others = [f for f in sheltering if f is not feature]
+        if verdict(counted, others if holds else [*others, feature])[1:] != (grade, weight):
+            edge = float(feature.geometry.exterior.distance(centre))
+            for hole in feature.geometry.interiors:
+                edge = min(edge, float(hole.distance(centre)))
+            shelter_margin = edge if shelter_margin is None else min(shelter_margin, edge)
     names = [f.id for f in counted] + [f.id for f in sheltering]
-    return Cover(tuple(names), level, grade, weight, margin)
+    return Cover(tuple(names), level, grade, weight, margin, shelter_margin)
+
+
+SHELTERING = (TerrainKind.WOOD, TerrainKind.BUILDING, TerrainKind.DIFFICULT)
+"""Ground that gives a target standing in it cover (§6.2.3)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -407,3 +407,30 @@ def test_bad_input_to_the_new_questions_is_a_question_error(
     ]
     with pytest.raises(QuestionError, match=fragment):
         ask(_scene(figures), question, args, extras)
+
+
+def test_a_target_at_the_edge_of_a_marsh_is_too_close_to_call_for_cover() -> None:
+    # S&R §6.2.3: "Une figurine est également à couvert si elle se trouve en terrain
+    # difficile". t stands 0.5 mm inside a marsh (x 300-400), placed within 1 mm (its
+    # sigma): whether it has cover, and so whether the 5s and 6s are re-rolled, is in
+    # doubt. 5 mm further in (margin 5.5 > 2 x 1) it is in cover for certain.
+    marsh = {
+        "id": "marsh",
+        "kind": "difficult",
+        "polygon_mm": [[300, 300], [400, 300], [400, 400], [300, 400]],
+    }
+    shooter = {
+        "id": "s",
+        "side": "b",
+        "x_mm": 100,
+        "y_mm": 350,
+        "facing_deg": 0,
+        "attrs": {"weapon": {"medium_range_cm": 30}},
+    }
+    for x, doubt in ((300.5, True), (305.5, False)):
+        target = {"id": "t", "side": "r", "x_mm": x, "y_mm": 350, "sigma_mm": 1.0}
+        answer = _json(_scene([shooter, target], terrain=[marsh]), "fire", "s", "t")
+        assert answer["cover"] == ["marsh"] and answer["cover_weight"] == "light"
+        cover = [m for m in answer["margins"] if m["what"] == "cover"]
+        assert [m["margin_mm"] for m in cover] == [pytest.approx(x - 300.0)]
+        assert answer["message"].startswith("too close to call") is doubt, answer["message"]
