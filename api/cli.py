@@ -102,7 +102,9 @@ def _progress_bar(description: str, *, quiet: bool = False) -> Iterator[Progress
 
 PATH_QUESTIONS = frozenset({"move", "reach", "run", "pursuit"})
 """Questions that search paths: a move, a reachable area, M.U.S.G.'s run, Confrontation's
-pursuit (a charge searches one in M.U.S.G. only, and loads the loops itself)."""
+pursuit. (M.U.S.G.'s charge searches one too, but Smooth & Rifled's, a straight line, would
+pay for loading the loops for nothing: a first M.U.S.G. charge after installing compiles
+them within its own time limit.)"""
 
 
 @app.command(context_settings={"ignore_unknown_options": True})  # `move A 250 -3`
