@@ -8,6 +8,7 @@ shapely (GEOS); only what shapely does not offer is written here.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -314,3 +315,36 @@ def polygon_rings(
         tuple(ring_points(p.exterior.coords) for p in pieces),
         tuple(tuple(ring_points(h.coords) for h in p.interiors) for p in pieces),
     )
+
+
+ANSWER_GRID_MM = 1e-3
+"""Answers give coordinates to the micrometre (`arbitre.rules.answers.Answer.to_json`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AreaAnswer:
+    """An area as an answer gives it: its polygons' rings (``polygons_mm``, ``holes_mm``)
+    and its size."""
+
+    polygons: tuple[shapely.Polygon, ...]
+    polygons_mm: tuple[Ring, ...]
+    holes_mm: tuple[tuple[Ring, ...], ...]
+    area_mm2: float
+
+
+def area_answer(area: shapely.Geometry) -> AreaAnswer:
+    """An area (a polygon, several, or none) snapped to the micrometre the answers are
+    written to, so that its rings, written out, still make valid polygons (rounded one by
+    one, the points of two rings a few micrometres apart could cross), and its parts.
+
+    >>> near = shapely.box(0, 0, 1, 1).union(shapely.box(1.0000004, 0, 2, 1))
+    >>> found = area_answer(near)
+    >>> len(found.polygons), found.area_mm2
+    (1, 2.0)
+    """
+    snapped = shapely.set_precision(area, ANSWER_GRID_MM)
+    polygons = tuple(
+        p for p in shapely.get_parts(snapped) if isinstance(p, shapely.Polygon) and not p.is_empty
+    )
+    outlines, holes = polygon_rings(polygons)
+    return AreaAnswer(polygons, outlines, holes, float(sum(p.area for p in polygons)))

@@ -82,7 +82,7 @@ from arbitre.rules.choc_base_6.neutral_groups import (
 from arbitre.rules.choc_base_6.neutral_messages import fire_message, move_message
 from arbitre.rules.choc_base_6.neutral_obstacles import enemy_contact, line_blockers, move_field
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.geometry import centre_distance_mm, polygon_rings
+from arbitre.rules.geometry import area_answer, centre_distance_mm
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Bonus, Die, Name, SideDice
 from arbitre.rules.ruleset import Question, Ruleset, coordinate_mm
@@ -399,16 +399,15 @@ class ChocBase6Neutral(Ruleset):
         allowance_mm = unit.to_mm(allowance_units)
         field = move_field(scene, {f.id for f in movers}, mover, options)
         area = pathing.reachable_area(field, mover.xy, radius_mm, allowance_mm)
-        polygons = list(getattr(area, "geoms", [area])) if not area.is_empty else []
-        outlines, holes = polygon_rings(polygons)
+        found = area_answer(area)
         return ReachAnswer(
             question="reach",
-            message=f"{a} may move anywhere in {len(polygons)} area(s) of "
-            f"{area_text(area.area)} within {allowance_units} {unit.name}",
+            message=f"{a} may move anywhere in {len(found.polygons)} area(s) of "
+            f"{area_text(found.area_mm2)} within {allowance_units} {unit.name}",
             mover=a,
-            area_mm2=float(area.area),
-            polygons_mm=outlines,
-            holes_mm=holes,
+            area_mm2=found.area_mm2,
+            polygons_mm=found.polygons_mm,
+            holes_mm=found.holes_mm,
             allowance_mm=allowance_mm,
             allowance_units=float(allowance_units),
             unit=unit.name,

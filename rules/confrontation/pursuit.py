@@ -11,7 +11,7 @@ from arbitre.rules.confrontation.book import BLOCKING_TERRAIN, COSTLY_TERRAIN, N
 from arbitre.rules.confrontation.contacts import base_of, find_contacts
 from arbitre.rules.confrontation.dice import pursuit_distance_cm
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.geometry import polygon_rings
+from arbitre.rules.geometry import area_answer
 from arbitre.rules.model import Scene
 from arbitre.rules.ruleset import figure_named
 from arbitre.rules.terrain import terrain_regions
@@ -35,7 +35,7 @@ def pursuit_answer(scene: Scene, a: str) -> PursuitAnswer:
     polygons, costly = terrain_regions(scene, BLOCKING_TERRAIN, COSTLY_TERRAIN)
     ground = pathing.Field(scene.table.width_mm, scene.table.depth_mm, hulls, polygons, costly)
     area = pathing.reachable_area(ground, figure.xy, radius_mm, pursuit_mm)
-    pieces = list(getattr(area, "geoms", [area])) if not area.is_empty else []
+    found = area_answer(area)
     index = scene.figures.index(figure)
     engaged = tuple(scene.figures[k].id for k in find_contacts(scene).enemies[index])
     warnings = []
@@ -49,15 +49,14 @@ def pursuit_answer(scene: Scene, a: str) -> PursuitAnswer:
                 others=", ".join(engaged),
             )
         )
-    outlines, holes = polygon_rings(pieces)
     return PursuitAnswer(
         question="pursuit",
         message=f"{a} may pursue {pursuit_cm} cm (half of MOU {mou:g}, rounded up): "
-        f"{area_text(area.area)} within reach",
+        f"{area_text(found.area_mm2)} within reach",
         mover=a,
-        area_mm2=float(area.area),
-        polygons_mm=outlines,
-        holes_mm=holes,
+        area_mm2=found.area_mm2,
+        polygons_mm=found.polygons_mm,
+        holes_mm=found.holes_mm,
         allowance_mm=pursuit_mm,
         allowance_units=float(pursuit_cm),
         unit="cm",

@@ -19,7 +19,7 @@ from arbitre.rules.answers import (
 )
 from arbitre.rules.base_field import BaseField, base_field
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.geometry import polygon_rings, swept_hulls
+from arbitre.rules.geometry import area_answer, swept_hulls
 from arbitre.rules.links import Links
 from arbitre.rules.mbt.answers import MbtMoveAnswer, MbtReachAnswer, reason_words
 from arbitre.rules.mbt.numbers import COST_SLACK_MM, NUMBERS, TOUCH_MM2, MbtOptions, _options, _unit
@@ -301,21 +301,15 @@ def reach_answer(scene: Scene, a: str, as_group: Flag = False) -> MbtReachAnswer
     ground = _ground(scene, mover, members, options)
     area = ground.field.reachable_area(mover.centre, allowance_mm)
     back = -moving.offset_mm
-    polygons = [
-        shapely.transform(p, lambda xy: xy + back)
-        for p in shapely.get_parts(area)
-        if isinstance(p, shapely.Polygon) and not p.is_empty
-    ]
-    total = float(sum(p.area for p in polygons))
-    outlines, holes = polygon_rings(polygons)
+    found = area_answer(shapely.transform(area, lambda xy: xy + back))
     return MbtReachAnswer(
         question="reach",
-        message=f"{a} may move its centre anywhere in {len(polygons)} area(s) of "
-        f"{area_text(total)} within {allowance_units:g} graduations",
+        message=f"{a} may move its centre anywhere in {len(found.polygons)} area(s) of "
+        f"{area_text(found.area_mm2)} within {allowance_units:g} graduations",
         mover=a,
-        area_mm2=total,
-        polygons_mm=outlines,
-        holes_mm=holes,
+        area_mm2=found.area_mm2,
+        polygons_mm=found.polygons_mm,
+        holes_mm=found.holes_mm,
         allowance_mm=allowance_mm,
         allowance_units=allowance_units,
         unit=unit.name,

@@ -12,7 +12,7 @@ import shapely
 from arbitre.rules import pathing
 from arbitre.rules.answers import Margin, Reason, Unit, area_text, with_certainty
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.geometry import polygon_rings
+from arbitre.rules.geometry import area_answer
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.musg.answers import _REASON_TEXT, MusgMoveAnswer, MusgReachAnswer
 from arbitre.rules.musg.bases import (
@@ -285,16 +285,15 @@ def reach_answer(scene: Scene, a: str, mode: Mode = "walk") -> MusgReachAnswer:
     area = pathing.reachable_area(
         _field(scene, mover, options), mover.xy, _radius(mover, options), allowance_mm
     )
-    polygons = list(getattr(area, "geoms", [area])) if not area.is_empty else []
-    outlines, holes = polygon_rings(polygons)
+    found = area_answer(area)
     return MusgReachAnswer(
         question="reach",
-        message=f"{a} may {mode} anywhere in {len(polygons)} area(s) of "
-        f"{area_text(area.area)} within {allowance_units:g} pas",
+        message=f"{a} may {mode} anywhere in {len(found.polygons)} area(s) of "
+        f"{area_text(found.area_mm2)} within {allowance_units:g} pas",
         mover=a,
-        area_mm2=float(area.area),
-        polygons_mm=outlines,
-        holes_mm=holes,
+        area_mm2=found.area_mm2,
+        polygons_mm=found.polygons_mm,
+        holes_mm=found.holes_mm,
         allowance_mm=allowance_mm,
         allowance_units=allowance_units,
         unit=unit.name,

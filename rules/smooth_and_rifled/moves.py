@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
 import numpy as np
 import shapely
@@ -25,7 +25,7 @@ from arbitre.rules.answers import (
 )
 from arbitre.rules.base_field import BaseField, base_field, disc_field
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.geometry import base_gaps_mm
+from arbitre.rules.geometry import area_answer, base_gaps_mm
 from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind
 from arbitre.rules.options import Degrees
 from arbitre.rules.ruleset import coordinate_mm
@@ -215,16 +215,16 @@ def reach_question(
     """Where A may move in this action (§6.1)."""
     plan = move_plan(scene, a, action, action_index, mode)
     area = plan.field.reachable_area(plan.mover.xy, plan.allowance_mm)
-    polygons = list(getattr(area, "geoms", [area])) if not area.is_empty else []
+    found = area_answer(area)
     return ReachAnswer(
         question="reach",
-        message=f"{a} may move anywhere in {len(polygons)} area(s) of "
-        f"{area_text(area.area)} with {UNIT.from_mm(plan.allowance_mm):g} cm "
+        message=f"{a} may move anywhere in {len(found.polygons)} area(s) of "
+        f"{area_text(found.area_mm2)} with {UNIT.from_mm(plan.allowance_mm):g} cm "
         f"({plan.kind}, {plan.mode}, action {plan.index})",
         mover=a,
-        area_mm2=float(area.area),
-        polygons_mm=tuple(ring(p.exterior.coords) for p in polygons),
-        holes_mm=tuple(tuple(ring(h.coords) for h in p.interiors) for p in polygons),
+        area_mm2=found.area_mm2,
+        polygons_mm=found.polygons_mm,
+        holes_mm=found.holes_mm,
         allowance_mm=plan.allowance_mm,
         allowance_units=UNIT.from_mm(plan.allowance_mm),
         unit=UNIT.name,
@@ -470,11 +470,6 @@ def obstacles_crossed(path: pathing.Path, obstacles: list[TerrainFeature]) -> li
         return []
     line = shapely.LineString(path.points_mm)
     return [f.id for f in obstacles if line.intersects(f.geometry)]
-
-
-def ring(coords: Any) -> tuple[tuple[float, float], ...]:
-    """A polygon ring as plain (x, y) tuples."""
-    return tuple((float(px), float(py)) for px, py in coords)
 
 
 # --- charge helpers ----------------------------------------------------------------------

@@ -86,3 +86,30 @@ def test_a_convex_wood_grows_by_a_turned_base_as_its_edges_do() -> None:
     edges = np.asarray(wood.exterior.coords)
     slid = shapely.union_all([wood, *swept_hulls(edges[:-1], edges[1:], -base)])
     assert overlap_centres(wood, base).symmetric_difference(slid).area < 1e-6
+
+
+def test_an_area_answer_reads_back_as_valid_separate_polygons() -> None:
+    # Two squares 0.4 micrometre apart, and a third whose corner pokes 0.3 micrometre
+    # into the second: written to the micrometre one by one, the first two would share
+    # an edge and the third would cross the second. Snapped first, they are one valid
+    # polygon of 3 x 1 mm^2 (less the 0.3 micrometre overlap, nothing at this precision).
+    from arbitre.rules.geometry import area_answer
+
+    pieces = shapely.MultiPolygon(
+        [
+            shapely.box(0, 0, 1, 1),
+            shapely.box(1.0000004, 0, 2, 1),
+            shapely.box(1.9999997, 0.5, 3, 1.5),
+        ]
+    )
+    found = area_answer(pieces)
+    rounded = [
+        shapely.Polygon(
+            [(round(x, 3), round(y, 3)) for x, y in shell],
+            [[(round(x, 3), round(y, 3)) for x, y in hole] for hole in holes],
+        )
+        for shell, holes in zip(found.polygons_mm, found.holes_mm, strict=True)
+    ]
+    assert all(p.is_valid for p in rounded)
+    assert shapely.MultiPolygon(rounded).is_valid
+    assert found.area_mm2 == pytest.approx(3.0, abs=1e-6)
