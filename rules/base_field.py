@@ -21,6 +21,7 @@ to it as it already is.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -126,13 +127,17 @@ def base_field(
     far = np.max([np.array([width_mm, depth_mm]) - high, *points], axis=0)
     shift = -corner
 
+    shrunk_hulls: list[tuple[shapely.Geometry, str]] = []  # grown, then shrunk: polygons
     hull_list = list(hulls)
     grown_discs = [_grown_discs(h.discs, shape) for h in hull_list]
     depths = _hull_depths(grown_discs, points)
     grown_hulls = []
     for hull, discs, depth in zip(hull_list, grown_discs, depths, strict=True):
         if depth > 0.0:  # overlapped where the move starts or ends: no deeper
-            if not np.all(discs[:, 2] > depth):
+            radius = float(discs[:, 2].min())
+            if depth >= radius or np.any(discs[:, 2] != radius):
+                core, by = _disc_hull_polygon(discs, depth)
+                shrunk_hulls.append((_no_deeper(core, by), hull.ident))
                 continue
             discs = discs - [0.0, 0.0, depth]
         grown_hulls.append(pathing.DiscHull(discs + [*shift, 0.0], hull.ident))
@@ -142,10 +147,12 @@ def base_field(
     depths = _polygon_depths(grown, points)
     deep = np.nonzero(depths > 0.0)[0]
     if len(deep):  # overlapped where the move starts or ends: no deeper
-        grown[deep] = shapely.buffer(grown[deep], -depths[deep])
-    parts, owner = shapely.get_parts(_moved(grown, shift), return_index=True)
+        grown[deep] = [_no_deeper(g, d) for g, d in zip(grown[deep], depths[deep], strict=True)]
+    idents = [b.ident for b in blocking] + [ident for _, ident in shrunk_hulls]
+    shapes = np.array([*grown, *(g for g, _ in shrunk_hulls)], dtype=object)
+    parts, owner = shapely.get_parts(_moved(shapes, shift), return_index=True)
     grown_polygons = tuple(
-        pathing.BlockingPolygon(part, blocking[k].ident)
+        pathing.BlockingPolygon(part, idents[k])
         for part, k in zip(parts, owner, strict=True)
         if isinstance(part, shapely.Polygon) and part.area > 0.0
     )
@@ -166,6 +173,37 @@ def base_field(
 def _moved(geometry: Any, by: FloatArray) -> Any:
     """A geometry (or an object array of them) moved by ``by`` (2,)."""
     return shapely.transform(geometry, lambda xy: xy + by)
+
+
+_ARC_SEGMENTS = 8
+"""Segments a quarter of a circle is drawn with where a polygon is shrunk."""
+
+
+def _no_deeper(polygon: shapely.Geometry, depth: float) -> shapely.Geometry:
+    """The centres at which a base is deeper than ``depth`` in an obstacle whose grown
+    outline is ``polygon``: that outline shrunk by ``depth``. Round an inner corner the
+    shrunk outline has an arc, drawn with chords that cut into the circle: it is shrunk
+    by so much more that the chords keep ``depth`` from the corner, and a base as deep as
+    that, right by the corner, is not inside."""
+    hull = shapely.convex_hull(polygon)
+    if shapely.get_num_interior_rings(polygon) == 0 and hull.area - polygon.area <= (
+        1e-9 * hull.area
+    ):
+        return shapely.buffer(polygon, -depth)  # convex: shrunk exactly, no arcs
+    chord = math.cos(math.pi / (4 * _ARC_SEGMENTS))
+    return shapely.buffer(polygon, -depth / chord, quad_segs=_ARC_SEGMENTS)
+
+
+def _disc_hull_polygon(discs: FloatArray, depth: float) -> tuple[shapely.Geometry, float]:
+    """A hull of discs (N, 3) as a polygon to shrink by the returned depth: for discs of
+    one radius under ``depth``, the hull of their centres and ``depth`` less the radius;
+    otherwise the hull drawn with 256 sides a disc, and ``depth`` itself."""
+    radius = float(discs[0, 2])
+    if np.all(discs[:, 2] == radius) and depth >= radius:
+        centres = shapely.convex_hull(shapely.multipoints(discs[:, :2]))
+        return centres, depth - radius
+    drawn = shapely.buffer(shapely.points(discs[:, :2]), discs[:, 2], quad_segs=64)
+    return shapely.convex_hull(shapely.union_all(drawn)), depth
 
 
 def _grown_discs(discs: FloatArray, shape: FloatArray) -> FloatArray:
@@ -191,9 +229,13 @@ def _hull_depths(discs: list[FloatArray], points: list[FloatArray]) -> FloatArra
         owner = np.repeat(np.arange(len(same)), [len(discs[k]) for k in same])
         cores = shapely.convex_hull(shapely.multipoints(centres, indices=owner))
         radii = np.array([discs[k][0, 2] for k in same])
+        rims = shapely.boundary(cores)
         for point in points:
             spot = shapely.Point(float(point[0]), float(point[1]))
-            depth[same] = np.maximum(depth[same], radii - shapely.distance(cores, spot))
+            # a point within the centres' hull is the radius deep and then some
+            inner = np.where(shapely.contains(cores, spot), shapely.distance(rims, spot), 0.0)
+            here = radii - shapely.distance(cores, spot) + inner
+            depth[same] = np.maximum(depth[same], here)
     for k in np.nonzero(~one_radius)[0]:
         drawn = shapely.buffer(shapely.points(discs[k][:, :2]), discs[k][:, 2], quad_segs=64)
         hull = np.array([shapely.convex_hull(shapely.union_all(drawn))], dtype=object)

@@ -179,16 +179,22 @@ def _swept_through(
     scene: Scene, mover: Plate, points: np.ndarray, ground: Ground, options: MbtOptions
 ) -> tuple[str, ...]:
     """Bases and impassable ground that the mover's rectangle, slid along the polyline
-    ``points`` (K, 2) table mm, runs into (beyond the contact tolerance for bases)."""
+    ``points`` (K, 2) table mm, runs into (beyond the contact tolerance for bases).
+
+    Those it already overlaps where it starts are left out: the way found takes it no
+    deeper into them (`base_field`), and it must be free to leave them."""
     if len(points) < 2:
         return ()
     hulls = swept_hulls(points[:-1], points[1:], _corners(mover))
+    start = mover.polygon()
     line = shapely.LineString(points)
     reach_mm = ground.radius_mm + options.contact_tolerance_mm
     found: list[str] = []
     for other in ground.others:
         shape = other.polygon()
         if float(shapely.distance(line, shape)) > reach_mm:
+            continue
+        if penetration_mm(start, shape) > options.contact_tolerance_mm:
             continue
         touching = np.asarray(shapely.intersects(hulls, shape))
         if any(
@@ -197,6 +203,8 @@ def _swept_through(
             found.append(other.figure.id)
     for ident, geometry in ground.blocking:
         if float(shapely.distance(line, geometry)) > reach_mm:
+            continue
+        if start.intersection(geometry).area > TOUCH_MM2:
             continue
         if any(hull.intersection(geometry).area > TOUCH_MM2 for hull in hulls):
             found.append(ident)

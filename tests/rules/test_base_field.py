@@ -359,3 +359,86 @@ def test_a_base_overlapping_another_may_not_go_deeper_into_it() -> None:
     )
     assert not area.contains(shapely.Point(260, 199.3))
     assert area.contains(shapely.Point(200, 230))
+
+
+def test_a_square_deep_in_a_round_base_leaves_it_no_deeper() -> None:
+    # A 20 mm square at (200, 200) and a 25 mm round base at (209, 200): the round base's
+    # centre is 1 mm inside the square, 12.5 + 1 = 13.5 mm deep. The square may not get
+    # deeper: the round base blocks as the centres where it is deeper than that, the
+    # square of the round base's centre grown by the square ([199, 219] x [190, 210])
+    # shrunk by 1: [200, 218] x [191, 209]. Round it to (260, 200):
+    #   9 + 18 + hypot(42, 9) = 9 + 18 + 42.953 = 69.953 mm (not 60 straight through).
+    scene = _sr(
+        [
+            {"id": "m", "side": "b", "x_mm": 200, "y_mm": 200, "facing_deg": 0, "base": SQUARE_20},
+            {"id": "o", "side": "r", "x_mm": 209, "y_mm": 200},
+        ],
+        [],
+    )
+    answer = _json(scene, "move", "m", 260, 200)
+    assert answer["legal"], answer
+    assert math.isclose(answer["cost_mm"], 69.953, abs_tol=1e-3)
+    reach = _json(scene, "reach", "m")
+    area = shapely.union_all(
+        [
+            shapely.Polygon(shell, holes)
+            for shell, holes in zip(reach["polygons_mm"], reach["holes_mm"], strict=True)
+        ]
+    )
+    assert not area.contains(shapely.Point(214, 200))  # 17.5 mm deep
+    assert area.contains(shapely.Point(200, 180))
+
+
+def test_a_base_overlapping_an_inner_corner_is_not_trapped() -> None:
+    # A 20 mm square at (148, 148.5) overlaps an L of rock whose inner corner, grown by
+    # the square, is at (150, 150): it is hypot(2, 1.5) = 2.5 mm deep, nearest the
+    # corner. The outline shrunk by 2.5 mm rounds that corner with an arc, drawn with
+    # chords: were they to cut in, the start would be inside it. Straight out to
+    # (200, 200): hypot(52, 51.5) = 73.186 mm.
+    rock = {
+        "id": "rock",
+        "kind": "impassable",
+        "polygon_mm": [[100, 100], [200, 100], [200, 140], [140, 140], [140, 200], [100, 200]],
+    }
+    scene = _sr(
+        [{"id": "m", "side": "b", "x_mm": 148, "y_mm": 148.5, "facing_deg": 90, "base": SQUARE_20}],
+        [rock],
+    )
+    answer = _json(scene, "move", "m", 200, 200)
+    assert answer["legal"], answer
+    assert math.isclose(answer["cost_mm"], 73.186, abs_tol=1e-3)
+    assert _json(scene, "reach", "m")["area_mm2"] > 10_000.0
+
+
+def test_an_mbt_base_overlapping_beyond_the_tolerance_may_leave() -> None:
+    # m (x 180-220) overlaps o (x 217-257) by 3 mm, more than the 2 mm contact
+    # tolerance, or a rock from x 219 by 1 mm: moving straight away, 50 mm west or 60 mm
+    # north, takes it no deeper, and is legal.
+    m = {
+        "id": "m",
+        "side": "blue",
+        "x_mm": 200,
+        "y_mm": 200,
+        "facing_deg": 90,
+        "type": "cavalry",
+        "base": MBT_RECT,
+    }
+    o = {
+        "id": "o",
+        "side": "red",
+        "x_mm": 237,
+        "y_mm": 200,
+        "facing_deg": 90,
+        "type": "infantry",
+        "base": MBT_RECT,
+    }
+    rock = {
+        "id": "rock",
+        "kind": "impassable",
+        "polygon_mm": [[219, 150], [260, 150], [260, 250], [219, 250]],
+    }
+    for scene in (_mbt([m, o]), _mbt([m], [rock])):
+        for goal, cost in (((150, 200), 50.0), ((200, 260), 60.0)):
+            answer = _json(scene, "move", "m", *goal)
+            assert answer["legal"], answer
+            assert math.isclose(answer["cost_mm"], cost, abs_tol=1e-6)
