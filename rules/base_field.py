@@ -31,7 +31,7 @@ import shapely
 
 from arbitre.rules import pathing
 from arbitre.rules.geometry import overlap_centres_of
-from arbitre.rules.pathing.model import FloatArray
+from arbitre.rules.pathing.model import FloatArray, IntArray
 from arbitre.rules.terrain import grown_by_base, straight_cost_mm
 
 MOVER_RADIUS_MM = 0.0
@@ -129,8 +129,10 @@ def base_field(
 
     shrunk_hulls: list[tuple[shapely.Geometry, str]] = []  # grown, then shrunk: polygons
     hull_list = list(hulls)
-    grown_discs = [_grown_discs(h.discs, shape) for h in hull_list]
-    depths = _hull_depths(grown_discs, points)
+    grown_discs = _grown_hulls(hull_list, shape)
+    depths = np.zeros(len(hull_list))
+    near = _hulls_near(hull_list, shape, points)
+    depths[near] = _hull_depths([grown_discs[k] for k in near], points)
     grown_hulls = []
     for hull, discs, depth in zip(hull_list, grown_discs, depths, strict=True):
         if depth > 0.0:  # overlapped where the move starts or ends: no deeper
@@ -206,12 +208,35 @@ def _disc_hull_polygon(discs: FloatArray, depth: float) -> tuple[shapely.Geometr
     return shapely.convex_hull(shapely.union_all(drawn)), depth
 
 
-def _grown_discs(discs: FloatArray, shape: FloatArray) -> FloatArray:
-    """The discs (N * V, 3) whose hull is the hull of ``discs`` grown by a convex shape
-    turned half round: each disc moved by each of the turned shape's corners."""
+def _grown_hulls(hulls: list[pathing.DiscHull], shape: FloatArray) -> list[FloatArray]:
+    """For each hull of N discs, the discs (N * V, 3) whose hull is that hull grown by a
+    convex shape of V corners turned half round: each disc moved by each of the turned
+    shape's corners (all hulls at once)."""
+    if not hulls:
+        return []
+    discs = np.concatenate([h.discs for h in hulls])
     moved = discs[:, None, :2] - shape[None, :, :]
     radii = np.broadcast_to(discs[:, None, 2:], (*moved.shape[:2], 1))
-    return np.concatenate([moved, radii], axis=2).reshape(-1, 3)
+    grown = np.concatenate([moved, radii], axis=2)
+    ends = np.cumsum([len(h.discs) for h in hulls])[:-1]
+    return [part.reshape(-1, 3) for part in np.split(grown, ends)]
+
+
+def _hulls_near(
+    hulls: list[pathing.DiscHull], shape: FloatArray, points: list[FloatArray]
+) -> IntArray:
+    """The hulls a base of this outline could overlap at one of the points: those with a
+    disc within its radius and the outline's reach of one."""
+    if not hulls or not points:
+        return np.zeros(0, dtype=np.intp)
+    discs = np.concatenate([h.discs for h in hulls])
+    owner = np.repeat(np.arange(len(hulls)), [len(h.discs) for h in hulls])
+    reach = float(np.hypot(shape[:, 0], shape[:, 1]).max())
+    close = np.zeros(len(discs), dtype=bool)
+    for point in points:
+        gap = np.hypot(discs[:, 0] - point[0], discs[:, 1] - point[1]) - discs[:, 2] - reach
+        close |= gap <= pathing.TOLERANCE_MM
+    return np.unique(owner[close])
 
 
 def _hull_depths(discs: list[FloatArray], points: list[FloatArray]) -> FloatArray:

@@ -142,8 +142,8 @@ def _ground(
     goal: np.ndarray | None = None,
 ) -> Ground:
     """Other bases (not of the mover's group), impassable and difficult ground, for a move
-    from the mover's centre (to ``goal``: obstacles the base overlaps at either end block
-    with their own shape only)."""
+    from the mover's centre (to ``goal``: the base goes no deeper into what it overlaps
+    at either end)."""
     radius = math.hypot(mover.width_mm, mover.depth_mm) / 2.0
     others = tuple(p for p in _plates(scene) if p.figure.id not in members)
     blocking_kinds = _blocking_kinds(mover.figure, options)

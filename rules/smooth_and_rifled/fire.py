@@ -169,7 +169,7 @@ def fire_question(
             margins = (*margins, Margin("cover", shelter.margin_mm, reported.figure.sigma_mm))
         if shelter.shelter_margin_mm is not None:
             # how far the target stands from the edge of the ground sheltering it: its own
-            margins = (*margins, Margin("cover", shelter.shelter_margin_mm, target.sigma_mm))
+            margins = (*margins, Margin("shelter", shelter.shelter_margin_mm, target.sigma_mm))
     shooter_name = group.name if group is not None else lead.id
     if allowed:
         text = (

@@ -171,6 +171,10 @@ class Cover:
     difficult ground whose holding it or not decides the cover (None when none does)."""
 
 
+SHELTERING = (TerrainKind.WOOD, TerrainKind.BUILDING, TerrainKind.DIFFICULT)
+"""Ground that gives a target standing in it cover (§6.2.3)."""
+
+
 def _weight(feature: TerrainFeature) -> str:
     declared = feature.attrs.get("cover")
     if declared in ("light", "heavy"):
@@ -243,16 +247,10 @@ def cover(scene: Scene, options: SmoothAndRifledOptions, shooter: Figure, target
     for feature, holds in grounds:
         others = [f for f in sheltering if f is not feature]
         if verdict(counted, others if holds else [*others, feature])[1:] != (grade, weight):
-            edge = float(feature.geometry.exterior.distance(centre))
-            for hole in feature.geometry.interiors:
-                edge = min(edge, float(hole.distance(centre)))
+            edge = float(feature.geometry.boundary.distance(centre))
             shelter_margin = edge if shelter_margin is None else min(shelter_margin, edge)
     names = [f.id for f in counted] + [f.id for f in sheltering]
     return Cover(tuple(names), level, grade, weight, margin, shelter_margin)
-
-
-SHELTERING = (TerrainKind.WOOD, TerrainKind.BUILDING, TerrainKind.DIFFICULT)
-"""Ground that gives a target standing in it cover (§6.2.3)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,9 @@ straight charges and group-charge pairings (§6.1, §6.7, §6.7.3).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -114,7 +116,7 @@ def move_question(
     if not reasons:
         path = plan.field.shortest_path(mover.xy, goal, max_cost_mm=plan.allowance_mm)
         if not (path.found and path.cost_mm <= plan.allowance_mm) and plan.obstacles:
-            over = plan.open_field.shortest_path(mover.xy, goal, max_cost_mm=plan.allowance_mm)
+            over = plan.open_field().shortest_path(mover.xy, goal, max_cost_mm=plan.allowance_mm)
             crossed = obstacles_crossed(over, plan.obstacles)
             if over.found and crossed:
                 path = over
@@ -275,12 +277,17 @@ def costly_for(
     a square or rectangular one, kept at ``facing_deg`` along the way, is grown here by
     its own outline."""
     base = base_of(figure)
-    regions = tuple(pathing.CostlyRegion(f.geometry, DIFFICULT_FACTOR, f.id) for f in ground)
+    regions = costly_regions(ground)
     if base.shape.value == "round":
         return regions
     return grown_by_base(
         regions, np.asarray(base.footprint(0.0, 0.0, facing_deg).exterior.coords[:-1])
     )
+
+
+def costly_regions(ground: tuple[TerrainFeature, ...]) -> tuple[pathing.CostlyRegion, ...]:
+    """Difficult ground and woods as the path finder's costly regions, as they stand."""
+    return tuple(pathing.CostlyRegion(f.geometry, DIFFICULT_FACTOR, f.id) for f in ground)
 
 
 def _slowest_member(plan: _Plan, shift: np.ndarray) -> tuple[Figure, float] | None:
@@ -315,7 +322,7 @@ class _Plan:
     index: int
     allowance_mm: float
     field: BaseField
-    open_field: BaseField  # the field without the linear obstacles
+    open_field: Callable[[], BaseField]  # the field without the linear obstacles, made if asked
     obstacles: list[TerrainFeature]
     warnings: list[str]
     table_mm: tuple[float, float]
@@ -347,8 +354,8 @@ def move_plan(
 
     A round base moves as the path finder's disc. A square or rectangular one keeps its
     facing along the move (§6.1: it turns at the end), and moves as exactly that outline
-    (`base_field`), the obstacles it overlaps at its start or at the ``goal`` blocking
-    with their own shape only.
+    (`base_field`), going no deeper into the obstacles it overlaps at its start or at the
+    ``goal``.
     """
     options = options_of(scene)
     group, mover = resolve(scene, a)
@@ -425,19 +432,16 @@ def move_plan(
     base = base_of(mover)
     if base.shape.value == "round":
         costly = costly_for(ground, mover, mover.facing_deg)
-        walled = disc_field(
-            pathing.Field(
-                *table, hulls=tuple(hulls), polygons=tuple(polygons + walls), costly=costly
-            ),
-            base.radius_mm,
-        )
-        open_field = disc_field(
-            pathing.Field(*table, hulls=tuple(hulls), polygons=tuple(polygons), costly=costly),
-            base.radius_mm,
-        )
+
+        def among(blocking: list[pathing.BlockingPolygon]) -> BaseField:
+            field = pathing.Field(
+                *table, hulls=tuple(hulls), polygons=tuple(blocking), costly=costly
+            )
+            return disc_field(field, base.radius_mm)
+
     else:
         outline = np.asarray(base.footprint(0.0, 0.0, mover.facing_deg).exterior.coords[:-1])
-        regions = [pathing.CostlyRegion(f.geometry, DIFFICULT_FACTOR, f.id) for f in ground]
+        regions = costly_regions(ground)
         free_at = [mover.xy] if goal is None else [mover.xy, goal]
 
         def among(blocking: list[pathing.BlockingPolygon]) -> BaseField:
@@ -445,8 +449,7 @@ def move_plan(
                 *table, outline, hulls=hulls, polygons=blocking, costly=regions, free_at=free_at
             )
 
-        walled = among(polygons + walls)
-        open_field = among(polygons) if walls else walled
+    walled = among(polygons + walls)
     return _Plan(
         mover=mover,
         moving=moving,
@@ -456,7 +459,7 @@ def move_plan(
         index=index,
         allowance_mm=allowance_mm,
         field=walled,
-        open_field=open_field,
+        open_field=functools.partial(among, polygons) if walls else lambda: walled,
         obstacles=obstacles,
         warnings=warnings,
         table_mm=table,

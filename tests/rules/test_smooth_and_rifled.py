@@ -431,6 +431,6 @@ def test_a_target_at_the_edge_of_a_marsh_is_too_close_to_call_for_cover() -> Non
         target = {"id": "t", "side": "r", "x_mm": x, "y_mm": 350, "sigma_mm": 1.0}
         answer = _json(_scene([shooter, target], terrain=[marsh]), "fire", "s", "t")
         assert answer["cover"] == ["marsh"] and answer["cover_weight"] == "light"
-        cover = [m for m in answer["margins"] if m["what"] == "cover"]
+        cover = [m for m in answer["margins"] if m["what"] == "shelter"]
         assert [m["margin_mm"] for m in cover] == [pytest.approx(x - 300.0)]
         assert answer["message"].startswith("too close to call") is doubt, answer["message"]
