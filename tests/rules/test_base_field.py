@@ -445,3 +445,32 @@ def test_an_mbt_base_overlapping_beyond_the_tolerance_may_leave() -> None:
             answer = _json(scene, "move", "m", *goal)
             assert answer["legal"], answer
             assert math.isclose(answer["cost_mm"], cost, abs_tol=1e-6)
+
+
+def test_a_base_pressed_into_a_hedge_corner_moves_away_from_it() -> None:
+    # A bent hedge (x 200-300 at y 300, then up x 300 to y 400) is a 1 mm band; a 20 mm
+    # square at (289.8, 310.1) overlaps it by 0.3 mm on one arm and 0.4 on the other,
+    # the noise of a camera placing a figure tucked into the corner. It moves straight
+    # on within the corner, to (250, 360): hypot(39.8, 49.9) = 63.828 mm, no crossing.
+    hedge = {
+        "id": "hedge",
+        "kind": "obstacle",
+        "level": 1,
+        "line_mm": [[200, 300], [300, 300], [300, 400]],
+    }
+    scene = _sr(
+        [
+            {
+                "id": "s",
+                "side": "b",
+                "x_mm": 289.8,
+                "y_mm": 310.1,
+                "facing_deg": 180,
+                "base": SQUARE_20,
+            }
+        ],
+        [hedge],
+    )
+    answer = _json(scene, "move", "s", 250, 360)
+    assert answer["legal"] and answer["reasons"] == [], answer
+    assert math.isclose(answer["cost_mm"], 63.828, abs_tol=1e-3)
