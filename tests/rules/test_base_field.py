@@ -36,6 +36,13 @@ def _json(scene: Any, question: str, *args: object, **extras: Any) -> dict[str, 
     return ask(scene, question, [str(a) for a in args], extras).to_json()
 
 
+def _reach_area(scene: Any, mover: str) -> shapely.Geometry:
+    """The area of a reach answer, from its rings."""
+    reach = _json(scene, "reach", mover)
+    rings = zip(reach["polygons_mm"], reach["holes_mm"], strict=True)
+    return shapely.union_all([shapely.Polygon(shell, holes) for shell, holes in rings])
+
+
 # Two buildings across the whole table, x 300-350, leave a gap at y 440-465: 25 mm.
 GAP_25 = [_building("north", 300, 465, 350, 900), _building("south", 300, 0, 350, 440)]
 
@@ -54,8 +61,7 @@ def test_a_square_base_goes_through_a_gap_wider_than_its_side() -> None:
     assert answer["path_mm"] == [[285.0, 452.5], [365.0, 452.5]]
     # Its reachable area runs through the gap: beyond the buildings, up to 120 - 80 =
     # 40 mm past the goal along the gap's axis.
-    reach = _json(scene, "reach", "s")
-    area = shapely.Polygon(reach["polygons_mm"][0], reach["holes_mm"][0])
+    area = _reach_area(scene, "s")
     assert area.contains(shapely.Point(365, 452.5))
     assert 403.0 < area.bounds[2] <= 405.0 + 1e-6  # 285 + 120, within the outline's 1 mm
 
@@ -179,13 +185,7 @@ def test_an_mbt_base_goes_face_first_through_a_gap_and_up_to_contact() -> None:
     assert math.isclose(answer["cost_mm"], 120.0, abs_tol=1e-6)
     # Where it may go reaches up to r1's front: at (479, 380) its front edge (y 390)
     # touches r1's; 2 mm short of that is inside the area.
-    reach = _json(scene, "reach", "b")
-    area = shapely.union_all(
-        [
-            shapely.Polygon(shell, holes)
-            for shell, holes in zip(reach["polygons_mm"], reach["holes_mm"], strict=True)
-        ]
-    )
+    area = _reach_area(scene, "b")
     assert area.contains(shapely.Point(479, 378))
     assert not area.contains(shapely.Point(479, 381))
 
@@ -353,13 +353,7 @@ def test_a_base_overlapping_another_may_not_go_deeper_into_it() -> None:
     assert answer["legal"], answer
     assert math.isclose(answer["cost_mm"], 58.459, abs_tol=1e-3)
     assert answer["path_mm"] == [[200.0, 200.0], [200.0, 219.0], [239.0, 225.0]]
-    reach = _json(scene, "reach", "m")
-    area = shapely.union_all(
-        [
-            shapely.Polygon(shell, holes)
-            for shell, holes in zip(reach["polygons_mm"], reach["holes_mm"], strict=True)
-        ]
-    )
+    area = _reach_area(scene, "m")
     assert not area.contains(shapely.Point(260, 199.3))
     assert area.contains(shapely.Point(200, 230))
 
@@ -381,13 +375,7 @@ def test_a_square_deep_in_a_round_base_leaves_it_no_deeper() -> None:
     answer = _json(scene, "move", "m", 260, 200)
     assert answer["legal"], answer
     assert math.isclose(answer["cost_mm"], 69.953, abs_tol=1e-3)
-    reach = _json(scene, "reach", "m")
-    area = shapely.union_all(
-        [
-            shapely.Polygon(shell, holes)
-            for shell, holes in zip(reach["polygons_mm"], reach["holes_mm"], strict=True)
-        ]
-    )
+    area = _reach_area(scene, "m")
     assert not area.contains(shapely.Point(214, 200))  # 17.5 mm deep
     assert area.contains(shapely.Point(200, 180))
 
