@@ -151,17 +151,12 @@ def test_the_field_of_a_base_is_the_centres_where_it_stays_clear() -> None:
     assert np.max(np.abs(way.points_mm[:, 1] - 115.0)) >= 15.0 - 1e-6
 
 
-def _mbt_base(ident: str, side: str, x: float, y: float, kind: str) -> dict[str, Any]:
+def _mbt_base(
+    ident: str, side: str, x: float, y: float, kind: str, facing: float = 90
+) -> dict[str, Any]:
     rect = {"shape": "rect", "width_mm": 40, "depth_mm": 20}
-    return {
-        "id": ident,
-        "side": side,
-        "x_mm": x,
-        "y_mm": y,
-        "facing_deg": 90,
-        "type": kind,
-        "base": rect,
-    }
+    place = {"id": ident, "side": side, "x_mm": x, "y_mm": y, "facing_deg": facing}
+    return place | {"type": kind, "base": rect}
 
 
 def test_an_mbt_base_goes_face_first_through_a_gap_and_up_to_contact() -> None:
@@ -220,9 +215,6 @@ def _mbt(figures: list[dict[str, Any]], terrain: list[dict[str, Any]] | None = N
     )
 
 
-MBT_RECT = {"shape": "rect", "width_mm": 40, "depth_mm": 20}
-
-
 def test_a_way_round_a_tilted_rock_runs_along_its_grown_outline() -> None:
     # A 40 x 20 mm base facing north (x +-20, y +-10 about its centre) passes a 12 mm
     # rock square turned 24 deg, corners A (157.922, 146.959), B (153.041, 157.922),
@@ -237,17 +229,7 @@ def test_a_way_round_a_tilted_rock_runs_along_its_grown_outline() -> None:
     #   = 32.373 + 40 + 12 + 26.714 = 111.087 mm.
     # The legs run along the grown outline's edges: touching them is no blocking.
     scene = _mbt(
-        [
-            {
-                "id": "m",
-                "side": "blue",
-                "x_mm": 100,
-                "y_mm": 150,
-                "facing_deg": 90,
-                "type": "cavalry",
-                "base": MBT_RECT,
-            }
-        ],
+        [_mbt_base("m", "blue", 100, 150, "cavalry")],
         [
             {
                 "id": "rock",
@@ -273,24 +255,8 @@ def test_a_move_into_exact_contact_at_any_facing_is_legal() -> None:
     # goal is on e's grown outline, to the rounding of its coordinates.
     scene = _mbt(
         [
-            {
-                "id": "m",
-                "side": "blue",
-                "x_mm": 204.16373879432484,
-                "y_mm": 127.7821972217542,
-                "facing_deg": 37,
-                "type": "cavalry",
-                "base": MBT_RECT,
-            },
-            {
-                "id": "e",
-                "side": "red",
-                "x_mm": 300,
-                "y_mm": 200,
-                "facing_deg": 217,
-                "type": "infantry",
-                "base": MBT_RECT,
-            },
+            _mbt_base("m", "blue", 204.16373879432484, 127.7821972217542, "cavalry", 37),
+            _mbt_base("e", "red", 300, 200, "infantry", 217),
         ]
     )
     answer = _json(scene, "move", "m", 284.02728979905413, 187.96369953695904)
@@ -302,19 +268,7 @@ def test_a_base_overhanging_the_table_edge_may_move_away_from_it() -> None:
     # Facing 37 deg, a 40 x 20 mm base reaches cos 37 x 10 + sin 37 x 20 = 20.0227 mm
     # along x from its centre: at x 20.0226 it overhangs the edge by 0.1 micrometre. It
     # moves straight to x 100 (79.9774 mm) and has somewhere to go.
-    scene = _mbt(
-        [
-            {
-                "id": "m",
-                "side": "blue",
-                "x_mm": 20.0226,
-                "y_mm": 200,
-                "facing_deg": 37,
-                "type": "cavalry",
-                "base": MBT_RECT,
-            }
-        ]
-    )
+    scene = _mbt([_mbt_base("m", "blue", 20.0226, 200, "cavalry", 37)])
     answer = _json(scene, "move", "m", 100, 200)
     assert answer["legal"], answer
     assert math.isclose(answer["cost_mm"], 79.9774, abs_tol=1e-3)
@@ -329,24 +283,8 @@ def test_a_base_overlapping_another_may_not_go_deeper_into_it() -> None:
     # (260, 199.3), where m would be 19 mm into o.
     scene = _mbt(
         [
-            {
-                "id": "m",
-                "side": "blue",
-                "x_mm": 200,
-                "y_mm": 200,
-                "facing_deg": 90,
-                "type": "cavalry",
-                "base": MBT_RECT,
-            },
-            {
-                "id": "o",
-                "side": "red",
-                "x_mm": 239,
-                "y_mm": 200,
-                "facing_deg": 90,
-                "type": "infantry",
-                "base": MBT_RECT,
-            },
+            _mbt_base("m", "blue", 200, 200, "cavalry"),
+            _mbt_base("o", "red", 239, 200, "infantry"),
         ]
     )
     answer = _json(scene, "move", "m", 239, 225)
@@ -405,24 +343,8 @@ def test_an_mbt_base_overlapping_beyond_the_tolerance_may_leave() -> None:
     # m (x 180-220) overlaps o (x 217-257) by 3 mm, more than the 2 mm contact
     # tolerance, or a rock from x 219 by 1 mm: moving straight away, 50 mm west or 60 mm
     # north, takes it no deeper, and is legal.
-    m = {
-        "id": "m",
-        "side": "blue",
-        "x_mm": 200,
-        "y_mm": 200,
-        "facing_deg": 90,
-        "type": "cavalry",
-        "base": MBT_RECT,
-    }
-    o = {
-        "id": "o",
-        "side": "red",
-        "x_mm": 237,
-        "y_mm": 200,
-        "facing_deg": 90,
-        "type": "infantry",
-        "base": MBT_RECT,
-    }
+    m = _mbt_base("m", "blue", 200, 200, "cavalry")
+    o = _mbt_base("o", "red", 237, 200, "infantry")
     rock = {
         "id": "rock",
         "kind": "impassable",

@@ -584,7 +584,7 @@ def test_a_base_in_contact_at_its_start_slides_along_and_moves_away() -> None:
 
 def test_a_base_overlapping_another_by_1_mm_moves_away() -> None:
     # o at (239, 200): x 219..259, 1 mm into m (x 180..220). That overlap is within
-    # MBT's 2 mm contact tolerance: o then blocks with its own rectangle only. m backs
+    # MBT's 2 mm contact tolerance: m may go no deeper into o than that. m backs
     # 50 mm west (legal, 50 mm) or goes 60 mm south, sliding along o's side with the
     # same 1 mm overlap (legal, 60 mm). A goal well into o, (235, 200), is occupied.
     scene = _mbt(
