@@ -115,8 +115,18 @@ def move_question(
     path = pathing.Path(False, math.inf, math.inf, np.empty((0, 2)), ())
     if not reasons:
         path = plan.field.shortest_path(mover.xy, goal, max_cost_mm=plan.allowance_mm)
-        if not (path.found and path.cost_mm <= plan.allowance_mm) and plan.obstacles:
-            over = plan.open_field().shortest_path(mover.xy, goal, max_cost_mm=plan.allowance_mm)
+        # A goal astride a linear obstacle does not hold the path finder back (it lets a
+        # move end on what it overlaps there): a way whose centre crosses or ends on one
+        # crosses it all the same.
+        crossing = path.found and bool(obstacles_crossed(path, plan.obstacles))
+        if (crossing or not (path.found and path.cost_mm <= plan.allowance_mm)) and (
+            plan.obstacles
+        ):
+            over = (
+                path
+                if crossing
+                else plan.open_field().shortest_path(mover.xy, goal, max_cost_mm=plan.allowance_mm)
+            )
             crossed = obstacles_crossed(over, plan.obstacles)
             if over.found and crossed:
                 path = over

@@ -434,3 +434,27 @@ def test_a_target_at_the_edge_of_a_marsh_is_too_close_to_call_for_cover() -> Non
         cover = [m for m in answer["margins"] if m["what"] == "shelter"]
         assert [m["margin_mm"] for m in cover] == [pytest.approx(x - 300.0)]
         assert answer["message"].startswith("too close to call") is doubt, answer["message"]
+
+
+@pytest.mark.parametrize(
+    "base", [{"shape": "round", "diameter_mm": 25}, {"shape": "square", "side_mm": 20}]
+)
+def test_a_move_ending_astride_a_hedge_crosses_it(base: dict[str, Any]) -> None:
+    # §6.1.2: infantry stops at a linear obstacle and spends an action to cross it. A
+    # hedge runs along y 500 to x 600, then up x 600. From (620, 540), east of its
+    # upright arm, to (560, 500), its centre on the hedge's line: the base would end
+    # astride it, so the move crosses it (the straight 72.111 mm), whatever the path
+    # finder lets a goal overlap. Stopping 13 mm above the line, west of the upright arm
+    # (the round base just touching the hedge's 1 mm band), is a plain 47 mm move.
+    hedge = {
+        "id": "hedge",
+        "kind": "obstacle",
+        "level": 1,
+        "line_mm": [[0, 500], [600, 500], [600, 900]],
+    }
+    walker = {"id": "s", "side": "b", "x_mm": 620, "y_mm": 540, "facing_deg": 225, "base": base}
+    astride = _json(_scene([walker], terrain=[hedge]), "move", "s", 560, 500)
+    assert astride["reasons"] == ["obstacle_crossing"] and astride["blocked_by"] == ["hedge"]
+    walker = {**walker, "x_mm": 300, "y_mm": 560, "facing_deg": 270}
+    touching = _json(_scene([walker], terrain=[hedge]), "move", "s", 300, 513)
+    assert touching["legal"] and touching["cost_mm"] == pytest.approx(47.0), touching
