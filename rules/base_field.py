@@ -30,7 +30,7 @@ import numpy as np
 import shapely
 
 from arbitre.rules import pathing
-from arbitre.rules.geometry import overlap_centres_of
+from arbitre.rules.geometry import are_convex, overlap_centres_of
 from arbitre.rules.pathing.model import FloatArray, IntArray
 from arbitre.rules.terrain import grown_by_base, straight_cost_mm
 
@@ -187,10 +187,7 @@ def _no_deeper(polygon: shapely.Geometry, depth: float) -> shapely.Geometry:
     shrunk outline has an arc, drawn with chords that cut into the circle: it is shrunk
     by so much more that the chords keep ``depth`` from the corner, and a base as deep as
     that, right by the corner, is not inside."""
-    hull = shapely.convex_hull(polygon)
-    if shapely.get_num_interior_rings(polygon) == 0 and hull.area - polygon.area <= (
-        1e-9 * hull.area
-    ):
+    if are_convex(np.array([polygon], dtype=object))[0]:
         return shapely.buffer(polygon, -depth)  # convex: shrunk exactly, no arcs
     chord = math.cos(math.pi / (4 * _ARC_SEGMENTS))
     return shapely.buffer(polygon, -depth / chord, quad_segs=_ARC_SEGMENTS)
@@ -204,8 +201,13 @@ def _disc_hull_polygon(discs: FloatArray, depth: float) -> tuple[shapely.Geometr
     if np.all(discs[:, 2] == radius) and depth >= radius:
         centres = shapely.convex_hull(shapely.multipoints(discs[:, :2]))
         return centres, depth - radius
+    return _drawn_hull(discs), depth
+
+
+def _drawn_hull(discs: FloatArray) -> shapely.Geometry:
+    """The convex hull of discs (N, 3) of several radii, drawn with 256 sides a disc."""
     drawn = shapely.buffer(shapely.points(discs[:, :2]), discs[:, 2], quad_segs=64)
-    return shapely.convex_hull(shapely.union_all(drawn)), depth
+    return shapely.convex_hull(shapely.union_all(drawn))
 
 
 def _grown_hulls(hulls: list[pathing.DiscHull], shape: FloatArray) -> list[FloatArray]:
@@ -262,9 +264,7 @@ def _hull_depths(discs: list[FloatArray], points: list[FloatArray]) -> FloatArra
             here = radii - shapely.distance(cores, spot) + inner
             depth[same] = np.maximum(depth[same], here)
     for k in np.nonzero(~one_radius)[0]:
-        drawn = shapely.buffer(shapely.points(discs[k][:, :2]), discs[k][:, 2], quad_segs=64)
-        hull = np.array([shapely.convex_hull(shapely.union_all(drawn))], dtype=object)
-        depth[k] = _polygon_depths(hull, points)[0]
+        depth[k] = _polygon_depths(np.array([_drawn_hull(discs[k])], dtype=object), points)[0]
     return np.where(depth > pathing.TOLERANCE_MM, depth, 0.0)
 
 

@@ -233,6 +233,21 @@ def overlap_centres(polygon: shapely.Polygon, shape: np.ndarray) -> shapely.Geom
     return overlap_centres_of(np.array([polygon], dtype=object), shape)[0]
 
 
+def are_convex(polygons: np.ndarray) -> np.ndarray:
+    """Whether each polygon of an object array is convex (no holes, its hull no larger
+    but for rounding).
+
+    >>> ell = shapely.box(0, 0, 2, 2).difference(shapely.box(1, 1, 2, 2))
+    >>> are_convex(np.array([shapely.box(0, 0, 1, 1), ell])).tolist()
+    [True, False]
+    """
+    hull_area = shapely.area(shapely.convex_hull(polygons))
+    return np.asarray(
+        (shapely.get_num_interior_rings(polygons) == 0)
+        & (hull_area - shapely.area(polygons) <= 1e-9 * hull_area)
+    )
+
+
 def overlap_centres_of(polygons: np.ndarray, shape: np.ndarray) -> np.ndarray:
     """`overlap_centres` of each polygon of an object array (K,), as an object array (K,).
 
@@ -256,10 +271,7 @@ def overlap_centres_of(polygons: np.ndarray, shape: np.ndarray) -> np.ndarray:
     grown = np.empty(len(polygons), dtype=object)
     if len(polygons) == 0:
         return grown
-    hull_area = shapely.area(shapely.convex_hull(polygons))
-    convex = (shapely.get_num_interior_rings(polygons) == 0) & (
-        hull_area - shapely.area(polygons) <= 1e-9 * hull_area
-    )
+    convex = are_convex(polygons)
     at_once = np.nonzero(convex)[0]
     if len(at_once):
         rings = shapely.get_exterior_ring(polygons[at_once])

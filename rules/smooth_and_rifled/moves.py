@@ -117,27 +117,22 @@ def move_question(
         path = plan.field.shortest_path(mover.xy, goal, max_cost_mm=plan.allowance_mm)
         # A goal astride a linear obstacle does not hold the path finder back (it lets a
         # move end on what it overlaps there): a way whose centre crosses or ends on one
-        # crosses it all the same.
-        crossing = path.found and bool(obstacles_crossed(path, plan.obstacles))
-        if (crossing or not (path.found and path.cost_mm <= plan.allowance_mm)) and (
-            plan.obstacles
-        ):
-            over = (
-                path
-                if crossing
-                else plan.open_field().shortest_path(mover.xy, goal, max_cost_mm=plan.allowance_mm)
-            )
-            crossed = obstacles_crossed(over, plan.obstacles)
-            if over.found and crossed:
+        # crosses it all the same. A way that cannot avoid one is looked for without them.
+        crossed = obstacles_crossed(path, plan.obstacles)
+        within = path.found and path.cost_mm <= plan.allowance_mm
+        if not crossed and plan.obstacles and not within:
+            over = plan.open_field().shortest_path(mover.xy, goal, max_cost_mm=plan.allowance_mm)
+            if crossed := obstacles_crossed(over, plan.obstacles):
                 path = over
-                reasons.append(Reason.OBSTACLE_CROSSING)
-                blocked_by.extend(crossed)
-                warnings.append(
-                    Said(
-                        "obstacle_crossing",
-                        "infantry stops at a linear obstacle and spends an action to cross it",
-                    )
+        if crossed:
+            reasons.append(Reason.OBSTACLE_CROSSING)
+            blocked_by.extend(crossed)
+            warnings.append(
+                Said(
+                    "obstacle_crossing",
+                    "infantry stops at a linear obstacle and spends an action to cross it",
                 )
+            )
         slowest = _slowest_member(plan, goal - mover.xy) if path.found else None
         if slowest is not None and slowest[1] > path.cost_mm:
             # §6.1: a member crossing difficult ground moves at half pace, and the
