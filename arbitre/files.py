@@ -120,7 +120,28 @@ MAX_YAML_VALUES = 150_000
 """The most values (numbers, texts, lists and mappings) `load_yaml` reads: about 2 s."""
 
 
-if hasattr(yaml, "CSafeLoader"):
+class _PythonSyntax(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
+    """PyYAML's own reader, scanner and parser, in Python, placed before libyaml's in a
+    loader's lineage (see `in_python`)."""
+
+    def __init__(self, stream: str | bytes) -> None:
+        yaml.reader.Reader.__init__(self, stream)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+        loader: Any = self  # also the composer, constructor and resolver of a loader
+        yaml.composer.Composer.__init__(loader)
+        yaml.constructor.SafeConstructor.__init__(loader)
+        yaml.resolver.Resolver.__init__(loader)
+
+
+_WITH_LIBYAML = hasattr(yaml, "CSafeLoader")
+
+LIBYAML = _WITH_LIBYAML
+"""Whether `load_yaml` scans and parses with libyaml (about ten times faster than PyYAML's
+Python parser, which it uses when PyYAML was built without libyaml, or when this is False).
+Both read the same data and refuse the same files in the same words."""
+
+if _WITH_LIBYAML:
 
     class _Reading(yaml.composer.Composer, yaml.CSafeLoader):
         """libyaml scans and parses the text; PyYAML's composer, in Python, makes the nodes,
@@ -163,13 +184,55 @@ class BoundedLoader(_Reading):
         return yaml.composer.ComposerError(None, None, problem, mark)
 
 
+def in_python(loader: type[BoundedLoader]) -> type[BoundedLoader]:
+    """``loader`` with PyYAML's Python scanner and parser instead of libyaml's: the same
+    constructors, resolvers and bounds, read by the other backend."""
+    if not _WITH_LIBYAML or issubclass(loader, _PythonSyntax):
+        return loader  # already read in Python
+    if loader not in _IN_PYTHON:
+        _IN_PYTHON[loader] = type(f"{loader.__name__}InPython", (_PythonSyntax, loader), {})
+    return _IN_PYTHON[loader]
+
+
+_IN_PYTHON: dict[type[BoundedLoader], type[BoundedLoader]] = {}
+
+
 def load_yaml(text: str, loader: type[BoundedLoader] = BoundedLoader) -> Any:
     """The data of YAML text, read by ``loader`` (a `BoundedLoader`).
 
     Raises `yaml.YAMLError` for text that is not valid YAML or goes past a bound: its
     ``problem`` says what, its ``problem_mark`` where. Text the loader cannot take (a lone
-    surrogate) is a `yaml.YAMLError` too.
+    surrogate) is a `yaml.YAMLError` too. libyaml and PyYAML's Python parser give the same
+    data and the same errors.
+
+    Notes
+    -----
+    libyaml's scanner reads ahead of the parser, by a line or 1,024 characters and sometimes
+    further, and the libyaml of PyYAML 6.0.4 and newer stops where the nesting passes its own
+    limit (1,000 levels): looking ahead, it can get there before the composer has counted to
+    `MAX_YAML_NESTING`. The text before that place is then read again, by libyaml, so that
+    the composer refuses it in its own words at the same line as on any other text; should
+    that text end where libyaml cannot read it, the whole text is read by PyYAML's Python
+    parser, which has no limit of its own (slower, about three times).
     """
+    if not LIBYAML:
+        return _load(text, in_python(loader))
+    try:
+        return _load(text, loader)
+    except yaml.YAMLError as error:
+        if "maximum nesting depth" not in str(getattr(error, "problem", "")):
+            raise
+        end = error.problem_mark.index  # type: ignore[attr-defined]  # a MarkedYAMLError
+    try:
+        _load(text[:end], loader)
+    except yaml.composer.ComposerError as refusal:  # what the whole text is refused for
+        raise refusal from None
+    except yaml.YAMLError:
+        pass  # the cut text ends inside a token libyaml cannot close
+    return _load(text, in_python(loader))
+
+
+def _load(text: str, loader: type[BoundedLoader]) -> Any:
     try:
         return yaml.load(text, Loader=loader)  # a safe loader: no objects built
     except UnicodeEncodeError:  # a lone surrogate (libyaml reads UTF-8 bytes)

@@ -10,6 +10,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+import yaml
+from hypothesis import settings
+
+import arbitre.files
+
 _CANDIDATES = (
     Path(__file__).resolve().parents[2] / "shared" / "data" / "real",
     Path("/work/shared/data/real"),
@@ -22,8 +28,20 @@ if not os.environ.get("ARBITRE_REAL_DATA"):
 
 # Property tests see the same examples on every run, so that a test run never depends on
 # luck; HYPOTHESIS_PROFILE=explore draws new examples each time (a long search for bugs).
-from hypothesis import settings  # noqa: E402
-
 settings.register_profile("repeatable", derandomize=True, database=None)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Both YAML backends: libyaml (PyYAML's C scanner and parser) and PyYAML's own, in Python.
+
+
+@pytest.fixture(params=["libyaml", "python"])
+def yaml_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test that asks for it runs once with each backend `arbitre.files.load_yaml` can
+    read with; the libyaml run is skipped where PyYAML was built without it."""
+    if request.param == "libyaml" and not hasattr(yaml, "CSafeLoader"):
+        pytest.skip("this PyYAML was built without libyaml")
+    monkeypatch.setattr(arbitre.files, "LIBYAML", request.param == "libyaml")
+    return str(request.param)

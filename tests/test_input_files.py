@@ -12,7 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
 
+import arbitre.files
 from arbitre.api.settings import load_settings, save_terrain
 from arbitre.calibration.board import load_board
 from arbitre.calibration.camera import load_camera
@@ -20,7 +24,9 @@ from arbitre.calibration.errors import CalibrationError, CalibrationFileError
 from arbitre.calibration.table import load_roster, load_table
 from arbitre.files import (
     MAX_YAML_NESTING,
+    BoundedLoader,
     FileReadError,
+    in_python,
     load_yaml,
     read_bounded,
 )
@@ -58,7 +64,7 @@ def _one_line(error: BaseException, name: str) -> str:
 
 
 @pytest.mark.parametrize("kind", sorted(LOADERS))
-def test_deep_nesting_is_refused_in_one_line(kind: str, tmp_path: Path) -> None:
+def test_deep_nesting_is_refused_in_one_line(kind: str, tmp_path: Path, yaml_backend: str) -> None:
     deep = tmp_path / f"{kind}.yaml"
     deep.write_text("[" * 100_000)
     with pytest.raises(CalibrationError) as refused:
@@ -181,7 +187,7 @@ def test_too_many_values_are_refused(tmp_path: Path) -> None:
         load_roster(many)
 
 
-def test_save_terrain_refuses_what_load_settings_refuses(tmp_path: Path) -> None:
+def test_save_terrain_refuses_what_load_settings_refuses(tmp_path: Path, yaml_backend: str) -> None:
     deep = tmp_path / "arbitre.yaml"
     deep.write_text("[" * 100_000)
     with pytest.raises(CalibrationError, match="nested deeper than"):
@@ -205,9 +211,104 @@ def test_read_bounded_reads_a_regular_file_whole(tmp_path: Path) -> None:
     assert isinstance(folder.value, OSError)  # the command line's one line
 
 
-def test_load_yaml_reads_ordinary_files_as_safe_load_does() -> None:
+def test_load_yaml_reads_ordinary_files_as_safe_load_does(yaml_backend: str) -> None:
     text = TABLE + "notes: {when: 2024-09-14, ok: yes, n: 010}\n"
-    import yaml
-
     assert load_yaml(text) == yaml.safe_load(text)
     assert load_yaml("[" * MAX_YAML_NESTING + "]" * MAX_YAML_NESTING) is not None
+
+
+def _refusal(text: str) -> tuple[str, int, int]:
+    """What `load_yaml` refuses ``text`` for, and where (line and column, from 1)."""
+    with pytest.raises(yaml.YAMLError) as refused:
+        load_yaml(text)
+    mark = refused.value.problem_mark  # type: ignore[attr-defined]
+    return refused.value.problem, mark.line + 1, mark.column + 1  # type: ignore[attr-defined]
+
+
+# Nesting written four ways. The root is level 1; the composer refuses any value at level 41:
+#   flow: "figures: " is 9 characters, the 40th "[" (level 41) is at column 9 + 40 = 49;
+#   dashes on one line: "- " is 2 characters, the 41st dash is at column 2 * 40 + 1 = 81;
+#   dashes on lines: line k + 1 holds a dash at column k + 1, the 41st at line 41, column 41;
+#   flow mappings: "{a: " is 4 characters; the key "a" of the 40th mapping is at level 41,
+#   column 4 * 39 + 2 = 158.
+NESTINGS = {
+    "flow": (lambda n: "figures: " + "[" * n + "]" * n + "\n", (1, 49)),
+    "dashes": (lambda n: "- " * n + "x\n", (1, 81)),
+    "dashes on lines": (lambda n: "".join(" " * k + "-\n" for k in range(n)), (41, 41)),
+    "flow mappings": (lambda n: "{a: " * n + "}" * n + "\n", (1, 158)),
+}
+
+
+@pytest.mark.parametrize("depth", [41, 999, 1001, 5000])
+@pytest.mark.parametrize("shape", sorted(NESTINGS))
+def test_deep_nesting_is_refused_in_the_same_words_by_libyaml_and_in_python(
+    shape: str, depth: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PyYAML 6.0.4's libyaml stops at its own limit of 1,000 levels while its scanner looks
+    ahead, before the composer counts to 40 ("exceeded maximum nesting depth"); arbitre says
+    the same thing at the same place whichever parser PyYAML reads with."""
+    write, (line, column) = NESTINGS[shape]
+    text = write(depth)
+    said = {}
+    for libyaml in (True, False):
+        if libyaml and not hasattr(yaml, "CSafeLoader"):
+            continue
+        monkeypatch.setattr(arbitre.files, "LIBYAML", libyaml)
+        said[libyaml] = _refusal(text)
+    assert set(said.values()) == {(f"nested deeper than {MAX_YAML_NESTING} levels", line, column)}
+
+
+def test_the_python_reading_runs_without_libyaml() -> None:
+    python = in_python(BoundedLoader)
+    order = python.__mro__
+    assert order.index(yaml.parser.Parser) < order.index(yaml.composer.Composer)
+    if hasattr(yaml, "CSafeLoader"):
+        assert order.index(yaml.parser.Parser) < order.index(yaml.CSafeLoader)
+        assert issubclass(BoundedLoader, yaml.CSafeLoader)
+    assert in_python(python) is python
+
+
+def test_a_deep_nest_after_a_large_file_is_refused_at_its_own_line(yaml_backend: str) -> None:
+    """2,000 lines of a list, then 2,000 levels on line 2,002: the refusal names that line,
+    at the 40th "[" after "b: " (column 3 + 40 = 43)."""
+    text = "a:\n" + "".join(f"  - [{i}, {i + 1}]\n" for i in range(2000))
+    text += "b: " + "[" * 2000 + "]" * 2000 + "\n"
+    assert _refusal(text) == (f"nested deeper than {MAX_YAML_NESTING} levels", 2002, 43)
+
+
+@pytest.mark.parametrize(
+    ("depth", "said"),
+    [
+        # A key of 500 "[" and 500 "]": the 40th "[" is at level 41, column 40.
+        (500, (f"nested deeper than {MAX_YAML_NESTING} levels", 2, 40)),
+        # A key of 4,000 characters: YAML lets a key run 1,024 characters, and the scanner
+        # gives up at column 1,024 + 2 = 1,026 before anything is composed. libyaml stops
+        # first at its own limit; the text before that place ends in the middle of the key,
+        # so the whole text is read in Python, and refused as an older libyaml refuses it.
+        (2000, ("could not find expected ':'", 2, 1026)),
+    ],
+)
+def test_a_deep_key_is_refused_in_the_same_words_by_libyaml_and_in_python(
+    depth: int, said: tuple[str, int, int], yaml_backend: str
+) -> None:
+    assert _refusal("a: 1\n" + "[" * depth + "]" * depth + ": v\n") == said
+
+
+# YAML 1.1 line breaks (NEL, LS, PS) are left out: inside quotes libyaml keeps them and
+# PyYAML folds them, as PyYAML has always done; arbitre's files have no use for them.
+_TEXT = st.text(
+    st.characters(exclude_categories=["Cs"], exclude_characters="\x85\u2028\u2029"), max_size=8
+)
+_DATA = st.recursive(
+    st.none() | st.booleans() | st.integers() | _TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TEXT, inner, max_size=4),
+    max_leaves=30,
+)
+
+
+@given(data=_DATA, flow=st.booleans())
+def test_libyaml_and_python_read_the_same_data(data: Any, flow: bool) -> None:
+    text = yaml.safe_dump(data, default_flow_style=flow, allow_unicode=True)
+    python = load_yaml(text, in_python(BoundedLoader))
+    assert python == data
+    assert load_yaml(text) == python

@@ -199,7 +199,9 @@ SMALL = "ruleset: cb6\ntable: {width_mm: 900, depth_mm: 600}\n"
         (b"ruleset: cb6\ntable: {width_mm: .inf, depth_mm: 600}\nfigures: []\n", "width_mm"),
     ],
 )
-def test_a_hostile_scene_file_is_one_short_line(tmp_path: Path, content: bytes, says: str) -> None:
+def test_a_hostile_scene_file_is_one_short_line(
+    tmp_path: Path, content: bytes, says: str, yaml_backend: str
+) -> None:
     path = tmp_path / "scene.yaml"
     path.write_bytes(content)
     with pytest.raises(SceneError) as caught:
