@@ -38,12 +38,11 @@ from arbitre.vision.edges import (
 )
 from arbitre.vision.errors import VisionError
 from arbitre.vision.images import read_image
+from arbitre.vision.lens import undistort_points
 
 FloatArray = NDArray[np.float64]
 
 __all__ = ["read_image"]  # kept here for its callers; it lives in `arbitre.vision.images`
-
-_UNDISTORT_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 100, 1e-9)
 
 
 def dictionary(name: str) -> cv2.aruco.Dictionary:
@@ -465,13 +464,8 @@ def diagonal_intersection(corners: FloatArray) -> FloatArray:
 
 def _undistort(points: FloatArray, camera: _Camera) -> FloatArray:
     """Image px (..., 2) -> undistorted px (..., 2) with the same camera matrix."""
-    flat = points.reshape(-1, 1, 2)
-    if len(flat) == 0:
-        return points.copy()
-    result = cv2.undistortPoints(
-        flat, camera.matrix, camera.dist, P=camera.matrix, criteria=_UNDISTORT_CRITERIA
-    )
-    return np.asarray(result, dtype=np.float64).reshape(points.shape)
+    result = undistort_points(points, camera.matrix, camera.dist, new_matrix=camera.matrix)
+    return result.reshape(points.shape)
 
 
 def _copy_parameters(parameters: cv2.aruco.DetectorParameters) -> cv2.aruco.DetectorParameters:

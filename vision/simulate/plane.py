@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from arbitre.vision.lens import undistort_points
 from arbitre.vision.simulate.camera import Camera, FloatArray
 
 
@@ -72,11 +73,6 @@ def _pixel_rays(
         (np.arange(width * supersample) + 0.5) / supersample - 0.5,
         (np.arange(height * supersample) + 0.5) / supersample - 0.5,
     )
-    pixels = np.stack([u.ravel(), v.ravel()], axis=1).reshape(-1, 1, 2)
-    rays = cv2.undistortPoints(
-        pixels,
-        matrix,
-        dist,
-        criteria=(cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-10),
-    )
-    return np.asarray(rays, dtype=np.float64).reshape(-1, 2)
+    pixels = np.stack([u.ravel(), v.ravel()], axis=1)
+    criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-10)
+    return undistort_points(pixels, matrix, dist, criteria=criteria)

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import functools
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from arbitre.vision.lens import undistort_points
 from arbitre.vision.simulate.camera import Camera, FloatArray
-
-_UNDISTORT_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 100, 1e-9)
 
 
 @functools.lru_cache(maxsize=2)
@@ -21,7 +19,7 @@ def _pixel_rays_cached(
     matrix = np.frombuffer(matrix_bytes, dtype=np.float64).reshape(3, 3)
     dist = np.frombuffer(dist_bytes, dtype=np.float64)
     u, v = np.meshgrid(np.arange(width, dtype=np.float64), np.arange(height, dtype=np.float64))
-    normalised = _undistort(np.column_stack([u.ravel(), v.ravel()]), matrix, dist)
+    normalised = undistort_points(np.column_stack([u.ravel(), v.ravel()]), matrix, dist)
     grid = normalised.astype(np.float32).reshape(height, width, 2)
     grid.setflags(write=False)
     return grid
@@ -50,16 +48,6 @@ def _sample_rays(
         centre[:, None, :] + ox[None, :, None] * du[:, None, :] + oy[None, :, None] * dv[:, None, :]
     )
     return np.asarray(samples.reshape(-1, 2), dtype=np.float64)
-
-
-def _undistort(pixels: FloatArray, matrix: FloatArray, dist: FloatArray) -> FloatArray:
-    """Image px (N, 2) -> normalised pinhole coordinates (N, 2), iterated to 1e-9 px."""
-    if len(pixels) == 0:
-        return np.zeros((0, 2))
-    points = cv2.undistortPoints(
-        pixels.reshape(-1, 1, 2), matrix, dist, criteria=_UNDISTORT_CRITERIA
-    )
-    return np.asarray(points, dtype=np.float64).reshape(-1, 2)
 
 
 class _Rays:
