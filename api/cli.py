@@ -910,9 +910,21 @@ def _unexpected(error: BaseException) -> NoReturn:
     ``ARBITRE_DEBUG=1`` for the traceback)."""
     if os.environ.get("ARBITRE_DEBUG"):
         raise error
-    text = " ".join(str(error).split())[:200]
+    text = _one_line(str(error), 200)
     typer.echo(f"arbitre: cannot do this: {type(error).__name__}: {text}", err=True)
     sys.exit(2)
+
+
+def _one_line(text: str, limit: int) -> str:
+    """``text`` on one line, its spaces collapsed, cut to ``limit`` characters.
+
+    >>> _one_line("one   two three four", 12)
+    'one two thr…'
+    >>> _one_line("short", 12)
+    'short'
+    """
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def main() -> None:
@@ -935,7 +947,7 @@ def main() -> None:
             _unexpected(error)
         context = getattr(error, "ctx", None)
         command = context.command_path if context is not None else "arbitre"
-        message = " ".join(str(error.format_message()).split())
+        message = _one_line(str(error.format_message()), 400)  # a value may be long
         if message:  # (none when the help was shown for a command given nothing)
             typer.echo(f"arbitre: {message} (see {command} --help)", err=True)
         sys.exit(2)

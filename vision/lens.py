@@ -35,5 +35,6 @@ def undistort_points(
         return np.zeros((0, 2))
     matrix = np.asarray(matrix, dtype=np.float64)
     dist = np.asarray(dist, dtype=np.float64)
-    points = cv2.undistortPoints(flat, matrix, dist, P=new_matrix, criteria=criteria)
+    target = None if new_matrix is None else np.asarray(new_matrix, dtype=np.float64)
+    points = cv2.undistortPoints(flat, matrix, dist, P=target, criteria=criteria)
     return np.asarray(points, dtype=np.float64).reshape(-1, 2)

@@ -185,6 +185,13 @@ def test_other_question_options_go_through_with() -> None:
             "Invalid value for '--die'",
         ),
         (["nosuch"], "No such command 'nosuch'."),
+        # A 5,000-character value: the line is "arbitre: " (9) + at most 400 + " (see
+        # arbitre ask --help)" (24), under 440 characters, whether or not Typer's version
+        # quotes the value.
+        (
+            ["ask", "examples/cb6-skirmish.yaml", "impact", "a", "b", "--die", "9x" * 2500],
+            "Invalid value for '--die'",
+        ),
     ],
 )
 def test_a_usage_error_is_one_line_and_exit_2(args: list[str], says: str) -> None:
@@ -195,6 +202,7 @@ def test_a_usage_error_is_one_line_and_exit_2(args: list[str], says: str) -> Non
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("arbitre: ") and says in lines[0]
+    assert len(lines[0]) < 440
     assert "╭" not in result.stderr  # not Typer's box
 
 
