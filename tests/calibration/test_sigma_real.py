@@ -43,6 +43,10 @@ ANCHOR_SETS = {
 }
 PHOTOS = ("img_00.jpg", "img_01.jpg", "img_02.jpg", "img_03.jpg", "chocclusion_original.jpg")
 
+pytestmark = pytest.mark.skipif(
+    not TUTORIAL.is_dir(), reason=f"real test photographs not found at {TUTORIAL}"
+)
+
 
 def _layout() -> dict[int, tuple[float, float]]:
     """Marker centres on the table: the board's frame (y down) turned to the table's (y up)."""
