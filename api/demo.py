@@ -154,6 +154,12 @@ class DemoSource(FrameSource):
         self._since_render = 0  # frames given of the current picture
         self._last_move = time.monotonic()
 
+    def move_camera(self, camera: Camera) -> None:
+        """The camera knocked to ``camera``: the frames from now on are seen from there."""
+        self.camera = camera
+        self._picture = self._render()
+        self._since_render = 0
+
     def positions_mm(self) -> dict[int, tuple[float, float]]:
         """Where each figure's head truly is: the demo's ground truth."""
         return {m.id: (m.x_mm, m.y_mm) for m in self._markers.values()}

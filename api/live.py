@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from arbitre.api.desk import LastScene
+from arbitre.calibration.anchors import AnchorMemory
 from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.frame import Frame, locate_frame
@@ -44,6 +45,8 @@ from arbitre.vision.tracking import FigureTracker, Observation, Track
 
 RETRY_S = 3.0
 MIN_SIGMA_MM = 1e-3  # a measurement is never exact
+MOVED_SHOWN_S = 3.0
+"""How long the state says the camera moved (and the table was posed afresh) after it did."""
 STALE_AFTER_S = 2.0
 """With no new frame for this long (or twice a slow source's own interval), the source is
 not ok: the newest frame is old, whatever the source says."""
@@ -123,7 +126,10 @@ class LiveTable:
         self._processed = 0
         self._source_ok = True
         self._source_message = "starting"
-        self._anchors_seen: tuple[int, ...] = ()
+        self._anchors_seen: tuple[int, ...] = ()  # in view in the last frame
+        self._anchors_held: tuple[int, ...] = ()  # the table was posed from
+        self._anchors = AnchorMemory(config.table.anchor_ids)
+        self._moved_at: float | None = None
         self.located_frames = 0
         """Frames in which the table was found (its anchors seen)."""
         self._reprojection_px: float | None = None
@@ -217,6 +223,7 @@ class LiveTable:
                 self.config.table,
                 self.config.roster,
                 tracker=self._markers,
+                anchors=self._anchors,
             )
         except (VisionError, CalibrationError) as error:  # a frame it cannot read
             with self._lock:
@@ -242,9 +249,18 @@ class LiveTable:
             self._source_message = "ok"
             self._frame_number += 1
             located = frame.located
-            if isinstance(located, LocateResult):
+            anchors = self.config.table.anchor_ids
+            self._anchors_seen = tuple(
+                sorted(m.id for m in frame.detections.markers if m.id in anchors)
+            )
+            self._anchors_held = located.anchors_seen
+            if frame.camera_moved:  # what was measured from the old pose is forgotten
+                self._moved_at = now
+                self._figures = FigureTracker()
+            if frame.pose_doubtful:
+                pass  # the camera may be moving: the places stay as they were
+            elif isinstance(located, LocateResult):
                 self.located_frames += 1
-                self._anchors_seen = located.anchors_seen
                 self._reprojection_px = located.pose.reprojection_px
                 self._figures.update(
                     now,
@@ -262,7 +278,6 @@ class LiveTable:
                     again=again,
                 )
             else:
-                self._anchors_seen = located.anchors_seen
                 self._reprojection_px = None
                 self._figures.lost(now)
             self._latest = _Latest(
@@ -289,6 +304,8 @@ class LiveTable:
             frame_number = self._frame_number
             source = self._source_health(now)
             anchors_seen = list(self._anchors_seen)
+            anchors_held = list(self._anchors_held)
+            moved = self._moved_at is not None and now - self._moved_at < MOVED_SHOWN_S
             reprojection = self._reprojection_px
         terrain_version = self.terrain_version  # before the terrain is read (set_terrain)
         ruleset = find_ruleset(self.config.ruleset)
@@ -346,6 +363,8 @@ class LiveTable:
             "group_warnings": groups["warnings"] if groups else [],
             "source": source,
             "anchors_seen": anchors_seen,
+            "anchors_held": anchors_held,
+            "camera_moved": moved,
             "table_reprojection_px": reprojection,
             "image_size": list(self.config.camera.image_size),
             "fps": source["delivered_fps"],

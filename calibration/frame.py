@@ -2,9 +2,10 @@
 
 This is the whole measuring chain behind ``arbitre locate`` and the live table:
 `arbitre.vision.detect` finds the markers, `arbitre.calibration.pose` finds the table from its
-anchors (in every frame, so a bumped camera recovers by itself) and
-`arbitre.calibration.locate` intersects each figure marker's ray with the plane of its
-height.
+anchors and `arbitre.calibration.locate` intersects each figure marker's ray with the plane
+of its height. A photo is posed from the anchors it shows; a live camera's frames from the
+anchors it has shown since it last moved (`arbitre.calibration.anchors`), so that an arm
+over the anchors changes nothing.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from arbitre.calibration.anchors import AnchorMemory
 from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.locate import LocateResult, locate_markers
 from arbitre.calibration.pose import DEFAULT_CORNER_NOISE_PX, PoseFailure
@@ -29,6 +31,11 @@ class Frame:
 
     detections: DetectionResult
     located: LocateResult | PoseFailure
+    camera_moved: bool = False
+    """The anchors in view had all moved: the table was posed afresh from this frame."""
+    pose_doubtful: bool = False
+    """The anchors in view have just moved (the camera may be moving): the frame was posed
+    as before, and its places are not to be trusted."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``arbitre locate`` JSON, plus ``duplicates`` (ids seen twice, not placed)."""
@@ -59,11 +66,13 @@ def locate_frame(
     roster: Roster | None = None,
     *,
     tracker: MarkerTracker | None = None,
+    anchors: AnchorMemory | None = None,
 ) -> Frame:
     """Detect and locate the markers of one frame (grey or BGR, uint8).
 
     A ``tracker`` (built for this camera and table) follows markers between frames;
-    without one, the whole frame is scanned.
+    without one, the whole frame is scanned. ``anchors`` (this camera's) poses the frame
+    from every anchor seen since the camera last moved; without it, from those it shows.
     """
     height, width = image.shape[:2]
     intrinsics = camera.for_image_size((width, height))
@@ -77,12 +86,20 @@ def locate_frame(
             dist_coeffs=intrinsics.dist_coeffs,
         )
     corners = {m.id: np.asarray(m.image_corners_px) for m in detections.markers}
+    noise = corner_noise_px(detections)
+    moved = doubtful = False
+    if anchors is not None:
+        posing = anchors.pose_from(corners, noise)
+        corners = {m: c for m, c in corners.items() if m not in table.anchor_ids}
+        corners.update(posing.corners)
+        noise.update(posing.noise_px)
+        moved, doubtful = posing.moved, posing.doubtful
     located = locate_markers(
         corners,
         intrinsics,
         table,
         roster,
         image_size=(width, height),
-        corner_noise_px=corner_noise_px(detections),
+        corner_noise_px=noise,
     )
-    return Frame(detections, located)
+    return Frame(detections, located, moved, doubtful)

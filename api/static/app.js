@@ -185,6 +185,7 @@ function renderStatus() {
     words = t("status.lost");
     message = app.state.source.message || "";
   }
+  if (app.state?.camera_moved) message = [t("status.moved"), message].filter(Boolean).join(" · ");
   if (app.state?.problem) message = [message, app.state.problem].filter(Boolean).join(" · ");
   status.dataset.state = kind;
   status.closest(".status").dataset.state = kind; // the light beside it

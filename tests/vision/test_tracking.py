@@ -7,7 +7,6 @@ import doctest
 import math
 from collections.abc import Sequence
 
-import cv2
 import numpy as np
 import pytest
 
@@ -16,7 +15,7 @@ from arbitre.calibration.locate import LocateResult
 from arbitre.calibration.simulated import setup_of
 from arbitre.vision import tracking
 from arbitre.vision.errors import VisionError
-from arbitre.vision.simulate import Camera, preset, render
+from arbitre.vision.simulate import preset, render
 from arbitre.vision.tracking import FigureTracker, Observation, Track
 
 FPS = 30
@@ -249,18 +248,6 @@ def test_the_source_drops_for_three_seconds_and_comes_back() -> None:
             assert _miss_mm(track, places[marker]) <= 0.2
 
 
-def _bumped(camera: Camera, angle_deg: float) -> Camera:
-    """The camera turned by ``angle_deg`` about its own centre (a pan mixed with a roll)."""
-    axis = np.array([0.0, 1.0, 1.0]) / math.sqrt(2.0)
-    turn, _ = cv2.Rodrigues(axis * math.radians(angle_deg))
-    rvec, _ = cv2.Rodrigues(turn @ camera.rotation)
-    return dataclasses.replace(
-        camera,
-        rvec=np.asarray(rvec, dtype=np.float64).reshape(3),
-        tvec=np.asarray(turn @ camera.tvec, dtype=np.float64),
-    )
-
-
 def test_a_camera_bumped_by_two_degrees_moves_no_figure() -> None:
     # A small rendered table (4 figures, anchors 0-3 at the corners). Two frames (two draws
     # of sensor noise) before the bump and two after, each located with its own table pose
@@ -268,7 +255,7 @@ def test_a_camera_bumped_by_two_degrees_moves_no_figure() -> None:
     scene = preset("overhead", scale=0.35, seed=1)
     intrinsics, table, roster = setup_of(scene)
     figures = {m.id: m for m in scene.scene.markers if m.id >= 10}
-    cameras = {"before": scene.camera, "after": _bumped(scene.camera, 2.0)}
+    cameras = {"before": scene.camera, "after": scene.camera.turned(2.0)}
     streams: dict[str, list[list[Observation]]] = {}
     for name, camera in cameras.items():
         streams[name] = []

@@ -67,6 +67,22 @@ class Camera:
         """The camera's optical centre (3,) in table mm."""
         return np.asarray(-self.rotation.T @ self.tvec, dtype=np.float64)
 
+    def turned(self, angle_deg: float, axis: ArrayLike = (0.0, 1.0, 1.0)) -> Camera:
+        """This camera turned by ``angle_deg`` about its own centre, about ``axis`` (in the
+        camera's frame; the default mixes a pan and a roll): a bumped tripod.
+
+        >>> camera = Camera(np.eye(3), np.zeros(5), (640, 480), np.zeros(3), [0, 0, 1000])
+        >>> bumped = camera.turned(2.0)  # the same place, another direction
+        >>> np.allclose(bumped.position_mm, camera.position_mm), np.allclose(bumped.rvec, 0)
+        (True, False)
+        """
+        unit = np.asarray(axis, dtype=np.float64)
+        turn, _ = cv2.Rodrigues(unit / np.linalg.norm(unit) * np.radians(angle_deg))
+        rvec, _ = cv2.Rodrigues(turn @ self.rotation)
+        return dataclasses.replace(
+            self, rvec=np.asarray(rvec).reshape(3), tvec=np.asarray(turn @ self.tvec)
+        )
+
     def project(self, points_mm: ArrayLike, *, distorted: bool = True) -> FloatArray:
         """Project table points to the image.
 
