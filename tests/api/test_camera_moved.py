@@ -12,18 +12,9 @@ from numpy.typing import NDArray
 from arbitre.api.demo import DemoSource, demo_config
 from arbitre.api.live import MOVED_SHOWN_S, LiveTable
 from arbitre.calibration.anchors import MOVED_FRAMES
+from tests.api.clock import Clock
 
 FPS = 30
-
-
-class Clock:
-    """A clock the test moves by hand (seconds)."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Covered(DemoSource):

@@ -16,16 +16,7 @@ from arbitre.api.demo import DemoSource, demo_setup
 from arbitre.api.live import LiveTable, TableConfig
 from arbitre.api.main import create_app
 from arbitre.vision.sources import FolderSource, FrameSource
-
-
-class Clock:
-    """A clock the test moves by hand (seconds)."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.api.clock import Clock
 
 
 class Timer(Clock):
