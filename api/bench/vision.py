@@ -22,14 +22,24 @@ import numpy as np
 from numpy.typing import NDArray
 
 from arbitre.api.bench.certainty import CASES, OFFSETS_MM, certainty_report
+from arbitre.calibration.anchors import AnchorMemory
 from arbitre.calibration.board import Board
 from arbitre.calibration.frame import locate_frame
 from arbitre.calibration.intrinsics import CalibrationFailure, calibrate_camera
 from arbitre.calibration.locate import LocateResult
+from arbitre.calibration.pose import PoseFailure
 from arbitre.calibration.progress import Progress, Steps
 from arbitre.calibration.simulated import setup_of
 from arbitre.vision.detect import MarkerTracker
-from arbitre.vision.simulate import PRESETS, Camera, look_at, preset, render_plane
+from arbitre.vision.simulate import (
+    PRESETS,
+    Camera,
+    arm_over,
+    look_at,
+    preset,
+    render,
+    render_plane,
+)
 from arbitre.vision.simulate.presets import PIECE_REACH_MM, PIECE_TILT_DEG
 from arbitre.vision.tracking import FigureTracker, Observation
 
@@ -43,6 +53,9 @@ TARGETS = {
     "principal_px": 4.0,
     "vertex_p95_mm": 1.5,
     "tracker_ratio": 0.25,
+    "held_moved_mm": 0.5,
+    "held_sigma_ratio": 1.25,
+    "bump_frames": 30,  # a second at 30 frames a second
 }
 
 PIECES = 3
@@ -163,6 +176,86 @@ def speed(frames: int, steps: Steps | None = None) -> dict[str, Any]:
 TRACKED_FIGURES = 300
 SCAN_EVERY = 10
 
+HELD_FPS = 30
+HELD_SECONDS = 5
+HELD_ARMS = ((0,), (0, 1), (0, 1, 2, 3))
+"""The anchors under arms, in turn, for `HELD_SECONDS` each (the overhead preset's four
+anchors are 0 to 3, at the corners)."""
+BUMP_DEG = 2.0
+
+
+def held_pose(steps: Steps | None = None) -> dict[str, Any]:
+    """The live table's pose under arms, on the overhead 1080p preset (4 anchors, 20 still
+    figures): one second clear, then arms over `HELD_ARMS` in turn for 5 s each, located
+    frame after frame as the live table does (tracker and anchor memory), and each arm's
+    first frame posed from its own anchors alone (as before the memory). Then the camera
+    bumped by 2 degrees: the frames until it is posed afresh.
+
+    Each arm, and the bump, is a step.
+    """
+    scene = preset("overhead", seed=0)
+    camera, table, roster = setup_of(scene)
+    rng = np.random.default_rng(0)
+    still = scene.render().image
+    clear = [
+        np.clip(still + rng.normal(0, 2.0, still.shape), 0, 255).astype(np.uint8) for _ in range(2)
+    ]
+    tracker = MarkerTracker(
+        table.dictionary, camera_matrix=camera.camera_matrix, dist_coeffs=camera.dist_coeffs
+    )
+    memory = AnchorMemory(table.anchor_ids)
+    for index in range(HELD_FPS):
+        locate_frame(clear[index % 2], camera, table, roster, tracker=tracker, anchors=memory)
+    reference = _places(locate_frame(clear[0], camera, table, roster).located)
+    arms = []
+    for hidden in HELD_ARMS:
+        under = [m for m in scene.scene.markers if m.id in hidden]
+        frames = [arm_over(image, scene.camera, under) for image in clear]
+        held = [
+            locate_frame(frames[k % 2], camera, table, roster, tracker=tracker, anchors=memory)
+            for k in range(HELD_FPS * HELD_SECONDS)
+        ]
+        alone = locate_frame(frames[0], camera, table, roster).located
+        arms.append(
+            {"hidden": list(hidden), "held": _drift(reference, [f.located for f in held])}
+            | {"alone": _drift(reference, [alone])}
+        )
+        if steps is not None:
+            steps.advance()
+    bumped = scene.camera.turned(BUMP_DEG)
+    after = render(bumped, scene.scene, scene.options).image
+    frames_to_repose = None
+    for index in range(HELD_FPS):
+        if locate_frame(after, camera, table, roster, tracker=tracker, anchors=memory).camera_moved:
+            frames_to_repose = index + 1
+            break
+    if steps is not None:
+        steps.advance()
+    return {"figures": len(reference), "arms": arms, "bump_frames": frames_to_repose}
+
+
+def _places(located: LocateResult | PoseFailure) -> dict[int, tuple[float, float, float]]:
+    if not isinstance(located, LocateResult):
+        return {}
+    return {m.id: (m.x_mm, m.y_mm, m.sigma_mm) for m in located.markers}
+
+
+def _drift(
+    reference: dict[int, tuple[float, float, float]], frames: list[LocateResult | PoseFailure]
+) -> dict[str, Any]:
+    """The farthest a figure moved from ``reference``, its largest σ ratio, frames lost."""
+    moved, ratio, lost = 0.0, 0.0, 0
+    for located in frames:
+        places = _places(located)
+        if set(places) != set(reference):
+            lost += 1
+        for marker, (x, y, sigma) in places.items():
+            if marker in reference:
+                x0, y0, sigma0 = reference[marker]
+                moved = max(moved, float(np.hypot(x - x0, y - y0)))
+                ratio = max(ratio, sigma / sigma0)
+    return {"moved_mm": moved, "sigma_ratio": ratio, "frames_lost": lost, "frames": len(frames)}
+
 
 def _worst_frame_ms(
     images: list[NDArray[np.uint8]], camera: Any, table: Any, roster: Any, *, beside: bool
@@ -272,14 +365,21 @@ def run_vision_bench(
     each calibration view rendered and the calibration.
     """
     questions = len(CASES) * len(OFFSETS_MM)
+    held_steps = len(HELD_ARMS) + 1
     steps = Steps(
-        len(PRESETS) * seeds + len(SPEED_SCENES) * frames + CALIBRATION_VIEWS + 1 + questions,
+        len(PRESETS) * seeds
+        + len(SPEED_SCENES) * frames
+        + held_steps
+        + CALIBRATION_VIEWS
+        + 1
+        + questions,
         progress,
     )
     return {
         "targets": TARGETS,
         "accuracy": accuracy(seeds, steps),
         "speed": speed(frames, steps),
+        "held_pose": held_pose(steps),
         "calibration": charuco_calibration(CALIBRATION_VIEWS, steps=steps),
         "certainty": certainty_report(progress=steps.advance),
     }
@@ -334,6 +434,8 @@ def report_lines(report: dict[str, Any]) -> list[str]:
                 f"  {'':>8}  following {TRACKED_FIGURES} figures: {row['tracker_ms']:.2f} ms a "
                 f"frame, {row['tracker_ratio']:.2f} of a plain detectMarkers  {_mark(ok)}"
             )
+    if "held_pose" in report:
+        lines.extend(held_pose_lines(report["held_pose"]))
     lines.append("certainty (figures rendered near a rule's threshold, live chain):")
     for row in report["certainty"]["by_offset"]:
         lines.append(
@@ -353,4 +455,36 @@ def report_lines(report: dict[str, Any]) -> list[str]:
         f"fy off {cal['fy_error_pct']:.2f} %, principal point off "
         f"{cal['principal_error_px']:.2f} px, RMS {cal['rms_px']:.3f} px  {_mark(ok)}"
     )
+    return lines
+
+
+def held_pose_lines(held: dict[str, Any]) -> list[str]:
+    """The held-pose part of the report, each target met (ok) or missed (MISS)."""
+    lines = []
+    lines.append(
+        f"held pose (overhead 1080p, {held['figures']} still figures, arms over anchors "
+        f"for {HELD_SECONDS} s):"
+    )
+    for arm in held["arms"]:
+        kept, alone = arm["held"], arm["alone"]
+        ok = (
+            kept["moved_mm"] <= TARGETS["held_moved_mm"]
+            and kept["sigma_ratio"] <= TARGETS["held_sigma_ratio"]
+            and kept["frames_lost"] == 0
+        )
+        posed_alone = (
+            "lost"
+            if alone["frames_lost"]
+            else f"{alone['moved_mm']:.2f} mm, sigma x{alone['sigma_ratio']:.2f}"
+        )
+        lines.append(
+            f"  anchors {','.join(map(str, arm['hidden'])):>7} hidden: figures moved at most "
+            f"{kept['moved_mm']:.2f} mm, sigma at most x{kept['sigma_ratio']:.2f}, "
+            f"{kept['frames_lost']} of {kept['frames']} frames lost (posed from the frame "
+            f"alone: {posed_alone})  {_mark(ok)}"
+        )
+    bump = held["bump_frames"]
+    ok = bump is not None and bump <= TARGETS["bump_frames"]
+    when = f"after {bump} frames ({bump / HELD_FPS:.2f} s)" if bump else "not within 1 s"
+    lines.append(f"  camera bumped by {BUMP_DEG:g} deg: posed afresh {when}  {_mark(ok)}")
     return lines

@@ -12,6 +12,7 @@ from numpy.typing import NDArray
 from arbitre.api.demo import DemoSource, demo_config
 from arbitre.api.live import MOVED_SHOWN_S, LiveTable
 from arbitre.calibration.anchors import MOVED_FRAMES
+from arbitre.vision.simulate import arm_over
 from tests.api.clock import Clock
 
 FPS = 30
@@ -25,18 +26,8 @@ class Covered(DemoSource):
     def read(self) -> NDArray[np.uint8] | None:
         image = super().read()
         assert image is not None
-        for anchor in self.hidden:
-            corners = self.camera.project(_anchor_corners(anchor))
-            low = np.maximum(corners.min(axis=0) - 15, 0).astype(int)
-            high = (corners.max(axis=0) + 15).astype(int)
-            image[low[1] : high[1], low[0] : high[0]] = 128
-        return image
-
-
-def _anchor_corners(anchor: int) -> NDArray[np.float64]:
-    found = demo_config().table.anchor(anchor)
-    assert found is not None
-    return found.corners_mm()
+        hidden = [m for m in self._scene().markers if m.id in self.hidden]
+        return arm_over(image, self.camera, hidden)
 
 
 def _run(live: LiveTable, clock: Clock, frames: int) -> None:

@@ -20,7 +20,7 @@ from arbitre.calibration.frame import Frame, locate_frame
 from arbitre.calibration.locate import LocateResult
 from arbitre.calibration.pose import PoseFailure
 from arbitre.calibration.simulated import setup_of
-from arbitre.vision.simulate import Camera, preset, render
+from arbitre.vision.simulate import Camera, arm_over, preset, render
 
 SCENE = preset("overhead", scale=0.35, seed=1)
 INTRINSICS, TABLE, ROSTER = setup_of(SCENE)
@@ -34,15 +34,7 @@ def _picture(camera: Camera, seed: int) -> NDArray[np.uint8]:
 
 
 def _hide(image: NDArray[np.uint8], camera: Camera, anchors: Iterable[int]) -> NDArray[np.uint8]:
-    """``image`` with a grey arm over each of ``anchors``: their image, grown by 15 px."""
-    covered = image.copy()
-    for anchor in anchors:
-        marker = next(m for m in SCENE.scene.markers if m.id == anchor)
-        corners = camera.project(marker.corners_mm())
-        low = np.maximum(corners.min(axis=0) - 15, 0).astype(int)
-        high = (corners.max(axis=0) + 15).astype(int)
-        covered[low[1] : high[1], low[0] : high[0]] = 128
-    return covered
+    return arm_over(image, camera, [m for m in SCENE.scene.markers if m.id in set(anchors)])
 
 
 def _locate(image: NDArray[np.uint8], memory: AnchorMemory | None) -> Frame:

@@ -43,7 +43,7 @@ from __future__ import annotations
 from arbitre.vision.simulate.camera import Camera, FloatArray, look_at
 from arbitre.vision.simulate.plane import render_plane
 from arbitre.vision.simulate.presets import MIN_SCALE, PRESETS, Preset, preset
-from arbitre.vision.simulate.render import MarkerTruth, Render, RenderOptions, render
+from arbitre.vision.simulate.render import MarkerTruth, Render, RenderOptions, arm_over, render
 from arbitre.vision.simulate.scene import (
     FIGURE_COLOURS_BGR,
     INK_BGR,
@@ -79,6 +79,7 @@ __all__ = [
     "SimScene",
     "SimTable",
     "anchors",
+    "arm_over",
     "figure",
     "look_at",
     "preset",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import cv2
 import numpy as np
@@ -148,6 +148,22 @@ def _pixel_box(camera: Camera, points_mm: FloatArray) -> tuple[int, int, int, in
     if x0 >= x1 or y0 >= y1:
         return None
     return (x0, y0, x1, y1)
+
+
+def arm_over(
+    image: NDArray[np.uint8], camera: Camera, markers: Iterable[SimMarker], margin_px: int = 15
+) -> NDArray[np.uint8]:
+    """``image`` with a grey arm over each of ``markers``: their image, ``margin_px`` wider
+    on every side, painted mid-grey (the marker is not seen; what is around it is)."""
+    covered = image.copy()
+    for marker in markers:
+        box = _pixel_box(camera, marker.corners_mm())
+        if box is not None:
+            x0, y0, x1, y1 = box
+            covered[
+                max(y0 - margin_px, 0) : y1 + margin_px, max(x0 - margin_px, 0) : x1 + margin_px
+            ] = 128
+    return covered
 
 
 def _lighting(size: tuple[int, int], options: RenderOptions) -> NDArray[np.float32]:
