@@ -643,3 +643,46 @@ def test_a_move_destination_can_be_chosen_with_the_keyboard(
     assert f"x {x:.1f} mm, y {y:.1f} mm" in details, details
     page.click('[data-testid="clear"]')
     assert not errors
+
+
+def test_a_knocked_camera_is_said_on_the_page(browser_page: tuple[Any, list[str]]) -> None:
+    """The state says ``camera_moved`` for 3 s after the camera was knocked (see
+    tests/api/test_camera_moved.py): here the server's messages are passed on to a new
+    tab with that flag set, and its status line says so, in English and in French."""
+    page, _ = browser_page
+
+    def knocked(message: str | bytes) -> str | bytes:
+        if isinstance(message, bytes):
+            return message
+        state = json.loads(message)
+        if isinstance(state, dict) and "figures" in state:
+            state["camera_moved"] = True
+        return json.dumps(state)
+
+    def relay(socket: Any) -> None:
+        server = socket.connect_to_server()
+        server.on_message(lambda message: socket.send(knocked(message)))
+        socket.on_message(lambda message: server.send(message))
+
+    tab = page.context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.route_web_socket(re.compile(r".*/api/ws.*"), relay)
+    tab.add_init_script("localStorage.setItem('arbitre.lang', 'en')")
+    words = catalogue()
+    try:
+        tab.goto(page.url, wait_until="domcontentloaded")
+        detail = tab.locator('[data-testid="source-detail"]')
+        detail.wait_for(state="visible", timeout=15_000)
+        assert words["en"]["status.moved"] == "camera moved: re-measuring the table"
+        assert words["en"]["status.moved"] in (detail.text_content() or "")
+        tab.click('[data-testid="lang-toggle"]')
+        tab.wait_for_function(
+            """(said) => document.querySelector('[data-testid="source-detail"]')
+                .textContent.includes(said)""",
+            arg=words["fr"]["status.moved"],
+            timeout=5_000,
+        )
+    finally:
+        tab.close()
+    assert not errors, f"errors in the page: {errors}"
