@@ -122,7 +122,8 @@ MAX_YAML_VALUES = 150_000
 
 class _PythonSyntax(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
     """PyYAML's own reader, scanner and parser, in Python, placed before libyaml's in a
-    loader's lineage (see `in_python`)."""
+    loader's lineage (see `in_python`). A loader that defines its own ``__init__`` is not
+    read this way: this one is called instead."""
 
     def __init__(self, stream: str | bytes) -> None:
         yaml.reader.Reader.__init__(self, stream)
@@ -203,17 +204,19 @@ def load_yaml(text: str, loader: type[BoundedLoader] = BoundedLoader) -> Any:
     Raises `yaml.YAMLError` for text that is not valid YAML or goes past a bound: its
     ``problem`` says what, its ``problem_mark`` where. Text the loader cannot take (a lone
     surrogate) is a `yaml.YAMLError` too. libyaml and PyYAML's Python parser give the same
-    data and the same errors.
+    data, and refuse a file nested too deep in the same words at the same place.
 
     Notes
     -----
     libyaml's scanner reads ahead of the parser, by a line or 1,024 characters and sometimes
     further, and the libyaml of PyYAML 6.0.4 and newer stops where the nesting passes its own
     limit (1,000 levels): looking ahead, it can get there before the composer has counted to
-    `MAX_YAML_NESTING`. The text before that place is then read again, by libyaml, so that
-    the composer refuses it in its own words at the same line as on any other text; should
-    that text end where libyaml cannot read it, the whole text is read by PyYAML's Python
-    parser, which has no limit of its own (slower, about three times).
+    `MAX_YAML_NESTING`. The text before that place is then read again, by libyaml, and what
+    stops it is what stops the whole text: the composer's refusal (nested deeper than 40
+    levels, at the 41st level) or an error before that place. A text cut inside a key (a
+    key over 1,000 levels deep, longer than YAML allows) is refused as nested too deep at
+    libyaml's place; PyYAML's parser says where the key grew past 1,024 characters. No text
+    is read twice in Python: a 10 MB file is refused as quickly as libyaml reads it.
     """
     if not LIBYAML:
         return _load(text, in_python(loader))
@@ -223,13 +226,19 @@ def load_yaml(text: str, loader: type[BoundedLoader] = BoundedLoader) -> Any:
         if "maximum nesting depth" not in str(getattr(error, "problem", "")):
             raise
         end = error.problem_mark.index  # type: ignore[attr-defined]  # a MarkedYAMLError
+        too_deep = error
     try:
         _load(text[:end], loader)
-    except yaml.composer.ComposerError as refusal:  # what the whole text is refused for
+    except yaml.composer.ComposerError as refusal:  # the composer's, before that place
         raise refusal from None
-    except yaml.YAMLError:
-        pass  # the cut text ends inside a token libyaml cannot close
-    return _load(text, in_python(loader))
+    except yaml.YAMLError as first:
+        mark = getattr(first, "problem_mark", None)
+        if mark is not None and mark.index < end:  # an error before that place
+            raise first from None
+    # The text before that place ends inside a key: libyaml's place, in arbitre's words.
+    too_deep.problem = f"nested deeper than {MAX_YAML_NESTING} levels"  # type: ignore[attr-defined]
+    too_deep.context = too_deep.context_mark = None  # type: ignore[attr-defined]
+    raise too_deep
 
 
 def _load(text: str, loader: type[BoundedLoader]) -> Any:

@@ -10,7 +10,10 @@ and a figure that did not move does not move on the map.
 A bumped camera is told apart from a hand or a bad detection by agreement: it moves every
 anchor it sees, at once, and keeps them moved. When at least two anchors in view (and most
 of them) lie more than `MOVED_PX` from where they were held, for `MOVED_FRAMES` frames in a
-row, the memory starts again from the anchors of that frame, and says so.
+row, the memory starts again from the anchors of that frame, and says so. An anchor that
+stays moved alone for `TAKEN_IN_FRAMES` frames (a small bump that moved only the anchors
+far from its axis by more than `MOVED_PX`) is taken in where it is now. While no anchor in
+view agrees with the memory, the frame is doubtful: the camera may be moving.
 
 The corner noise of a held anchor is the noise of the frames that saw it, not less: the
 frames of a still camera see the same pixels, and their errors do not average out.
@@ -35,6 +38,10 @@ MOVED_FRAMES = 3
 """Frames in a row in which the anchors in view have moved before the camera is taken as
 moved (a tenth of a second at 30 frames a second)."""
 
+TAKEN_IN_FRAMES = 30
+"""Frames in a row (a second at 30 frames a second) after which an anchor seen moved, alone,
+is held where it is now."""
+
 FOLLOW = 0.1
 """How much of an anchor's new corners each frame takes in: the mean follows a slow drift
 (a tripod settling) over a few dozen frames."""
@@ -44,6 +51,7 @@ FOLLOW = 0.1
 class _Held:
     corners: FloatArray  # (4, 2) image px, the running mean
     noise_px: float  # the corner noise of the frames that saw it
+    moved_frames: int = 0  # frames in a row in which it was seen moved
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +65,8 @@ class Posing:
     in_view: tuple[int, ...]
     """The anchors this frame saw, sorted."""
     doubtful: bool = False
-    """The anchors in view have moved, but not yet for `MOVED_FRAMES` frames: the camera
-    may be moving, and what this frame places is not to be trusted."""
+    """No anchor in view agrees with the memory (one at least moved): the camera may be
+    moving, and what this frame places is not to be trusted."""
 
 
 @dataclass(slots=True)
@@ -85,7 +93,7 @@ class AnchorMemory:
     def pose_from(self, seen: Mapping[int, FloatArray], noise_px: Mapping[int, float]) -> Posing:
         """Take in one frame's markers (image corners by id; only anchors are kept) and give
         the anchors to pose it from. ``noise_px`` is each marker's corner noise (1 sigma,
-        px); a marker without one gets the noise already held, or 0.15 px."""
+        px; 0.15 px for a marker it does not name)."""
         in_view = {
             marker: np.asarray(corners, dtype=np.float64).reshape(4, 2)
             for marker, corners in seen.items()
@@ -97,31 +105,35 @@ class AnchorMemory:
             for marker in compared
             if _farthest(in_view[marker], self._held[marker].corners) > self.moved_px
         ]
-        self._moving = self._moving + 1 if len(moved) >= 2 and 2 * len(moved) > len(compared) else 0
+        if compared:  # a frame with nothing to compare neither confirms nor clears a move
+            together = len(moved) >= 2 and 2 * len(moved) > len(compared)
+            self._moving = self._moving + 1 if together else 0
         restarted = self._moving >= self.moved_frames
         if restarted:
             self._held.clear()
             self._moving = 0
+            moved = []
+        doubtful = bool(moved) and len(moved) == len(compared)
         for marker, corners in in_view.items():
             noise = float(noise_px.get(marker, 0.15))
             held = self._held.get(marker)
             if held is None:
                 self._held[marker] = _Held(corners.copy(), noise)
-            elif marker not in moved:  # a moved anchor is not taken in until the camera is
+            elif marker not in moved:
                 held.corners += self.follow * (corners - held.corners)
                 held.noise_px += self.follow * (noise - held.noise_px)
+                held.moved_frames = 0
+            else:  # not taken in until the camera is found moved, or it stays moved alone
+                held.moved_frames += 1
+                if held.moved_frames >= TAKEN_IN_FRAMES:
+                    self._held[marker] = _Held(corners.copy(), noise)
         return Posing(
             {marker: held.corners.copy() for marker, held in self._held.items()},
             {marker: held.noise_px for marker, held in self._held.items()},
             restarted,
             tuple(sorted(in_view)),
-            doubtful=self._moving > 0,
+            doubtful=doubtful,
         )
-
-    def forget(self) -> None:
-        """Start again from the next frame (a new camera file, say)."""
-        self._held.clear()
-        self._moving = 0
 
 
 def _farthest(a: FloatArray, b: FloatArray) -> float:

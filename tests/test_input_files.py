@@ -276,22 +276,30 @@ def test_a_deep_nest_after_a_large_file_is_refused_at_its_own_line(yaml_backend:
     assert _refusal(text) == (f"nested deeper than {MAX_YAML_NESTING} levels", 2002, 43)
 
 
-@pytest.mark.parametrize(
-    ("depth", "said"),
-    [
-        # A key of 500 "[" and 500 "]": the 40th "[" is at level 41, column 40.
-        (500, (f"nested deeper than {MAX_YAML_NESTING} levels", 2, 40)),
-        # A key of 4,000 characters: YAML lets a key run 1,024 characters, and the scanner
-        # gives up at column 1,024 + 2 = 1,026 before anything is composed. libyaml stops
-        # first at its own limit; the text before that place ends in the middle of the key,
-        # so the whole text is read in Python, and refused as an older libyaml refuses it.
-        (2000, ("could not find expected ':'", 2, 1026)),
-    ],
-)
 def test_a_deep_key_is_refused_in_the_same_words_by_libyaml_and_in_python(
-    depth: int, said: tuple[str, int, int], yaml_backend: str
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    assert _refusal("a: 1\n" + "[" * depth + "]" * depth + ": v\n") == said
+    """A key of 500 "[" and 500 "]": the 40th "[" is at level 41, line 2, column 40."""
+    text = "a: 1\n" + "[" * 500 + "]" * 500 + ": v\n"
+    for libyaml in (True, False):
+        monkeypatch.setattr(arbitre.files, "LIBYAML", libyaml)
+        assert _refusal(text) == (f"nested deeper than {MAX_YAML_NESTING} levels", 2, 40)
+
+
+def test_a_key_too_long_and_too_deep_is_refused_in_one_line_at_once(yaml_backend: str) -> None:
+    """A key of 4,000 characters nesting 2,000 levels: YAML lets a key run 1,024 characters,
+    and PyYAML's parser gives up on it before composing anything, naming where it grew too
+    long (column 1,024 + 2 = 1,026). libyaml stops first at its own nesting limit, at the
+    1,000th "[" (the key starts line 2: column 1,000): the text before ends inside the key,
+    and the refusal is arbitre's, at that place. Either way one line, and no text is read
+    twice in Python."""
+    text = "a: 1\n" + "[" * 2000 + "]" * 2000 + ": v\n"
+    said = (
+        ("could not find expected ':'", 2, 1026)
+        if yaml_backend == "python"
+        else (f"nested deeper than {MAX_YAML_NESTING} levels", 2, 1000)
+    )
+    assert _refusal(text) == said
 
 
 # YAML 1.1 line breaks (NEL, LS, PS) are left out: inside quotes libyaml keeps them and

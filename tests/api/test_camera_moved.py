@@ -88,10 +88,10 @@ def test_a_knocked_camera_is_posed_afresh_within_a_second_and_the_state_says_so(
     _run(live, clock, FPS)  # the tracks settle on the new pose
     state = live.state()
     assert state["camera_moved"]  # for 3 s
-    truth = source.positions_mm()
-    for figure in state["figures"]:
-        x0, y0, *_ = before[figure["id"]]
-        assert math.hypot(figure["x_mm"] - x0, figure["y_mm"] - y0) <= 0.5, figure
-        assert figure["marker"] in truth
+    after = _places(live)
+    assert sorted(after) == sorted(before)
+    for figure, (x, y, _, stale) in after.items():
+        x0, y0, *_ = before[figure]
+        assert not stale and math.hypot(x - x0, y - y0) <= 0.5, figure
     clock.now += MOVED_SHOWN_S
     assert not live.state()["camera_moved"]

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from arbitre.calibration.anchors import AnchorMemory
+from arbitre.calibration.anchors import TAKEN_IN_FRAMES, AnchorMemory
 from arbitre.calibration.frame import Frame, locate_frame
 from arbitre.calibration.locate import LocateResult
 from arbitre.calibration.pose import PoseFailure
@@ -95,12 +95,15 @@ def test_a_camera_bumped_by_two_degrees_is_posed_afresh_within_three_frames() ->
         assert not _locate(CLEAR[k % 2], memory).camera_moved
     bumped = SCENE.camera.turned(2.0)
     after = [_picture(bumped, seed) for seed in (3, 4)]
-    moved = [_locate(after[k % 2], memory).camera_moved for k in range(3)]
-    assert moved == [False, False, True]
+    frames = [_locate(after[k % 2], memory) for k in range(3)]
+    assert [frame.camera_moved for frame in frames] == [False, False, True]
+    assert [frame.pose_doubtful for frame in frames] == [True, True, False]
     for k in range(10):
         frame = _locate(after[k % 2], memory)
-        assert not frame.camera_moved
-        for marker, (x, y, _) in _placed(frame).items():
+        assert not frame.camera_moved and not frame.pose_doubtful
+        placed = _placed(frame)
+        assert sorted(placed) == sorted(FIGURES)
+        for marker, (x, y, _) in placed.items():
             truth = FIGURES[marker]
             assert math.hypot(x - truth.x_mm, y - truth.y_mm) <= 0.5
 
@@ -119,6 +122,36 @@ def test_one_anchor_that_moves_alone_is_not_a_bumped_camera() -> None:
         posing = memory.pose_from({**seen, 2: _square(205.0)}, {})
         assert not posing.moved
         assert np.array_equal(posing.corners[2], _square(200.0))
+
+
+def test_one_anchor_moved_alone_for_a_second_is_taken_in_where_it_is() -> None:
+    """A small bump that moved anchor 2 by 3 px and the others by under 2 px: the others
+    are followed, and anchor 2, moved alone, is held where it is now after 30 frames."""
+    memory = AnchorMemory({0, 1, 2, 3})
+    seen = {anchor: _square(100.0 * anchor) for anchor in range(4)}
+    memory.pose_from(seen, {})
+    nudged = {0: _square(1.0), 1: _square(101.0), 2: _square(203.0), 3: _square(301.0)}
+    for frame in range(1, TAKEN_IN_FRAMES + 1):
+        posing = memory.pose_from(nudged, {})
+        assert not posing.moved and not posing.doubtful
+        expected = _square(203.0 if frame == TAKEN_IN_FRAMES else 200.0)
+        assert np.array_equal(posing.corners[2], expected), frame
+
+
+def test_a_bump_seen_through_one_anchor_is_doubtful_until_two_confirm_it() -> None:
+    """Arms over three anchors, then the camera knocked: the one anchor in view moved, and
+    nothing says whether the camera or the anchor did: the frame is doubtful, not moved. A
+    frame without any anchor changes nothing; once two anchors in view agree on the move,
+    for three frames, the camera is posed afresh."""
+    memory = AnchorMemory({0, 1, 2, 3})
+    memory.pose_from({anchor: _square(100.0 * anchor) for anchor in range(4)}, {})
+    knocked = {anchor: _square(100.0 * anchor + 12.0) for anchor in range(4)}
+    posing = memory.pose_from({0: knocked[0]}, {})
+    assert posing.doubtful and not posing.moved
+    assert np.array_equal(posing.corners[0], _square(0.0))  # not taken in
+    assert not memory.pose_from({}, {}).doubtful
+    moved = [memory.pose_from({0: knocked[0], 1: knocked[1]}, {}).moved for _ in range(3)]
+    assert moved == [False, False, True]
 
 
 def test_a_slow_drift_is_followed() -> None:
