@@ -190,6 +190,10 @@ class _OutOfTime(Exception):
     """The alarm of `_time_limit` rang."""
 
 
+RING_AGAIN_S = 0.1
+"""After its time, `_time_limit`'s alarm rings again at this interval until the work stops."""
+
+
 @contextmanager
 def _time_limit(seconds: float, message: str) -> Iterator[None]:
     """Give up the work inside after ``seconds``: one line (``message``) and exit 2.
@@ -209,7 +213,9 @@ def _time_limit(seconds: float, message: str) -> Iterator[None]:
         raise _OutOfTime
 
     previous = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    # It rings again every tenth of a second: an exception raised where Python ignores it
+    # (an object's __del__ run by the garbage collector) must not let the work run on.
+    signal.setitimer(signal.ITIMER_REAL, seconds, RING_AGAIN_S)
     try:
         yield
     except _OutOfTime:
