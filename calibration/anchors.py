@@ -62,8 +62,6 @@ class Posing:
     corners: dict[int, FloatArray]
     noise_px: dict[int, float]
     moved: bool
-    in_view: tuple[int, ...]
-    """The anchors this frame saw, sorted."""
     doubtful: bool = False
     """No anchor in view agrees with the memory (one at least moved): the camera may be
     moving, and what this frame places is not to be trusted."""
@@ -76,11 +74,11 @@ class AnchorMemory:
     >>> memory = AnchorMemory({0, 1})
     >>> square = np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]])
     >>> first = memory.pose_from({0: square, 1: square + 100, 7: square + 50}, {})
-    >>> sorted(first.corners), first.in_view
-    ([0, 1], (0, 1))
+    >>> sorted(first.corners)  # marker 7 is no anchor
+    [0, 1]
     >>> hidden = memory.pose_from({1: square + 100}, {})  # a hand over anchor 0
-    >>> sorted(hidden.corners), hidden.in_view, hidden.moved
-    ([0, 1], (1,), False)
+    >>> sorted(hidden.corners), hidden.moved
+    ([0, 1], False)
     """
 
     anchor_ids: Collection[int]
@@ -131,7 +129,6 @@ class AnchorMemory:
             {marker: held.corners.copy() for marker, held in self._held.items()},
             {marker: held.noise_px for marker, held in self._held.items()},
             restarted,
-            tuple(sorted(in_view)),
             doubtful=doubtful,
         )
 

@@ -34,8 +34,8 @@ class Frame:
     camera_moved: bool = False
     """The anchors in view had all moved: the table was posed afresh from this frame."""
     pose_doubtful: bool = False
-    """The anchors in view have just moved (the camera may be moving): the frame was posed
-    as before, and its places are not to be trusted."""
+    """No anchor in view agrees with where the camera had seen it (the camera may be
+    moving): the frame was posed as before, and its places are not to be trusted."""
 
     def to_json(self) -> dict[str, Any]:
         """The ``arbitre locate`` JSON, plus ``duplicates`` (ids seen twice, not placed)."""
@@ -90,7 +90,8 @@ def locate_frame(
     moved = doubtful = False
     if anchors is not None:
         posing = anchors.pose_from(corners, noise)
-        corners = {m: c for m, c in corners.items() if m not in table.anchor_ids}
+        held = anchors.anchor_ids
+        corners = {m: c for m, c in corners.items() if m not in held}
         corners.update(posing.corners)
         noise.update(posing.noise_px)
         moved, doubtful = posing.moved, posing.doubtful

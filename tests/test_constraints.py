@@ -8,18 +8,17 @@ that CI's "oldest" step tests the versions pyproject.toml claims.
 
 from __future__ import annotations
 
-import re
+import importlib.util
 import tomllib
 from pathlib import Path
+from types import ModuleType
 
 import pytest
-from packaging.markers import Marker
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[1]
-PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([^\s;#]+)\s*(?:;\s*(.*))?$")
 
 
 def _requirements() -> list[Requirement]:
@@ -28,16 +27,22 @@ def _requirements() -> list[Requirement]:
     return [Requirement(text) for text in wanted]
 
 
+def _drift() -> ModuleType:
+    """CI's `.ci/drift.py`, whose `pins` reads a constraints file as CI does."""
+    spec = importlib.util.spec_from_file_location("drift", ROOT / ".ci" / "drift.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _pins(name: str) -> dict[str, str]:
     """The versions ``constraints/NAME`` pins for this Python and platform."""
-    pins: dict[str, str] = {}
-    for line in (ROOT / "constraints" / name).read_text(encoding="utf-8").splitlines():
-        match = PIN.match(line)
-        if match and (match[3] is None or Marker(match[3]).evaluate()):
-            pins[canonicalize_name(match[1])] = match[2]
-    return pins
+    pinned: dict[str, str] = DRIFT.pins(ROOT / "constraints" / name)
+    return pinned
 
 
+DRIFT = _drift()
 REQUIREMENTS = _requirements()
 
 

@@ -131,11 +131,7 @@ def speed(frames: int, steps: Steps | None = None) -> dict[str, Any]:
         scene = preset(name, seed=0)
         still = scene.render().image
         camera, table, roster = setup_of(scene)
-        rng = np.random.default_rng(0)
-        noisy = [
-            np.clip(still + rng.normal(0, 2.0, still.shape), 0, 255).astype(np.uint8)
-            for _ in range(4)
-        ]
+        noisy = _noisy_frames(still, 4)
         plain = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_250))
         tracker = MarkerTracker(
             table.dictionary, camera_matrix=camera.camera_matrix, dist_coeffs=camera.dist_coeffs
@@ -195,11 +191,7 @@ def held_pose(steps: Steps | None = None) -> dict[str, Any]:
     """
     scene = preset("overhead", seed=0)
     camera, table, roster = setup_of(scene)
-    rng = np.random.default_rng(0)
-    still = scene.render().image
-    clear = [
-        np.clip(still + rng.normal(0, 2.0, still.shape), 0, 255).astype(np.uint8) for _ in range(2)
-    ]
+    clear = _noisy_frames(scene.render().image, 2)
     tracker = MarkerTracker(
         table.dictionary, camera_matrix=camera.camera_matrix, dist_coeffs=camera.dist_coeffs
     )
@@ -217,8 +209,11 @@ def held_pose(steps: Steps | None = None) -> dict[str, Any]:
         ]
         alone = locate_frame(frames[0], camera, table, roster).located
         arms.append(
-            {"hidden": list(hidden), "held": _drift(reference, [f.located for f in held])}
-            | {"alone": _drift(reference, [alone])}
+            {
+                "hidden": list(hidden),
+                "held": _drift(reference, [f.located for f in held]),
+                "alone": _drift(reference, [alone]),
+            }
         )
         if steps is not None:
             steps.advance()
@@ -232,6 +227,16 @@ def held_pose(steps: Steps | None = None) -> dict[str, Any]:
     if steps is not None:
         steps.advance()
     return {"figures": len(reference), "arms": arms, "bump_frames": frames_to_repose}
+
+
+def _noisy_frames(still: NDArray[np.uint8], count: int) -> list[NDArray[np.uint8]]:
+    """``count`` frames of a still camera: ``still`` with sensor noise (σ 2 grey levels),
+    the same every run."""
+    rng = np.random.default_rng(0)
+    return [
+        np.clip(still + rng.normal(0, 2.0, still.shape), 0, 255).astype(np.uint8)
+        for _ in range(count)
+    ]
 
 
 def _places(located: LocateResult | PoseFailure) -> dict[int, tuple[float, float, float]]:
@@ -460,11 +465,10 @@ def report_lines(report: dict[str, Any]) -> list[str]:
 
 def held_pose_lines(held: dict[str, Any]) -> list[str]:
     """The held-pose part of the report, each target met (ok) or missed (MISS)."""
-    lines = []
-    lines.append(
+    lines = [
         f"held pose (overhead 1080p, {held['figures']} still figures, arms over anchors "
         f"for {HELD_SECONDS} s):"
-    )
+    ]
     for arm in held["arms"]:
         kept, alone = arm["held"], arm["alone"]
         ok = (
