@@ -672,17 +672,14 @@ def test_a_knocked_camera_is_said_on_the_page(browser_page: tuple[Any, list[str]
     words = catalogue()
     try:
         tab.goto(page.url, wait_until="domcontentloaded")
-        detail = tab.locator('[data-testid="source-detail"]')
-        detail.wait_for(state="visible", timeout=15_000)
         assert words["en"]["status.moved"] == "camera moved: re-measuring the table"
-        assert words["en"]["status.moved"] in (detail.text_content() or "")
+        # The status line may show before the first state has come through the relay:
+        # wait for the words rather than read them once.
+        said = """(said) => (document.querySelector('[data-testid="source-detail"]')
+            ?.textContent ?? '').includes(said)"""
+        tab.wait_for_function(said, arg=words["en"]["status.moved"], timeout=15_000)
         tab.click('[data-testid="lang-toggle"]')
-        tab.wait_for_function(
-            """(said) => document.querySelector('[data-testid="source-detail"]')
-                .textContent.includes(said)""",
-            arg=words["fr"]["status.moved"],
-            timeout=5_000,
-        )
+        tab.wait_for_function(said, arg=words["fr"]["status.moved"], timeout=5_000)
     finally:
         tab.close()
     assert not errors, f"errors in the page: {errors}"
