@@ -81,7 +81,15 @@ class MarkerPlacement:
     shared_sigma_mm:
         ``(N,)`` the part of ``sigma_mm`` that every frame shares (the table pose fitted to
         the anchors, which a still camera sees the same way each frame; the lens, the
-        anchors' placement, the print scale): averaging frames does not reduce it.
+        anchors' placement, the print scale, the marker's height): averaging frames does
+        not reduce it.
+    shared_errors, shared_mm, own_cov_mm2:
+        The errors the markers share (docs/formats.md, "Errors shared between markers"):
+        the names of k independent unit-variance terms; ``(N, k, 2)`` how far one sigma of
+        each moves each marker, mm; ``(N, 2, 2)`` each marker's own covariance, mm² (its
+        centre's pixel noise and its height's doubt). A marker's covariance is
+        ``own_cov_mm2 + Sᵀ S`` with ``S = shared_mm[i]``; two markers' covary by
+        ``S_iᵀ S_j``.
     """
 
     xy_mm: FloatArray
@@ -90,6 +98,9 @@ class MarkerPlacement:
     valid: BoolArray
     reasons: tuple[str, ...]
     shared_sigma_mm: FloatArray = field(default_factory=lambda: np.zeros(0))
+    shared_errors: tuple[str, ...] = ()
+    shared_mm: FloatArray = field(default_factory=lambda: np.zeros((0, 0, 2)))
+    own_cov_mm2: FloatArray = field(default_factory=lambda: np.zeros((0, 2, 2)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,10 +116,13 @@ class LocatedMarker:
     heading_deg: float
     sigma_mm: float
     shared_sigma_mm: float = 0.0  # the part of sigma_mm every frame shares (not in the JSON)
+    shared_mm: tuple[tuple[float, float], ...] = ()
+    own_cov_mm2: tuple[tuple[float, float], tuple[float, float]] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The contract's marker object (mm to 0.001, degrees to 0.01)."""
-        return {
+        """The contract's marker object (mm to 0.001, degrees to 0.01; shared moves to
+        0.0001 mm and the own covariance to 1e-6 mm², as they are small)."""
+        answer: dict[str, Any] = {
             "id": self.id,
             "figure": self.figure,
             "x_mm": round(self.x_mm, 3),
@@ -117,7 +131,11 @@ class LocatedMarker:
             "height_known": self.height_known,
             "heading_deg": round(self.heading_deg, 2),
             "sigma_mm": round(self.sigma_mm, 3),
+            "shared_mm": [[round(dx, 4), round(dy, 4)] for dx, dy in self.shared_mm],
         }
+        if self.own_cov_mm2 is not None:
+            answer["own_cov_mm2"] = [[round(v, 6) for v in row] for row in self.own_cov_mm2]
+        return answer
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +171,7 @@ class LocateResult:
     markers: tuple[LocatedMarker, ...]
     markers_rejected: tuple[RejectedMarker, ...] = ()
     terrain: tuple[PlacedTerrain, ...] = ()
+    shared_errors: tuple[str, ...] = ()
 
     @property
     def anchors_seen(self) -> tuple[int, ...]:
@@ -166,6 +185,7 @@ class LocateResult:
             "image_size": list(self.image_size),
             "anchors_seen": list(self.pose.anchors_seen),
             "table_reprojection_px": round(self.pose.reprojection_px, 3),
+            "shared_errors": list(self.shared_errors),
             "markers": [m.to_json() for m in self.markers],
             "anchors_used": list(self.pose.anchors_used),
             "anchors_rejected": [r.to_json() for r in self.pose.anchors_rejected],
@@ -300,6 +320,7 @@ def locate_with_pose(
     xy, z = placement.xy_mm.tolist(), heights_mm.tolist()
     heading, sigma = placement.heading_deg.tolist(), placement.sigma_mm.tolist()
     shared = placement.shared_sigma_mm.tolist()
+    moves, own = placement.shared_mm.tolist(), placement.own_cov_mm2.tolist()
     for k, marker_id in enumerate(ids):
         if not placement.valid[k]:
             rejected.append(RejectedMarker(marker_id, placement.reasons[k]))
@@ -315,6 +336,8 @@ def locate_with_pose(
             heading_deg=heading[k],
             sigma_mm=sigma[k],
             shared_sigma_mm=shared[k],
+            shared_mm=tuple((dx, dy) for dx, dy in moves[k]),
+            own_cov_mm2=((own[k][0][0], own[k][0][1]), (own[k][1][0], own[k][1][1])),
         )
         piece = pieces[k]
         if piece is None:
@@ -322,7 +345,12 @@ def locate_with_pose(
         else:
             terrain.append(PlacedTerrain(piece, located))
     return LocateResult(
-        intrinsics.image_size, pose, tuple(markers), tuple(rejected), tuple(terrain)
+        intrinsics.image_size,
+        pose,
+        tuple(markers),
+        tuple(rejected),
+        tuple(terrain),
+        placement.shared_errors,
     )
 
 
@@ -434,6 +462,13 @@ def place_markers(
         return MarkerPlacement(
             np.zeros((0, 2)), empty, empty.copy(), np.zeros(0, bool), (), empty.copy()
         )
+    sources = _ModelSources(
+        anchor_tolerance_mm,
+        print_scale_sigma,
+        None
+        if intrinsics_covariance is None
+        else np.asarray(intrinsics_covariance, dtype=np.float64),
+    )
 
     normalised, _, corner_undistorted = _undistort(corners.reshape(-1, 2), intrinsics)
     normalised = normalised.reshape(n, 4, 2)
@@ -468,10 +503,10 @@ def place_markers(
             sides[valid].mean(axis=1) / 2.0,
         )
 
-    sigma = np.zeros(n)
-    shared = np.zeros(n)
+    names = _shared_names(pose, intrinsics, sources)
+    errors = _Errors(np.zeros(n), np.zeros(n), np.zeros((n, len(names), 2)), np.zeros((n, 2, 2)))
     if np.any(valid):
-        sigma[valid], shared[valid] = _sigma_mm(
+        found = _errors(
             corners[valid],
             centre[valid],
             heights[valid],
@@ -479,14 +514,10 @@ def place_markers(
             height_sigma[valid],
             intrinsics,
             pose,
-            _ModelSources(
-                anchor_tolerance_mm,
-                print_scale_sigma,
-                None
-                if intrinsics_covariance is None
-                else np.asarray(intrinsics_covariance, dtype=np.float64),
-            ),
+            sources,
         )
+        for name in ("sigma_mm", "frames_shared_mm", "shared_mm", "own_cov_mm2"):
+            getattr(errors, name)[valid] = getattr(found, name)
     reasons = tuple(
         ""
         if valid[k]
@@ -501,10 +532,13 @@ def place_markers(
     return MarkerPlacement(
         xy,
         np.where(valid, heading, 0.0),
-        np.where(valid, sigma, 0.0),
+        errors.sigma_mm,
         valid,
         reasons,
-        np.where(valid, shared, 0.0),
+        errors.frames_shared_mm,
+        names,
+        errors.shared_mm,
+        errors.own_cov_mm2,
     )
 
 
@@ -624,7 +658,46 @@ class _ModelSources:
         return self.anchor_tolerance_mm > 0 or self.print_scale_sigma > 0 or lens
 
 
-def _sigma_mm(
+@dataclass(frozen=True, slots=True)
+class _Errors:
+    """What `_errors` finds for N markers (see `MarkerPlacement`)."""
+
+    sigma_mm: FloatArray  # (N,)
+    frames_shared_mm: FloatArray  # (N,) what averaging frames leaves
+    shared_mm: FloatArray  # (N, k, 2) what the markers share, per unit term
+    own_cov_mm2: FloatArray  # (N, 2, 2) what each has alone
+
+
+_POSE_TERMS = ("pose_rx", "pose_ry", "pose_rz", "pose_tx", "pose_ty", "pose_tz")
+_LENS_TERMS = ("fx", "fy", "cx", "cy", "k1", "k2", "p1", "p2", "k3", "k4", "k5", "k6")
+_LENS_TERMS += ("s1", "s2", "s3", "s4", "tau_x", "tau_y")  # OpenCV's order
+
+
+def _shared_names(
+    pose: TablePose, intrinsics: CameraIntrinsics, sources: _ModelSources
+) -> tuple[str, ...]:
+    """The names of the shared error terms, in `_errors`' order: the pose's six, each
+    anchor's slides along x and y, the print scale, the lens's parameters."""
+    names = list(_POSE_TERMS)
+    if len(pose.anchor_corners_mm):
+        if sources.anchor_tolerance_mm > 0:
+            names += [f"anchor_{a}_{axis}" for a in pose.anchors_used for axis in "xy"]
+        if sources.print_scale_sigma > 0:
+            names.append("print_scale")
+        lens = sources.intrinsics_covariance
+        if lens is not None and np.any(lens):
+            names += list(_LENS_TERMS[: len(lens)])
+    return tuple(names)
+
+
+def _square_root(covariance: FloatArray) -> FloatArray:
+    """The symmetric square root ``L`` of a covariance (``L Lᵀ = covariance``): its
+    column i is how the i-th parameter's own doubt, with what it drags along, moves all."""
+    values, vectors = np.linalg.eigh((covariance + covariance.T) / 2.0)
+    return np.asarray((vectors * np.sqrt(np.maximum(values, 0.0))) @ vectors.T, dtype=np.float64)
+
+
+def _errors(
     corners: FloatArray,
     centre: FloatArray,
     heights: FloatArray,
@@ -633,9 +706,10 @@ def _sigma_mm(
     intrinsics: CameraIntrinsics,
     pose: TablePose,
     sources: _ModelSources,
-) -> tuple[FloatArray, FloatArray]:
-    """1-sigma horizontal uncertainty along the worst direction, mm, for each marker, and
-    the part of it every frame shares (the pose, the heights and the model's sources)."""
+) -> _Errors:
+    """Each marker's error: 1-sigma along its worst direction, mm; the part every frame
+    shares (the pose, the heights and the model's sources); the moves of the terms all
+    markers share; its own covariance (see `MarkerPlacement`)."""
     n = len(corners)
     rotation, camera_centre = pose.rotation, pose.camera_centre_mm
 
@@ -652,7 +726,7 @@ def _sigma_mm(
     side_px = edges.min(axis=1)  # a marker seen aslant is pinned by its shortest side
     corner_sigma = noise * np.maximum(1.0, SMALL_MARKER_PX / np.maximum(side_px, 1e-9))
     centre_sigma = corner_sigma / 2.0
-    covariance = (centre_sigma**2)[:, None, None] * (j_pixel @ np.transpose(j_pixel, (0, 2, 1)))
+    own = (centre_sigma**2)[:, None, None] * (j_pixel @ np.transpose(j_pixel, (0, 2, 1)))
 
     # The pose: d(x, y)/d(rvec, tvec) by central differences.
     pose_covariance = np.asarray(pose.covariance, dtype=np.float64)
@@ -665,24 +739,33 @@ def _sigma_mm(
         cameras = -(np.transpose(rotations, (0, 2, 1)) @ shifted[:, 3:, None])[..., 0]
         moved, _ = _rays_to_plane(centre, heights, rotations, cameras)
         j_pose = np.transpose((moved[:6] - moved[6:]) / (2 * deltas)[:, None, None], (1, 2, 0))
-    # The pose's own error is shared too: the anchors do not move, and on a still camera
-    # their corners come out the same way frame after frame, so averaging frames leaves it.
-    shared = j_pose @ pose_covariance @ np.transpose(j_pose, (0, 2, 1))
-    if sources.any and len(pose.anchor_corners_mm):
-        shared += _model_covariance(centre, d_plane, j_pose, intrinsics, pose, sources)
-    covariance += shared
+    # The pose's own error is shared too, between markers (one pose places them all) and
+    # between frames: the anchors do not move, and on a still camera their corners come
+    # out the same way frame after frame, so averaging frames leaves it.
+    moves = [j_pose @ _square_root(pose_covariance)]  # (n, 2, 6)
+    if len(pose.anchor_corners_mm):
+        moves.append(_model_moves(centre, d_plane, j_pose, intrinsics, pose, sources))
+    shared = np.concatenate(moves, axis=2)  # (n, 2, k)
+    shared_covariance = shared @ np.transpose(shared, (0, 2, 1))
 
     if np.any(height_sigma_mm > 0):
-        # a figure stands (and its marker sits) the same way in every frame: shared
+        # a figure stands (and its marker sits) the same way in every frame, but not as
+        # its neighbours do: its own, and shared between frames
         rays = np.column_stack([centre, np.ones(n)]) @ rotation
         j_height = rays[:, :2] / rays[:, 2:3]
         height = (height_sigma_mm**2)[:, None, None] * j_height[:, :, None] * j_height[:, None, :]
-        covariance += height
-        shared += height
+    else:
+        height = np.zeros((n, 2, 2))
+    own += height
 
-    largest = _largest_eigenvalue(covariance)
-    largest_shared = _largest_eigenvalue(shared)
-    return np.sqrt(np.maximum(largest, 0.0)), np.sqrt(np.maximum(largest_shared, 0.0))
+    largest = _largest_eigenvalue(own + shared_covariance)
+    largest_shared = _largest_eigenvalue(shared_covariance + height)
+    return _Errors(
+        np.sqrt(np.maximum(largest, 0.0)),
+        np.sqrt(np.maximum(largest_shared, 0.0)),
+        np.transpose(shared, (0, 2, 1)),
+        own,
+    )
 
 
 def _inverse_2x2(matrices: FloatArray) -> FloatArray:
@@ -711,7 +794,7 @@ def _largest_eigenvalue(matrices: FloatArray) -> FloatArray:
     return np.asarray(0.5 * ((a + d) + np.hypot(a - d, 2.0 * b)), dtype=np.float64)
 
 
-def _model_covariance(
+def _model_moves(
     centre: FloatArray,
     d_plane: FloatArray,
     j_pose: FloatArray,
@@ -719,7 +802,9 @@ def _model_covariance(
     pose: TablePose,
     sources: _ModelSources,
 ) -> FloatArray:
-    """``(N, 2, 2)``: the markers' covariance from the lens, the anchors and the print scale.
+    """``(N, 2, m)``: how one sigma of each of the model's sources moves each marker, in
+    the order of `_shared_names` (each anchor's slide along x and y, the print scale, the
+    lens's parameters, each with what it drags along).
 
     A source ``q`` moves the anchor corners' projections by ``B dq``; the pose refitted
     to them moves by ``dp = -(A^T A)^-1 A^T B dq``; a marker moves by ``P dp`` (``P`` =
@@ -740,13 +825,11 @@ def _model_covariance(
     j_translation = jacobian[:, 3:6].reshape(-1, 2, 3)  # d(corner pixel)/d(corner, camera)
     rotation = pose.rotation
     n = len(centre)
-    covariance = np.zeros((n, 2, 2))
 
-    # One column of ``b`` per source: how far it moves the anchors' projections per unit
-    # (an anchor sliding along x or y, the print scale), with its variance.
+    # One column of ``b`` per source: how far one sigma of it moves the anchors'
+    # projections (an anchor sliding along x or y, the print scale).
     blocks = len(corners) // 4
     columns: list[FloatArray] = []
-    variances: list[float] = []
     if sources.anchor_tolerance_mm > 0:
         # per corner (4k, 2, 2): its pixel's move as its anchor slides along table x and y
         sliding = j_translation[: 4 * blocks] @ rotation[:, :2]
@@ -754,18 +837,14 @@ def _model_covariance(
             for axis in range(2):
                 b = np.zeros((len(corners), 2))
                 b[4 * k : 4 * k + 4] = sliding[4 * k : 4 * k + 4, :, axis]
-                columns.append(b.reshape(-1))
-                variances.append(sources.anchor_tolerance_mm**2)
+                columns.append(sources.anchor_tolerance_mm * b.reshape(-1))
     if sources.print_scale_sigma > 0:
         block = corners[: 4 * blocks].reshape(blocks, 4, 3)
         outward = (block - block.mean(axis=1, keepdims=True)) @ rotation.T  # camera frame, per unit
         b = np.zeros((len(corners), 2))
         b[: 4 * blocks] = (j_translation[: 4 * blocks] @ outward.reshape(-1, 3, 1))[:, :, 0]
-        columns.append(b.reshape(-1))
-        variances.append(sources.print_scale_sigma**2)
-    if columns:
-        moved = j_pose @ (refit @ np.column_stack(columns))  # (n, 2, sources)
-        covariance += (moved * np.array(variances)) @ np.transpose(moved, (0, 2, 1))
+        columns.append(sources.print_scale_sigma * b.reshape(-1))
+    moves = [j_pose @ (refit @ np.column_stack(columns))] if columns else []
     lens = sources.intrinsics_covariance
     if lens is not None and np.any(lens):
         count = len(lens)
@@ -784,8 +863,8 @@ def _model_covariance(
         d_ray = -(_inverse_2x2(d_pixel_d_ray) @ d_pixel_d_lens)  # (n, 2, count)
         through_pose = j_pose @ (refit @ b_lens)
         total = through_pose + d_plane @ d_ray  # (n, 2, count)
-        covariance += total @ lens @ np.transpose(total, (0, 2, 1))
-    return covariance
+        moves.append(total @ _square_root(lens))
+    return np.concatenate(moves, axis=2) if moves else np.zeros((n, 2, 0))
 
 
 __all__ = [

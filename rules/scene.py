@@ -74,6 +74,30 @@ def _plain_data(value: Any) -> Any:
     return value
 
 
+Signed = Annotated[float, Field(ge=-_LONGEST_MM, le=_LONGEST_MM, allow_inf_nan=False, strict=True)]
+"""A length that may be negative (a shared error's move), at most 100 m either way."""
+
+MAX_SHARED_ERRORS = 256
+"""The most shared error terms a scene may name (a table of 100 anchors has 208)."""
+
+SharedMoves = Annotated[list[tuple[Signed, Signed]], Field(max_length=MAX_SHARED_ERRORS)]
+
+
+def _covariance(value: tuple[tuple[float, float], tuple[float, float]]) -> Any:
+    """A 2 x 2 covariance: symmetric, with no negative variance along any direction."""
+    (xx, xy), (yx, yy) = value
+    scale = max(abs(xx), abs(yy), abs(xy), abs(yx), 1e-300)
+    if abs(xy - yx) > 1e-9 * scale:
+        raise ValueError("a symmetric 2 x 2 matrix [[xx, xy], [xy, yy]]")
+    if xx < 0 or yy < 0 or xy * xy > xx * yy + 1e-9 * scale * scale:
+        raise ValueError("a covariance: xx >= 0, yy >= 0 and xy^2 <= xx yy")
+    return value
+
+
+Covariance = Annotated[
+    tuple[tuple[Signed, Signed], tuple[Signed, Signed]], pydantic.AfterValidator(_covariance)
+]
+
 Name = Annotated[str, Field(min_length=1), pydantic.AfterValidator(one_line_name)]
 """An id, side, group or other name: one line of text."""
 
@@ -120,6 +144,8 @@ class FigureSpec(_Strict):
     sigma_mm: NonNegative = 0.0
     marker_height_mm: NonNegative | None = None
     attrs: Attrs = Field(default_factory=dict)
+    shared_mm: SharedMoves | None = None
+    own_cov_mm2: Covariance | None = None
 
     @pydantic.field_validator("id", "side", "group", "unit", "type", mode="before")
     @classmethod
@@ -174,6 +200,7 @@ class SceneSpec(_Strict):
         default_factory=list
     )
     allies: list[list[Name]] = Field(default_factory=list)
+    shared_errors: Annotated[list[Name], Field(max_length=MAX_SHARED_ERRORS)] | None = None
 
 
 MAX_SCENE_BYTES = 10_000_000
@@ -299,7 +326,10 @@ def parse_scene(data: Any, *, source: str = "<scene>") -> Scene:
         raise _scene_error(source, error, prefix="options") from None
 
     table = Table(spec.table.width_mm, spec.table.depth_mm)
-    figures = tuple(_figure(source, index, item, table) for index, item in enumerate(spec.figures))
+    shared = () if spec.shared_errors is None else tuple(spec.shared_errors)
+    figures = tuple(
+        _figure(source, index, item, table, len(shared)) for index, item in enumerate(spec.figures)
+    )
     _check_unique(source, "figures", [figure.id for figure in figures])
     terrain = tuple(_terrain(source, index, item) for index, item in enumerate(spec.terrain))
     _check_unique(source, "terrain", [feature.id for feature in terrain])
@@ -316,6 +346,7 @@ def parse_scene(data: Any, *, source: str = "<scene>") -> Scene:
         terrain=terrain,
         allies=allies,
         source=source,
+        shared_errors=shared,
     )
     ruleset.validate(scene)
     return scene
@@ -375,7 +406,7 @@ class SceneReader:
             figure = self._figures.get(key)
             if figure is None:
                 spec = FigureSpec.model_validate(entry)
-                figure = _figure(self.source, index, spec, last.table)
+                figure = _figure(self.source, index, spec, last.table, len(last.shared_errors))
             figures.append(figure)
         _check_unique(self.source, "figures", [figure.id for figure in figures])
         scene = dataclasses.replace(last, figures=tuple(figures))
@@ -433,8 +464,16 @@ def _scene_error(source: str, error: pydantic.ValidationError, prefix: str = "")
     return SceneError(source, field, f"{first['msg']}, got {shown(first.get('input'))}")
 
 
-def _figure(source: str, index: int, spec: FigureSpec, table: Table) -> Figure:
+def _figure(source: str, index: int, spec: FigureSpec, table: Table, shared: int) -> Figure:
+    """The figure of ``spec``; ``shared``: how many shared errors the scene names."""
     where = f"figures[{index}]"
+    if spec.shared_mm is not None and len(spec.shared_mm) != shared:
+        said = (
+            f"{len(spec.shared_mm)} pairs, but the scene's shared_errors names {shared}"
+            if shared
+            else "given, but the scene names no shared_errors"
+        )
+        raise SceneError(source, f"{where}.shared_mm", said)
     for axis, value, limit, name in (
         ("x_mm", spec.x_mm, table.width_mm, "width"),
         ("y_mm", spec.y_mm, table.depth_mm, "depth"),
@@ -469,6 +508,8 @@ def _figure(source: str, index: int, spec: FigureSpec, table: Table) -> Figure:
         wounded=spec.wounded,
         sigma_mm=spec.sigma_mm,
         attrs=attrs,
+        shared_mm=() if spec.shared_mm is None else tuple(spec.shared_mm),
+        own_cov_mm2=spec.own_cov_mm2,
     )
 
 

@@ -45,7 +45,6 @@ from arbitre.rules.answers import (
     Said,
     Unit,
     area_text,
-    combined_sigma,
     refusing,
     warning_lines,
     with_certainty,
@@ -83,7 +82,7 @@ from arbitre.rules.choc_base_6.neutral_messages import fire_message, move_messag
 from arbitre.rules.choc_base_6.neutral_obstacles import enemy_contact, line_blockers, move_field
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import area_answer, centre_distance_mm
-from arbitre.rules.model import Figure, Scene
+from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.options import Bonus, Die, Name, SideDice
 from arbitre.rules.ruleset import Question, Ruleset, coordinate_mm
 from arbitre.rules.terrain import straight_cost_mm
@@ -131,7 +130,7 @@ class ChocBase6Neutral(Ruleset):
         both_references = all(
             f.reference or is_group(grouping, n) for f, n in ((first, a), (second, b))
         )
-        sigma = combined_sigma(first.sigma_mm, second.sigma_mm)
+        sigma = sigma_between(first, second)
         units = unit.from_mm(distance_mm)
         return DistanceAnswer(
             question="distance",
@@ -200,7 +199,7 @@ class ChocBase6Neutral(Ruleset):
             warnings.extend(_unknown_contact(group, unknown))
 
         distance_mm = centre_distance_mm(shooter.reference.xy, target.reference.xy)
-        sigma = combined_sigma(shooter.reference.sigma_mm, target.reference.sigma_mm)
+        sigma = sigma_between(shooter.reference, target.reference)
         range_mm = unit.to_mm(NUMBERS.range_units)
         sniper_range_mm = unit.to_mm(NUMBERS.sniper_range_units)
         snipers = [f for f in shooters if is_sniper(f)]
@@ -497,9 +496,7 @@ def _contact(first: Group, second: Group, thickness_mm: float) -> tuple[bool, fl
     """Whether two groups touch (reference gap < a thickness), their gap and the margin."""
     one, other = reference_of(first), reference_of(second)
     gap_mm = centre_distance_mm(one.xy, other.xy) - thickness_mm
-    margin = Margin(
-        "contact", abs(thickness_mm - gap_mm), combined_sigma(one.sigma_mm, other.sigma_mm)
-    )
+    margin = Margin("contact", abs(thickness_mm - gap_mm), sigma_between(one, other))
     return gap_mm < thickness_mm, gap_mm, margin
 
 

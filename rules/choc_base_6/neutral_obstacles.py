@@ -11,7 +11,7 @@ import numpy as np
 import shapely
 
 from arbitre.rules import pathing
-from arbitre.rules.answers import Margin, combined_sigma
+from arbitre.rules.answers import Margin
 from arbitre.rules.choc_base_6.book import BLOCKING_TERRAIN, COSTLY_TERRAIN, ChocBase6Options
 from arbitre.rules.choc_base_6.neutral_groups import (
     Group,
@@ -22,7 +22,7 @@ from arbitre.rules.choc_base_6.neutral_groups import (
     reference_of,
 )
 from arbitre.rules.geometry import centre_distance_mm, line_penetration_mm, segment_distances
-from arbitre.rules.model import Figure, Scene
+from arbitre.rules.model import Figure, Scene, centres_mm, sigma_across_line, sigma_between
 from arbitre.rules.terrain import terrain_regions
 
 
@@ -53,7 +53,7 @@ def enemy_contact(
     if nearest is None:
         return False, None, unknown
     d, other = nearest
-    sigma = combined_sigma(own.sigma_mm, reference_of(other).sigma_mm)
+    sigma = sigma_between(own, reference_of(other))
     margin = Margin(f"contact {group.name}-{other.name}", abs(d - limit), sigma)
     return d < limit, margin, unknown
 
@@ -63,7 +63,7 @@ def line_blockers(
 ) -> tuple[list[str], Margin | None]:
     """Groups whose footprint the shooter-target segment crosses, and the deciding margin."""
     p, q = reference_of(shooter).xy, reference_of(target).xy
-    line_sigma = max(reference_of(shooter).sigma_mm, reference_of(target).sigma_mm)
+    shooting, shot = reference_of(shooter), reference_of(target)
     footprints = group_footprints(scene)
     others = [i for i, g in enumerate(grouping.groups) if g.name not in (shooter.name, target.name)]
     if not others:
@@ -88,7 +88,9 @@ def line_blockers(
         if k not in gaps:
             continue
         group = grouping.groups[index]
-        sigma = combined_sigma(line_sigma, max(f.sigma_mm for f in group.figures))
+        # the group's figure nearest the line stands for it (its edge decides)
+        to_line = segment_distances(p, q, centres_mm(group.figures))
+        sigma = sigma_across_line(shooting, shot, group.figures[int(np.argmin(to_line))])
         if crossing.get(k, False):
             depth = line_penetration_mm(p, q, footprints.discs[index])
             blockers.append((group.name, depth, sigma))

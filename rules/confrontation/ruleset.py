@@ -11,13 +11,12 @@ from arbitre.rules.answers import (
     DistanceAnswer,
     Margin,
     Unit,
-    combined_sigma,
     with_certainty,
 )
 from arbitre.rules.confrontation.book import NUMBERS, ConfrontationOptions, _options
 from arbitre.rules.confrontation.contacts import edge_gap_mm
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.model import Scene
+from arbitre.rules.model import Scene, sigma_between
 from arbitre.rules.options import MAX_OPTION_MM
 from arbitre.rules.ruleset import Question, Ruleset, check_attr_number, figure_named
 
@@ -84,7 +83,7 @@ class Confrontation(Ruleset):
     def distance(self, scene: Scene, a: str, b: str) -> DistanceAnswer:
         first, second = figure_named(scene, a), figure_named(scene, b)
         gap_mm = max(0.0, edge_gap_mm(first, second, _options(scene)))
-        sigma = combined_sigma(first.sigma_mm, second.sigma_mm)
+        sigma = sigma_between(first, second)
         unit = self.unit(scene)
         units = unit.from_mm(gap_mm)
         return DistanceAnswer(
@@ -108,9 +107,7 @@ class Confrontation(Ruleset):
         gap_mm = edge_gap_mm(first, second, options)
         tolerance = options.contact_tolerance_mm
         touching = gap_mm <= tolerance
-        margin = Margin(
-            "contact", abs(tolerance - gap_mm), combined_sigma(first.sigma_mm, second.sigma_mm)
-        )
+        margin = Margin("contact", abs(tolerance - gap_mm), sigma_between(first, second))
         verdict = "in base contact" if touching else "not in contact"
         text = (
             f"{a} and {b} are {verdict}: gap {max(gap_mm, 0.0):.1f} mm "

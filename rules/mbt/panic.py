@@ -10,14 +10,14 @@ from typing import Any, Literal, get_args
 import numpy as np
 import shapely
 
-from arbitre.rules.answers import Margin, combined_sigma, with_certainty
+from arbitre.rules.answers import Margin, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.mbt.answers import PanicAnswer
 from arbitre.rules.mbt.combat import _die
 from arbitre.rules.mbt.moves import move_allowance
 from arbitre.rules.mbt.numbers import NUMBERS, TOUCH_MM2, MbtOptions, _options, _unit
 from arbitre.rules.mbt.plates import Plate, _blocking_terrain, _plate, _plates, penetration_mm
-from arbitre.rules.model import Scene
+from arbitre.rules.model import Scene, sigma_between
 from arbitre.rules.options import Dice, Die
 
 Direction = Literal["ahead", "left", "right", "back"]
@@ -131,7 +131,7 @@ def _run(
         if reach < -tolerance - float(np.hypot(*vector)):
             continue
         order = float((other.centre - elephant.centre) @ vector)
-        sigma = combined_sigma(elephant.figure.sigma_mm, other.figure.sigma_mm)
+        sigma = sigma_between(elephant.figure, other.figure)
         if _is_elephant(other):
             if other.figure.id in stopped_by:
                 met.append((order, other.figure.id))

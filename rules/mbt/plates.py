@@ -14,11 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from arbitre.rules.answers import Margin, combined_sigma
+from arbitre.rules.answers import Margin
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import pairs_within
 from arbitre.rules.mbt.numbers import BLOCKING_TERRAIN, EDGES, MbtOptions
-from arbitre.rules.model import Figure, KeptByIdentity, Scene, TerrainKind
+from arbitre.rules.model import Figure, KeptByIdentity, Scene, TerrainKind, sigma_between
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +223,7 @@ def _contact(
         pair = edge_contact(a, b, options.contact_tolerance_mm, options.align_tolerance_deg)
         kind = "corner" if pair is None else "edge"
         edges = () if pair is None else pair[:2]
-    sigma = combined_sigma(a.figure.sigma_mm, b.figure.sigma_mm)
+    sigma = sigma_between(a.figure, b.figure)
     return (
         gap,
         touching,

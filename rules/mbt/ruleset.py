@@ -8,11 +8,11 @@ from typing import Any
 
 import shapely
 
-from arbitre.rules.answers import DistanceAnswer, Unit, combined_sigma
+from arbitre.rules.answers import DistanceAnswer, Unit
 from arbitre.rules.errors import SceneError
 from arbitre.rules.mbt.numbers import TYPES, MbtOptions, _unit
 from arbitre.rules.mbt.plates import _plate
-from arbitre.rules.model import BaseShape, Scene
+from arbitre.rules.model import BaseShape, Scene, sigma_between
 from arbitre.rules.ruleset import Question, Ruleset, check_attr_flags, check_attr_number
 
 _HERE = "arbitre.rules.mbt"
@@ -98,7 +98,7 @@ class Mbt(Ruleset):
         first, second = _plate(scene, a), _plate(scene, b)
         unit = self.unit(scene)
         gap = float(shapely.distance(first.polygon(), second.polygon()))
-        sigma = combined_sigma(first.figure.sigma_mm, second.figure.sigma_mm)
+        sigma = sigma_between(first.figure, second.figure)
         return DistanceAnswer(
             question="distance",
             message=f"{a} to {b}: {unit.from_mm(gap):.2f} graduations ({gap:.1f} mm)",

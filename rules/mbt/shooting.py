@@ -9,14 +9,13 @@ import shapely
 from arbitre.rules.answers import (
     Margin,
     Reason,
-    combined_sigma,
     with_certainty,
 )
 from arbitre.rules.mbt.answers import MbtFireAnswer, reason_words
 from arbitre.rules.mbt.combat import _resolve, _side
 from arbitre.rules.mbt.numbers import NUMBERS, _options, _unit
 from arbitre.rules.mbt.plates import Plate, _layout, _pair, penetration_mm
-from arbitre.rules.model import Scene
+from arbitre.rules.model import Scene, sigma_between
 from arbitre.rules.options import Die
 
 
@@ -49,7 +48,7 @@ def fire_answer(
     shooter, target = _pair(scene, a, b)
     reasons: list[Reason] = []
     margins: list[Margin] = []
-    sigma = combined_sigma(shooter.figure.sigma_mm, target.figure.sigma_mm)
+    sigma = sigma_between(shooter.figure, target.figure)
     if not scene.are_enemies(shooter.figure.side, target.figure.side):
         reasons.append(Reason.TARGET_NOT_ENEMY)
     chariot = bool(shooter.figure.attrs.get("chariot", False))

@@ -6,9 +6,9 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arbitre.rules.answers import Margin, Reason, Said, Unit, combined_sigma, with_certainty
+from arbitre.rules.answers import Margin, Reason, Said, Unit, with_certainty
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.model import Figure, Scene
+from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.musg.answers import _REASON_TEXT, CoverRoll, MusgFireAnswer
 from arbitre.rules.musg.bases import (
     _attention_chef,
@@ -57,7 +57,7 @@ def fire_answer(scene: Scene, a: str, b: str) -> MusgFireAnswer:
         reasons.append(Reason.TARGET_ENGAGED)
 
     distance_mm = _measure(shooter, target, options)
-    sigma = combined_sigma(shooter.sigma_mm, target.sigma_mm)
+    sigma = sigma_between(shooter, target)
     band: str | None = None
     if weapon is not None:
         band, range_margins = _band(weapon, distance_mm, unit, sigma)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from arbitre.rules.answers import Margin, Said, combined_sigma, with_certainty
+from arbitre.rules.answers import Margin, Said, with_certainty
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.model import Figure, Scene
+from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.musg.answers import ExplosionAnswer
 from arbitre.rules.musg.bases import _measure, _options, _unit, _weapon
 from arbitre.rules.musg.book import NUMBERS, TABLE_MAX, Strength
@@ -89,7 +89,7 @@ def explosion_answer(
             if other.id == bearer.id:
                 continue
             d = _measure(bearer, other, options)
-            sigma = combined_sigma(bearer.sigma_mm, other.sigma_mm)
+            sigma = sigma_between(bearer, other)
             margins.append(Margin(f"blast {other.id}", abs(radius_mm - d), sigma))
             if d <= radius_mm:
                 near.append((d, other.id))

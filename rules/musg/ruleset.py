@@ -11,11 +11,10 @@ from arbitre.rules.answers import (
     DistanceAnswer,
     Margin,
     Unit,
-    combined_sigma,
     with_certainty,
 )
 from arbitre.rules.errors import QuestionError, SceneError
-from arbitre.rules.model import Figure, Scene
+from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.musg.bases import _gap, _measure, _options, _unit
 from arbitre.rules.musg.book import RANKS, TABLE_MAX, MusgOptions, parse_weapon
 from arbitre.rules.options import MAX_OPTION_MM, MIN_LENGTH_MM
@@ -134,7 +133,7 @@ class Musg(Ruleset):
         options = _options(scene)
         distance_mm = _measure(first, second, options)
         unit = self.unit(scene)
-        sigma = combined_sigma(first.sigma_mm, second.sigma_mm)
+        sigma = sigma_between(first, second)
         units = unit.from_mm(distance_mm)
         return DistanceAnswer(
             question="distance",
@@ -159,7 +158,7 @@ class Musg(Ruleset):
         margin = Margin(
             "contact",
             abs(options.contact_tolerance_mm - gap_mm),
-            combined_sigma(first.sigma_mm, second.sigma_mm),
+            sigma_between(first, second),
         )
         verdict = "in contact" if touching else "not in contact"
         return ContactAnswer(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from arbitre.rules.answers import Margin, Reason, at_most, combined_sigma, with_certainty
-from arbitre.rules.model import Scene
+from arbitre.rules.answers import Margin, Reason, at_most, with_certainty
+from arbitre.rules.model import Scene, sigma_between
 from arbitre.rules.musg.answers import LeaveAnswer, SupportAnswer
 from arbitre.rules.musg.bases import (
     _attention_chef,
@@ -30,7 +30,7 @@ def leave_answer(scene: Scene, a: str) -> LeaveAnswer:
     for other in scene.figures:
         if other.id == figure.id:
             continue
-        sigma = combined_sigma(figure.sigma_mm, other.sigma_mm)
+        sigma = sigma_between(figure, other)
         if scene.are_enemies(figure.side, other.side):
             gap = _gap(figure, other, options)
             if at_most(gap, options.contact_tolerance_mm):
@@ -88,7 +88,7 @@ def support_answer(scene: Scene, a: str) -> SupportAnswer:
         if other.id == figure.id or scene.are_enemies(figure.side, other.side):
             continue
         d = _measure(figure, other, options)
-        sigma = combined_sigma(figure.sigma_mm, other.sigma_mm)
+        sigma = sigma_between(figure, other)
         if at_most(d, support_mm):
             allies.append((d, other.id))
         margins.append(Margin(f"ally {other.id}", abs(support_mm - d), sigma))

@@ -9,14 +9,13 @@ from arbitre.rules.answers import (
     Margin,
     Reason,
     Said,
-    combined_sigma,
     least_sure,
     refusing,
     warning_lines,
     with_certainty,
 )
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.model import Figure, Scene
+from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.options import Flag
 from arbitre.rules.smooth_and_rifled.answers import SRFireAnswer, reason_words
 from arbitre.rules.smooth_and_rifled.dice import (
@@ -251,7 +250,7 @@ def _shot(
     medium_mm = options.mm(range_cm)
     distance = figure_gap_mm(scene, shooter, target)
     shot = _Shot(shooter, distance, medium_mm)
-    sigma = combined_sigma(shooter.sigma_mm, target.sigma_mm)
+    sigma = sigma_between(shooter, target)
     margins: list[Margin] = []
     extreme = extreme_allowed(shooter, aimed=aimed, group_fire=group_fire)
     shot.band = band_of(distance, medium_mm, extreme)

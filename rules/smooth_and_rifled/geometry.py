@@ -15,7 +15,7 @@ import shapely
 
 from arbitre.rules.answers import at_most
 from arbitre.rules.geometry import segment_distances
-from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind
+from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind, sigma_across_line
 from arbitre.rules.smooth_and_rifled.model import (
     NUMBERS,
     SmoothAndRifledOptions,
@@ -136,7 +136,7 @@ def line_of_fire(
             distances = shapely.distance(segment, shapes)
             for i, crosses, gap in zip(others, crossing, distances, strict=True):
                 figure = scene.figures[i]
-                sigma = math.hypot(max(shooter.sigma_mm, target.sigma_mm), figure.sigma_mm)
+                sigma = sigma_across_line(shooter, target, figure)
                 if crosses:
                     blockers.append((figure.id, penetration_mm(p, q, prints[i]), sigma))
                 elif nearest is None or gap < nearest[0]:

@@ -21,14 +21,13 @@ from arbitre.rules.answers import (
     Reason,
     Said,
     area_text,
-    combined_sigma,
     warning_lines,
     with_certainty,
 )
 from arbitre.rules.base_field import BaseField, base_field, disc_field
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import area_answer, base_gaps_mm
-from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind
+from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind, sigma_between
 from arbitre.rules.options import Degrees
 from arbitre.rules.ruleset import coordinate_mm
 from arbitre.rules.smooth_and_rifled.answers import (
@@ -548,11 +547,7 @@ def single_charge(
         reasons.append(Reason.PATH_BLOCKED)
     if cost > allowance:
         reasons.append(Reason.CHARGE_SHORT)
-    margins = (
-        Margin(
-            "charge", abs(allowance - cost), combined_sigma(charger.sigma_mm, defender.sigma_mm)
-        ),
-    )
+    margins = (Margin("charge", abs(allowance - cost), sigma_between(charger, defender)),)
     free_turn = in_arc(charger, prints[index_of(scene, defender.id)], NUMBERS.charge_arc_deg)[0]
     if not free_turn:
         warnings.append(
@@ -615,9 +610,10 @@ def group_charge(
     rows = [index_of(scene, f.id) for f in attackers]
     cols = [index_of(scene, f.id) for f in defenders]
     matrix = gaps_of(scene).block(rows, cols)
-    closest = float(matrix.min())
+    row, col = np.unravel_index(int(np.argmin(matrix)), matrix.shape)
+    closest = float(matrix[row, col])
     limit = options.mm(NUMBERS.group_charge_cm)
-    sigma = max(f.sigma_mm for f in attackers + defenders) * math.sqrt(2)
+    sigma = sigma_between(attackers[int(row)], defenders[int(col)])
     margins = (Margin("group charge", abs(limit - closest), sigma),)
     reasons: list[Reason] = []
     warnings: list[str] = []

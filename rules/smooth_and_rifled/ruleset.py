@@ -15,12 +15,11 @@ from arbitre.rules.answers import (
     GroupsAnswer,
     Margin,
     Unit,
-    combined_sigma,
     warning_lines,
     with_certainty,
 )
 from arbitre.rules.errors import QuestionError, SceneError, shown
-from arbitre.rules.model import Figure, Scene
+from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.ruleset import (
     MAX_COORDINATE_MM,
     Question,
@@ -233,7 +232,7 @@ class SmoothAndRifled(Ruleset):
 
     def distance(self, scene: Scene, a: str, b: str) -> DistanceAnswer:
         first, second, gap = _closest(scene, a, b)
-        sigma = combined_sigma(first.sigma_mm, second.sigma_mm)
+        sigma = sigma_between(first, second)
         return DistanceAnswer(
             question="distance",
             message=f"{a} to {b}: {UNIT.from_mm(gap):.1f} cm edge to edge ({gap:.1f} mm)"
@@ -252,9 +251,7 @@ class SmoothAndRifled(Ruleset):
         first, second, gap = _closest(scene, a, b)
         tolerance = options.contact_tolerance_mm
         touching = gap <= tolerance
-        margin = Margin(
-            "contact", abs(tolerance - gap), combined_sigma(first.sigma_mm, second.sigma_mm)
-        )
+        margin = Margin("contact", abs(tolerance - gap), sigma_between(first, second))
         verdict = "in contact" if touching else "not in contact"
         return ContactAnswer(
             question="contact",

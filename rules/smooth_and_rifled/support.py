@@ -15,12 +15,11 @@ from arbitre.rules.answers import (
     Margin,
     Reason,
     Said,
-    combined_sigma,
     warning_lines,
     with_certainty,
 )
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.model import Figure, Scene
+from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.options import Die
 from arbitre.rules.smooth_and_rifled.answers import (
     SRGunAnswer,
@@ -132,7 +131,7 @@ def save_question(scene: Scene, a: str, die: Die | None = None) -> SRSaveAnswer:
     gap: float | None = None
     if ranked:
         first_gap, first = ranked[0]
-        sigma = combined_sigma(figure.sigma_mm, first.sigma_mm)
+        sigma = sigma_between(figure, first)
         margins.append(Margin("save radius", abs(radius_mm - first_gap), sigma))
         if first_gap <= radius_mm:
             substitute, gap = first, first_gap
@@ -142,7 +141,7 @@ def save_question(scene: Scene, a: str, die: Die | None = None) -> SRSaveAnswer:
                     Margin(
                         "nearest",
                         second_gap - first_gap,
-                        combined_sigma(first.sigma_mm, second.sigma_mm),
+                        sigma_between(first, second),
                     )
                 )
     tied: tuple[str, ...] = ()
@@ -150,8 +149,7 @@ def save_question(scene: Scene, a: str, die: Die | None = None) -> SRSaveAnswer:
         tied = tuple(
             f.id
             for g, f in ranked
-            if g <= radius_mm
-            and g - gap <= max(2.0 * combined_sigma(substitute.sigma_mm, f.sigma_mm), TIE_MM)
+            if g <= radius_mm and g - gap <= max(2.0 * sigma_between(substitute, f), TIE_MM)
         )
         if len(tied) > 1:
             warnings.append(
@@ -230,7 +228,7 @@ def rally_question(scene: Scene, a: str) -> SRRallyAnswer:
             Margin(
                 "rally radius",
                 abs(radius_mm - gap),
-                combined_sigma(figure.sigma_mm, nearest.sigma_mm),
+                sigma_between(figure, nearest),
             )
         )
         if gap <= radius_mm:
@@ -277,7 +275,7 @@ def _count_test(
     if needed > len(gaps):
         return False, None
     gap, figure = gaps[needed - 1]
-    sigma = combined_sigma(sigma_of.sigma_mm, figure.sigma_mm)
+    sigma = sigma_between(sigma_of, figure)
     return gap <= radius_mm, Margin("standard radius", abs(radius_mm - gap), sigma)
 
 
@@ -381,10 +379,7 @@ def gun_question(scene: Scene, a: str) -> SRGunAnswer:
     boxes = _nearest(
         scene, gun, [f for f in scene.figures if f.attrs.get("ammunition_of") == gun.id]
     )
-    margins = [
-        Margin(f"crew {f.id}", abs(crew_mm - g), combined_sigma(gun.sigma_mm, f.sigma_mm))
-        for g, f in gunners
-    ]
+    margins = [Margin(f"crew {f.id}", abs(crew_mm - g), sigma_between(gun, f)) for g, f in gunners]
     near = tuple(f.id for g, f in gunners if g <= crew_mm)
     away = tuple(f.id for g, f in gunners if g > crew_mm)
     reasons: list[Reason] = []
@@ -403,9 +398,7 @@ def gun_question(scene: Scene, a: str) -> SRGunAnswer:
     box_gap: float | None = None
     if boxes:
         box_gap, box = boxes[0]
-        margins.append(
-            Margin("ammunition", abs(box_mm - box_gap), combined_sigma(gun.sigma_mm, box.sigma_mm))
-        )
+        margins.append(Margin("ammunition", abs(box_mm - box_gap), sigma_between(gun, box)))
     if box_gap is None or box_gap >= box_mm:
         reasons.append(Reason.AMMUNITION_TOO_FAR)
     legal = not reasons
@@ -470,7 +463,7 @@ def spot_question(
         raise QuestionError(f"{a!r} cannot spot itself")
     scout = bool(spotter.attrs.get("scout", False))
     gap = figure_gap_mm(scene, spotter, marker)
-    sigma = combined_sigma(spotter.sigma_mm, marker.sigma_mm)
+    sigma = sigma_between(spotter, marker)
     reach_mm = options.mm(NUMBERS.scout_spot_cm if scout else NUMBERS.spot_cm)
     auto_mm = options.mm(NUMBERS.auto_spot_cm)
     reasons: list[Reason] = []

@@ -19,6 +19,7 @@ from arbitre.calibration.camera import CameraIntrinsics, load_camera
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.locate import (
     RAISED_HEIGHT_SIGMA_MM,
+    LocatedMarker,
     LocateResult,
     _inverse_2x2,
     _largest_eigenvalue,
@@ -28,6 +29,7 @@ from arbitre.calibration.locate import (
 )
 from arbitre.calibration.pose import PoseFailure, TablePose, estimate_table_pose
 from arbitre.calibration.table import Anchor, Roster, RosterFigure, Table
+from arbitre.rules.model import Figure, sigma_between
 from arbitre.vision.tracking import FigureTracker, Observation
 
 REAL = Path(os.environ.get("ARBITRE_REAL_DATA", "/nonexistent"))  # set by tests/conftest.py
@@ -257,31 +259,32 @@ def test_a_still_camera_s_pose_error_is_not_averaged_away() -> None:
     assert 0.7 < float(np.median(sigmas)) / worst_direction_sd < 1.5
 
 
-def test_sigma_owns_the_lens_the_anchors_and_the_print_scale() -> None:
-    """Monte Carlo: exact pixels, but the real camera, the glued anchors and the print scale
-    differ from what the files say by their stated sigmas; the spread of the measured
-    positions matches sigma_mm (first-order propagation through the refitted pose; the
-    errors are kept small enough that every anchor still agrees with the pose)."""
-    rng = np.random.default_rng(5)
-    lens_sigma = np.array([3.0, 3.0, 3.0, 3.0])  # fx, fy, cx, cy, pixels
+LENS_SIGMA_PX = np.array([3.0, 3.0, 3.0, 3.0])  # fx, fy, cx, cy
+
+
+def _located_under_model_errors(
+    truth: list[tuple[float, float, float]], trials: int, seed: int
+) -> list[LocateResult]:
+    """Exact pixels, but the real camera, the glued anchors and the print scale differ from
+    what the files say by their stated sigmas (lens 3 px on fx, fy, cx, cy; anchors 0.7 mm;
+    prints 0.5 %): ``trials`` located frames of markers 10, 11, ... at ``truth``."""
+    rng = np.random.default_rng(seed)
     covariance = np.zeros((9, 9))
-    covariance[:4, :4] = np.diag(lens_sigma**2)
+    covariance[:4, :4] = np.diag(LENS_SIGMA_PX**2)
     camera = CameraIntrinsics(
         CAMERA.image_size, CAMERA.camera_matrix, CAMERA.dist_coeffs, covariance=covariance
     )
     table = dataclasses.replace(TABLE, anchor_tolerance_mm=0.7, print_scale_sigma=0.005)
-    truth = [(300.0, 300.0, 54.0), (900.0, 700.0, 0.0), (600.0, 450.0, 20.0)]
     roster = Roster(
         tuple(
             RosterFigure(10 + k, f"f{k}", f"f{k}", marker_height_mm=z)
             for k, (_, _, z) in enumerate(truth)
         )
     )
-    positions: list[list[tuple[float, float]]] = [[], [], []]
-    sigmas: list[list[float]] = [[], [], []]
-    for _ in range(300):
+    results = []
+    for _ in range(trials):
         k_true = CAMERA.camera_matrix.copy()
-        k_true[[0, 1, 0, 1], [0, 1, 2, 2]] += rng.normal(0, lens_sigma)
+        k_true[[0, 1, 0, 1], [0, 1, 2, 2]] += rng.normal(0, LENS_SIGMA_PX)
         real = CameraIntrinsics(CAMERA.image_size, k_true, CAMERA.dist_coeffs)
         scale = 1.0 + rng.normal(0, table.print_scale_sigma)
         frame = {
@@ -302,13 +305,86 @@ def test_sigma_owns_the_lens_the_anchors_and_the_print_scale() -> None:
             frame, camera, table, roster, corner_noise_px=0.0, height_sigma_mm=0.0
         )
         assert isinstance(result, LocateResult)
-        for k, marker in enumerate(result.markers):
-            positions[k].append((marker.x_mm, marker.y_mm))
-            sigmas[k].append(marker.sigma_mm)
+        results.append(result)
+    return results
+
+
+def test_sigma_owns_the_lens_the_anchors_and_the_print_scale() -> None:
+    """Monte Carlo: the spread of the measured positions matches sigma_mm (first-order
+    propagation through the refitted pose; the errors are kept small enough that every
+    anchor still agrees with the pose)."""
+    truth = [(300.0, 300.0, 54.0), (900.0, 700.0, 0.0), (600.0, 450.0, 20.0)]
+    results = _located_under_model_errors(truth, 300, seed=5)
     for k, (x, y, _) in enumerate(truth):
-        errors = np.array(positions[k]) - (x, y)
+        errors = np.array([(r.markers[k].x_mm, r.markers[k].y_mm) for r in results]) - (x, y)
+        sigmas = [r.markers[k].sigma_mm for r in results]
         worst_direction_sd = float(np.sqrt(np.linalg.eigvalsh(np.cov(errors.T))[-1]))
-        assert 0.75 < float(np.median(sigmas[k])) / worst_direction_sd < 1.33
+        assert 0.75 < float(np.median(sigmas)) / worst_direction_sd < 1.33
+
+
+def _figure(marker: LocatedMarker) -> Figure:
+    return Figure(
+        str(marker.id),
+        "x",
+        marker.x_mm,
+        marker.y_mm,
+        sigma_mm=marker.sigma_mm,
+        shared_mm=marker.shared_mm,
+        own_cov_mm2=marker.own_cov_mm2,
+    )
+
+
+def test_the_error_of_a_distance_owns_what_its_two_markers_share() -> None:
+    """Monte Carlo, as above: the same lens, anchors and prints move neighbours alike, so the
+    distance between two markers is much surer than either position. Its spread matches
+    the sigma the rules compute through the shared errors (`sigma_between`), where the
+    markers taken as independent would claim 4 times more or worse. Pairs: two flat
+    markers 40 mm apart (contact), two head markers 54 mm high 60 mm apart across the
+    view, and two flat ones 300 mm apart (a range: less of the error is shared)."""
+    truth = [
+        (600.0, 450.0, 0.0),
+        (640.0, 450.0, 0.0),
+        (300.0, 300.0, 54.0),
+        (300.0, 360.0, 54.0),
+        (450.0, 600.0, 0.0),
+        (750.0, 600.0, 0.0),
+    ]
+    results = _located_under_model_errors(truth, 300, seed=6)
+    assert all(len(m.shared_mm) == len(r.shared_errors) for r in results for m in r.markers)
+    # 6 pose terms, 4 anchors x 2 slides, the print scale, 9 lens parameters
+    assert len(results[0].shared_errors) == 6 + 8 + 1 + 9
+    independent = []
+    for first in (0, 2, 4):
+        (x1, y1, _), (x2, y2, _) = truth[first], truth[first + 1]
+        true_distance = float(np.hypot(x2 - x1, y2 - y1))
+        errors, joint, apart = [], [], []
+        for result in results:
+            a, b = (_figure(result.markers[first + k]) for k in (0, 1))
+            errors.append(float(np.hypot(b.x_mm - a.x_mm, b.y_mm - a.y_mm)) - true_distance)
+            joint.append(sigma_between(a, b))
+            apart.append(float(np.hypot(a.sigma_mm, b.sigma_mm)))
+        spread = float(np.std(errors))
+        assert 0.75 < float(np.median(joint)) / spread < 1.33, (first, spread, np.median(joint))
+        independent.append(float(np.median(apart)) / spread)
+    assert min(independent[:2]) > 4.0, independent
+
+
+def test_a_markers_own_and_shared_parts_make_its_sigma() -> None:
+    # sigma_mm is the worst direction of own_cov_mm2 + S^T S (docs/formats.md)
+    frame: dict[int, Any] = dict(anchor_detections())
+    frame[17] = seen(marker_corners_mm(412.3, 230.9, 54.0, 25, 87.5))
+    roster = Roster((RosterFigure(17, "a", "a", marker_height_mm=54.0),))
+    result = locate_markers(frame, CAMERA, TABLE, roster, corner_noise_px=0.2)
+    assert isinstance(result, LocateResult)
+    (marker,) = result.markers
+    moves = np.array(marker.shared_mm)
+    covariance = np.array(marker.own_cov_mm2) + moves.T @ moves
+    assert np.sqrt(np.linalg.eigvalsh(covariance)[-1]) == pytest.approx(marker.sigma_mm, rel=1e-9)
+    # The height's 2 mm are the marker's own. The camera centre (600, -200, 1054) sees the
+    # head (412.3, 230.9, 54) 470 mm aside and 1000 mm below: each mm of height moves the
+    # point found by 0.47 mm, so 2 mm by 0.94 mm (the pixel noise adds little).
+    own_worst = float(np.sqrt(np.linalg.eigvalsh(np.array(marker.own_cov_mm2))[-1]))
+    assert 0.93 < own_worst < 0.97
 
 
 def test_locate_answers_the_contract_json() -> None:
@@ -335,7 +411,11 @@ def test_locate_answers_the_contract_json() -> None:
         "height_known",
         "heading_deg",
         "sigma_mm",
+        "shared_mm",
+        "own_cov_mm2",
     }
+    assert len(payload["shared_errors"]) == len(dupont["shared_mm"]) == len(stranger["shared_mm"])
+    assert all(len(move) == 2 for move in dupont["shared_mm"])
     assert dupont["figure"] == "Sgt Dupont" and dupont["height_known"] is True
     assert (dupont["x_mm"], dupont["y_mm"], dupont["z_mm"]) == (412.3, 230.9, 54.0)
     assert dupont["heading_deg"] == 87.5
