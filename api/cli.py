@@ -276,19 +276,50 @@ def locate(
     table: Annotated[Path, typer.Option(help="table.yaml")],
     roster: Annotated[Path | None, typer.Option(help="roster.yaml")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="the result as one JSON object")] = False,
+    scene: Annotated[
+        Path | None, typer.Option(help="write the table in this photo as a scene file")
+    ] = None,
+    ruleset: Annotated[
+        str, typer.Option(help="the scene's rule system (with --scene)")
+    ] = "choc-base-6",
+    force: Annotated[bool, typer.Option("--force", help="overwrite the scene file")] = False,
 ) -> None:
-    """Where are the markers on the table, in mm (height-corrected)."""
+    """Where are the markers on the table, in mm (height-corrected).
+
+    With --scene, the photo becomes a scene file that `arbitre ask` reads: the roster's
+    figures where they stand, with their uncertainty and the errors they share, and the
+    terrain pieces seen.
+    """
     from arbitre.calibration.camera import load_camera
     from arbitre.calibration.frame import locate_frame
     from arbitre.calibration.pose import PoseFailure
-    from arbitre.calibration.table import load_roster, load_table
+    from arbitre.calibration.table import Roster, load_roster, load_table
+    from arbitre.files import refuse_overwrite
     from arbitre.vision.detect import read_image
 
+    if scene is not None:
+        from arbitre.rules.registry import find_ruleset
+
+        refuse_overwrite(scene, force=force)
+        find_ruleset(ruleset)  # a wrong name is said before the photo is read
     the_table = load_table(table)
     the_roster = load_roster(roster) if roster is not None else None
-    frame = locate_frame(read_image(image), load_camera(camera), the_table, the_roster)
+    the_camera = load_camera(camera)
+    picture = read_image(image)
+    frame = locate_frame(picture, the_camera, the_table, the_roster)
     if isinstance(frame.located, PoseFailure):
         raise fail(f"{image}: {frame.located.message}")
+    if scene is not None:
+        from arbitre.api.live import LiveTable, TableConfig
+        from arbitre.vision.sources import PictureSource
+
+        config = TableConfig(the_camera, the_table, the_roster or Roster(()), ruleset=ruleset)
+        live = LiveTable(config, PictureSource(picture, str(image)))
+        live.process(0.0, picture, frame)
+        document = live.scene_document()
+        _write_scene(scene, document, force=force)
+        if not as_json:
+            typer.echo(f"{scene}: {len(document['figures'])} figure(s)")
     if as_json:
         typer.echo(json.dumps(frame.to_json()))
         return
@@ -725,11 +756,7 @@ def snapshot(
     The scene is checked by the scene reader before it is written, through a temporary
     file: a wrong answer or a failed write leaves an existing file as it was.
     """
-    import yaml
-
-    from arbitre.files import refuse_overwrite, write_atomically
-    from arbitre.rules.errors import SceneError
-    from arbitre.rules.scene import parse_scene, read_scene_text
+    from arbitre.files import refuse_overwrite
 
     refuse_overwrite(out, force=force)
     if server is not None:
@@ -751,15 +778,28 @@ def snapshot(
             )
         document = live.scene_document()
 
+    _write_scene(out, document, force=force)
+    typer.echo(f"{out}: {len(document['figures'])} figure(s)")
+
+
+def _write_scene(out: Path, document: dict[str, Any], *, force: bool) -> None:
+    """Write a scene file through a temporary file, once the scene reader has read it
+    back: a wrong scene or a failed write leaves an existing file as it was."""
+    import yaml
+
+    from arbitre.files import write_atomically
+    from arbitre.rules.errors import SceneError
+    from arbitre.rules.scene import parse_scene, read_scene_text
+
     def reads_back(data: bytes) -> None:
         parse_scene(read_scene_text(data.decode("utf-8"), str(out)), source=str(out))
 
-    text = yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
+    # pairs and covariances written [a, b] on one line each
+    text = yaml.safe_dump(document, sort_keys=False, allow_unicode=True, default_flow_style=None)
     try:
         write_atomically(out, text, validate=reads_back, overwrite=force)
     except SceneError as error:
         raise fail(f"{out}: not written, the scene does not read back ({error.problem})") from None
-    typer.echo(f"{out}: {len(document['figures'])} figure(s)")
 
 
 SERVER_DEADLINE_S = 20.0

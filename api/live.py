@@ -12,6 +12,7 @@ state says so (``source.ok`` false, ``source.frame_age_s``), even if a read hang
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 import unicodedata
@@ -30,7 +31,7 @@ from arbitre.calibration.anchors import AnchorMemory
 from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.frame import Frame, locate_frame
-from arbitre.calibration.locate import LocateResult
+from arbitre.calibration.locate import LocatedMarker, LocateResult
 from arbitre.calibration.table import Roster, RosterFigure, Table
 from arbitre.rules.answers import Answer
 from arbitre.rules.errors import QuestionError, RulesError, SceneError
@@ -41,7 +42,7 @@ from arbitre.rules.scene import parse_scene
 from arbitre.vision.detect import MarkerTracker, diagonal_intersection
 from arbitre.vision.errors import VisionError
 from arbitre.vision.sources import FrameSource
-from arbitre.vision.tracking import FigureTracker, Observation, Track
+from arbitre.vision.tracking import FigureTracker, Observation, Shared, Track
 
 RETRY_S = 3.0
 MIN_SIGMA_MM = 1e-3  # a measurement is never exact
@@ -128,6 +129,7 @@ class LiveTable:
         self._source_message = "starting"
         self._anchors_seen: tuple[int, ...] = ()  # in view in the last frame
         self._anchors_held: tuple[int, ...] = ()  # the table was posed from
+        self._shared_errors: tuple[str, ...] = ()  # the terms of the latest located frame
         self._anchors = AnchorMemory(config.table.anchor_ids)
         self._moved_at: float | None = None
         self.located_frames = 0
@@ -262,6 +264,7 @@ class LiveTable:
             elif isinstance(located, LocateResult):
                 self.located_frames += 1
                 self._reprojection_px = located.pose.reprojection_px
+                self._shared_errors = located.shared_errors
                 self._figures.update(
                     now,
                     [
@@ -272,6 +275,7 @@ class LiveTable:
                             max(m.sigma_mm, MIN_SIGMA_MM),
                             m.heading_deg,
                             min(m.shared_sigma_mm, max(m.sigma_mm, MIN_SIGMA_MM)),
+                            _shared(located.shared_errors, m),
                         )
                         for m in (*located.markers, *(p.marker for p in located.terrain))
                     ],
@@ -456,6 +460,8 @@ class LiveTable:
 
     def _document(self, tracks: Sequence[Track]) -> dict[str, Any]:
         table = self.config.table
+        with self._lock:
+            shared_errors = self._shared_errors
         figures = []
         for track in tracks:
             if self.config.roster.terrain_by_marker(track.marker) is not None:
@@ -463,13 +469,15 @@ class LiveTable:
             if not (0 <= track.x_mm <= table.width_mm and 0 <= track.y_mm <= table.depth_mm):
                 continue
             who = self.config.roster.by_marker(track.marker)
-            figures.append(_scene_figure(track, who, self.config.sigma_floor_mm))
+            figures.append(_scene_figure(track, who, self.config.sigma_floor_mm, shared_errors))
         document: dict[str, Any] = {
             "ruleset": self.config.ruleset,
             "options": dict(self.config.options),
             "table": {"width_mm": table.width_mm, "depth_mm": table.depth_mm},
             "figures": figures,
         }
+        if any("shared_mm" in figure for figure in figures):
+            document["shared_errors"] = list(shared_errors)
         terrain = [
             {k: v for k, v in feature.items() if k not in ("marker", "stale")}
             for feature in self._terrain(tracks)
@@ -556,8 +564,22 @@ def _figure_id(track: Track, roster: Roster) -> str:
     return who.id if who else f"marker{track.marker}"
 
 
-def _scene_figure(track: Track, who: RosterFigure | None, sigma_floor_mm: float) -> dict[str, Any]:
-    """A scene.yaml figure for a tracked marker (roster fields when the roster knows it)."""
+def _shared(errors: tuple[str, ...], marker: LocatedMarker) -> Shared | None:
+    """What a located marker shares with the others of its frame (None if nothing)."""
+    if not errors or marker.height_cov_mm2 is None:
+        return None
+    return Shared(errors, marker.shared_mm, marker.height_cov_mm2)
+
+
+def _scene_figure(
+    track: Track, who: RosterFigure | None, sigma_floor_mm: float, shared_errors: tuple[str, ...]
+) -> dict[str, Any]:
+    """A scene.yaml figure for a tracked marker (roster fields when the roster knows it).
+
+    Its shared errors are written when they are the terms of the latest located frame
+    (``shared_errors``; a figure last seen before the anchors changed is written as
+    independent). The floor on ``sigma_mm`` is the figure's own: what ``sigma_mm`` gains
+    from it is added to its own covariance (the marker not exactly above its base)."""
     figure: dict[str, Any] = {
         "id": who.id if who else f"marker{track.marker}",
         "side": (who.side if who and who.side else "unknown"),
@@ -568,6 +590,14 @@ def _scene_figure(track: Track, who: RosterFigure | None, sigma_floor_mm: float)
         "facing_deg": round(track.heading_deg, 1),
         "sigma_mm": round(max(track.sigma_mm, sigma_floor_mm), 2),
     }
+    if track.shared is not None and track.own_cov_mm2 is not None and shared_errors:
+        if track.shared.errors == shared_errors:
+            raised = max(sigma_floor_mm**2 - track.sigma_mm**2, 0.0)
+            (xx, xy), (_, yy) = track.own_cov_mm2
+            xx, yy = round(xx + raised, 6), round(yy + raised, 6)
+            xy = math.copysign(min(round(abs(xy), 6), math.sqrt(xx * yy)), xy)  # still a covariance
+            figure["shared_mm"] = [[round(dx, 4), round(dy, 4)] for dx, dy in track.shared.moves_mm]
+            figure["own_cov_mm2"] = [[xx, xy], [xy, yy]]
     if who is not None:
         for key in ("group", "type", "unit"):
             if getattr(who, key) is not None:

@@ -90,6 +90,9 @@ class MarkerPlacement:
         centre's pixel noise and its height's doubt). A marker's covariance is
         ``own_cov_mm2 + Sᵀ S`` with ``S = shared_mm[i]``; two markers' covary by
         ``S_iᵀ S_j``.
+    height_cov_mm2:
+        ``(N, 2, 2)`` the part of ``own_cov_mm2`` its height's doubt makes: every frame
+        repeats it (the rest, the pixel noise, averages out over frames).
     """
 
     xy_mm: FloatArray
@@ -101,6 +104,7 @@ class MarkerPlacement:
     shared_errors: tuple[str, ...] = ()
     shared_mm: FloatArray = field(default_factory=lambda: np.zeros((0, 0, 2)))
     own_cov_mm2: FloatArray = field(default_factory=lambda: np.zeros((0, 2, 2)))
+    height_cov_mm2: FloatArray = field(default_factory=lambda: np.zeros((0, 2, 2)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +122,7 @@ class LocatedMarker:
     shared_sigma_mm: float = 0.0  # the part of sigma_mm every frame shares (not in the JSON)
     shared_mm: tuple[tuple[float, float], ...] = ()
     own_cov_mm2: tuple[tuple[float, float], tuple[float, float]] | None = None
+    height_cov_mm2: tuple[tuple[float, float], tuple[float, float]] | None = None  # not in JSON
 
     def to_json(self) -> dict[str, Any]:
         """The contract's marker object (mm to 0.001, degrees to 0.01; shared moves to
@@ -321,6 +326,7 @@ def locate_with_pose(
     heading, sigma = placement.heading_deg.tolist(), placement.sigma_mm.tolist()
     shared = placement.shared_sigma_mm.tolist()
     moves, own = placement.shared_mm.tolist(), placement.own_cov_mm2.tolist()
+    height_cov = placement.height_cov_mm2.tolist()
     for k, marker_id in enumerate(ids):
         if not placement.valid[k]:
             rejected.append(RejectedMarker(marker_id, placement.reasons[k]))
@@ -337,7 +343,8 @@ def locate_with_pose(
             sigma_mm=sigma[k],
             shared_sigma_mm=shared[k],
             shared_mm=tuple((dx, dy) for dx, dy in moves[k]),
-            own_cov_mm2=((own[k][0][0], own[k][0][1]), (own[k][1][0], own[k][1][1])),
+            own_cov_mm2=_pair_of_pairs(own[k]),
+            height_cov_mm2=_pair_of_pairs(height_cov[k]),
         )
         piece = pieces[k]
         if piece is None:
@@ -504,7 +511,8 @@ def place_markers(
         )
 
     names = _shared_names(pose, intrinsics, sources)
-    errors = _Errors(np.zeros(n), np.zeros(n), np.zeros((n, len(names), 2)), np.zeros((n, 2, 2)))
+    square = np.zeros((n, 2, 2))
+    errors = _Errors(np.zeros(n), np.zeros(n), np.zeros((n, len(names), 2)), square, square.copy())
     if np.any(valid):
         found = _errors(
             corners[valid],
@@ -516,7 +524,7 @@ def place_markers(
             pose,
             sources,
         )
-        for name in ("sigma_mm", "frames_shared_mm", "shared_mm", "own_cov_mm2"):
+        for name in ("sigma_mm", "frames_shared_mm", "shared_mm", "own_cov_mm2", "height_cov_mm2"):
             getattr(errors, name)[valid] = getattr(found, name)
     reasons = tuple(
         ""
@@ -539,6 +547,7 @@ def place_markers(
         names,
         errors.shared_mm,
         errors.own_cov_mm2,
+        errors.height_cov_mm2,
     )
 
 
@@ -666,6 +675,7 @@ class _Errors:
     frames_shared_mm: FloatArray  # (N,) what averaging frames leaves
     shared_mm: FloatArray  # (N, k, 2) what the markers share, per unit term
     own_cov_mm2: FloatArray  # (N, 2, 2) what each has alone
+    height_cov_mm2: FloatArray  # (N, 2, 2) the part of it its height's doubt makes
 
 
 _POSE_TERMS = ("pose_rx", "pose_ry", "pose_rz", "pose_tx", "pose_ty", "pose_tz")
@@ -765,7 +775,13 @@ def _errors(
         np.sqrt(np.maximum(largest_shared, 0.0)),
         np.transpose(shared, (0, 2, 1)),
         own,
+        height,
     )
+
+
+def _pair_of_pairs(rows: list[list[float]]) -> tuple[tuple[float, float], tuple[float, float]]:
+    """A 2 x 2 matrix as nested tuples (a frozen marker's field)."""
+    return (rows[0][0], rows[0][1]), (rows[1][0], rows[1][1])
 
 
 def _inverse_2x2(matrices: FloatArray) -> FloatArray:

@@ -13,8 +13,11 @@ Smoothing
     weights) -- n observations of equal sigma divide it by sqrt(n), so 0.3 mm of jitter
     becomes 0.3 / sqrt(60) = 0.04 mm after two seconds at 30 fps -- with the part every
     frame shares (``Observation.shared_sigma_mm``: the pose, the lens, the anchors),
-    which does not average out. A picture seen before (a folder's image shown again)
-    is no new evidence: its observations are not averaged in. The heading is the
+    which does not average out. What a marker's error shares with the other markers of
+    its frame (`Shared`) is passed on from its latest observation, with its own
+    covariance: the averaged noise plus what every frame repeats (its height's doubt).
+    A picture seen before (a folder's image shown again) is no new evidence: its
+    observations are not averaged in. The heading is the
     weighted mean direction of the same observations. Because the window is capped, a
     shift too small to count as a move is followed within ``max_window`` frames.
 
@@ -71,6 +74,21 @@ from arbitre.vision.errors import VisionError
 _Sample = tuple[float, float, float, float, float]
 
 
+Matrix2 = tuple[tuple[float, float], tuple[float, float]]
+
+
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """What one marker's error shares with the others of its frame (docs/formats.md,
+    "Errors shared between markers"): the names of the shared terms, how far one sigma
+    of each moves the marker (``moves_mm``, one ``(dx, dy)`` per term), and the part of
+    its own covariance every frame repeats (``lasting_cov_mm2``: its height's doubt)."""
+
+    errors: tuple[str, ...]
+    moves_mm: tuple[tuple[float, float], ...]
+    lasting_cov_mm2: Matrix2 = ((0.0, 0.0), (0.0, 0.0))
+
+
 @dataclass(frozen=True, slots=True)
 class Observation:
     """One marker measured in one frame.
@@ -79,7 +97,8 @@ class Observation:
     its 1-sigma uncertainty (> 0); ``heading_deg``: the direction of the marker's top
     edge, counter-clockwise from +x. ``shared_sigma_mm`` is the part of ``sigma_mm``
     that every frame shares (a lens or an anchor slightly off moves the marker the same
-    way in every frame): averaging frames reduces only the rest.
+    way in every frame): averaging frames reduces only the rest. ``shared``: what its
+    error shares with the other markers of the frame, when known.
     """
 
     marker: int
@@ -88,6 +107,7 @@ class Observation:
     sigma_mm: float
     heading_deg: float
     shared_sigma_mm: float = 0.0
+    shared: Shared | None = None
 
     def __post_init__(self) -> None:
         values = (self.x_mm, self.y_mm, self.sigma_mm, self.heading_deg, self.shared_sigma_mm)
@@ -117,7 +137,9 @@ class Track:
     ``age_s``: seconds since it was last seen (0 when seen in the latest frame);
     ``still_s``: how long it has been seen at its current place; ``settled``: still for
     at least the tracker's ``settle_s``; ``last_seen_s``: the time of its last
-    observation, on the clock of `FigureTracker.update`.
+    observation, on the clock of `FigureTracker.update`. ``shared``: what its latest
+    observation shared with the others of its frame, and ``own_cov_mm2`` the rest of its
+    error (the averaged noise, isotropic, and what every frame repeats), when known.
     """
 
     marker: int
@@ -130,6 +152,8 @@ class Track:
     settled: bool
     still_s: float
     last_seen_s: float
+    shared: Shared | None = None
+    own_cov_mm2: Matrix2 | None = None
 
 
 class _Marker:
@@ -149,6 +173,8 @@ class _Marker:
         "y_mm",
         "sigma_mm",
         "shared_sigma_mm",
+        "shared",
+        "own_cov",
         "heading_deg",
         "still_since_s",
         "last_seen_s",
@@ -168,6 +194,8 @@ class _Marker:
         self.y_mm = observation.y_mm
         self.sigma_mm = observation.sigma_mm
         self.shared_sigma_mm = observation.shared_sigma_mm
+        self.shared = observation.shared
+        self.own_cov: Matrix2 | None = None
         self.heading_deg = observation.heading_deg % 360.0
         self.still_since_s = time_s
         self.last_seen_s = time_s
@@ -208,7 +236,17 @@ class _Marker:
         self.x_mm = self.origin_x_mm + self.sum_wx / self.sum_w
         self.y_mm = self.origin_y_mm + self.sum_wy / self.sum_w
         self.shared_sigma_mm = observation.shared_sigma_mm
+        if _differs(self.shared, observation.shared):
+            self.shared = observation.shared
         self.sigma_mm = math.sqrt(1.0 / self.sum_w + self.shared_sigma_mm**2)
+        if observation.shared is None:
+            self.own_cov = None
+        else:  # the averaged noise (isotropic), and what every frame repeats
+            (xx, xy), (_, yy) = observation.shared.lasting_cov_mm2
+            noise = 1.0 / self.sum_w
+            own = ((xx + noise, xy), (xy, yy + noise))
+            if self.own_cov is None or _apart(self.own_cov, own):
+                self.own_cov = own
         self.heading_deg = math.degrees(math.atan2(self.sum_wsin, self.sum_wcos)) % 360.0
 
     def _accumulate(self, sample: _Sample, sign: float) -> None:
@@ -228,6 +266,44 @@ class _Marker:
         self.sum_wcos = math.fsum(s[3] for s in self.samples)
         self.sum_wsin = math.fsum(s[4] for s in self.samples)
         self.removed = 0
+
+
+SHARED_STEP_MM = 0.002
+"""A still marker keeps the shared errors and own covariance it has while each frame's
+differ from them by less than this (mm, or mm² for a covariance) or `SHARED_SHARE` of
+their size: a live table's figure that did not move is then the same from one
+state to the next (its scene is not read again), and a sigma resting on them changes
+by a few per cent at most."""
+
+SHARED_SHARE = 0.1
+
+
+def _apart(kept: Iterable[tuple[float, float]], new: Iterable[tuple[float, float]]) -> bool:
+    """Whether rows of numbers differ by `SHARED_STEP_MM` or `SHARED_SHARE` of the kept
+    ones' size (the root of their sum of squares; the same number of rows).
+
+    >>> _apart([(0.1, 0.2)], [(0.1005, 0.2)]), _apart([(1.0, 0.2)], [(1.05, 0.2)])
+    (False, False)
+    >>> _apart([(1.0, 0.2)], [(1.2, 0.2)])
+    True
+    """
+    pairs = list(zip(kept, new, strict=True))
+    size = math.sqrt(sum(a[0] * a[0] + a[1] * a[1] for a, _ in pairs))
+    limit = max(SHARED_STEP_MM, SHARED_SHARE * size)
+    return any(abs(a[0] - b[0]) >= limit or abs(a[1] - b[1]) >= limit for a, b in pairs)
+
+
+def _differs(kept: Shared | None, new: Shared | None) -> bool:
+    """Whether ``new`` shared errors replace the ``kept`` ones (other terms, or moves
+    `_apart`).
+
+    >>> a = Shared(("fx",), ((0.1, 0.2),))
+    >>> _differs(a, Shared(("fx",), ((0.1005, 0.2),))), _differs(a, Shared(("fy",), ((0.1, 0.2),)))
+    (False, True)
+    """
+    if kept is None or new is None or kept.errors != new.errors:
+        return kept is not new
+    return _apart(kept.moves_mm, new.moves_mm) or _apart(kept.lasting_cov_mm2, new.lasting_cov_mm2)
 
 
 def _turn_deg(a_deg: float, b_deg: float) -> float:
@@ -400,7 +476,9 @@ class FigureTracker:
             settled=still_s >= self._settle_s,
             still_s=still_s,
             last_seen_s=state.last_seen_s,
+            shared=state.shared,
+            own_cov_mm2=state.own_cov,
         )
 
 
-__all__ = ["FigureTracker", "Observation", "Track"]
+__all__ = ["FigureTracker", "Observation", "Shared", "Track"]

@@ -9,11 +9,15 @@ rules' per-scene caches. A figure that walks gives a new scene.
 
 from __future__ import annotations
 
+import itertools
+
+import numpy as np
 import pytest
 
 from arbitre.api.demo import DemoSource, demo_setup
 from arbitre.api.live import POSITION_STEP_MM, LiveTable, TableConfig
 from arbitre.rules import scene as scene_module
+from arbitre.rules.model import sigma_between
 
 
 @pytest.fixture
@@ -70,3 +74,30 @@ def test_a_figure_that_walks_makes_a_new_scene_of_the_others(
     # The others were not read again: they are the same figures, with the same outlines.
     kept = [g for f, g in zip(first.figures, second.figures, strict=True) if f is g]
     assert len(kept) == len(first.figures) - 1
+
+
+def test_the_live_scene_carries_the_errors_its_figures_share(
+    table: tuple[LiveTable, DemoSource],
+) -> None:
+    live, _source = table
+    document = live.scene_document()
+    names = document["shared_errors"]
+    assert names[:6] == ["pose_rx", "pose_ry", "pose_rz", "pose_tx", "pose_ty", "pose_tz"]
+    scene = live.scene()
+    assert scene is not None and scene.shared_errors == tuple(names)
+    for entry, figure in zip(document["figures"], scene.figures, strict=True):
+        assert len(entry["shared_mm"]) == len(names)
+        # sigma_mm is the worst direction of the own and shared parts together (to the
+        # 0.01 mm sigma_mm is written to, and the 10 % a still figure's shared errors may
+        # lag the latest frame's)
+        moves = np.array(entry["shared_mm"])
+        whole = np.array(entry["own_cov_mm2"]) + moves.T @ moves
+        assert np.sqrt(np.linalg.eigvalsh(whole)[-1]) == pytest.approx(entry["sigma_mm"], rel=0.1)
+        assert figure.shared_mm == tuple(tuple(pair) for pair in entry["shared_mm"])
+    # Two neighbours share most of their errors (the demo camera's file gives no
+    # calibration covariance: its 1 % focal guess dominates and moves neighbours alike).
+    first, second = min(
+        itertools.combinations(scene.figures, 2),
+        key=lambda pair: np.hypot(pair[0].x_mm - pair[1].x_mm, pair[0].y_mm - pair[1].y_mm),
+    )
+    assert sigma_between(first, second) < 0.5 * np.hypot(first.sigma_mm, second.sigma_mm)

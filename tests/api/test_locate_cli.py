@@ -8,6 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from arbitre.api.cli import app
@@ -202,3 +203,58 @@ def test_markers_and_anchors_not_seen_are_named(
     hidden = [i for i in unseen if i not in render.visible_ids()]
     assert f"not seen: {len(hidden)} of the roster's markers (" in out
     assert "99 ghost" in out
+
+
+def test_a_photo_becomes_a_scene_that_ask_answers_on(
+    tripod: tuple[Render, SetupFiles, Path], tmp_path: Path
+) -> None:
+    render, files, image = tripod
+    out = tmp_path / "photo.yaml"
+    code, said, _ = _locate(image, files, "--roster", str(files.roster), "--scene", str(out))
+    assert code == 0, said
+    assert f"{out}: 5 figure(s)" in said
+    code, answer_text, _ = _locate(image, files, "--roster", str(files.roster), "--json")
+    located = {m["id"]: m for m in json.loads(answer_text)["markers"]}
+    scene = yaml.safe_load(out.read_text())
+    assert scene["ruleset"] == "choc-base-6"
+    names = scene["shared_errors"]
+    assert names[:6] == ["pose_rx", "pose_ry", "pose_rz", "pose_tx", "pose_ty", "pose_tz"]
+    for figure in scene["figures"]:
+        marker = located[int(figure["id"].removeprefix("figure "))]
+        # placed as the live table places them: to a twentieth of a mm, sigma floored
+        assert abs(figure["x_mm"] - marker["x_mm"]) <= 0.025 + 1e-9
+        assert abs(figure["y_mm"] - marker["y_mm"]) <= 0.025 + 1e-9
+        assert abs(figure["sigma_mm"] - max(marker["sigma_mm"], 0.3)) <= 0.0051
+        assert len(figure["shared_mm"]) == len(names)
+        assert figure["shared_mm"] == marker["shared_mm"]
+    # The distance between two figures cancels what they share: surer than either.
+    a, b = scene["figures"][0], scene["figures"][3]
+    result = runner.invoke(app, ["ask", str(out), "distance", a["id"], b["id"], "--json"])
+    assert result.exit_code == 0, result.stdout
+    answer = json.loads(result.stdout)
+    truth_a, truth_b = (
+        render.truth[int(f["id"].removeprefix("figure "))].centre_mm for f in (a, b)
+    )
+    true_mm = float(np.hypot(truth_b[0] - truth_a[0], truth_b[1] - truth_a[1]))
+    assert abs(answer["distance_mm"] - true_mm) < 2 * answer["sigma_mm"]
+    assert answer["sigma_mm"] < 0.7 * float(np.hypot(a["sigma_mm"], b["sigma_mm"]))
+
+
+def test_a_scene_file_is_not_overwritten_without_force(
+    tripod: tuple[Render, SetupFiles, Path], tmp_path: Path
+) -> None:
+    _, files, image = tripod
+    out = tmp_path / "photo.yaml"
+    out.write_text("mine\n")
+    code, _, said = _locate(image, files, "--scene", str(out))
+    assert code == 2
+    assert said.strip().splitlines() == [
+        f"arbitre: {out}: already exists; pass --force to overwrite it"
+    ]
+    assert out.read_text() == "mine\n"
+    code, _, said = _locate(image, files, "--scene", str(tmp_path / "b.yaml"), "--ruleset", "nope")
+    assert code == 2 and "unsupported ruleset: 'nope'" in said
+    assert not (tmp_path / "b.yaml").exists()
+    code, _, _ = _locate(image, files, "--scene", str(out), "--force")
+    assert code == 0
+    assert yaml.safe_load(out.read_text())["figures"][0]["id"].startswith("marker")
