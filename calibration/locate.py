@@ -679,8 +679,10 @@ class _Errors:
 
 
 _POSE_TERMS = ("pose_rx", "pose_ry", "pose_rz", "pose_tx", "pose_ty", "pose_tz")
-_LENS_TERMS = ("fx", "fy", "cx", "cy", "k1", "k2", "p1", "p2", "k3", "k4", "k5", "k6")
-_LENS_TERMS += ("s1", "s2", "s3", "s4", "tau_x", "tau_y")  # OpenCV's order
+_LENS_TERMS = (  # OpenCV's order
+    *("fx", "fy", "cx", "cy", "k1", "k2", "p1", "p2", "k3", "k4", "k5", "k6"),
+    *("s1", "s2", "s3", "s4", "tau_x", "tau_y"),
+)
 
 
 def _shared_names(

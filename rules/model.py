@@ -241,8 +241,10 @@ def sigma_of(terms: Iterable[tuple[Figure, float]], along: Iterable[float]) -> f
     counts = {len(figure.shared_mm) for figure, _ in pairs}
     if 0 in counts or len(counts) != 1:
         return math.sqrt(sum((w * figure.sigma_mm) ** 2 for figure, w in pairs))
-    own = sum(w * w * figure.own_covariance for figure, w in pairs)
-    shared = sum(w * np.asarray(figure.shared_mm, dtype=np.float64) for figure, w in pairs)
+    own = np.sum([w * w * figure.own_covariance for figure, w in pairs], axis=0)
+    shared = np.sum(
+        [w * np.asarray(figure.shared_mm, dtype=np.float64) for figure, w in pairs], axis=0
+    )
     covariance = np.asarray(own + shared.T @ shared, dtype=np.float64)
     direction = np.asarray(list(along), dtype=np.float64)
     length = float(np.hypot(*direction))

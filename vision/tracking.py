@@ -244,9 +244,9 @@ class _Marker:
         else:  # the averaged noise (isotropic), and what every frame repeats
             (xx, xy), (_, yy) = observation.shared.lasting_cov_mm2
             noise = 1.0 / self.sum_w
-            own = ((xx + noise, xy), (xy, yy + noise))
-            if self.own_cov is None or _apart(self.own_cov, own):
-                self.own_cov = own
+            now_cov = ((xx + noise, xy), (xy, yy + noise))
+            if self.own_cov is None or _apart(self.own_cov, now_cov):
+                self.own_cov = now_cov
         self.heading_deg = math.degrees(math.atan2(self.sum_wsin, self.sum_wcos)) % 360.0
 
     def _accumulate(self, sample: _Sample, sign: float) -> None:
