@@ -8,6 +8,12 @@ and compares the answer with the one the rules give on the true positions. An an
 *right*, *too close to call* (some margin within twice its sigma), or *wrong*: certain
 and not what the true positions give. The last must never happen.
 
+Each question is asked twice of the same measured table: with the errors the figures
+share (what the live table gives the rules) and with the figures taken as independent
+(the scene without them: what the rules did before they knew what the figures share).
+The markers lie on the table (on the figures' bases) or ride on their heads, whose
+height is known to 2 mm.
+
 Where the threshold lies is found on the true positions themselves (bisection on the
 distance), so no rule's arithmetic is repeated here.
 """
@@ -41,7 +47,8 @@ from arbitre.vision.simulate import (
 from arbitre.vision.sources import FrameSource
 
 MARKER_MM = 20.0
-HEAD_MM = 30.0  # the markers ride on the figures' heads
+HEAD_MM = 30.0  # a marker riding on a figure's head
+HEIGHTS_MM = (0.0, HEAD_MM)  # markers on the bases, on the heads
 WEAPON = {"medium_range_cm": 30, "reload": 2}  # a Smooth & Rifled musket
 FRAMES = 12  # frames the live table sees before the question
 
@@ -70,7 +77,6 @@ def _figure(marker: int, name: str, side: str, **extra: Any) -> dict[str, Any]:
         "side": side,
         "group": name,
         "reference": True,
-        "marker_height_mm": HEAD_MM,
         **extra,
     }
 
@@ -128,13 +134,25 @@ class Outcome:
     verdict: tuple[Any, ...]
     truth: tuple[Any, ...]
     certain: bool
+    height_mm: float = HEAD_MM
+    apart_verdict: tuple[Any, ...] = ()  # the figures taken as independent
+    apart_certain: bool = False
 
     @property
     def kind(self) -> str:
         """``right``, ``too close`` or ``wrong`` (certain, and not the true answer)."""
-        if not self.certain:
-            return "too close"
-        return "right" if self.verdict == self.truth else "wrong"
+        return _kind(self.certain, self.verdict, self.truth)
+
+    @property
+    def apart_kind(self) -> str:
+        """`kind` of the answer with the figures taken as independent."""
+        return _kind(self.apart_certain, self.apart_verdict, self.truth)
+
+
+def _kind(certain: bool, verdict: tuple[Any, ...], truth: tuple[Any, ...]) -> str:
+    if not certain:
+        return "too close"
+    return "right" if verdict == truth else "wrong"
 
 
 def _verdict(answer: Answer, fields: Sequence[str]) -> tuple[Any, ...]:
@@ -146,10 +164,12 @@ def _certain(answer: Answer) -> bool:
     return all(m.certain for m in answer.margins) if isinstance(answer, Checked) else True
 
 
-def _setup(case: Case) -> tuple[CameraIntrinsics, Table, Roster]:
-    """The demo table's camera and anchors, with the case's figures."""
+def _setup(case: Case, height_mm: float) -> tuple[CameraIntrinsics, Table, Roster]:
+    """The demo table's camera and anchors, with the case's figures (their markers at
+    ``height_mm``)."""
     demo = demo_setup()
-    roster = roster_from_mapping({"figures": list(case.figures)}, "certainty roster")
+    figures = [{**entry, "marker_height_mm": height_mm} for entry in case.figures]
+    roster = roster_from_mapping({"figures": figures}, "certainty roster")
     return demo.camera, demo.table, roster
 
 
@@ -238,16 +258,19 @@ class _Still(FrameSource):
         return np.clip(self.picture + noise, 0, 255).astype(np.uint8)
 
 
-def answer_live(case: Case, distance_mm: float, seed: int = 0) -> Answer:
-    """The answer of the live chain on a rendered table."""
-    camera, table, roster = _setup(case)
+def answer_live(
+    case: Case, distance_mm: float, seed: int = 0, height_mm: float = HEAD_MM
+) -> tuple[Answer, Answer]:
+    """The answers of the live chain on a rendered table: the live table's own, and the
+    same question on its scene with the figures taken as independent."""
+    camera, table, roster = _setup(case, height_mm)
     sim_table = SimTable(*TABLE_MM)
     markers = []
     for entry in case.figures:
         x, y = _point(case, distance_mm) if entry["marker"] == case.moving_marker else case.a_mm
         # printed upright a marker's top points to +y (90 degrees): turn it to the facing
         turn = _facing_deg(case, entry) - 90.0
-        markers.append(SimMarker(entry["marker"], x, y, HEAD_MM, MARKER_MM, turn))
+        markers.append(SimMarker(entry["marker"], x, y, height_mm, MARKER_MM, turn))
     bodies = tuple(b for m in markers for b in figure(m))
     scene = SimScene(sim_table, anchors(sim_table) + tuple(markers), bodies)
     picture = render(demo_camera(), scene, RenderOptions(supersample=2)).image
@@ -260,53 +283,85 @@ def answer_live(case: Case, distance_mm: float, seed: int = 0) -> Answer:
     )
     for _ in range(FRAMES):
         live.step()
-    answer, _ = live.ask(case.question, _args(case, distance_mm))
-    return answer
+    args = _args(case, distance_mm)
+    answer, _ = live.ask(case.question, args)
+    document = live.scene_document()
+    apart = {key: value for key, value in document.items() if key != "shared_errors"}
+    apart["figures"] = [
+        {key: value for key, value in entry.items() if key not in ("shared_mm", "own_cov_mm2")}
+        for entry in document["figures"]
+    ]
+    return answer, ask(parse_scene(apart, source=case.name), case.question, args)
 
 
-OFFSETS_MM = (-3.0, -1.0, 1.0, 3.0)
+OFFSETS_MM = (-3.0, -2.0, -1.0, 1.0, 2.0, 3.0)
 
 
 def outcomes(
     offsets_mm: Sequence[float] = OFFSETS_MM,
     cases: Sequence[Case] = CASES,
     progress: Callable[[], None] | None = None,
+    heights_mm: Sequence[float] = HEIGHTS_MM,
 ) -> Iterator[Outcome]:
-    """Every case at its threshold plus each offset (positive: beyond the threshold).
+    """Every case at its threshold plus each offset (positive: beyond the threshold),
+    markers at each height.
 
     ``progress`` is called after each rendered question.
     """
     seed = 0
-    for case in cases:
-        edge = threshold_mm(case)
-        for offset in offsets_mm:
-            distance = edge + offset
-            truth = _verdict(true_answer(case, distance), case.verdict)
-            answer = answer_live(case, distance, seed=seed)
-            seed += 1
-            if progress is not None:
-                progress()
-            yield Outcome(
-                case.name, offset, _verdict(answer, case.verdict), truth, _certain(answer)
-            )
+    for height in heights_mm:
+        for case in cases:
+            edge = threshold_mm(case)
+            for offset in offsets_mm:
+                distance = edge + offset
+                truth = _verdict(true_answer(case, distance), case.verdict)
+                answer, apart = answer_live(case, distance, seed=seed, height_mm=height)
+                seed += 1
+                if progress is not None:
+                    progress()
+                yield Outcome(
+                    case.name,
+                    offset,
+                    _verdict(answer, case.verdict),
+                    truth,
+                    _certain(answer),
+                    height,
+                    _verdict(apart, case.verdict),
+                    _certain(apart),
+                )
+
+
+TARGETS = {0.0: 1.0, HEAD_MM: 2.0}
+"""How far from the thresholds answers must be certain at least `TARGET_SHARE` of the
+time: 1 mm for markers on the bases, 2 mm for markers on the heads (whose height is
+known to 2 mm)."""
+
+TARGET_SHARE = 0.9
 
 
 def certainty_report(
-    offsets_mm: Sequence[float] = OFFSETS_MM, progress: Callable[[], None] | None = None
+    offsets_mm: Sequence[float] = OFFSETS_MM,
+    progress: Callable[[], None] | None = None,
+    heights_mm: Sequence[float] = HEIGHTS_MM,
 ) -> dict[str, Any]:
-    """Per distance from the thresholds: how many answers were certain, and wrong."""
-    rows: dict[float, list[Outcome]] = {}
-    for outcome in outcomes(offsets_mm, progress=progress):
-        rows.setdefault(abs(outcome.offset_mm), []).append(outcome)
+    """Per marker height and distance from the thresholds: how many answers were certain,
+    and wrong, through the errors the figures share and with the figures independent."""
+    rows: dict[tuple[float, float], list[Outcome]] = {}
+    for outcome in outcomes(offsets_mm, progress=progress, heights_mm=heights_mm):
+        rows.setdefault((outcome.height_mm, abs(outcome.offset_mm)), []).append(outcome)
     return {
         "cases": [case.name for case in CASES],
         "by_offset": [
             {
+                "height_mm": height,
                 "offset_mm": offset,
                 "questions": len(found),
                 "certain": sum(o.certain for o in found) / len(found),
                 "wrong": sum(o.kind == "wrong" for o in found),
+                "apart_certain": sum(o.apart_certain for o in found) / len(found),
+                "apart_wrong": sum(o.apart_kind == "wrong" for o in found),
+                "target": TARGETS.get(height) == offset,
             }
-            for offset, found in sorted(rows.items())
+            for (height, offset), found in sorted(rows.items())
         ],
     }

@@ -21,7 +21,13 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from arbitre.api.bench.certainty import CASES, OFFSETS_MM, certainty_report
+from arbitre.api.bench.certainty import (
+    CASES,
+    HEIGHTS_MM,
+    OFFSETS_MM,
+    TARGET_SHARE,
+    certainty_report,
+)
 from arbitre.calibration.anchors import AnchorMemory
 from arbitre.calibration.board import Board
 from arbitre.calibration.frame import locate_frame
@@ -369,7 +375,7 @@ def run_vision_bench(
     ``progress`` is told ``(done, total)`` after each render located, each frame timed,
     each calibration view rendered and the calibration.
     """
-    questions = len(CASES) * len(OFFSETS_MM)
+    questions = len(CASES) * len(OFFSETS_MM) * len(HEIGHTS_MM)
     held_steps = len(HELD_ARMS) + 1
     steps = Steps(
         len(PRESETS) * seeds
@@ -441,11 +447,18 @@ def report_lines(report: dict[str, Any]) -> list[str]:
             )
     if "held_pose" in report:
         lines.extend(held_pose_lines(report["held_pose"]))
-    lines.append("certainty (figures rendered near a rule's threshold, live chain):")
+    lines.append(
+        "certainty (figures rendered near a rule's threshold, live chain; through the errors"
+        " the figures share, and taken as independent):"
+    )
     for row in report["certainty"]["by_offset"]:
+        where = "on the heads" if row["height_mm"] > 0 else "on the bases"
+        ok = row["wrong"] == 0 and (not row["target"] or row["certain"] >= TARGET_SHARE)
+        target = f" (target {TARGET_SHARE:.0%})" if row["target"] else ""
         lines.append(
-            f"  +-{row['offset_mm']:g} mm: {row['certain']:.0%} of {row['questions']} answered "
-            f"with certainty, {row['wrong']} wrong  {_mark(row['wrong'] == 0)}"
+            f"  markers {where}, +-{row['offset_mm']:g} mm: {row['certain']:.0%} of "
+            f"{row['questions']} certain{target}, {row['wrong']} wrong; independent "
+            f"{row['apart_certain']:.0%}, {row['apart_wrong']} wrong  {_mark(ok)}"
         )
     cal = report["calibration"]
     if "error" in cal:

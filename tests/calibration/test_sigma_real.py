@@ -31,7 +31,7 @@ from arbitre.calibration.board import board_from_mapping
 from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.frame import locate_frame
 from arbitre.calibration.intrinsics import CalibrationResult, calibrate_camera_from_files
-from arbitre.calibration.locate import LocateResult
+from arbitre.calibration.locate import UNKNOWN_FOCAL_CORRELATION, LocateResult
 from arbitre.calibration.table import Anchor, Table
 from arbitre.rules.model import Figure, sigma_between
 from arbitre.vision.detect import read_image
@@ -203,3 +203,16 @@ def test_anchors_on_one_edge_give_a_larger_sigma_than_anchors_at_the_corners(
     corners = np.median([sigma for _, sigma in measured["corners"]])
     assert edge > 1.8 * corners
     assert max(error for error, _ in measured["top edge"]) > 2.0
+
+
+def test_a_calibration_knows_the_aspect_better_than_the_focal_length(
+    camera: CameraIntrinsics,
+) -> None:
+    # What a camera file without covariance is assumed to have: fx and fy err together.
+    # Measured on these photos 0.982 (and 0.98 on the 13 chessboard views of
+    # opencv-chessboard-9x6).
+    assert camera.covariance is not None
+    c = camera.covariance
+    correlation = c[0, 1] / np.sqrt(c[0, 0] * c[1, 1])
+    assert correlation > 0.95
+    assert UNKNOWN_FOCAL_CORRELATION <= correlation
