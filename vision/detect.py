@@ -30,9 +30,11 @@ from numpy.typing import ArrayLike, NDArray
 
 from arbitre.vision.edges import (
     EdgeFit,
+    border_inner_samples,
     fit_quadrilaterals,
     last_axis_median,
     read_cells,
+    read_unit_points,
     refine_corners,
     side_lengths,
 )
@@ -270,13 +272,13 @@ def detect_markers(
     measure = _Measure(grey, reader, camera, refine_edges)
     if refine_edges:
         scanner = _Scanner(chosen, chosen_parameters, reader.modules)
-        raw, ids, rejected = scanner.scan(grey, meanwhile=measure.prepare)
+        raw, ids, rejects = scanner.scan(grey, meanwhile=measure.prepare)
     else:
         detector = cv2.aruco.ArucoDetector(chosen, chosen_parameters)
-        corners, found, rejects = detector.detectMarkers(grey)
-        raw, ids, rejected = _stack_corners(corners), _id_list(found), len(rejects)
-    detections, dropped = measure.detections(raw, ids)
-    return _group(detections, rejected + dropped, camera)
+        corners, found, unread = detector.detectMarkers(grey)
+        raw, ids, rejects = _stack_corners(corners), _id_list(found), _stack_corners(unread)
+    detections, rejected = measure.detections(raw, ids, rejects)
+    return _group(detections, rejected, camera)
 
 
 def _stack_corners(corners: Sequence[ArrayLike]) -> FloatArray:
@@ -306,6 +308,15 @@ def _group(
     )
 
 
+RESCUED_MODULE_PX = 1.9
+"""The smallest module, px, of a marker read from a candidate the detector could not read:
+2 px a module is what a code needs, less the measuring error of a side at that size."""
+
+INNER_BORDER_WHITE = 0.1
+"""The most of a rescued marker's border, read near its inner edge, that may be light
+(`_CodeReader.identify`)."""
+
+
 class _CodeReader:
     """Reads a marker's cells where its corners put them, and checks them against its id.
 
@@ -331,6 +342,7 @@ class _CodeReader:
         inner = slice(self.border, self.border + self.bits)
         self.ring[inner, inner] = False
         self._codes: dict[int, NDArray[np.bool_]] = {}
+        self._table: NDArray[np.int64] | None = None
 
     def matches(
         self, image: NDArray[np.float32], corners: FloatArray, ids: Sequence[int]
@@ -352,6 +364,62 @@ class _CodeReader:
             & (bit_errors <= self.bit_errors)
         )
 
+    def identify(
+        self, image: NDArray[np.float32], corners: FloatArray
+    ) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """Read quadrilaterals (N, 4, 2) the detector could not: the id each spells (-1
+        for none) and by how many places its corners must turn (``np.roll(corners, turn,
+        axis=0)``) to start at the marker's top-left.
+
+        A quadrilateral spells an id when its border is black and its quiet zone light
+        as `matches` asks, its border is black near its inner edge as well (at most
+        `INNER_BORDER_WHITE` of `border_inner_samples` lighter than the midway grey: on
+        the test photos, markers of other dictionaries read as 4 x 4 ones had 19-56 %,
+        blurred 4 x 4 markers 6 % at most), and its inner cells, read at their middles
+        against the midway grey, are the id's code turned by some quarter turns, with no
+        more bit errors than the detector's parameters let it correct (none in
+        DICT_4X4_250). Starting
+        the corners one place on (``np.roll(corners, -1, axis=0)``) turns the cells read
+        by a quarter turn counter-clockwise (`np.rot90`): cells that read as the code
+        turned by ``turn`` quarter turns come upright from corners ``turn`` places back.
+        """
+        count = len(corners)
+        unknown = np.full(count, -1, dtype=np.int64)
+        if count == 0:
+            return unknown, np.zeros(count, dtype=np.int64)
+        cells, quiet = read_cells(image, corners, self.modules)
+        black = last_axis_median(cells[:, self.ring])[:, 0]
+        threshold = (black + quiet) / 2.0
+        white = cells > threshold[:, None, None]
+        inner = slice(self.border, self.border + self.bits)
+        # The border is one module thick: read near its inner edge too, where a marker
+        # with more, thinner modules (a 6 x 6 marker read as a 4 x 4 one) has data.
+        deep = read_unit_points(image, corners, border_inner_samples(self.modules))
+        deep_white = (deep > threshold[:, None]).mean(axis=1)
+        sound = (
+            (quiet - black >= 10.0)
+            & (white[:, self.ring].sum(axis=1) <= self.border_errors)
+            & (deep_white <= INNER_BORDER_WHITE)
+        )
+        words = _packed(white[:, inner, inner])  # (N,)
+        table = self._turned_codes()  # (codes, 4): each code turned 0-3 quarter turns
+        errors = np.bitwise_count(np.bitwise_xor(words[:, None, None], table[None]))
+        flat = errors.reshape(count, -1)
+        best = flat.argmin(axis=1)
+        read = sound & (flat[np.arange(count), best] <= self.bit_errors)
+        return np.where(read, best // 4, unknown), np.where(read, best % 4, 0)
+
+    def _turned_codes(self) -> NDArray[np.int64]:
+        """Every code of the dictionary packed into an integer, turned by 0 to 3 quarter
+        turns as the cells of a quadrilateral whose corners start that many places on read
+        it: (codes, 4)."""
+        if self._table is None:
+            codes = np.stack([self._code(i) for i in range(len(self.dictionary.bytesList))])
+            self._table = np.stack(
+                [_packed(np.rot90(codes, turn, axes=(1, 2))) for turn in range(4)], axis=1
+            )
+        return self._table
+
     def _code(self, marker_id: int) -> NDArray[np.bool_]:
         """The bits (white = True) of a marker id, upright."""
         code = self._codes.get(marker_id)
@@ -362,6 +430,12 @@ class _CodeReader:
             )
             self._codes[marker_id] = code
         return code
+
+
+def _packed(bits: NDArray[np.bool_]) -> NDArray[np.int64]:
+    """Square bit grids (..., n, n) as integers (...,), row by row, bit k the k-th cell."""
+    flat = bits.reshape(*bits.shape[:-2], -1).astype(np.int64)
+    return np.asarray((flat << np.arange(flat.shape[-1], dtype=np.int64)).sum(axis=-1))
 
 
 class _Measure:
@@ -384,19 +458,88 @@ class _Measure:
         """Make the float32 frame now (a scan's helper thread does, once its share is done)."""
         _ = self.image
 
-    def detections(self, raw: FloatArray, ids: Sequence[int]) -> tuple[list[Detection], int]:
-        """Detections from a detector's corners (N, 4, 2), and how many were dropped.
+    def detections(
+        self, raw: FloatArray, ids: Sequence[int], candidates: FloatArray | None = None
+    ) -> tuple[list[Detection], int]:
+        """Detections from a detector's corners (N, 4, 2), and how many candidates were
+        left without an id.
 
         With refinement, a marker whose sides cannot be re-measured keeps the
-        detector's corners, and one whose cells do not spell its id is dropped.
+        detector's corners, and one whose cells do not spell its id is dropped. The
+        quadrilaterals the detector found but could not read (``candidates``, M x 4 x 2)
+        are read again from their re-measured sides (`rescued`).
         """
+        unread = 0 if candidates is None else len(candidates)
         if not self.refine or len(raw) == 0:
             measured = raw if self.camera is None else _undistort(raw, self.camera)
-            return _detections(ids, measured, raw, np.full(len(raw), np.nan)), 0
-        fit = refine_corners(self.image, raw, self.reader.modules)
-        keep = self.reader.matches(self.image, fit.corners, ids)
-        kept = [i for i, k in zip(ids, keep, strict=True) if k]
-        return self.from_fit(_select(fit, keep), kept), len(ids) - len(kept)
+            found = _detections(ids, measured, raw, np.full(len(raw), np.nan))
+        else:
+            fit = refine_corners(self.image, raw, self.reader.modules)
+            keep = self.reader.matches(self.image, fit.corners, ids)
+            kept = [i for i, k in zip(ids, keep, strict=True) if k]
+            found = self.from_fit(_select(fit, keep), kept)
+            unread += len(ids) - len(kept)
+        if self.refine and candidates is not None and len(candidates):
+            more = self.rescued(candidates, found)
+            found += more
+            unread -= len(more)
+        return found, unread
+
+    def rescued(self, candidates: FloatArray, found: Sequence[Detection]) -> list[Detection]:
+        """The markers among quadrilaterals the detector could not read (M, 4, 2).
+
+        OpenCV reads a candidate's cells from the corners of its threshold contour,
+        which blur and a module of 2-3 px put off by a good part of a module: on a
+        club's table seen from its edge in 4K, with lens blur, it finds the outline of
+        nearly every far marker and reads under a third of them. Here each candidate
+        whose contour is at least 1.5 px a module, away from the markers found, has its
+        sides re-measured and its cells read at their middles
+        (`_CodeReader.identify`); a marker so read is kept when its modules are at least
+        `RESCUED_MODULE_PX` and its cells spell its id again from its turned corners, as
+        a found marker's must (`_CodeReader.matches`). An id read twice within its side
+        is kept once.
+        """
+        modules = self.reader.modules
+        # a blurred marker's threshold contour runs inside its edges: a quarter short
+        sides = side_lengths(candidates).min(axis=1)
+        keep = sides >= 1.5 * modules
+        if found and np.any(keep):
+            # the contours of markers found (another threshold window, a card's edge,
+            # their own black cells) are no new markers
+            centres = np.stack([d.image_corners_px.mean(axis=0) for d in found])
+            reach = np.array([0.75 * d.side_px for d in found])
+            apart = np.hypot(
+                *(candidates.mean(axis=1)[:, None, :] - centres[None]).transpose(2, 0, 1)
+            )
+            keep &= np.all(apart > reach[None], axis=1)
+        if not np.any(keep):
+            return []
+        fit = refine_corners(self.image, candidates[keep], modules)
+        corners = fit.corners[fit.ok]
+        ids, turns = self.reader.identify(self.image, corners)
+        read = ids >= 0
+        if not np.any(read):
+            return []
+        turned = np.stack(
+            [np.roll(c, t, axis=0) for c, t in zip(corners[read], turns[read], strict=True)]
+        )
+        refit = refine_corners(self.image, turned, modules, wary=False)
+        read_ids = [int(i) for i in ids[read]]
+        large = side_lengths(refit.corners).min(axis=1) >= RESCUED_MODULE_PX * modules
+        sound = large & refit.ok & self.reader.matches(self.image, refit.corners, read_ids)
+        chosen: list[int] = []
+        for k in np.flatnonzero(sound):
+            centre = refit.corners[k].mean(axis=0)
+            side = float(side_lengths(refit.corners[k][None])[0].mean())
+            if not any(
+                read_ids[j] == read_ids[k]
+                and np.hypot(*(refit.corners[j].mean(axis=0) - centre)) < side
+                for j in chosen
+            ):
+                chosen.append(int(k))
+        keep_fit = np.zeros(len(read_ids), dtype=bool)
+        keep_fit[chosen] = True
+        return self.from_fit(_select(refit, keep_fit), [read_ids[k] for k in chosen])
 
     def from_fit(self, fit: EdgeFit, ids: Sequence[int]) -> list[Detection]:
         """Detections from re-measured corners, fitted again undistorted when a camera is known."""
@@ -551,8 +694,9 @@ class _Scanner:
 
     def scan(
         self, grey: NDArray[np.uint8], meanwhile: Callable[[], None] | None = None
-    ) -> tuple[FloatArray, list[int], int]:
-        """Detector corners (N, 4, 2), ids and rejected count of the whole image.
+    ) -> tuple[FloatArray, list[int], FloatArray]:
+        """Detector corners (N, 4, 2), ids and unread candidates (M, 4, 2) of the whole
+        image.
 
         A helper thread runs the quarter-resolution pass while this thread finds the
         regions, then both share them (OpenCV's detector releases the interpreter's
@@ -587,14 +731,14 @@ class _Scanner:
             helped.result()
             return found
         mine = self._detect(grey, _taken(queue))
-        (large, large_ids, large_rejected), theirs = helped.result()
-        raw, ids, rejected = _joined(mine + theirs)
+        (large, large_ids, large_rejects), theirs = helped.result()
+        raw, ids, rejects = _joined(mine + theirs)
         known = list(zip(ids, raw.mean(axis=1), strict=True))
         fresh = [k for k, i in enumerate(large_ids) if not _near(i, large[k], known)]
         return (
             np.concatenate([raw, large[fresh]]),
             ids + [large_ids[k] for k in fresh],
-            rejected + large_rejected,
+            np.concatenate([rejects, large_rejects]),
         )
 
     def _dark_regions(self, half: NDArray[np.uint8], size: tuple[int, int]) -> list[Box]:
@@ -634,7 +778,7 @@ class _Scanner:
         queue: deque[Box],
         ready: threading.Event,
         meanwhile: Callable[[], None] | None,
-    ) -> tuple[tuple[FloatArray, list[int], int], list[_Found]]:
+    ) -> tuple[tuple[FloatArray, list[int], FloatArray], list[_Found]]:
         """The helper thread's share: the quarter-resolution pass, regions of the queue once
         it is ``ready``, and ``meanwhile``: while it waits for the regions if they are not
         ready yet (otherwise it would idle there), else after its regions."""
@@ -661,13 +805,14 @@ class _Scanner:
             detector = cv2.aruco.ArucoDetector(self.dictionary, parameters)
             corners, ids, rejects = detector.detectMarkers(grey[y0:y1, x0:x1])
             moved = _stack_corners(corners) + [x0, y0]
-            found.append(_Found(box, moved, _id_list(ids), len(rejects)))
+            found.append(_Found(box, moved, _id_list(ids), _stack_corners(rejects) + [x0, y0]))
         return found
 
     def _detect_large(
         self, quarter: NDArray[np.uint8], size: tuple[int, int]
-    ) -> tuple[FloatArray, list[int], int]:
-        """Markers with modules of `_LARGE_MODULE_PX` and more, from a quarter-resolution copy."""
+    ) -> tuple[FloatArray, list[int], FloatArray]:
+        """Markers with modules of `_LARGE_MODULE_PX` and more, from a quarter-resolution copy
+        (corners, ids and unread candidates in the image)."""
         scale = np.array(size, dtype=np.float64) / quarter.shape[::-1]
         longest = max(size)
         parameters = _copy_parameters(self.parameters)
@@ -678,17 +823,18 @@ class _Scanner:
         detector = cv2.aruco.ArucoDetector(self.dictionary, parameters)
         corners, ids, rejects = detector.detectMarkers(quarter)
         raw = (_stack_corners(corners) + 0.5) * scale - 0.5
-        return raw, _id_list(ids), len(rejects)
+        return raw, _id_list(ids), (_stack_corners(rejects) + 0.5) * scale - 0.5
 
 
 @dataclass(frozen=True, slots=True)
 class _Found:
-    """What the detector found in one box: corners (N, 4, 2) in the image, ids, rejected count."""
+    """What the detector found in one box: corners (N, 4, 2) in the image, ids, and the
+    candidates it could not read (M, 4, 2) in the image."""
 
     box: Box
     corners: FloatArray
     ids: list[int]
-    rejected: int
+    rejects: FloatArray
 
 
 def _taken(queue: deque[Box]) -> Iterator[Box]:
@@ -700,13 +846,14 @@ def _taken(queue: deque[Box]) -> Iterator[Box]:
             return
 
 
-def _joined(found: Iterable[_Found]) -> tuple[FloatArray, list[int], int]:
-    """Corners (N, 4, 2), ids and rejected count of boxes' findings, in the boxes' order
-    (top to bottom, left to right), whichever thread found them."""
+def _joined(found: Iterable[_Found]) -> tuple[FloatArray, list[int], FloatArray]:
+    """Corners (N, 4, 2), ids and unread candidates (M, 4, 2) of boxes' findings, in the
+    boxes' order (top to bottom, left to right), whichever thread found them."""
     ordered = sorted(found, key=lambda f: (f.box[1], f.box[0]))
     corners = [f.corners for f in ordered if len(f.ids)]
     raw = np.concatenate(corners) if corners else np.zeros((0, 4, 2))
-    return raw, [i for f in ordered for i in f.ids], sum(f.rejected for f in ordered)
+    rejects = np.concatenate([f.rejects for f in ordered] + [np.zeros((0, 4, 2))])
+    return raw, [i for f in ordered for i in f.ids], rejects
 
 
 @functools.cache
@@ -825,9 +972,9 @@ class MarkerTracker:
     def _scan_now(self, grey: NDArray[np.uint8], measure: _Measure) -> DetectionResult:
         """A full scan of a frame: OpenCV's detector where markers can be, then every side
         re-measured."""
-        raw, ids, rejected = self._scanner.scan(grey, meanwhile=measure.prepare)
-        detections, dropped = measure.detections(raw, ids)
-        return _group(detections, rejected + dropped, self._camera)
+        raw, ids, rejects = self._scanner.scan(grey, meanwhile=measure.prepare)
+        detections, rejected = measure.detections(raw, ids, rejects)
+        return _group(detections, rejected, self._camera)
 
     def _start_scan(self, grey: NDArray[np.uint8]) -> None:
         """A full scan of a copy of this frame, on the scanning thread (one at a time)."""
@@ -872,20 +1019,21 @@ class MarkerTracker:
         lost = [m for m, f in zip(self._last, found, strict=True) if not f]
         rejected = 0
         if lost:
-            raw, raw_ids, rejected = self._search_windows(measure.grey, lost)
+            raw, raw_ids, rejects = self._search_windows(measure.grey, lost)
             fresh = [k for k, i in enumerate(raw_ids) if i not in kept]
-            more, dropped = measure.detections(raw[fresh], [raw_ids[k] for k in fresh])
+            more, rejected = measure.detections(raw[fresh], [raw_ids[k] for k in fresh], rejects)
+            more = [d for d in more if d.id not in kept]
             if not {m.id for m in lost} <= {d.id for d in more}:
                 return None
             detections += more
-            rejected += dropped
         result = _group(detections, rejected, self._camera)
         return None if result.duplicates else result
 
     def _search_windows(
         self, grey: NDArray[np.uint8], lost: Sequence[Detection]
-    ) -> tuple[FloatArray, list[int], int]:
-        """Detector corners (N, 4, 2), ids and rejected count from windows around lost markers."""
+    ) -> tuple[FloatArray, list[int], FloatArray]:
+        """Detector corners (N, 4, 2), ids and unread candidates (M, 4, 2) from windows
+        around lost markers."""
         height, width = grey.shape
         boxes = []
         for marker in lost:
@@ -902,16 +1050,16 @@ class MarkerTracker:
             )
         found: list[FloatArray] = []
         found_ids: list[int] = []
-        rejected = 0
+        unread: list[FloatArray] = [np.zeros((0, 4, 2))]
         min_perimeter_px = self._parameters.minMarkerPerimeterRate * max(width, height)
         for x0, y0, x1, y1 in _merge_boxes(boxes):
             detector = self._window_detector(max(x1 - x0, y1 - y0), min_perimeter_px)
             corners, ids, rejects = detector.detectMarkers(grey[y0:y1, x0:x1])
-            rejected += len(rejects)
+            unread.append(_stack_corners(rejects) + [x0, y0])
             found.extend(_stack_corners(corners) + [x0, y0])
             found_ids.extend(_id_list(ids))
         raw = np.stack(found) if found else np.zeros((0, 4, 2))
-        return raw, found_ids, rejected
+        return raw, found_ids, np.concatenate(unread)
 
     def _window_detector(
         self, longest_side: int, min_perimeter_px: float

@@ -261,14 +261,38 @@ def read_cells(
     cells (N, modules, modules), row 0 along the top side; quiet (N,), the median
     of the quiet-zone samples
     """
-    homogeneous = _cell_samples(modules)
-    projected = homogeneous @ _square_to_quadrilaterals(corners).transpose(0, 2, 1)
-    pixels = np.asarray(projected[..., :2] / projected[..., 2:], dtype=np.float64)
-    values = _remap(image, pixels[..., 0], pixels[..., 1])
+    values = read_unit_points(image, corners, _cell_samples(modules))
     count = (modules * CELL_SAMPLES) ** 2
     cells = values[:, :count].reshape(len(corners), modules, CELL_SAMPLES, modules, CELL_SAMPLES)
     cells = cells.transpose(0, 1, 3, 2, 4).reshape(len(corners), modules, modules, -1).mean(-1)
     return cells, last_axis_median(values[:, count:])[:, 0]
+
+
+def read_unit_points(
+    image: NDArray[np.float32], corners: FloatArray, homogeneous: FloatArray
+) -> FloatArray:
+    """Grey levels (N, P) of quadrilaterals (N, 4, 2) at points of the unit square given
+    homogeneous (P, 3), (0, 0) at each one's first corner, (1, 0) at its second, through
+    each quadrilateral's perspective (bilinear samples)."""
+    projected = homogeneous @ _square_to_quadrilaterals(corners).transpose(0, 2, 1)
+    pixels = np.asarray(projected[..., :2] / projected[..., 2:], dtype=np.float64)
+    return _remap(image, pixels[..., 0], pixels[..., 1])
+
+
+@functools.cache
+def border_inner_samples(modules: int, depth: float = 0.8) -> FloatArray:
+    """Points ``depth`` of a module in from the edge of a marker of ``modules`` a side,
+    along the middle of each border module but the corners', on its four sides, in the
+    unit square, homogeneous (4 (modules - 2), 3): still in the black border for a marker
+    of this many modules, already in the data of one with more (a 6 x 6 marker's border
+    is 1/8 of its side, a 4 x 4 marker's 1/6). Read-only."""
+    along = (np.arange(1, modules - 1) + 0.5) / modules
+    near, far = np.full(modules - 2, depth / modules), np.full(modules - 2, 1 - depth / modules)
+    u = np.concatenate([along, far, along, near])
+    v = np.concatenate([near, along, far, along])
+    homogeneous = np.column_stack([u, v, np.ones(len(u))])
+    homogeneous.setflags(write=False)
+    return homogeneous
 
 
 @functools.cache

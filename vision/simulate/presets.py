@@ -26,6 +26,10 @@ from arbitre.vision.simulate.scene import (
 )
 
 PRESETS = ("overhead", "tripod", "4k", "harsh")
+
+HARD_PRESETS = ("tilted4k", "shaken")
+"""Views at the edge of what can be read (the recall bench): every marker imaged at 2 px
+a module or more should be found."""
 MIN_SCALE = 0.25  # below, the anchors at the corners of the shrunk table would overlap
 
 PIECE_REACH_MM = 200.0
@@ -117,6 +121,26 @@ _GEOMETRY: dict[str, _PresetGeometry] = {
             brightness=0.45, gradient=0.5, blur_sigma_px=1.0, noise_sigma=6.0, jpeg_quality=75
         ),
     ),
+    # A club's 6 x 4 ft table seen from its long edge: a 4K camera on a tripod 1.1 m up,
+    # 30 cm back from the edge's middle, looking at a point 30 cm short of the centre;
+    # 16 mm markers, 2.5 to 6 px a module from the far corners to the near edge.
+    "tilted4k": _PresetGeometry(
+        image_size=(3840, 2160),
+        focal_px=2000.0,
+        dist_coeffs=(-0.05, 0.02, 0.0, 0.0, 0.0),
+        eye_offset_mm=(0.0, -910.0, 1100.0),
+        target_offset_mm=(0.0, -300.0, 0.0),
+        table_mm=(1830.0, 1220.0),
+        marker_mm=16.0,
+        heights_mm=None,
+        height_range_mm=(20.0, 32.0),
+        options=RenderOptions(noise_sigma=2.0, jpeg_quality=90),
+    ),
+    # The overhead table, the camera shaken: 5 px of motion blur, some noise, JPEG.
+    "shaken": dataclasses.replace(
+        _OVERHEAD,
+        options=RenderOptions(motion_px=5.0, noise_sigma=3.0, jpeg_quality=85),
+    ),
 }
 
 
@@ -135,7 +159,10 @@ def preset(
     80 cm up at the table's near edge, tilted 35 degrees, over 120 x 90 cm, 25 mm
     markers at 0 or 54 mm; ``4k``: 3840 x
     2160 at 1.8 m over 180 x 120 cm, 18 mm markers; ``harsh``: the overhead scene
-    dim, with a light gradient, blur (1 px), noise (6 levels) and JPEG 75.
+    dim, with a light gradient, blur (1 px), noise (6 levels) and JPEG 75. Hard views
+    (`HARD_PRESETS`): ``tilted4k``, a 183 x 122 cm (6 x 4 ft) table seen by a 4K camera
+    from the middle of its long edge, 1.1 m up, 16 mm markers at 2.5 to 6 px a module;
+    ``shaken``, the overhead scene with 5 px of motion blur in a random direction.
     Every scene has anchors 0-3 (40 mm, flat) near the table's corners and
     ``figures`` markers (default 20 x scale^2) with ids from 10 at random places,
     turns and heights drawn from ``seed``.
@@ -153,7 +180,8 @@ def preset(
     geometry = _GEOMETRY.get(name)
     if geometry is None:
         raise VisionError(
-            f"unknown simulator preset {name!r}; expected one of {', '.join(PRESETS)}"
+            f"unknown simulator preset {name!r}; expected one of "
+            f"{', '.join(PRESETS + HARD_PRESETS)}"
         )
     if not MIN_SCALE <= scale <= 1.0:
         raise VisionError(f"scale must be between {MIN_SCALE} and 1, got {scale!r}")
@@ -183,7 +211,10 @@ def preset(
         pieces=placed,
     )
     options = dataclasses.replace(
-        geometry.options, gradient_deg=float(rng.uniform(0.0, 360.0)), seed=seed
+        geometry.options,
+        gradient_deg=float(rng.uniform(0.0, 360.0)),
+        motion_deg=float(rng.uniform(0.0, 180.0)),
+        seed=seed,
     )
     return Preset(name, camera, scene, options)
 

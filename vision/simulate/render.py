@@ -43,7 +43,9 @@ class RenderOptions:
     relative fall-off of the light across the image (0.5: from 1.5x on one side to
     0.5x on the other), rising towards ``gradient_deg`` (image frame, counter-
     clockwise from +u as seen on screen); ``blur_sigma_px`` is a Gaussian optical
-    blur; ``noise_sigma`` Gaussian sensor noise in grey levels; ``jpeg_quality``
+    blur; ``motion_px`` a motion blur, the picture smeared evenly along ``motion_px``
+    pixels in the direction ``motion_deg`` (a camera shaken, or a slow shutter while the
+    table is bumped); ``noise_sigma`` Gaussian sensor noise in grey levels; ``jpeg_quality``
     None for a lossless image. ``supersample`` is the side of the sample grid per
     pixel near items; ``seed`` seeds the noise.
     """
@@ -53,6 +55,8 @@ class RenderOptions:
     gradient: float = 0.0
     gradient_deg: float = 30.0
     blur_sigma_px: float = 0.0
+    motion_px: float = 0.0
+    motion_deg: float = 0.0
     noise_sigma: float = 0.0
     jpeg_quality: int | None = None
     seed: int = 0
@@ -281,6 +285,8 @@ def _finish(linear: NDArray[np.float32], options: RenderOptions) -> NDArray[np.u
     image: NDArray[np.float32] = linear * _lighting((width, height), options)[:, :, None]
     if options.blur_sigma_px > 0.0:
         image = np.asarray(cv2.GaussianBlur(image, (0, 0), options.blur_sigma_px), np.float32)
+    if options.motion_px > 0.0:
+        image = np.asarray(cv2.filter2D(image, -1, _smear(options)), np.float32)
     if options.noise_sigma > 0.0:
         rng = np.random.default_rng(options.seed)
         image = image + rng.normal(0.0, options.noise_sigma, image.shape).astype(np.float32)
@@ -291,6 +297,32 @@ def _finish(linear: NDArray[np.float32], options: RenderOptions) -> NDArray[np.u
             raise VisionError(f"cannot encode JPEG at quality {options.jpeg_quality!r}")
         result = np.asarray(cv2.imdecode(encoded, cv2.IMREAD_COLOR), dtype=np.uint8)
     return result
+
+
+def _smear(options: RenderOptions) -> NDArray[np.float32]:
+    """The kernel of a motion blur: a line ``motion_px`` long through the centre,
+    ``motion_deg`` from +u, drawn with sub-pixel weights, summing to 1."""
+    length = options.motion_px
+    half = int(np.ceil(length / 2.0)) + 1
+    size = 2 * half + 1
+    fine = 8  # drawn at 8 times the resolution, then averaged down
+    canvas = np.zeros((size * fine, size * fine), np.float32)
+    angle = np.radians(options.motion_deg)
+    along = np.array([np.cos(angle), -np.sin(angle)]) * length / 2.0 * fine
+    centre = np.array([size * fine / 2.0, size * fine / 2.0])
+    start, end = centre - along, centre + along
+    shift = 4  # sub-pixel positions for cv2.line
+    cv2.line(
+        canvas,
+        tuple(int(v) for v in np.round(start * 2**shift)),
+        tuple(int(v) for v in np.round(end * 2**shift)),
+        1.0,
+        thickness=1,
+        lineType=cv2.LINE_AA,
+        shift=shift,
+    )
+    kernel = canvas.reshape(size, fine, size, fine).sum(axis=(1, 3))
+    return np.asarray(kernel / kernel.sum(), np.float32)
 
 
 def _truth(
