@@ -3,7 +3,9 @@
 OpenCV's `ArucoDetector` finds and identifies the markers, in the parts of the
 image where a marker can be (`_Scanner` says how); each marker's four sides are
 then re-measured to sub-pixel precision and its corners taken as the
-intersections of the four fitted lines (`Detection` says how). Given the
+intersections of the four fitted lines (`Detection` says how). The outlines OpenCV
+finds but cannot read (a blurred marker of 2-3 px a module) are read again from
+their re-measured sides (`_Measure.rescued`). Given the
 camera's intrinsics, the lines are fitted in the undistorted image, where a
 marker's sides are straight and the intersection of its diagonals is its
 centre, exactly, whatever the perspective.

@@ -177,3 +177,23 @@ def test_small_apriltags_recall_at_least_opencvs_best_without_false_ids() -> Non
     # README: "each within 4 px" of the reference.
     for _, ours, reference in matches:
         assert np.max(np.hypot(*(ours - reference).T)) <= 4.0
+
+
+FOREIGN = ("DICT_4X4_1000", "DICT_5X5_1000")
+"""Dictionaries none of the photographs is printed in (the tutorial's are 6 x 6 and a
+custom one, the tags AprilTag 36h11): any id read with them is a false one."""
+
+
+@pytest.mark.parametrize("dictionary", FOREIGN)
+def test_reading_the_outlines_opencv_cannot_read_adds_no_false_id(dictionary: str) -> None:
+    # The chain reads again the quadrilaterals OpenCV outlines but cannot read (blurred
+    # far markers, `_Measure.rescued`). On markers of other dictionaries that must find
+    # nothing OpenCV's own reading did not: measured, it finds fewer (OpenCV reads 17,
+    # 190, 264 and 505 in some of these photos; the chain 17 and 505 only).
+    photos = sorted(TUTORIAL.glob("*.jpg")) + sorted(APRILTAGS.glob("*.jpg"))
+    assert len(photos) >= 10
+    for photo in photos:
+        image = read_image(photo)
+        ours = set(detect_markers(image, dictionary).ids)
+        opencv = set(detect_markers(image, dictionary, refine_edges=False).ids)
+        assert ours <= opencv, (photo.name, sorted(ours - opencv))

@@ -123,7 +123,8 @@ _GEOMETRY: dict[str, _PresetGeometry] = {
     ),
     # A club's 6 x 4 ft table seen from its long edge: a 4K camera on a tripod 1.1 m up,
     # 30 cm back from the edge's middle, looking at a point 30 cm short of the centre;
-    # 16 mm markers, 2.5 to 6 px a module from the far corners to the near edge.
+    # 16 mm markers, 2 to 6 px a module from the far corners to the near edge, 1 px of
+    # lens blur (a 4K webcam's lens is no sharper).
     "tilted4k": _PresetGeometry(
         image_size=(3840, 2160),
         focal_px=2000.0,
@@ -134,12 +135,12 @@ _GEOMETRY: dict[str, _PresetGeometry] = {
         marker_mm=16.0,
         heights_mm=None,
         height_range_mm=(20.0, 32.0),
-        options=RenderOptions(noise_sigma=2.0, jpeg_quality=90),
+        options=RenderOptions(blur_sigma_px=1.0, noise_sigma=2.0, jpeg_quality=90),
     ),
-    # The overhead table, the camera shaken: 5 px of motion blur, some noise, JPEG.
+    # The overhead table, the camera shaken: 5 px of motion blur, a soft lens, noise, JPEG.
     "shaken": dataclasses.replace(
         _OVERHEAD,
-        options=RenderOptions(motion_px=5.0, noise_sigma=3.0, jpeg_quality=85),
+        options=RenderOptions(motion_px=5.0, blur_sigma_px=0.8, noise_sigma=3.0, jpeg_quality=85),
     ),
 }
 
@@ -161,8 +162,9 @@ def preset(
     2160 at 1.8 m over 180 x 120 cm, 18 mm markers; ``harsh``: the overhead scene
     dim, with a light gradient, blur (1 px), noise (6 levels) and JPEG 75. Hard views
     (`HARD_PRESETS`): ``tilted4k``, a 183 x 122 cm (6 x 4 ft) table seen by a 4K camera
-    from the middle of its long edge, 1.1 m up, 16 mm markers at 2.5 to 6 px a module;
-    ``shaken``, the overhead scene with 5 px of motion blur in a random direction.
+    from the middle of its long edge, 1.1 m up, 16 mm markers at 2 to 6 px a module, a
+    lens blur of 1 px; ``shaken``, the overhead scene with 5 px of motion blur in a random
+    direction and a lens blur of 0.8 px.
     Every scene has anchors 0-3 (40 mm, flat) near the table's corners and
     ``figures`` markers (default 20 x scale^2) with ids from 10 at random places,
     turns and heights drawn from ``seed``.
