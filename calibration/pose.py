@@ -24,6 +24,7 @@ id, a marker turned) is caught: an anchor displaced by a few centimetres bends t
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -256,6 +257,7 @@ def estimate_table_pose(
             break
         used = now_used
 
+    rvec = canonical_rvec(rvec)
     obj = np.concatenate([object_points[i] for i in used])
     img = np.concatenate([image_points[i] for i in used])
     residuals = img - _project(obj, rvec, tvec, intrinsics)
@@ -271,6 +273,35 @@ def estimate_table_pose(
         covariance=covariance,
         anchor_corners_mm=obj,
     )
+
+
+HALF_TURN_BAND = 0.5
+"""Rotations within this (rad) of a half turn get `canonical_rvec`'s one vector."""
+
+
+def canonical_rvec(rvec: FloatArray) -> FloatArray:
+    """One Rodrigues vector for each rotation near a half turn.
+
+    A camera looking straight down is turned half a turn from the table's frame, where
+    ``r`` and ``r (|r| - 2 pi) / |r|`` are the same rotation: the solver gives one or the
+    other from frame to frame. The pose's covariance and every error moved along its
+    parameters flip sign with them, so that errors kept from two frames would no longer
+    cancel. Within `HALF_TURN_BAND` of a half turn, the vector whose largest component
+    is positive is taken.
+
+    >>> canonical_rvec(np.array([-3.1, 0.0, 0.01])).round(4).tolist()
+    [3.1832, -0.0, -0.0103]
+    >>> canonical_rvec(np.array([0.3, -0.2, 0.1])).tolist()  # far from a half turn
+    [0.3, -0.2, 0.1]
+    """
+    r = np.asarray(rvec, dtype=np.float64).reshape(3)
+    angle = float(np.linalg.norm(r))
+    if angle < math.pi - HALF_TURN_BAND:
+        return r
+    axis = r / angle
+    if axis[int(np.argmax(np.abs(axis)))] >= 0.0:
+        return r
+    return np.asarray(axis * (angle - 2.0 * math.pi), dtype=np.float64)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -137,3 +137,22 @@ def test_one_anchor_is_enough_when_asked() -> None:
 def test_malformed_corners_are_an_error() -> None:
     with pytest.raises(CalibrationError, match=r"marker 0: expected 4 corners"):
         estimate_table_pose({0: [[1.0, 2.0]] * 3, 1: detections()[1]}, CAMERA, TABLE)
+
+
+def test_a_camera_looking_straight_down_gets_one_rotation_vector_frame_after_frame() -> None:
+    # Straight down, image right = +x, the camera is half a turn (about x) from the table:
+    # the solver may write that rotation as (pi, 0, 0) or (-pi, 0, 0), and every error
+    # moved along the pose's parameters flips sign with it. Solved from 30 noisy frames,
+    # the rotation vectors stay together (their largest component positive).
+    overhead = look_at(np.array([600.0, 450.0, 1200.0]), (600.0, 450.1, 0.0))
+    rng = np.random.default_rng(8)
+    vectors = []
+    for _ in range(30):
+        noisy = {i: c + rng.normal(0, 0.2, c.shape) for i, c in detections(overhead).items()}
+        pose = estimate_table_pose(noisy, CAMERA, TABLE)
+        assert isinstance(pose, TablePose)
+        vectors.append(pose.rvec)
+    vectors_mm = np.array(vectors)
+    assert np.abs(np.abs(vectors_mm[:, 0]) - np.pi).max() < 0.1  # half a turn about x
+    assert np.ptp(vectors_mm, axis=0).max() < 0.2  # written the other way: 2 pi apart
+    assert np.all(vectors_mm[:, 0] > 0)
