@@ -152,7 +152,7 @@ def test_a_camera_looking_straight_down_gets_one_rotation_vector_frame_after_fra
         pose = estimate_table_pose(noisy, CAMERA, TABLE)
         assert isinstance(pose, TablePose)
         vectors.append(pose.rvec)
-    vectors_mm = np.array(vectors)
-    assert np.abs(np.abs(vectors_mm[:, 0]) - np.pi).max() < 0.1  # half a turn about x
-    assert np.ptp(vectors_mm, axis=0).max() < 0.2  # written the other way: 2 pi apart
-    assert np.all(vectors_mm[:, 0] > 0)
+    rotations = np.array(vectors)
+    assert np.abs(np.abs(rotations[:, 0]) - np.pi).max() < 0.1  # half a turn about x
+    assert np.ptp(rotations, axis=0).max() < 0.2  # written the other way: 2 pi apart
+    assert np.all(rotations[:, 0] > 0)
