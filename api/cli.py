@@ -271,8 +271,13 @@ def rulesets() -> None:
 @app.command()
 @bad_input_exits_2
 def locate(
-    image: Annotated[Path, typer.Argument(help="a photo of the table")],
-    camera: Annotated[Path, typer.Option(help="camera.yaml (or OpenCV / ROS calibration)")],
+    images: Annotated[
+        list[Path], typer.Argument(help="photos of the table: one per camera", metavar="IMAGE")
+    ],
+    camera: Annotated[
+        list[Path],
+        typer.Option(help="camera.yaml (or OpenCV / ROS calibration), one per photo, in order"),
+    ],
     table: Annotated[Path, typer.Option(help="table.yaml")],
     roster: Annotated[Path | None, typer.Option(help="roster.yaml")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="the result as one JSON object")] = False,
@@ -286,17 +291,25 @@ def locate(
 ) -> None:
     """Where are the markers on the table, in mm (height-corrected).
 
-    With --scene, the photo becomes a scene file that `arbitre ask` reads: the roster's
-    figures where they stand, with their uncertainty and the errors they share, and the
-    terrain pieces seen.
+    Several photos of one table, each with its camera's file (--camera once per photo,
+    in order), are fused: each marker once, from every view that saw it. With --scene,
+    the photo becomes a scene file that `arbitre ask` reads: the roster's figures where
+    they stand, with their uncertainty and the errors they share, and the terrain
+    pieces seen.
     """
     from arbitre.calibration.camera import load_camera
-    from arbitre.calibration.frame import locate_frame
+    from arbitre.calibration.frame import Frame, locate_frame
+    from arbitre.calibration.fuse import fuse
+    from arbitre.calibration.locate import LocateResult
     from arbitre.calibration.pose import PoseFailure
     from arbitre.calibration.table import Roster, load_roster, load_table
     from arbitre.files import refuse_overwrite
     from arbitre.vision.detect import read_image
 
+    if len(camera) != len(images):
+        raise fail(
+            f"give one --camera per photo, in order: {len(images)} photo(s), {len(camera)} --camera"
+        )
     if scene is not None:
         from arbitre.rules.registry import find_ruleset
 
@@ -304,26 +317,43 @@ def locate(
         find_ruleset(ruleset)  # a wrong name is said before the photo is read
     the_table = load_table(table)
     the_roster = load_roster(roster) if roster is not None else None
-    the_camera = load_camera(camera)
-    picture = read_image(image)
-    frame = locate_frame(picture, the_camera, the_table, the_roster)
-    if isinstance(frame.located, PoseFailure):
-        raise fail(f"{image}: {frame.located.message}")
+    cameras = [load_camera(path) for path in camera]
+    frames: list[Frame] = []
+    views: list[LocateResult] = []
+    for image, the_camera in zip(images, cameras, strict=True):
+        frame = locate_frame(read_image(image), the_camera, the_table, the_roster)
+        if isinstance(frame.located, PoseFailure):
+            raise fail(f"{image}: {frame.located.message}")
+        frames.append(frame)
+        views.append(frame.located)
+    fused = fuse(views) if len(views) > 1 else None
     if scene is not None:
-        from arbitre.api.live import LiveTable, TableConfig
-        from arbitre.vision.sources import PictureSource
+        from arbitre.api.live import MIN_SIGMA_MM, TableConfig, located_tracks, scene_document
 
-        config = TableConfig(the_camera, the_table, the_roster or Roster(()), ruleset=ruleset)
-        live = LiveTable(config, PictureSource(picture, str(image)))
-        live.process(0.0, picture, frame)
-        document = live.scene_document()
+        config = TableConfig(cameras[0], the_table, the_roster or Roster(()), ruleset=ruleset)
+        if fused is None:
+            markers = (*views[0].markers, *(p.marker for p in views[0].terrain))
+            shared_errors = views[0].shared_errors
+        else:
+            markers = (*(m.marker for m in fused.markers), *(p.marker for p in fused.terrain))
+            shared_errors = fused.shared_errors
+        tracks = located_tracks(markers, shared_errors, MIN_SIGMA_MM)
+        document = scene_document(config, tracks, shared_errors)
         _write_scene(scene, document, force=force)
         if not as_json:
             typer.echo(f"{scene}: {len(document['figures'])} figure(s)")
+    if fused is not None:
+        if as_json:
+            data = fused.to_json()
+            data["duplicates"] = [list(f.detections.duplicates) for f in frames]
+            typer.echo(json.dumps(data))
+        else:
+            _say_fused(images, fused)
+        return
+    image, frame, located = images[0], frames[0], views[0]
     if as_json:
         typer.echo(json.dumps(frame.to_json()))
         return
-    located = frame.located
     typer.echo(
         f"{image}: anchors {', '.join(map(str, located.pose.anchors_used))} "
         f"(reprojection {located.pose.reprojection_px:.2f} px); "
@@ -613,6 +643,32 @@ def _video_source(path: Path) -> Any:
         source.close()
         raise fail(f"{path}: not a video OpenCV can read")
     return source
+
+
+def _say_fused(images: list[Path], fused: Any) -> None:
+    """The human answer of ``locate`` with several photos."""
+    for image, view in zip(images, fused.views, strict=True):
+        typer.echo(
+            f"{image}: anchors {', '.join(map(str, view.pose.anchors_used))} "
+            f"(reprojection {view.pose.reprojection_px:.2f} px); {len(view.markers)} marker(s)"
+        )
+    typer.echo(f"fused: {len(fused.markers)} marker(s)")
+    for entry in fused.markers:
+        marker = entry.marker
+        name = f" {marker.figure}" if marker.figure else ""
+        height = f"z {marker.z_mm:g}" if marker.height_known else "z 0: height not given"
+        seen = "photo" if len(entry.views) == 1 else "photos"
+        typer.echo(
+            f"  {marker.id}{name}: x {marker.x_mm:.1f} mm, y {marker.y_mm:.1f} mm "
+            f"± {marker.sigma_mm:.1f} ({height}), {seen} {', '.join(map(str, entry.views))}"
+        )
+    for piece in fused.terrain:
+        typer.echo(
+            f"  {piece.marker.id} terrain {piece.piece.id}: x {piece.marker.x_mm:.1f} mm, "
+            f"y {piece.marker.y_mm:.1f} mm, heading {piece.marker.heading_deg:.0f}°"
+        )
+    for warning in fused.warnings:
+        typer.echo(f"  warning: {warning}")
 
 
 @app.command()

@@ -448,45 +448,12 @@ class LiveTable:
         return self._document(self.tracks())
 
     def _terrain(self, tracks: Sequence[Track]) -> list[dict[str, Any]]:
-        """The fixed terrain of arbitre.yaml, then every piece placed by its marker's track
-        (a piece whose marker is hidden keeps its last place, ``stale``)."""
-        features = [dict(t) for t in self.config.terrain]
-        for track in tracks:
-            piece = self.config.roster.terrain_by_marker(track.marker)
-            if piece is not None:
-                placed = piece.placed(track.x_mm, track.y_mm, track.heading_deg)
-                features.append({**placed, "marker": track.marker, "stale": track.stale})
-        return features
+        return terrain_of(self.config, tracks)
 
     def _document(self, tracks: Sequence[Track]) -> dict[str, Any]:
-        table = self.config.table
         with self._lock:
             shared_errors = self._shared_errors
-        figures = []
-        for track in tracks:
-            if self.config.roster.terrain_by_marker(track.marker) is not None:
-                continue
-            if not (0 <= track.x_mm <= table.width_mm and 0 <= track.y_mm <= table.depth_mm):
-                continue
-            who = self.config.roster.by_marker(track.marker)
-            figures.append(_scene_figure(track, who, self.config.sigma_floor_mm, shared_errors))
-        document: dict[str, Any] = {
-            "ruleset": self.config.ruleset,
-            "options": dict(self.config.options),
-            "table": {"width_mm": table.width_mm, "depth_mm": table.depth_mm},
-            "figures": figures,
-        }
-        if any("shared_mm" in figure for figure in figures):
-            document["shared_errors"] = list(shared_errors)
-        terrain = [
-            {k: v for k, v in feature.items() if k not in ("marker", "stale")}
-            for feature in self._terrain(tracks)
-        ]
-        if terrain:
-            document["terrain"] = terrain
-        if self.config.allies:
-            document["allies"] = [list(a) for a in self.config.allies]
-        return document
+        return scene_document(self.config, tracks, shared_errors)
 
     def _scene_from(self, tracks: Sequence[Track]) -> Scene | None:
         """The scene of these tracks: the last one made when its document is the same."""
@@ -541,6 +508,80 @@ class LiveTable:
         return bytes(data) if ok else None
 
 
+def terrain_of(config: TableConfig, tracks: Sequence[Track]) -> list[dict[str, Any]]:
+    """The fixed terrain of arbitre.yaml, then every piece placed by its marker's track
+    (a piece whose marker is hidden keeps its last place, ``stale``)."""
+    features = [dict(t) for t in config.terrain]
+    for track in tracks:
+        piece = config.roster.terrain_by_marker(track.marker)
+        if piece is not None:
+            placed = piece.placed(track.x_mm, track.y_mm, track.heading_deg)
+            features.append({**placed, "marker": track.marker, "stale": track.stale})
+    return features
+
+
+def scene_document(
+    config: TableConfig, tracks: Sequence[Track], shared_errors: tuple[str, ...]
+) -> dict[str, Any]:
+    """The data of a ``scene.yaml`` for these tracks: the roster's figures on the table,
+    the terrain, and the errors the figures share (``shared_errors``: the terms of the
+    latest located frame)."""
+    table = config.table
+    figures = []
+    for track in tracks:
+        if config.roster.terrain_by_marker(track.marker) is not None:
+            continue
+        if not (0 <= track.x_mm <= table.width_mm and 0 <= track.y_mm <= table.depth_mm):
+            continue
+        who = config.roster.by_marker(track.marker)
+        figures.append(_scene_figure(track, who, config.sigma_floor_mm, shared_errors))
+    document: dict[str, Any] = {
+        "ruleset": config.ruleset,
+        "options": dict(config.options),
+        "table": {"width_mm": table.width_mm, "depth_mm": table.depth_mm},
+        "figures": figures,
+    }
+    if any("shared_mm" in figure for figure in figures):
+        document["shared_errors"] = list(shared_errors)
+    terrain = [
+        {k: v for k, v in feature.items() if k not in ("marker", "stale")}
+        for feature in terrain_of(config, tracks)
+    ]
+    if terrain:
+        document["terrain"] = terrain
+    if config.allies:
+        document["allies"] = [list(a) for a in config.allies]
+    return document
+
+
+def located_tracks(
+    markers: Sequence[LocatedMarker], shared_errors: tuple[str, ...], min_sigma_mm: float
+) -> tuple[Track, ...]:
+    """Tracks of markers located in one picture (or fused from several views), as the
+    tracker would give after one frame: a photo made into a scene."""
+    tracks = []
+    for marker in markers:
+        shared = _shared(shared_errors, marker)
+        sigma = max(marker.sigma_mm, min_sigma_mm)
+        tracks.append(
+            Track(
+                marker=marker.id,
+                x_mm=marker.x_mm,
+                y_mm=marker.y_mm,
+                sigma_mm=sigma,
+                heading_deg=marker.heading_deg % 360.0,
+                stale=False,
+                age_s=0.0,
+                settled=True,
+                still_s=0.0,
+                last_seen_s=0.0,
+                shared=shared,
+                own_cov_mm2=marker.own_cov_mm2 if shared is not None else None,
+            )
+        )
+    return tuple(tracks)
+
+
 def _point(xy: NDArray[np.float64]) -> tuple[float, float]:
     return float(xy[0]), float(xy[1])
 
@@ -566,7 +607,7 @@ def _figure_id(track: Track, roster: Roster) -> str:
 
 def _shared(errors: tuple[str, ...], marker: LocatedMarker) -> Shared | None:
     """What a located marker shares with the others of its frame (None if nothing)."""
-    if not errors or marker.height_cov_mm2 is None:
+    if not errors:
         return None
     return Shared(errors, marker.shared_mm, marker.height_cov_mm2)
 

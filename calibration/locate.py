@@ -90,9 +90,11 @@ class MarkerPlacement:
         centre's pixel noise and its height's doubt). A marker's covariance is
         ``own_cov_mm2 + Sᵀ S`` with ``S = shared_mm[i]``; two markers' covary by
         ``S_iᵀ S_j``.
-    height_cov_mm2:
-        ``(N, 2, 2)`` the part of ``own_cov_mm2`` its height's doubt makes: every frame
-        repeats it (the rest, the pixel noise, averages out over frames).
+    height_move_mm:
+        ``(N, 2)`` how far one sigma of its height's doubt moves it (along its camera
+        ray, away from the camera for a marker higher than said): part of its own error,
+        which every frame repeats (the rest, the pixel noise, averages out over frames)
+        and every camera sees (the figure leans the same way for all).
     """
 
     xy_mm: FloatArray
@@ -104,7 +106,7 @@ class MarkerPlacement:
     shared_errors: tuple[str, ...] = ()
     shared_mm: FloatArray = field(default_factory=lambda: np.zeros((0, 0, 2)))
     own_cov_mm2: FloatArray = field(default_factory=lambda: np.zeros((0, 2, 2)))
-    height_cov_mm2: FloatArray = field(default_factory=lambda: np.zeros((0, 2, 2)))
+    height_move_mm: FloatArray = field(default_factory=lambda: np.zeros((0, 2)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +124,13 @@ class LocatedMarker:
     shared_sigma_mm: float = 0.0  # the part of sigma_mm every frame shares (not in the JSON)
     shared_mm: tuple[tuple[float, float], ...] = ()
     own_cov_mm2: tuple[tuple[float, float], tuple[float, float]] | None = None
-    height_cov_mm2: tuple[tuple[float, float], tuple[float, float]] | None = None  # not in JSON
+    height_move_mm: tuple[float, float] = (0.0, 0.0)  # not in the JSON: see MarkerPlacement
+
+    @property
+    def height_cov_mm2(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The part of ``own_cov_mm2`` its height's doubt makes."""
+        dx, dy = self.height_move_mm
+        return (dx * dx, dx * dy), (dx * dy, dy * dy)
 
     def to_json(self) -> dict[str, Any]:
         """The contract's marker object (mm to 0.001, degrees to 0.01; shared moves to
@@ -326,7 +334,7 @@ def locate_with_pose(
     heading, sigma = placement.heading_deg.tolist(), placement.sigma_mm.tolist()
     shared = placement.shared_sigma_mm.tolist()
     moves, own = placement.shared_mm.tolist(), placement.own_cov_mm2.tolist()
-    height_cov = placement.height_cov_mm2.tolist()
+    height_moves = placement.height_move_mm.tolist()
     for k, marker_id in enumerate(ids):
         if not placement.valid[k]:
             rejected.append(RejectedMarker(marker_id, placement.reasons[k]))
@@ -344,7 +352,7 @@ def locate_with_pose(
             shared_sigma_mm=shared[k],
             shared_mm=tuple((dx, dy) for dx, dy in moves[k]),
             own_cov_mm2=_pair_of_pairs(own[k]),
-            height_cov_mm2=_pair_of_pairs(height_cov[k]),
+            height_move_mm=(height_moves[k][0], height_moves[k][1]),
         )
         piece = pieces[k]
         if piece is None:
@@ -526,8 +534,13 @@ def place_markers(
         )
 
     names = _shared_names(pose, intrinsics, sources)
-    square = np.zeros((n, 2, 2))
-    errors = _Errors(np.zeros(n), np.zeros(n), np.zeros((n, len(names), 2)), square, square.copy())
+    errors = _Errors(
+        np.zeros(n),
+        np.zeros(n),
+        np.zeros((n, len(names), 2)),
+        np.zeros((n, 2, 2)),
+        np.zeros((n, 2)),
+    )
     if np.any(valid):
         found = _errors(
             corners[valid],
@@ -539,7 +552,7 @@ def place_markers(
             pose,
             sources,
         )
-        for name in ("sigma_mm", "frames_shared_mm", "shared_mm", "own_cov_mm2", "height_cov_mm2"):
+        for name in ("sigma_mm", "frames_shared_mm", "shared_mm", "own_cov_mm2", "height_move_mm"):
             getattr(errors, name)[valid] = getattr(found, name)
     reasons = tuple(
         ""
@@ -562,7 +575,7 @@ def place_markers(
         names,
         errors.shared_mm,
         errors.own_cov_mm2,
-        errors.height_cov_mm2,
+        errors.height_move_mm,
     )
 
 
@@ -690,7 +703,7 @@ class _Errors:
     frames_shared_mm: FloatArray  # (N,) what averaging frames leaves
     shared_mm: FloatArray  # (N, k, 2) what the markers share, per unit term
     own_cov_mm2: FloatArray  # (N, 2, 2) what each has alone
-    height_cov_mm2: FloatArray  # (N, 2, 2) the part of it its height's doubt makes
+    height_move_mm: FloatArray  # (N, 2) one sigma of its height's doubt
 
 
 _POSE_TERMS = ("pose_rx", "pose_ry", "pose_rz", "pose_tx", "pose_ty", "pose_tz")
@@ -778,11 +791,12 @@ def _errors(
     if np.any(height_sigma_mm > 0):
         # a figure stands (and its marker sits) the same way in every frame, but not as
         # its neighbours do: its own, and shared between frames
+        # d(x, y)/dh: the ray's horizontal run per unit of its rise
         rays = np.column_stack([centre, np.ones(n)]) @ rotation
-        j_height = rays[:, :2] / rays[:, 2:3]
-        height = (height_sigma_mm**2)[:, None, None] * j_height[:, :, None] * j_height[:, None, :]
+        height_move = height_sigma_mm[:, None] * rays[:, :2] / rays[:, 2:3]
     else:
-        height = np.zeros((n, 2, 2))
+        height_move = np.zeros((n, 2))
+    height = height_move[:, :, None] * height_move[:, None, :]
     own += height
 
     largest = _largest_eigenvalue(own + shared_covariance)
@@ -792,7 +806,7 @@ def _errors(
         np.sqrt(np.maximum(largest_shared, 0.0)),
         np.transpose(shared, (0, 2, 1)),
         own,
-        height,
+        height_move,
     )
 
 

@@ -83,6 +83,26 @@ class Camera:
             self, rvec=np.asarray(rvec).reshape(3), tvec=np.asarray(turn @ self.tvec)
         )
 
+    def around(self, centre_mm: ArrayLike, angle_deg: float) -> Camera:
+        """This camera carried round the vertical line through ``centre_mm`` (table mm,
+        x and y) by ``angle_deg``, counter-clockwise seen from above: another tripod
+        looking at the same table (180: from the opposite edge).
+
+        >>> camera = Camera(np.eye(3), np.zeros(5), (640, 480), np.zeros(3), [-100, 0, 1000])
+        >>> opposite = camera.around((0, 0), 180)
+        >>> (camera.position_mm + 0.0).tolist(), (opposite.position_mm.round(6) + 0.0).tolist()
+        ([100.0, 0.0, -1000.0], [-100.0, 0.0, -1000.0])
+        """
+        c = np.array([*np.asarray(centre_mm, dtype=np.float64)[:2], 0.0])
+        turn, _ = cv2.Rodrigues(np.array([0.0, 0.0, np.radians(angle_deg)]))
+        # a point X is seen as the camera saw its image turned back: R Rz^-1 (X - c) + R c + t
+        rotation = self.rotation @ turn.T
+        tvec = self.rotation @ c - rotation @ c + self.tvec
+        rvec, _ = cv2.Rodrigues(rotation)
+        return dataclasses.replace(
+            self, rvec=np.asarray(rvec, dtype=np.float64).reshape(3), tvec=tvec
+        )
+
     def project(self, points_mm: ArrayLike, *, distorted: bool = True) -> FloatArray:
         """Project table points to the image.
 

@@ -1,0 +1,215 @@
+"""Several cameras, one table: the markers each view located, fused in table mm.
+
+Each camera finds its own pose from the anchors it sees and locates the markers it sees
+(`arbitre.calibration.locate`); a marker seen by several is then placed once:
+
+- **Terms.** The errors a view's markers share (its pose, its lens) are that camera's
+  own: in the fused answer they are named after it (``"0:pose_rx"``, ``"1:fx"``). The
+  anchors' placement and the print scale are the same for every camera (one table, one
+  printer): ``anchor_3_x`` or ``print_scale`` stays one term, which every view that
+  rests on it moves.
+- **Weights.** The views of one marker are averaged with the weights ``W_i = C (C_i)^-1``
+  where ``C_i`` is view i's covariance of the marker (own + shared) and ``C`` the inverse
+  of their sum: the surer view counts more, along each direction. The fused marker's
+  shared moves are ``sum W_i S_i`` and its own covariance ``sum W_i own_i W_i^T``: the
+  terms two views share (an anchor both rest on) are counted once, not as if
+  independent.
+- **Disagreement.** Two views of a marker disagree when their places are further apart
+  than their difference's covariance allows (``d^T D^-1 d`` over `DISAGREE_CHI2`, about
+  3.4 sigma in 2 D). The marker is then taken from its surest view alone (smallest
+  sigma) and a warning names it and the views.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from arbitre.calibration.locate import LocatedMarker, LocateResult, PlacedTerrain
+
+FloatArray = NDArray[np.float64]
+
+DISAGREE_CHI2 = 11.83
+"""Two views disagree when the squared Mahalanobis distance between their places passes
+this: the 99.73 % point of a chi-square with 2 degrees of freedom (3 sigma in one D)."""
+
+COMMON_TERMS = ("anchor_", "print_scale")
+"""Terms every camera shares: the anchors' placement and the print scale (by name start)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FusedMarker:
+    """One marker placed from every view that saw it (``views``: their indexes)."""
+
+    marker: LocatedMarker
+    views: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.marker.to_json(), "views": list(self.views)}
+
+
+@dataclass(frozen=True, slots=True)
+class FusedResult:
+    """The table as several views locate it: ``views`` each camera's own answer (in the
+    order of the images), ``markers`` and ``terrain`` fused, ``warnings`` the views left
+    out of a marker, and the names of the shared terms."""
+
+    views: tuple[LocateResult, ...]
+    markers: tuple[FusedMarker, ...]
+    terrain: tuple[PlacedTerrain, ...]
+    shared_errors: tuple[str, ...]
+    warnings: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of ``arbitre locate`` with several images (docs/formats.md)."""
+        return {
+            "image_size": [list(v.image_size) for v in self.views],
+            "anchors_seen": [list(v.pose.anchors_seen) for v in self.views],
+            "anchors_used": [list(v.pose.anchors_used) for v in self.views],
+            "table_reprojection_px": [round(v.pose.reprojection_px, 3) for v in self.views],
+            "shared_errors": list(self.shared_errors),
+            "markers": [m.to_json() for m in self.markers],
+            "markers_rejected": [
+                {"id": r.id, "reason": r.reason, "view": k}
+                for k, v in enumerate(self.views)
+                for r in v.markers_rejected
+            ],
+            "terrain": [piece.to_json() for piece in self.terrain],
+            "warnings": list(self.warnings),
+        }
+
+
+def term_names(views: Sequence[LocateResult]) -> tuple[str, ...]:
+    """The fused answer's shared terms: each view's own terms under its index, then the
+    terms all views share (anchors, print scale), each once, in order of appearance."""
+    own: list[str] = []
+    common: list[str] = []
+    for k, view in enumerate(views):
+        for name in view.shared_errors:
+            if name.startswith(COMMON_TERMS):
+                if name not in common:
+                    common.append(name)
+            else:
+                own.append(f"{k}:{name}")
+    return (*own, *common)
+
+
+def fuse(views: Sequence[LocateResult]) -> FusedResult:
+    """Fuse what several views located (see the module's notes)."""
+    names = term_names(views)
+    column = {name: k for k, name in enumerate(names)}
+    seen: dict[int, list[tuple[int, LocatedMarker]]] = {}
+    pieces: dict[int, PlacedTerrain] = {}
+    for k, view in enumerate(views):
+        for marker in view.markers:
+            seen.setdefault(marker.id, []).append((k, marker))
+        for piece in view.terrain:
+            seen.setdefault(piece.marker.id, []).append((k, piece.marker))
+            pieces.setdefault(piece.marker.id, piece)
+    warnings: list[str] = []
+    markers: list[FusedMarker] = []
+    terrain: list[PlacedTerrain] = []
+    for marker_id in sorted(seen):
+        found = [(k, _in_terms(m, views[k], k, column)) for k, m in seen[marker_id]]
+        fused, used, apart = _fused(found)
+        if apart:
+            warnings.append(
+                f"marker {marker_id}: views {', '.join(map(str, apart))} place it further "
+                f"apart than their uncertainties allow; taken from view {used[0]}"
+            )
+        if marker_id in pieces:
+            terrain.append(PlacedTerrain(pieces[marker_id].piece, fused))
+        else:
+            markers.append(FusedMarker(fused, tuple(used)))
+    return FusedResult(tuple(views), tuple(markers), tuple(terrain), names, tuple(warnings))
+
+
+@dataclass(frozen=True, slots=True)
+class _View:
+    """One view of a marker in the fused answer's terms: its place, the moves of the
+    shared terms (k, 2), its pixel noise (2, 2) and its height's move (2,) (one height
+    doubt for every camera: the figure leans one way)."""
+
+    marker: LocatedMarker
+    xy: FloatArray
+    moves: FloatArray
+    pixel: FloatArray
+    height: FloatArray
+
+    @property
+    def covariance(self) -> FloatArray:
+        whole = self.pixel + np.outer(self.height, self.height) + self.moves.T @ self.moves
+        return np.asarray(whole, dtype=np.float64)
+
+
+def _in_terms(
+    marker: LocatedMarker, view: LocateResult, index: int, column: dict[str, int]
+) -> _View:
+    """A view's marker with its shared moves placed in the fused answer's terms."""
+    moves = np.zeros((len(column), 2))
+    for name, move in zip(view.shared_errors, marker.shared_mm, strict=True):
+        moves[column[name if name.startswith(COMMON_TERMS) else f"{index}:{name}"]] = move
+    height = np.array(marker.height_move_mm, dtype=np.float64)
+    own = (
+        np.array(marker.own_cov_mm2, dtype=np.float64)
+        if marker.own_cov_mm2 is not None
+        else marker.sigma_mm**2 * np.eye(2)
+    )
+    pixel = own - np.outer(height, height)
+    return _View(marker, np.array([marker.x_mm, marker.y_mm]), moves, pixel, height)
+
+
+def _fused(found: list[tuple[int, _View]]) -> tuple[LocatedMarker, list[int], list[int]]:
+    """One marker from its views: the fused marker, the views used, and the views found to
+    disagree (empty when they agree)."""
+    if len(found) > 1:
+        for (a, first), (b, second) in itertools.combinations(found, 2):
+            moves = second.moves - first.moves
+            height = second.height - first.height
+            spread = first.pixel + second.pixel + moves.T @ moves + np.outer(height, height)
+            d = second.xy - first.xy
+            if float(d @ np.linalg.solve(spread, d)) > DISAGREE_CHI2:
+                k, best = min(found, key=lambda item: item[1].marker.sigma_mm)
+                return _placed(best.marker, [(np.eye(2), best)]), [k], [a, b]
+    inverses = [np.linalg.inv(view.covariance) for _, view in found]
+    total = np.linalg.inv(np.sum(inverses, axis=0))
+    weighted = [(total @ inverse, view) for inverse, (_, view) in zip(inverses, found, strict=True)]
+    surest = min((view for _, view in found), key=lambda view: view.marker.sigma_mm)
+    return _placed(surest.marker, weighted), [k for k, _ in found], []
+
+
+def _placed(marker: LocatedMarker, weighted: list[tuple[FloatArray, _View]]) -> LocatedMarker:
+    """``marker`` placed at the weighted sum of views (weights 2 x 2, summing to I): its
+    shared moves and height's move are the weighted sums, its pixel noise the sum of the
+    weighted noises (the cameras' own are independent)."""
+    xy = np.sum([w @ view.xy for w, view in weighted], axis=0)
+    moves = np.sum([view.moves @ w.T for w, view in weighted], axis=0)
+    height = np.sum([w @ view.height for w, view in weighted], axis=0)
+    pixel = np.sum([w @ view.pixel @ w.T for w, view in weighted], axis=0)
+    own = pixel + np.outer(height, height)
+    own = (own + own.T) / 2.0
+    shared = moves.T @ moves
+    return replace(
+        marker,
+        x_mm=float(xy[0]),
+        y_mm=float(xy[1]),
+        sigma_mm=_worst(own + shared),
+        shared_sigma_mm=_worst(shared + np.outer(height, height)),
+        shared_mm=tuple((float(dx), float(dy)) for dx, dy in moves),
+        own_cov_mm2=((float(own[0, 0]), float(own[0, 1])), (float(own[1, 0]), float(own[1, 1]))),
+        height_move_mm=(float(height[0]), float(height[1])),
+    )
+
+
+def _worst(covariance: FloatArray) -> float:
+    """1 sigma along a covariance's worst direction."""
+    return math.sqrt(max(float(np.linalg.eigvalsh(covariance)[-1]), 0.0))
+
+
+__all__ = ["DISAGREE_CHI2", "FusedMarker", "FusedResult", "fuse", "term_names"]
