@@ -5,6 +5,8 @@ tripod, 4K, harsh light) rendered with a few seeds and located through the same
 chain as a real frame; positions are compared with the simulator's ground truth.
 Each scene also holds a wood, a hill and a hedge carrying markers glued tipped by up to
 a few degrees: their outlines, placed by their markers, are compared vertex by vertex.
+The club table: a 6 x 4 ft table seen from its long edges by one or two 1080p or 4K
+cameras, the views fused (`arbitre.api.bench.club`).
 Recall on hard views: a 6 x 4 ft table seen in 4K from its edge (markers of 2-6 px a
 module, lens blur), the overhead table shaken (motion blur) and in poor light: the share
 of the markers imaged at 2 px a module or more that are found, beside plain OpenCV,
@@ -33,6 +35,7 @@ from arbitre.api.bench.certainty import (
     TARGET_SHARE,
     certainty_report,
 )
+from arbitre.api.bench.club import SET_UPS, club, club_lines
 from arbitre.calibration.anchors import AnchorMemory
 from arbitre.calibration.board import Board
 from arbitre.calibration.frame import locate_frame
@@ -465,6 +468,7 @@ def run_vision_bench(
     steps = Steps(
         len(PRESETS) * seeds
         + len(HARD_VIEWS) * seeds
+        + len(SET_UPS) * seeds
         + len(SPEED_SCENES) * frames
         + held_steps
         + CALIBRATION_VIEWS
@@ -476,6 +480,7 @@ def run_vision_bench(
         "targets": TARGETS,
         "accuracy": accuracy(seeds, steps),
         "recall": recall(seeds, steps),
+        "club": club(seeds, steps),
         "speed": speed(frames, steps),
         "held_pose": [held_pose(steps, view) for view in HELD_VIEWS],
         "calibration": charuco_calibration(CALIBRATION_VIEWS, steps=steps),
@@ -508,6 +513,8 @@ def report_lines(report: dict[str, Any]) -> list[str]:
         )
     if "recall" in report:
         lines.extend(recall_lines(report["recall"]))
+    if "club" in report:
+        lines.extend(club_lines(report["club"]))
     lines.append("speed (frame to located figures, tracking a still table):")
     for key, row in report["speed"].items():
         target = f"  {_mark(row['ratio'] <= TARGETS['speed_ratio'])}" if key == "1080p" else ""

@@ -42,7 +42,15 @@ from __future__ import annotations
 
 from arbitre.vision.simulate.camera import Camera, FloatArray, look_at
 from arbitre.vision.simulate.plane import render_plane
-from arbitre.vision.simulate.presets import HARD_PRESETS, MIN_SCALE, PRESETS, Preset, preset
+from arbitre.vision.simulate.presets import (
+    CLUB_PRESETS,
+    HARD_PRESETS,
+    MIN_SCALE,
+    PRESETS,
+    Preset,
+    club_cameras,
+    preset,
+)
 from arbitre.vision.simulate.render import MarkerTruth, Render, RenderOptions, arm_over, render
 from arbitre.vision.simulate.scene import (
     FIGURE_COLOURS_BGR,
@@ -64,6 +72,7 @@ __all__ = [
     "INK_BGR",
     "MIN_SCALE",
     "PAPER_BGR",
+    "CLUB_PRESETS",
     "HARD_PRESETS",
     "PRESETS",
     "SURROUND_BGR",
@@ -83,6 +92,7 @@ __all__ = [
     "arm_over",
     "figure",
     "look_at",
+    "club_cameras",
     "preset",
     "render",
     "render_plane",

@@ -28,6 +28,11 @@ from arbitre.vision.simulate.scene import (
 PRESETS = ("overhead", "tripod", "4k", "harsh")
 
 HARD_PRESETS = ("tilted4k", "shaken")
+
+CLUB_PRESETS = ("club4k", "club1080")
+"""A club's 6 x 4 ft table seen from the middle of a long edge (`club_cameras` adds the
+camera at the opposite edge): 80 figures with 15-18 mm markers at 0-54 mm, tipped by
+up to 4 degrees."""
 """Views at the edge of what can be read (the recall bench): every marker imaged at 2 px
 a module or more should be found."""
 MIN_SCALE = 0.25  # below, the anchors at the corners of the shrunk table would overlap
@@ -37,6 +42,9 @@ PIECE_REACH_MM = 200.0
 
 PIECE_TILT_DEG = 4.0
 """Terrain markers are glued tipped by up to this much (uniformly drawn), degrees."""
+
+_TIPPED_ABOVE_MM = 5.0
+"""Figures' cards this high or more may be tipped (one lower lies flat on its base)."""
 
 FIRST_PIECE_ID = 200
 PIECE_KINDS = ("wood", "hill", "hedge")
@@ -72,6 +80,8 @@ class _PresetGeometry:
     heights_mm: tuple[float, ...] | None
     height_range_mm: tuple[float, float]
     options: RenderOptions
+    marker_range_mm: tuple[float, float] | None = None  # each figure's drawn in this range
+    tilt_max_deg: float = 0.0  # figures' cards tipped by up to this much
 
 
 _OVERHEAD = _PresetGeometry(
@@ -137,6 +147,37 @@ _GEOMETRY: dict[str, _PresetGeometry] = {
         height_range_mm=(20.0, 32.0),
         options=RenderOptions(blur_sigma_px=1.0, noise_sigma=2.0, jpeg_quality=90),
     ),
+    # A club's 6 x 4 ft table from the middle of a long edge, 1.1 m up (as tilted4k): 15 to
+    # 18 mm markers on figures 0 to 54 mm tall, tipped by up to 4 degrees; in 4K or 1080p
+    # (the same lens: half the pixels a module).
+    "club4k": _PresetGeometry(
+        image_size=(3840, 2160),
+        focal_px=2000.0,
+        dist_coeffs=(-0.05, 0.02, 0.0, 0.0, 0.0),
+        eye_offset_mm=(0.0, -910.0, 1100.0),
+        target_offset_mm=(0.0, -300.0, 0.0),
+        table_mm=(1830.0, 1220.0),
+        marker_mm=18.0,
+        heights_mm=None,
+        height_range_mm=(0.0, 54.0),
+        options=RenderOptions(blur_sigma_px=1.0, noise_sigma=2.0, jpeg_quality=90),
+        marker_range_mm=(15.0, 18.0),
+        tilt_max_deg=4.0,
+    ),
+    "club1080": _PresetGeometry(
+        image_size=(1920, 1080),
+        focal_px=1000.0,
+        dist_coeffs=(-0.05, 0.02, 0.0, 0.0, 0.0),
+        eye_offset_mm=(0.0, -910.0, 1100.0),
+        target_offset_mm=(0.0, -300.0, 0.0),
+        table_mm=(1830.0, 1220.0),
+        marker_mm=18.0,
+        heights_mm=None,
+        height_range_mm=(0.0, 54.0),
+        options=RenderOptions(blur_sigma_px=0.7, noise_sigma=2.0, jpeg_quality=90),
+        marker_range_mm=(15.0, 18.0),
+        tilt_max_deg=4.0,
+    ),
     # The overhead table, the camera shaken: 5 px of motion blur, a soft lens, noise, JPEG.
     "shaken": dataclasses.replace(
         _OVERHEAD,
@@ -183,7 +224,7 @@ def preset(
     if geometry is None:
         raise VisionError(
             f"unknown simulator preset {name!r}; expected one of "
-            f"{', '.join(PRESETS + HARD_PRESETS)}"
+            f"{', '.join(PRESETS + HARD_PRESETS + CLUB_PRESETS)}"
         )
     if not MIN_SCALE <= scale <= 1.0:
         raise VisionError(f"scale must be between {MIN_SCALE} and 1, got {scale!r}")
@@ -261,6 +302,15 @@ def _random_figures(
             geometry.marker_mm,
             round(float(rng.uniform(0.0, 360.0)), 1),
         )
+        if geometry.marker_range_mm is not None:  # drawn only here: other presets keep theirs
+            tilt = float(rng.uniform(0.0, geometry.tilt_max_deg))
+            marker = dataclasses.replace(
+                marker,
+                size_mm=round(float(rng.uniform(*geometry.marker_range_mm)), 1),
+                # a card lying on the table (or a base) lies flat on it
+                tilt_deg=round(tilt, 2) if z >= _TIPPED_ABOVE_MM else 0.0,
+                tilt_axis_deg=round(float(rng.uniform(0.0, 360.0)), 1),
+            )
         colour = FIGURE_COLOURS_BGR[int(rng.integers(len(FIGURE_COLOURS_BGR)))]
         markers.append(marker)
         bodies.extend(figure(marker, colour))
@@ -334,3 +384,10 @@ def _blob(reach: float, rng: np.random.Generator) -> tuple[tuple[float, float], 
         (round(float(r * math.cos(a)), 2), round(float(r * math.sin(a)), 2))
         for a, r in zip(angles, radii, strict=True)
     )
+
+
+def club_cameras(club: Preset) -> tuple[Camera, Camera]:
+    """A preset's camera and the same camera at the opposite edge of its table, looking
+    back across it (carried half a turn round the table's centre)."""
+    table = club.scene.table
+    return club.camera, club.camera.around((table.width_mm / 2.0, table.depth_mm / 2.0), 180.0)
