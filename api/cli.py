@@ -522,18 +522,34 @@ def table_init(
         float, typer.Option(help="from the table edges to the anchors' centres")
     ] = 35.0,
     dictionary: Annotated[str, typer.Option(help="ArUco dictionary")] = "DICT_4X4_250",
+    anchors_count: Annotated[
+        int | None,
+        typer.Option(
+            "--anchors",
+            help="4 (the corners) or 6 (and the middles of the long edges); default 6 for a "
+            "table 1.5 m long or more",
+            min=4,
+            max=6,
+        ),
+    ] = None,
     sheet: Annotated[Path | None, typer.Option(help="anchor sheet to print (.pdf/.svg)")] = None,
     paper: Annotated[str, typer.Option(help="paper size of the sheet: a4 or letter")] = "a4",
     force: Annotated[
         bool, typer.Option("--force", help="overwrite table.yaml and the sheet if they exist")
     ] = False,
 ) -> None:
-    """Write a table.yaml with anchors 0-3 at the corners, and the anchor sheet to print.
+    """Write a table.yaml with anchors 0-3 at the corners (and 4-5 at the middles of the
+    long edges of a big table), and the anchor sheet to print.
 
     An existing table.yaml (perhaps corrected by hand) or sheet is kept unless --force.
     """
     from arbitre.calibration.printing import find_paper, marker_sheets, write_pages
-    from arbitre.calibration.setup import corner_anchors, write_table
+    from arbitre.calibration.setup import EDGE_ANCHORS_FROM_MM, corner_anchors, write_table
+
+    if anchors_count not in (None, 4, 6):
+        raise fail(f"--anchors takes 4 or 6, not {anchors_count}")
+    big = max(width_mm, depth_mm) >= EDGE_ANCHORS_FROM_MM
+    middles = anchors_count == 6 or (anchors_count is None and big)
     from arbitre.files import refuse_overwrite
 
     page_size = find_paper(paper)
@@ -546,7 +562,7 @@ def table_init(
         raise fail(f"{sheet}: write the sheet as a .pdf or .svg file")
     if sheet.resolve() == out.resolve():
         raise fail(f"{sheet}: the sheet and table.yaml must be two files")
-    anchors = corner_anchors(width_mm, depth_mm, anchor_size_mm, inset_mm)
+    anchors = corner_anchors(width_mm, depth_mm, anchor_size_mm, inset_mm, edge_middles=middles)
     labels = [f"glue at x={a['x_mm']:g}, y={a['y_mm']:g} mm" for a in anchors]
     pages = marker_sheets(
         [int(a["id"]) for a in anchors], anchor_size_mm, dictionary, labels=labels, paper=page_size
@@ -559,10 +575,10 @@ def table_init(
         if not sheet_was_there:  # no sheet of a table.yaml that was not written
             sheet.unlink(missing_ok=True)
         raise
-    typer.echo(
-        f"{out}: {width_mm:g} x {depth_mm:g} mm table, anchors 0-3 at the corners; "
-        f"print {sheet} at 100 %"
-    )
+    where = "anchors 0-3 at the corners"
+    if middles:
+        where += ", 4-5 at the middles of the long edges"
+    typer.echo(f"{out}: {width_mm:g} x {depth_mm:g} mm table, {where}; print {sheet} at 100 %")
 
 
 def _given(options: dict[str, object]) -> list[str]:

@@ -13,14 +13,28 @@ from arbitre.calibration.errors import CalibrationError, CalibrationFileError
 from arbitre.calibration.table import table_from_mapping
 from arbitre.files import FileWriteError, write_atomically
 
+EDGE_ANCHORS_FROM_MM = 1500.0
+"""A table whose long side is at least this gets two more anchors, at the middles of its
+long edges: a camera at one edge sees the far corners small and aslant, and a hand over
+a corner leaves the pose fewer anchors to rest on."""
+
 
 def corner_anchors(
-    width_mm: float, depth_mm: float, size_mm: float, inset_mm: float
+    width_mm: float,
+    depth_mm: float,
+    size_mm: float,
+    inset_mm: float,
+    *,
+    edge_middles: bool = False,
 ) -> list[dict[str, Any]]:
-    """Anchors 0-3 at the corners, counter-clockwise from the origin, ``inset_mm`` in.
+    """Anchors 0-3 at the corners, counter-clockwise from the origin, ``inset_mm`` in; with
+    ``edge_middles``, 4 and 5 at the middles of the long edges (the near one first).
 
     >>> [(a["id"], a["x_mm"], a["y_mm"]) for a in corner_anchors(1200, 900, 40, 35)]
     [(0, 35, 35), (1, 1165, 35), (2, 1165, 865), (3, 35, 865)]
+    >>> [(a["id"], a["x_mm"], a["y_mm"]) for a in corner_anchors(1830, 1220, 40, 35,
+    ...                                                           edge_middles=True)][4:]
+    [(4, 915, 35), (5, 915, 1185)]
     """
     for name, value in (
         ("width_mm", width_mm),
@@ -46,6 +60,10 @@ def corner_anchors(
         (width_mm - inset_mm, depth_mm - inset_mm),
         (inset_mm, depth_mm - inset_mm),
     ]
+    if edge_middles and width_mm >= depth_mm:
+        corners += [(width_mm / 2, inset_mm), (width_mm / 2, depth_mm - inset_mm)]
+    elif edge_middles:
+        corners += [(inset_mm, depth_mm / 2), (width_mm - inset_mm, depth_mm / 2)]
     return [
         {"id": index, "x_mm": _tidy(x), "y_mm": _tidy(y), "size_mm": _tidy(size_mm)}
         for index, (x, y) in enumerate(corners)

@@ -62,6 +62,25 @@ def test_table_init_keeps_a_hand_corrected_table_unless_forced(tmp_path: Path) -
     assert load_table(table).width_mm == 1200
 
 
+def test_a_club_table_gets_anchors_at_the_middles_of_its_long_edges(tmp_path: Path) -> None:
+    # 6 x 4 ft: 1830 x 1220 mm, 1.5 m long or more, so two more anchors by default, at
+    # (1830 / 2, 35) and (1830 / 2, 1220 - 35); --anchors 4 keeps the corners alone.
+    size = ("--width-mm", "1830", "--depth-mm", "1220")
+    code, stdout, stderr = _run("table", "init", *size, "--out", str(tmp_path / "club.yaml"))
+    assert code == 0, stderr
+    assert "4-5 at the middles of the long edges" in stdout
+    anchors = load_table(tmp_path / "club.yaml").anchors
+    assert [(a.id, a.x_mm, a.y_mm) for a in anchors][4:] == [(4, 915, 35), (5, 915, 1185)]
+    code, _, stderr = _run(
+        "table", "init", *size, "--anchors", "4", "--out", str(tmp_path / "four.yaml")
+    )
+    assert code == 0, stderr
+    assert len(load_table(tmp_path / "four.yaml").anchors) == 4
+    code, _, stderr = _run("table", "init", *size, "--anchors", "5", "--out", str(tmp_path / "x"))
+    assert code == 2 and stderr == "arbitre: --anchors takes 4 or 6, not 5\n"
+    assert not (tmp_path / "x").exists()
+
+
 def test_table_init_checks_the_sheet_too_before_writing_anything(tmp_path: Path) -> None:
     table, sheet = tmp_path / "table.yaml", tmp_path / "anchors.svg"
     sheet.write_text("<svg/>", encoding="utf-8")
