@@ -788,6 +788,14 @@ def _say_fused(images: list[Path], fused: Any) -> None:
             f"  {piece.marker.id} terrain {piece.piece.id}: x {piece.marker.x_mm:.1f} mm, "
             f"y {piece.marker.y_mm:.1f} mm, heading {piece.marker.heading_deg:.0f}°"
         )
+    if fused.agreement:
+        apart = sorted(a.apart_mm for a in fused.agreement)
+        worst = max(fused.agreement, key=lambda a: a.apart_sigma)
+        typer.echo(
+            f"seen in two photos: {len(apart)} marker(s), {apart[len(apart) // 2]:.2f} mm apart "
+            f"(median); the worst, {worst.id}, {worst.apart_mm:.2f} mm "
+            f"({worst.apart_sigma:.1f} sigma)"
+        )
     for warning in fused.warnings:
         typer.echo(f"  warning: {warning}")
 

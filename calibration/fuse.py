@@ -55,16 +55,29 @@ class FusedMarker:
 
 
 @dataclass(frozen=True, slots=True)
+class Agreement:
+    """How far apart the first two views that saw a marker place it: mm, and in sigmas of
+    their difference. A set-up whose cameras agree places every marker both see within a
+    few tenths of a mm and about one sigma: the quick check before a game."""
+
+    id: int
+    apart_mm: float
+    apart_sigma: float
+
+
+@dataclass(frozen=True, slots=True)
 class FusedResult:
     """The table as several views locate it: ``views`` each camera's own answer (in the
     order of the images), ``markers`` and ``terrain`` fused, ``warnings`` the views left
-    out of a marker, and the names of the shared terms."""
+    out of a marker, the names of the shared terms, and how far apart the views place
+    each marker two of them saw (``agreement``)."""
 
     views: tuple[LocateResult, ...]
     markers: tuple[FusedMarker, ...]
     terrain: tuple[PlacedTerrain, ...]
     shared_errors: tuple[str, ...]
     warnings: tuple[str, ...]
+    agreement: tuple[Agreement, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The JSON of ``arbitre locate`` with several images (docs/formats.md)."""
@@ -82,6 +95,14 @@ class FusedResult:
             ],
             "terrain": [piece.to_json() for piece in self.terrain],
             "warnings": list(self.warnings),
+            "agreement": [
+                {
+                    "id": a.id,
+                    "apart_mm": round(a.apart_mm, 3),
+                    "apart_sigma": round(a.apart_sigma, 2),
+                }
+                for a in self.agreement
+            ],
         }
 
 
@@ -113,10 +134,14 @@ def fuse(views: Sequence[LocateResult]) -> FusedResult:
             seen.setdefault(piece.marker.id, []).append((k, piece.marker))
             pieces.setdefault(piece.marker.id, piece)
     warnings: list[str] = []
+    agreement: list[Agreement] = []
     markers: list[FusedMarker] = []
     terrain: list[PlacedTerrain] = []
     for marker_id in sorted(seen):
         found = [(k, _in_terms(m, views[k], k, column)) for k, m in seen[marker_id]]
+        if len(found) > 1:
+            apart_mm, apart_sigma = _apart(found[0][1], found[1][1])
+            agreement.append(Agreement(marker_id, apart_mm, apart_sigma))
         fused, used, apart = _fused(found)
         if apart:
             warnings.append(
@@ -127,7 +152,9 @@ def fuse(views: Sequence[LocateResult]) -> FusedResult:
             terrain.append(PlacedTerrain(pieces[marker_id].piece, fused))
         else:
             markers.append(FusedMarker(fused, tuple(used)))
-    return FusedResult(tuple(views), tuple(markers), tuple(terrain), names, tuple(warnings))
+    return FusedResult(
+        tuple(views), tuple(markers), tuple(terrain), names, tuple(warnings), tuple(agreement)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,20 +195,26 @@ def _in_terms(
 def _fused(found: list[tuple[int, _View]]) -> tuple[LocatedMarker, list[int], list[int]]:
     """One marker from its views: the fused marker, the views used, and the views found to
     disagree (empty when they agree)."""
-    if len(found) > 1:
-        for (a, first), (b, second) in itertools.combinations(found, 2):
-            moves = second.moves - first.moves
-            height = second.height - first.height
-            spread = first.pixel + second.pixel + moves.T @ moves + np.outer(height, height)
-            d = second.xy - first.xy
-            if float(d @ np.linalg.solve(spread, d)) > DISAGREE_CHI2:
-                k, best = min(found, key=lambda item: item[1].marker.sigma_mm)
-                return _placed(best.marker, [(np.eye(2), best)]), [k], [a, b]
+    for (a, first), (b, second) in itertools.combinations(found, 2):
+        if _apart(first, second)[1] ** 2 > DISAGREE_CHI2:
+            k, best = min(found, key=lambda item: item[1].marker.sigma_mm)
+            return _placed(best.marker, [(np.eye(2), best)]), [k], [a, b]
     inverses = [np.linalg.inv(view.covariance) for _, view in found]
     total = np.linalg.inv(np.sum(inverses, axis=0))
     weighted = [(total @ inverse, view) for inverse, (_, view) in zip(inverses, found, strict=True)]
     surest = min((view for _, view in found), key=lambda view: view.marker.sigma_mm)
     return _placed(surest.marker, weighted), [k for k, _ in found], []
+
+
+def _apart(first: _View, second: _View) -> tuple[float, float]:
+    """How far apart two views place a marker: mm, and in sigmas of their difference
+    (its Mahalanobis distance: what the two views share, an anchor both rest on,
+    cancels in it)."""
+    moves = second.moves - first.moves
+    height = second.height - first.height
+    spread = first.pixel + second.pixel + moves.T @ moves + np.outer(height, height)
+    d = second.xy - first.xy
+    return float(np.hypot(*d)), math.sqrt(max(float(d @ np.linalg.solve(spread, d)), 0.0))
 
 
 def _placed(marker: LocatedMarker, weighted: list[tuple[FloatArray, _View]]) -> LocatedMarker:
@@ -212,4 +245,4 @@ def _worst(covariance: FloatArray) -> float:
     return math.sqrt(max(float(np.linalg.eigvalsh(covariance)[-1]), 0.0))
 
 
-__all__ = ["DISAGREE_CHI2", "FusedMarker", "FusedResult", "fuse", "term_names"]
+__all__ = ["DISAGREE_CHI2", "Agreement", "FusedMarker", "FusedResult", "fuse", "term_names"]

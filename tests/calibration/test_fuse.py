@@ -98,6 +98,11 @@ def test_every_marker_is_placed_once_from_the_views_that_saw_it(
         ratios.append(error / marker.sigma_mm)
     assert float(np.median(errors)) < 0.3
     assert max(ratios) < 3.0
+    # the quick check of a set-up: the markers both saw, placed a fraction of a mm apart,
+    # within what their uncertainties allow
+    assert [a.id for a in fused.agreement] == sorted(both)
+    assert float(np.median([a.apart_mm for a in fused.agreement])) < 0.5
+    assert max(a.apart_sigma for a in fused.agreement) ** 2 < DISAGREE_CHI2
 
 
 def test_a_view_that_disagrees_is_left_out_with_a_warning(
@@ -114,6 +119,8 @@ def test_a_view_that_disagrees_is_left_out_with_a_warning(
     ]
     fused = fuse([views[0], dataclasses.replace(views[1], markers=tuple(shifted))])
     (warning,) = fused.warnings
+    moved = next(a for a in fused.agreement if a.id == moved_id)
+    assert 19.0 < moved.apart_mm < 21.0 and moved.apart_sigma**2 > DISAGREE_CHI2
     assert warning.startswith(f"marker {moved_id}: views 0, 1 place it further apart")
     entry = next(m for m in fused.markers if m.marker.id == moved_id)
     assert len(entry.views) == 1
@@ -157,6 +164,8 @@ def test_locate_fuses_two_photos_as_the_contract_says(
     text = runner.invoke(app, args)
     assert text.exit_code == 0
     assert f"fused: {len(fused.markers)} marker(s)" in text.stdout
+    assert f"seen in two photos: {len(fused.agreement)} marker(s)" in text.stdout
+    assert len(answer["agreement"]) == len(fused.agreement)
     scene_file = tmp_path / "both.yaml"
     made = runner.invoke(app, [*args, "--scene", str(scene_file)])
     assert made.exit_code == 0, made.stderr
