@@ -73,6 +73,9 @@ class TableConfig:
     # a marker not quite above the base's centre): positions given to the rules never
     # claim to be surer than this.
     sigma_floor_mm: float = 0.3
+    # A marker glued a little off its base's centre: each figure's own error, along every
+    # direction, whatever else is known (it does not cancel between two figures).
+    own_floor_mm: float = 0.2
 
 
 @dataclass(slots=True)
@@ -534,7 +537,7 @@ def scene_document(
         if not (0 <= track.x_mm <= table.width_mm and 0 <= track.y_mm <= table.depth_mm):
             continue
         who = config.roster.by_marker(track.marker)
-        figures.append(_scene_figure(track, who, config.sigma_floor_mm, shared_errors))
+        figures.append(_scene_figure(track, who, config, shared_errors))
     document: dict[str, Any] = {
         "ruleset": config.ruleset,
         "options": dict(config.options),
@@ -607,20 +610,48 @@ def _figure_id(track: Track, roster: Roster) -> str:
 
 def _shared(errors: tuple[str, ...], marker: LocatedMarker) -> Shared | None:
     """What a located marker shares with the others of its frame (None if nothing)."""
-    if not errors:
+    if not errors or marker.own_cov_mm2 is None:
         return None
-    return Shared(errors, marker.shared_mm, marker.height_cov_mm2)
+    (hxx, hxy), (_, hyy) = marker.height_cov_mm2
+    (oxx, oxy), (_, oyy) = marker.own_cov_mm2
+    noise = ((oxx - hxx, oxy - hxy), (oxy - hxy, oyy - hyy))
+    return Shared(errors, marker.shared_mm, marker.height_cov_mm2, noise)
+
+
+SHARED_DECIMALS = 3
+"""A live scene's shared moves are written to a thousandth of a mm: a still figure's
+come out the same from frame to frame (its scene is not read again), and what the
+rounding leaves in a measure between two figures is a few thousandths of a mm."""
+
+
+def _floored(own: tuple[tuple[float, float], tuple[float, float]], floor_mm: float) -> list[Any]:
+    """A figure's own covariance, never surer than ``floor_mm`` along any direction (a
+    marker not quite above its base's centre: each figure's own, whatever the rest),
+    to 0.001 mm²: at least 0.04 mm² along every direction (0.2 mm), that is within
+    0.003 mm of its sigma, and a still figure's averaged noise, which moves by
+    hundred-thousandths from frame to frame, seldom changes it (its scene is not read
+    again).
+
+    >>> _floored(((0.01, 0.0), (0.0, 0.5)), 0.3)
+    [[0.09, 0.0], [0.0, 0.58]]
+    """
+    (xx, xy), (_, yy) = own
+    smallest = 0.5 * ((xx + yy) - math.hypot(xx - yy, 2.0 * xy))
+    raised = max(floor_mm**2 - smallest, 0.0)
+    xx, yy = round(xx + raised, 3), round(yy + raised, 3)
+    xy = math.copysign(min(round(abs(xy), 3), math.sqrt(xx * yy)), xy)  # still a covariance
+    return [[xx, xy], [xy, yy]]
 
 
 def _scene_figure(
-    track: Track, who: RosterFigure | None, sigma_floor_mm: float, shared_errors: tuple[str, ...]
+    track: Track, who: RosterFigure | None, config: TableConfig, shared_errors: tuple[str, ...]
 ) -> dict[str, Any]:
     """A scene.yaml figure for a tracked marker (roster fields when the roster knows it).
 
     Its shared errors are written when they are the terms of the latest located frame
     (``shared_errors``; a figure last seen before the anchors changed is written as
-    independent). The floor on ``sigma_mm`` is the figure's own: what ``sigma_mm`` gains
-    from it is added to its own covariance (the marker not exactly above its base)."""
+    independent). ``sigma_mm`` is never under the table's ``sigma_floor_mm``, and the own
+    covariance never under its ``own_floor_mm`` along any direction (`_floored`)."""
     figure: dict[str, Any] = {
         "id": who.id if who else f"marker{track.marker}",
         "side": (who.side if who and who.side else "unknown"),
@@ -629,16 +660,15 @@ def _scene_figure(
         "x_mm": _on_step(track.x_mm),
         "y_mm": _on_step(track.y_mm),
         "facing_deg": round(track.heading_deg, 1),
-        "sigma_mm": round(max(track.sigma_mm, sigma_floor_mm), 2),
+        "sigma_mm": round(max(track.sigma_mm, config.sigma_floor_mm), 2),
     }
     if track.shared is not None and track.own_cov_mm2 is not None and shared_errors:
         if track.shared.errors == shared_errors:
-            raised = max(sigma_floor_mm**2 - track.sigma_mm**2, 0.0)
-            (xx, xy), (_, yy) = track.own_cov_mm2
-            xx, yy = round(xx + raised, 6), round(yy + raised, 6)
-            xy = math.copysign(min(round(abs(xy), 6), math.sqrt(xx * yy)), xy)  # still a covariance
-            figure["shared_mm"] = [[round(dx, 4), round(dy, 4)] for dx, dy in track.shared.moves_mm]
-            figure["own_cov_mm2"] = [[xx, xy], [xy, yy]]
+            figure["shared_mm"] = [
+                [round(dx, SHARED_DECIMALS), round(dy, SHARED_DECIMALS)]
+                for dx, dy in track.shared.moves_mm
+            ]
+            figure["own_cov_mm2"] = _floored(track.own_cov_mm2, config.own_floor_mm)
     if who is not None:
         for key in ("group", "type", "unit"):
             if getattr(who, key) is not None:

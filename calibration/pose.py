@@ -286,8 +286,10 @@ def canonical_rvec(rvec: FloatArray) -> FloatArray:
     ``r`` and ``r (|r| - 2 pi) / |r|`` are the same rotation: the solver gives one or the
     other from frame to frame. The pose's covariance and every error moved along its
     parameters flip sign with them, so that errors kept from two frames would no longer
-    cancel. Within `HALF_TURN_BAND` of a half turn, the vector whose largest component
-    is positive is taken.
+    cancel. Within `HALF_TURN_BAND` of a half turn, the vector on the side of
+    `_HALF_TURN_SIDE` is taken (a direction no common set-up's axis lies across from:
+    a camera looking straight down turns about an axis near the table's plane at half
+    its yaw, which would meet that side's edge only at a yaw of about -127 degrees).
 
     >>> canonical_rvec(np.array([-3.1, 0.0, 0.01])).round(4).tolist()
     [3.1832, -0.0, -0.0103]
@@ -299,9 +301,12 @@ def canonical_rvec(rvec: FloatArray) -> FloatArray:
     if angle < math.pi - HALF_TURN_BAND:
         return r
     axis = r / angle
-    if axis[int(np.argmax(np.abs(axis)))] >= 0.0:
+    if float(axis @ _HALF_TURN_SIDE) >= 0.0:
         return r
     return np.asarray(axis * (angle - 2.0 * math.pi), dtype=np.float64)
+
+
+_HALF_TURN_SIDE = np.array([1.0, 0.5, 0.25])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -199,10 +199,11 @@ def sigma_between(one: Figure, other: Figure, along: Iterable[float] | None = No
 
 
 def sigma_across_line(start: Figure, end: Figure, other: Figure) -> float:
-    """1-sigma of ``other``'s distance from the line ``start``-``end`` (a line of fire
+    """1-sigma of ``other``'s distance from the segment ``start``-``end`` (a line of fire
     and a figure near it), mm: across the line, ``other``'s error less the line's at the
     point nearest it (``1 - t`` of ``start``'s and ``t`` of ``end``'s, ``t`` where
-    ``other`` falls along the segment). See `sigma_of`.
+    ``other`` falls along the segment); beyond an end, its distance from that end. See
+    `sigma_of`.
 
     >>> f = [Figure(n, "x", x, y, sigma_mm=0.3) for n, x, y in (("p", 0, 0), ("q", 300, 0),
     ...                                                            ("r", 100, 20))]
@@ -214,7 +215,10 @@ def sigma_across_line(start: Figure, end: Figure, other: Figure) -> float:
     if not length2 > 0.0:
         return sigma_between(start, other)
     t = ((other.x_mm - start.x_mm) * dx + (other.y_mm - start.y_mm) * dy) / length2
-    t = min(max(t, 0.0), 1.0)
+    if t <= 0.0:  # beyond an end: the distance is to that end
+        return sigma_between(start, other)
+    if t >= 1.0:
+        return sigma_between(end, other)
     return sigma_of(((start, t - 1.0), (end, -t), (other, 1.0)), (-dy, dx))
 
 

@@ -529,6 +529,10 @@ class _Measure:
         read_ids = [int(i) for i in ids[read]]
         large = side_lengths(refit.corners).min(axis=1) >= RESCUED_MODULE_PX * modules
         sound = large & refit.ok & self.reader.matches(self.image, refit.corners, read_ids)
+        # an id the detector read elsewhere is no second marker: were it kept, both would
+        # be set aside as seen twice, and a real marker (an anchor) lost for the frame
+        known = {d.id for d in found}
+        sound &= np.array([i not in known for i in read_ids], dtype=bool)
         chosen: list[int] = []
         for k in np.flatnonzero(sound):
             centre = refit.corners[k].mean(axis=0)

@@ -14,8 +14,9 @@ Smoothing
     becomes 0.3 / sqrt(60) = 0.04 mm after two seconds at 30 fps -- with the part every
     frame shares (``Observation.shared_sigma_mm``: the pose, the lens, the anchors),
     which does not average out. What a marker's error shares with the other markers of
-    its frame (`Shared`) is passed on from its latest observation, with its own
-    covariance: the averaged noise plus what every frame repeats (its height's doubt).
+    its frame (`Shared`) is passed on from its latest observation (so that the markers
+    seen in one frame share the same terms), with its own covariance: the covariance of
+    the weighted mean of its noise plus what every frame repeats (its height's doubt).
     A picture seen before (a folder's image shown again) is no new evidence: its
     observations are not averaged in. The heading is the
     weighted mean direction of the same observations. Because the window is capped, a
@@ -70,8 +71,9 @@ from dataclasses import dataclass
 from arbitre.vision.errors import VisionError
 
 # One observation in a window: weight w = 1/sigma^2, then w * dx, w * dy (offsets from the
-# window's origin, which keeps the sums small) and w * cos, w * sin of the heading.
-_Sample = tuple[float, float, float, float, float]
+# window's origin, which keeps the sums small), w * cos, w * sin of the heading, and
+# w^2 times its noise covariance's xx, xy, yy (the covariance of the weighted mean).
+_Sample = tuple[float, float, float, float, float, float, float, float]
 
 
 Matrix2 = tuple[tuple[float, float], tuple[float, float]]
@@ -81,12 +83,14 @@ Matrix2 = tuple[tuple[float, float], tuple[float, float]]
 class Shared:
     """What one marker's error shares with the others of its frame (docs/formats.md,
     "Errors shared between markers"): the names of the shared terms, how far one sigma
-    of each moves the marker (``moves_mm``, one ``(dx, dy)`` per term), and the part of
-    its own covariance every frame repeats (``lasting_cov_mm2``: its height's doubt)."""
+    of each moves the marker (``moves_mm``, one ``(dx, dy)`` per term), and its own
+    covariance: the part every frame repeats (``lasting_cov_mm2``: its height's doubt)
+    and this frame's noise (``noise_cov_mm2``), which averaging frames reduces."""
 
     errors: tuple[str, ...]
     moves_mm: tuple[tuple[float, float], ...]
     lasting_cov_mm2: Matrix2 = ((0.0, 0.0), (0.0, 0.0))
+    noise_cov_mm2: Matrix2 = ((0.0, 0.0), (0.0, 0.0))
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +172,9 @@ class _Marker:
         "sum_wy",
         "sum_wcos",
         "sum_wsin",
+        "sum_w2xx",
+        "sum_w2xy",
+        "sum_w2yy",
         "removed",
         "x_mm",
         "y_mm",
@@ -189,6 +196,7 @@ class _Marker:
         self.origin_x_mm = observation.x_mm
         self.origin_y_mm = observation.y_mm
         self.sum_w = self.sum_wx = self.sum_wy = self.sum_wcos = self.sum_wsin = 0.0
+        self.sum_w2xx = self.sum_w2xy = self.sum_w2yy = 0.0
         self.removed = 0
         self.x_mm = observation.x_mm
         self.y_mm = observation.y_mm
@@ -210,6 +218,7 @@ class _Marker:
         self.origin_x_mm = first.x_mm
         self.origin_y_mm = first.y_mm
         self.sum_w = self.sum_wx = self.sum_wy = self.sum_wcos = self.sum_wsin = 0.0
+        self.sum_w2xx = self.sum_w2xy = self.sum_w2yy = 0.0
         self.removed = 0
         self.still_since_s = since_s
         self.held = None
@@ -219,12 +228,19 @@ class _Marker:
         own = observation.own_sigma_mm
         w = 1.0 / (own * own)
         heading_rad = math.radians(observation.heading_deg)
+        shared = observation.shared
+        (nxx, nxy), (_, nyy) = (
+            ((own * own, 0.0), (0.0, own * own)) if shared is None else shared.noise_cov_mm2
+        )
         sample = (
             w,
             w * (observation.x_mm - self.origin_x_mm),
             w * (observation.y_mm - self.origin_y_mm),
             w * math.cos(heading_rad),
             w * math.sin(heading_rad),
+            w * w * nxx,
+            w * w * nxy,
+            w * w * nyy,
         )
         self.samples.append(sample)
         self._accumulate(sample, 1.0)
@@ -236,74 +252,44 @@ class _Marker:
         self.x_mm = self.origin_x_mm + self.sum_wx / self.sum_w
         self.y_mm = self.origin_y_mm + self.sum_wy / self.sum_w
         self.shared_sigma_mm = observation.shared_sigma_mm
-        if _differs(self.shared, observation.shared):
-            self.shared = observation.shared
+        self.shared = shared  # the latest frame's: every marker seen in it shares its terms
         self.sigma_mm = math.sqrt(1.0 / self.sum_w + self.shared_sigma_mm**2)
-        if observation.shared is None:
+        if shared is None:
             self.own_cov = None
-        else:  # the averaged noise (isotropic), and what every frame repeats
-            (xx, xy), (_, yy) = observation.shared.lasting_cov_mm2
-            noise = 1.0 / self.sum_w
-            now_cov = ((xx + noise, xy), (xy, yy + noise))
-            if self.own_cov is None or _apart(self.own_cov, now_cov):
-                self.own_cov = now_cov
+        else:  # the weighted mean's noise, and what every frame repeats
+            (xx, xy), (_, yy) = shared.lasting_cov_mm2
+            scale = 1.0 / (self.sum_w * self.sum_w)
+            self.own_cov = (
+                (xx + scale * self.sum_w2xx, xy + scale * self.sum_w2xy),
+                (xy + scale * self.sum_w2xy, yy + scale * self.sum_w2yy),
+            )
         self.heading_deg = math.degrees(math.atan2(self.sum_wsin, self.sum_wcos)) % 360.0
 
     def _accumulate(self, sample: _Sample, sign: float) -> None:
         """Add (sign 1) or remove (sign -1) a sample from the running sums."""
-        w, wx, wy, wcos, wsin = sample
+        w, wx, wy, wcos, wsin, w2xx, w2xy, w2yy = sample
         self.sum_w += sign * w
         self.sum_wx += sign * wx
         self.sum_wy += sign * wy
         self.sum_wcos += sign * wcos
         self.sum_wsin += sign * wsin
+        self.sum_w2xx += sign * w2xx
+        self.sum_w2xy += sign * w2xy
+        self.sum_w2yy += sign * w2yy
 
     def _resum(self) -> None:
         """Recompute the running sums from the window itself."""
-        self.sum_w = math.fsum(s[0] for s in self.samples)
-        self.sum_wx = math.fsum(s[1] for s in self.samples)
-        self.sum_wy = math.fsum(s[2] for s in self.samples)
-        self.sum_wcos = math.fsum(s[3] for s in self.samples)
-        self.sum_wsin = math.fsum(s[4] for s in self.samples)
+        (
+            self.sum_w,
+            self.sum_wx,
+            self.sum_wy,
+            self.sum_wcos,
+            self.sum_wsin,
+            self.sum_w2xx,
+            self.sum_w2xy,
+            self.sum_w2yy,
+        ) = (math.fsum(s[k] for s in self.samples) for k in range(8))
         self.removed = 0
-
-
-SHARED_STEP_MM = 0.002
-"""A still marker keeps the shared errors and own covariance it has while each frame's
-differ from them by less than this (mm, or mm² for a covariance) or `SHARED_SHARE` of
-their size: a live table's figure that did not move is then the same from one
-state to the next (its scene is not read again), and a sigma resting on them changes
-by a few per cent at most."""
-
-SHARED_SHARE = 0.1
-
-
-def _apart(kept: Iterable[tuple[float, float]], new: Iterable[tuple[float, float]]) -> bool:
-    """Whether rows of numbers differ by `SHARED_STEP_MM` or `SHARED_SHARE` of the kept
-    ones' size (the root of their sum of squares; the same number of rows).
-
-    >>> _apart([(0.1, 0.2)], [(0.1005, 0.2)]), _apart([(1.0, 0.2)], [(1.05, 0.2)])
-    (False, False)
-    >>> _apart([(1.0, 0.2)], [(1.2, 0.2)])
-    True
-    """
-    pairs = list(zip(kept, new, strict=True))
-    size = math.sqrt(sum(a[0] * a[0] + a[1] * a[1] for a, _ in pairs))
-    limit = max(SHARED_STEP_MM, SHARED_SHARE * size)
-    return any(abs(a[0] - b[0]) >= limit or abs(a[1] - b[1]) >= limit for a, b in pairs)
-
-
-def _differs(kept: Shared | None, new: Shared | None) -> bool:
-    """Whether ``new`` shared errors replace the ``kept`` ones (other terms, or moves
-    `_apart`).
-
-    >>> a = Shared(("fx",), ((0.1, 0.2),))
-    >>> _differs(a, Shared(("fx",), ((0.1005, 0.2),))), _differs(a, Shared(("fy",), ((0.1, 0.2),)))
-    (False, True)
-    """
-    if kept is None or new is None or kept.errors != new.errors:
-        return kept is not new
-    return _apart(kept.moves_mm, new.moves_mm) or _apart(kept.lasting_cov_mm2, new.lasting_cov_mm2)
 
 
 def _turn_deg(a_deg: float, b_deg: float) -> float:

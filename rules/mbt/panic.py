@@ -131,7 +131,7 @@ def _run(
         if reach < -tolerance - float(np.hypot(*vector)):
             continue
         order = float((other.centre - elephant.centre) @ vector)
-        sigma = sigma_between(elephant.figure, other.figure)
+        sigma = sigma_between(elephant.figure, other.figure, along=(0.0, 0.0))  # sideways too
         if _is_elephant(other):
             if other.figure.id in stopped_by:
                 met.append((order, other.figure.id))

@@ -223,7 +223,9 @@ def _contact(
         pair = edge_contact(a, b, options.contact_tolerance_mm, options.align_tolerance_deg)
         kind = "corner" if pair is None else "edge"
         edges = () if pair is None else pair[:2]
-    sigma = sigma_between(a.figure, b.figure)
+    # plates meet along their edges, not along the line between their centres: the gap's
+    # sigma is taken along its worst direction
+    sigma = sigma_between(a.figure, b.figure, along=(0.0, 0.0))
     return (
         gap,
         touching,

@@ -29,7 +29,7 @@ def table() -> tuple[LiveTable, DemoSource]:
     live = LiveTable(
         TableConfig(setup.camera, setup.table, setup.roster, options={"unit_mm": 100}), source
     )
-    for _ in range(20):  # let the averages settle
+    for _ in range(70):  # let the averages settle: the window (60 frames) is full
         assert live.step()
     return live, source
 
@@ -58,14 +58,14 @@ def test_a_figure_that_walks_makes_a_new_scene_of_the_others(
     table: tuple[LiveTable, DemoSource],
 ) -> None:
     live, source = table
-    first = live.scene()
+    first, before = live.scene(), live.scene_document()
     assert first is not None
     source.move_every_s = 0.0  # the next frame: one figure walks a few centimetres
     assert live.step()
     source.move_every_s = 1e9
     for _ in range(40):  # the tracker follows it and settles
         assert live.step()
-    second = live.scene()
+    second, after = live.scene(), live.scene_document()
     assert second is not first
     moved = [
         f.id
@@ -73,9 +73,13 @@ def test_a_figure_that_walks_makes_a_new_scene_of_the_others(
         if abs(f.x_mm - g.x_mm) + abs(f.y_mm - g.y_mm) > 10
     ]
     assert len(moved) == 1
-    # The others were not read again: they are the same figures, with the same outlines.
-    kept = [g for f, g in zip(first.figures, second.figures, strict=True) if f is g]
-    assert len(kept) == len(first.figures) - 1
+    # The others were not read again where their entries are the same: the same figures,
+    # with the same outlines. (A still figure's entry may change now and then: its
+    # averaged noise, written to 0.001 mm², can cross a rounding step.)
+    pairs = zip(first.figures, second.figures, before["figures"], after["figures"], strict=True)
+    same = [(f, g) for f, g, a, b in pairs if a == b]
+    assert all(f is g for f, g in same)
+    assert len(same) >= len(first.figures) - 2
 
 
 def test_the_live_scene_carries_the_errors_its_figures_share(
@@ -97,9 +101,9 @@ def test_the_live_scene_carries_the_errors_its_figures_share(
         assert np.sqrt(np.linalg.eigvalsh(whole)[-1]) == pytest.approx(entry["sigma_mm"], rel=0.1)
         assert figure.shared_mm == tuple(tuple(pair) for pair in entry["shared_mm"])
     # Two neighbours share most of their errors, and a measure between them cancels
-    # them: what is left is about their own parts (each head's 2 mm of height), where
-    # taken as independent they would claim nearly twice as much (measured 0.76 mm
-    # against 1.41 mm).
+    # them: what is left is about their own parts (each head's 2 mm of height, and the
+    # 0.3 mm every figure keeps along every direction), where taken as independent they
+    # would claim much more (measured 0.86 mm against 1.41 mm).
     first, second = min(
         itertools.combinations(scene.figures, 2),
         key=lambda pair: np.hypot(pair[0].x_mm - pair[1].x_mm, pair[0].y_mm - pair[1].y_mm),
@@ -108,7 +112,7 @@ def test_the_live_scene_carries_the_errors_its_figures_share(
     way /= np.hypot(*way)
     own = np.sqrt(way @ (first.own_covariance + second.own_covariance) @ way)
     assert sigma_between(first, second) <= 1.1 * own
-    assert sigma_between(first, second) < 0.6 * np.hypot(first.sigma_mm, second.sigma_mm)
+    assert sigma_between(first, second) < 0.7 * np.hypot(first.sigma_mm, second.sigma_mm)
     # What the live table keeps of a still figure's shared errors is what its latest
     # frame says (within the 10 % a still figure's may lag): never the same errors
     # counted the other way (a camera looking straight down is half a turn from the
