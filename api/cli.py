@@ -329,7 +329,7 @@ def plan(
         if smallest is not None
         else "part of the table is out of every camera's view"
     )
-    typer.echo("px a module, every 150 mm (the camera's edge at the bottom; '.' under 1):")
+    typer.echo("px a module, every 150 mm, the table seen from above (+y up; '.' under 1):")
     for row in answer["grid"][1::3][::-1]:
         typer.echo("  " + "".join(_cell(value) for value in row[1::3]))
     seen = ", ".join(f"{k} {a['module_px']:g} px" for k, a in enumerate(answer["anchors"]))

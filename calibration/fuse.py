@@ -11,13 +11,16 @@ Each camera finds its own pose from the anchors it sees and locates the markers 
 - **Weights.** The views of one marker are averaged with the weights ``W_i = C (C_i)^-1``
   where ``C_i`` is view i's covariance of the marker (own + shared) and ``C`` the inverse
   of their sum: the surer view counts more, along each direction. The fused marker's
-  shared moves are ``sum W_i S_i`` and its own covariance ``sum W_i own_i W_i^T``: the
+  shared moves are ``sum W_i S_i``: the
   terms two views share (an anchor both rest on) are counted once, not as if
-  independent.
+  independent. Its own covariance is ``sum W_i P_i W_i^T + h h^T``, ``P_i`` each view's
+  pixel noise (the cameras' own, independent) and ``h = sum W_i h_i`` its height's
+  doubt (one figure leans one way for every camera).
 - **Disagreement.** Two views of a marker disagree when their places are further apart
   than their difference's covariance allows (``d^T D^-1 d`` over `DISAGREE_CHI2`, about
-  3.4 sigma in 2 D). The marker is then taken from its surest view alone (smallest
-  sigma) and a warning names it and the views.
+  3.4 sigma in 2 D). Of three or more, the view that disagrees with the most others is
+  left out until the rest agree; of two, the marker is taken from the surer alone
+  (smallest sigma). A warning names the marker and the views.
 """
 
 from __future__ import annotations
@@ -144,9 +147,11 @@ def fuse(views: Sequence[LocateResult]) -> FusedResult:
             agreement.append(Agreement(marker_id, apart_mm, apart_sigma))
         fused, used, apart = _fused(found)
         if apart:
+            kept = "view" if len(used) == 1 else "views"
             warnings.append(
                 f"marker {marker_id}: views {', '.join(map(str, apart))} place it further "
-                f"apart than their uncertainties allow; taken from view {used[0]}"
+                f"apart than their uncertainties allow; taken from {kept} "
+                f"{', '.join(map(str, used))}"
             )
         if marker_id in pieces:
             terrain.append(PlacedTerrain(pieces[marker_id].piece, fused))
@@ -193,17 +198,41 @@ def _in_terms(
 
 
 def _fused(found: list[tuple[int, _View]]) -> tuple[LocatedMarker, list[int], list[int]]:
-    """One marker from its views: the fused marker, the views used, and the views found to
-    disagree (empty when they agree)."""
-    for (a, first), (b, second) in itertools.combinations(found, 2):
-        if _apart(first, second)[1] ** 2 > DISAGREE_CHI2:
-            k, best = min(found, key=lambda item: item[1].marker.sigma_mm)
-            return _placed(best.marker, [(np.eye(2), best)]), [k], [a, b]
-    inverses = [np.linalg.inv(view.covariance) for _, view in found]
+    """One marker from its views: the fused marker, the views used, and the views that
+    disagreed (empty when they all agree).
+
+    While two views disagree, the view that disagrees with the most others (then by the
+    larger sum of squared sigmas) is left out, as long as three or more are left; of two
+    that disagree, the surer is kept alone.
+    """
+    views = list(found)
+    involved: set[int] = set()
+    while True:
+        apart = {
+            (a, b): _apart(first, second)[1] ** 2
+            for (a, first), (b, second) in itertools.combinations(views, 2)
+        }
+        against = {a: b for a, b in apart.items() if b > DISAGREE_CHI2}
+        if not against:
+            break
+        involved.update(k for pair in against for k in pair)
+        if len(views) == 2:
+            k, best = min(views, key=lambda item: item[1].marker.sigma_mm)
+            return _placed(best.marker, [(np.eye(2), best)]), [k], sorted(involved)
+
+        worst = max((k for k, _ in views), key=lambda k: _blame(k, against))
+        views = [item for item in views if item[0] != worst]
+    inverses = [np.linalg.inv(view.covariance) for _, view in views]
     total = np.linalg.inv(np.sum(inverses, axis=0))
-    weighted = [(total @ inverse, view) for inverse, (_, view) in zip(inverses, found, strict=True)]
-    surest = min((view for _, view in found), key=lambda view: view.marker.sigma_mm)
-    return _placed(surest.marker, weighted), [k for k, _ in found], []
+    weighted = [(total @ inverse, view) for inverse, (_, view) in zip(inverses, views, strict=True)]
+    surest = min((view for _, view in views), key=lambda view: view.marker.sigma_mm)
+    return _placed(surest.marker, weighted), [k for k, _ in views], sorted(involved)
+
+
+def _blame(view: int, against: dict[tuple[int, int], float]) -> tuple[int, float]:
+    """How many views disagree with ``view``, and the sum of those disagreements (χ²)."""
+    mine = [chi2 for pair, chi2 in against.items() if view in pair]
+    return len(mine), sum(mine)
 
 
 def _apart(first: _View, second: _View) -> tuple[float, float]:

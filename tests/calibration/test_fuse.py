@@ -174,3 +174,22 @@ def test_locate_fuses_two_photos_as_the_contract_says(
     wrong = runner.invoke(app, [*args[:5], *args[7:]])  # one --camera for two photos
     assert wrong.exit_code == 2
     assert "give one --camera per photo, in order: 2 photo(s), 1 --camera" in wrong.stderr
+
+
+def test_of_three_views_the_one_that_disagrees_is_left_out(
+    two_views: dict[str, object],
+) -> None:
+    # A third photo, view 0 again but placing one marker 20 mm off: views 0 and 1 agree,
+    # view 2 disagrees with both and is left out; the marker rests on views 0 and 1.
+    views: list[LocateResult] = two_views["views"]  # type: ignore[assignment]
+    common = sorted({m.id for m in views[0].markers} & {m.id for m in views[1].markers})
+    moved_id = common[-1]
+    shifted = tuple(
+        dataclasses.replace(m, y_mm=m.y_mm + 20.0) if m.id == moved_id else m
+        for m in views[0].markers
+    )
+    fused = fuse([views[0], views[1], dataclasses.replace(views[0], markers=shifted)])
+    (warning,) = fused.warnings
+    assert warning.endswith("taken from views 0, 1")
+    entry = next(m for m in fused.markers if m.marker.id == moved_id)
+    assert entry.views == (0, 1)
