@@ -359,7 +359,7 @@ class LiveTable:
                 "width_mm": self.config.table.width_mm,
                 "depth_mm": self.config.table.depth_mm,
             },
-            "terrain": self._terrain(tracks),
+            "terrain": terrain_of(self.config, tracks),
             "terrain_version": terrain_version,
             "ruleset": ruleset.name,
             "questions": sorted(ruleset.questions()),
@@ -449,9 +449,6 @@ class LiveTable:
     def scene_document(self) -> dict[str, Any]:
         """The live table as the data of a ``scene.yaml``."""
         return self._document(self.tracks())
-
-    def _terrain(self, tracks: Sequence[Track]) -> list[dict[str, Any]]:
-        return terrain_of(self.config, tracks)
 
     def _document(self, tracks: Sequence[Track]) -> dict[str, Any]:
         with self._lock:

@@ -222,21 +222,6 @@ class FolderSource(FrameSource):
         return bool(self._paths)
 
 
-class PictureSource(FrameSource):
-    """One picture already read (a photo of the table), given again at every read: the
-    first is a new picture, the rest nothing new (`FrameSource.again`)."""
-
-    def __init__(self, picture: NDArray[np.uint8], description: str = "picture") -> None:
-        self.picture = picture
-        self.description = description
-        self._given = False
-
-    def read(self) -> NDArray[np.uint8] | None:
-        self.again = self._given
-        self._given = True
-        return self.picture
-
-
 def camera_indices(candidates: Sequence[int] = range(4)) -> list[int]:
     """Webcam indices that open and give a frame."""
     found = []

@@ -24,11 +24,11 @@ import numpy as np
 from arbitre.calibration.frame import locate_frame
 from arbitre.calibration.fuse import fuse
 from arbitre.calibration.locate import LocatedMarker, LocateResult
+from arbitre.calibration.plan import READABLE_MODULE_PX
 from arbitre.calibration.progress import Steps
 from arbitre.calibration.simulated import setup_of
 from arbitre.vision.simulate import Render, arm_over, club_cameras, preset, render
 
-READABLE_MODULE_PX = 2.0
 ARMED_FIGURES = 10
 FIGURES = 80
 
@@ -146,11 +146,7 @@ def club(
 def _readable(picture: Render, marker_id: int) -> bool:
     """Whether a marker is wholly in view, uncovered, at `READABLE_MODULE_PX` or more."""
     truth = picture.truth.get(marker_id)
-    if truth is None or not truth.in_image or truth.visible_fraction < 0.999:
-        return False
-    corners = truth.corners_px
-    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
-    return float(sides.min()) / 6.0 >= READABLE_MODULE_PX
+    return truth is not None and truth.visible and truth.module_px() >= READABLE_MODULE_PX
 
 
 def _in_view(picture: Render, figures: set[int]) -> list[int]:

@@ -41,6 +41,7 @@ from arbitre.calibration.board import Board
 from arbitre.calibration.frame import locate_frame
 from arbitre.calibration.intrinsics import CalibrationFailure, calibrate_camera
 from arbitre.calibration.locate import LocateResult
+from arbitre.calibration.plan import READABLE_MODULE_PX
 from arbitre.calibration.pose import PoseFailure
 from arbitre.calibration.progress import Progress, Steps
 from arbitre.calibration.simulated import setup_of
@@ -74,10 +75,6 @@ TARGETS = {
     "recall": {"tilted4k": 0.95, "shaken": 0.995, "harsh": 0.99},
 }
 
-READABLE_MODULE_PX = 2.0
-"""A marker imaged with modules this wide or more (its shortest side over its modules)
-can be read: the recall bench counts those."""
-
 HARD_VIEWS = (*HARD_PRESETS, "harsh")
 HARD_FIGURES = {"tilted4k": 80}
 """Figures on each hard view (default: the preset's own)."""
@@ -102,9 +99,7 @@ def recall(seeds: int, steps: Steps | None = None) -> list[dict[str, Any]]:
             wanted = {
                 i
                 for i, truth in picture.truth.items()
-                if truth.in_image
-                and truth.visible_fraction > 0.999
-                and _module_px(truth.corners_px) >= READABLE_MODULE_PX
+                if truth.visible and truth.module_px() >= READABLE_MODULE_PX
             }
             seen = {m.id for m in frame.detections.markers}
             _, ids, _ = plain.detectMarkers(picture.image)
@@ -134,12 +129,6 @@ def recall(seeds: int, steps: Steps | None = None) -> list[dict[str, Any]]:
             }
         )
     return rows
-
-
-def _module_px(corners: NDArray[np.float64], modules: int = 6) -> float:
-    """The width of a marker's modules in the image: its shortest side over ``modules``."""
-    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
-    return float(sides.min()) / modules
 
 
 PIECES = 3

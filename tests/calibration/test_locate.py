@@ -19,7 +19,6 @@ from arbitre.calibration.camera import CameraIntrinsics, load_camera
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.locate import (
     RAISED_HEIGHT_SIGMA_MM,
-    LocatedMarker,
     LocateResult,
     _inverse_2x2,
     _largest_eigenvalue,
@@ -29,8 +28,9 @@ from arbitre.calibration.locate import (
 )
 from arbitre.calibration.pose import PoseFailure, TablePose, estimate_table_pose
 from arbitre.calibration.table import Anchor, Roster, RosterFigure, Table
-from arbitre.rules.model import Figure, sigma_between
+from arbitre.rules.model import sigma_between
 from arbitre.vision.tracking import FigureTracker, Observation
+from tests.calibration.figures import figure_of
 
 REAL = Path(os.environ.get("ARBITRE_REAL_DATA", "/nonexistent"))  # set by tests/conftest.py
 TUTORIAL = REAL / "opencv-aruco-charuco-tutorial"
@@ -322,18 +322,6 @@ def test_sigma_owns_the_lens_the_anchors_and_the_print_scale() -> None:
         assert 0.75 < float(np.median(sigmas)) / worst_direction_sd < 1.33
 
 
-def _figure(marker: LocatedMarker) -> Figure:
-    return Figure(
-        str(marker.id),
-        "x",
-        marker.x_mm,
-        marker.y_mm,
-        sigma_mm=marker.sigma_mm,
-        shared_mm=marker.shared_mm,
-        own_cov_mm2=marker.own_cov_mm2,
-    )
-
-
 def test_the_error_of_a_distance_owns_what_its_two_markers_share() -> None:
     """Monte Carlo, as above: the same lens, anchors and prints move neighbours alike, so the
     distance between two markers is much surer than either position. Its spread matches
@@ -359,7 +347,7 @@ def test_the_error_of_a_distance_owns_what_its_two_markers_share() -> None:
         true_distance = float(np.hypot(x2 - x1, y2 - y1))
         errors, joint, apart = [], [], []
         for result in results:
-            a, b = (_figure(result.markers[first + k]) for k in (0, 1))
+            a, b = (figure_of(result.markers[first + k]) for k in (0, 1))
             errors.append(float(np.hypot(b.x_mm - a.x_mm, b.y_mm - a.y_mm)) - true_distance)
             joint.append(sigma_between(a, b))
             apart.append(float(np.hypot(a.sigma_mm, b.sigma_mm)))

@@ -51,8 +51,7 @@ def test_the_plan_agrees_with_the_simulator_on_the_club_table() -> None:
         seen = []
         for picture in renders:
             truth = picture.truth[marker.id]
-            sides = np.linalg.norm(truth.corners_px - np.roll(truth.corners_px, -1, 0), axis=1)
-            seen.append(float(sides.min()) / 6.0 if truth.in_image else 0.0)
+            seen.append(truth.module_px() if truth.in_image else 0.0)
         point = np.array([[marker.x_mm, marker.y_mm]])
         ratios.append(max(seen) / module_px(setup, planned, point, marker.size_mm, marker.z_mm)[0])
     assert len(ratios) >= 20

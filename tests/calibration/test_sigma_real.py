@@ -33,8 +33,9 @@ from arbitre.calibration.frame import locate_frame
 from arbitre.calibration.intrinsics import CalibrationResult, calibrate_camera_from_files
 from arbitre.calibration.locate import UNKNOWN_FOCAL_CORRELATION, LocateResult
 from arbitre.calibration.table import Anchor, Table
-from arbitre.rules.model import Figure, sigma_between
+from arbitre.rules.model import sigma_between
 from arbitre.vision.detect import read_image
+from tests.calibration.figures import figure_of
 
 REAL = Path(os.environ.get("ARBITRE_REAL_DATA", "/nonexistent"))  # set by tests/conftest.py
 TUTORIAL = REAL / "opencv-aruco-charuco-tutorial"
@@ -141,18 +142,7 @@ def pairs(located: dict[str, list[LocateResult]]) -> NDArray[np.float64]:
     found = []
     for results in located.values():
         for result in results:
-            figures = [
-                Figure(
-                    str(m.id),
-                    "board",
-                    m.x_mm,
-                    m.y_mm,
-                    sigma_mm=m.sigma_mm,
-                    shared_mm=m.shared_mm,
-                    own_cov_mm2=m.own_cov_mm2,
-                )
-                for m in result.markers
-            ]
+            figures = [figure_of(m) for m in result.markers]
             for a, b in itertools.combinations(figures, 2):
                 (xa, ya), (xb, yb) = layout[int(a.id)], layout[int(b.id)]
                 true_mm = float(np.hypot(xb - xa, yb - ya))

@@ -97,6 +97,24 @@ _OVERHEAD = _PresetGeometry(
     options=RenderOptions(),
 )
 
+# A club's 6 x 4 ft table from the middle of a long edge: a 4K camera on a tripod 1.1 m up,
+# 30 cm back from the edge, looking at a point 30 cm short of the table's centre; 15 to 18 mm
+# markers on figures 0 to 54 mm tall, tipped by up to 4 degrees.
+_CLUB_4K = _PresetGeometry(
+    image_size=(3840, 2160),
+    focal_px=2000.0,
+    dist_coeffs=(-0.05, 0.02, 0.0, 0.0, 0.0),
+    eye_offset_mm=(0.0, -910.0, 1100.0),
+    target_offset_mm=(0.0, -300.0, 0.0),
+    table_mm=(1830.0, 1220.0),
+    marker_mm=18.0,
+    heights_mm=None,
+    height_range_mm=(0.0, 54.0),
+    options=RenderOptions(blur_sigma_px=1.0, noise_sigma=2.0, jpeg_quality=90),
+    marker_range_mm=(15.0, 18.0),
+    tilt_max_deg=4.0,
+)
+
 _GEOMETRY: dict[str, _PresetGeometry] = {
     "overhead": _OVERHEAD,
     # 80 cm up, 11 cm behind the near edge, looking at the table's centre: tilted 35 degrees.
@@ -131,52 +149,23 @@ _GEOMETRY: dict[str, _PresetGeometry] = {
             brightness=0.45, gradient=0.5, blur_sigma_px=1.0, noise_sigma=6.0, jpeg_quality=75
         ),
     ),
-    # A club's 6 x 4 ft table seen from its long edge: a 4K camera on a tripod 1.1 m up,
-    # 30 cm back from the edge's middle, looking at a point 30 cm short of the centre;
-    # 16 mm markers, 2 to 6 px a module from the far corners to the near edge, 1 px of
-    # lens blur (a 4K webcam's lens is no sharper).
-    "tilted4k": _PresetGeometry(
-        image_size=(3840, 2160),
-        focal_px=2000.0,
-        dist_coeffs=(-0.05, 0.02, 0.0, 0.0, 0.0),
-        eye_offset_mm=(0.0, -910.0, 1100.0),
-        target_offset_mm=(0.0, -300.0, 0.0),
-        table_mm=(1830.0, 1220.0),
+    # A club's 6 x 4 ft table seen from its long edge (as club4k): 16 mm markers on
+    # figures 20 to 32 mm tall (a quarter flat), none tipped; 2 to 6 px a module from the
+    # far corners to the near edge, 1 px of lens blur (a 4K webcam's lens is no sharper).
+    "tilted4k": dataclasses.replace(
+        _CLUB_4K,
         marker_mm=16.0,
-        heights_mm=None,
         height_range_mm=(20.0, 32.0),
-        options=RenderOptions(blur_sigma_px=1.0, noise_sigma=2.0, jpeg_quality=90),
+        marker_range_mm=None,
+        tilt_max_deg=0.0,
     ),
-    # A club's 6 x 4 ft table from the middle of a long edge, 1.1 m up (as tilted4k): 15 to
-    # 18 mm markers on figures 0 to 54 mm tall, tipped by up to 4 degrees; in 4K or 1080p
-    # (the same lens: half the pixels a module).
-    "club4k": _PresetGeometry(
-        image_size=(3840, 2160),
-        focal_px=2000.0,
-        dist_coeffs=(-0.05, 0.02, 0.0, 0.0, 0.0),
-        eye_offset_mm=(0.0, -910.0, 1100.0),
-        target_offset_mm=(0.0, -300.0, 0.0),
-        table_mm=(1830.0, 1220.0),
-        marker_mm=18.0,
-        heights_mm=None,
-        height_range_mm=(0.0, 54.0),
-        options=RenderOptions(blur_sigma_px=1.0, noise_sigma=2.0, jpeg_quality=90),
-        marker_range_mm=(15.0, 18.0),
-        tilt_max_deg=4.0,
-    ),
-    "club1080": _PresetGeometry(
+    "club4k": _CLUB_4K,
+    # The same table in 1080p through the same lens: half the pixels a module.
+    "club1080": dataclasses.replace(
+        _CLUB_4K,
         image_size=(1920, 1080),
         focal_px=1000.0,
-        dist_coeffs=(-0.05, 0.02, 0.0, 0.0, 0.0),
-        eye_offset_mm=(0.0, -910.0, 1100.0),
-        target_offset_mm=(0.0, -300.0, 0.0),
-        table_mm=(1830.0, 1220.0),
-        marker_mm=18.0,
-        heights_mm=None,
-        height_range_mm=(0.0, 54.0),
         options=RenderOptions(blur_sigma_px=0.7, noise_sigma=2.0, jpeg_quality=90),
-        marker_range_mm=(15.0, 18.0),
-        tilt_max_deg=4.0,
     ),
     # The overhead table, the camera shaken: 5 px of motion blur, a soft lens, noise, JPEG.
     "shaken": dataclasses.replace(

@@ -87,6 +87,12 @@ class MarkerTruth:
         """Wholly in the image and hidden by nothing: a detector should find it."""
         return self.in_image and self.visible_fraction >= _VISIBLE_FRACTION
 
+    def module_px(self, modules: int = 6) -> float:
+        """How wide its modules are in the delivered image: its shortest side over
+        ``modules`` (6 for a 4 x 4 marker with its border)."""
+        sides = np.linalg.norm(self.corners_px - np.roll(self.corners_px, -1, axis=0), axis=1)
+        return float(sides.min()) / modules
+
 
 @dataclasses.dataclass(frozen=True, slots=True, eq=False)
 class Render:
