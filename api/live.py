@@ -1,13 +1,14 @@
 """The live table: frames in, tracked figure positions and rules answers out.
 
-A background thread reads the source, locates the markers of each frame
-(`arbitre.calibration.frame.locate_frame`, the same chain as ``arbitre locate``), feeds
-the figure tracker and publishes a new state; an ``on_frame`` callback (the TUIO
-output of `arbitre.api.tuio`) gets the tracks of every frame. When the source gives
-no frame, the state goes stale (positions kept, never deleted) and the source is
-retried every few seconds; the server stays up. A frame the source gives again (the
-same picture) is not measured twice, and when no new frame has come for a while the
-state says so (``source.ok`` false, ``source.frame_age_s``), even if a read hangs.
+Each camera watching the table has its own loop (`arbitre.api.camera_loop`): a
+background thread reads its source, locates the markers of each frame (the same chain
+as ``arbitre locate``) from the pose that camera holds, and feeds its figure tracker.
+The table's figures are the cameras' tracks fused (`arbitre.api.fused_tracks`); an
+``on_frame`` callback (the TUIO output of `arbitre.api.tuio`) gets them after every
+frame. When a source gives no frame, what only that camera saw goes stale (positions
+kept, never deleted) and the source is retried every few seconds; the other cameras
+and the server go on. The state says how each camera is (``cameras``) and whether all
+are live (``source.ok``).
 """
 
 from __future__ import annotations
@@ -15,23 +16,27 @@ from __future__ import annotations
 import math
 import threading
 import time
-import unicodedata
-from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from arbitre.api.camera_loop import (
+    MIN_SIGMA_MM,
+    MOVED_SHOWN_S,
+    RETRY_S,
+    STALE_AFTER_S,
+    CameraLoop,
+    shared_of,
+)
 from arbitre.api.desk import LastScene
-from arbitre.calibration.anchors import AnchorMemory
+from arbitre.api.fused_tracks import FusedTracks, fuse_tracks
 from arbitre.calibration.camera import CameraIntrinsics
-from arbitre.calibration.errors import CalibrationError
-from arbitre.calibration.frame import Frame, locate_frame
-from arbitre.calibration.locate import LocatedMarker, LocateResult
+from arbitre.calibration.frame import Frame
+from arbitre.calibration.locate import LocatedMarker
 from arbitre.calibration.table import Roster, RosterFigure, Table
 from arbitre.rules.answers import Answer
 from arbitre.rules.errors import QuestionError, RulesError, SceneError
@@ -39,20 +44,8 @@ from arbitre.rules.model import Scene
 from arbitre.rules.questions import ask
 from arbitre.rules.registry import find_ruleset
 from arbitre.rules.scene import parse_scene
-from arbitre.vision.detect import MarkerTracker, diagonal_intersection
-from arbitre.vision.errors import VisionError
 from arbitre.vision.sources import FrameSource
-from arbitre.vision.tracking import FigureTracker, Observation, Shared, Track
-
-RETRY_S = 3.0
-MIN_SIGMA_MM = 1e-3  # a measurement is never exact
-MOVED_SHOWN_S = 3.0
-"""How long the state says the camera moved (and the table was posed afresh) after it did."""
-STALE_AFTER_S = 2.0
-"""With no new frame for this long (or twice a slow source's own interval), the source is
-not ok: the newest frame is old, whatever the source says."""
-RATE_WINDOW_S = 2.0
-"""Delivered frames per second are counted over the last this many seconds."""
+from arbitre.vision.tracking import Track
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,24 +69,27 @@ class TableConfig:
     # A marker glued a little off its base's centre: each figure's own error, along every
     # direction, whatever else is known (it does not cancel between two figures).
     own_floor_mm: float = 0.2
+    # The table's other cameras (``cameras:`` in arbitre.yaml), after ``camera``.
+    more_cameras: tuple[CameraIntrinsics, ...] = ()
 
-
-@dataclass(slots=True)
-class _Latest:
-    """The newest frame and what was measured in it (guarded by the table's lock)."""
-
-    image: NDArray[np.uint8] | None = None
-    frame: Frame | None = None
-    image_px: dict[int, tuple[float, float]] = field(default_factory=dict)
+    @property
+    def cameras(self) -> tuple[CameraIntrinsics, ...]:
+        """Every camera watching the table, the first one first."""
+        return (self.camera, *self.more_cameras)
 
 
 class LiveTable:
-    """A source, the measuring chain and the tracker, with a thread-safe state."""
+    """The table watched by one camera or several: each camera's loop
+    (`arbitre.api.camera_loop.CameraLoop`), their tracks fused
+    (`arbitre.api.fused_tracks`), the rules' settings, with a thread-safe state.
+
+    ``source`` is one frame source, or one per camera of ``config.cameras`` (in order).
+    """
 
     def __init__(
         self,
         config: TableConfig,
-        source: FrameSource,
+        source: FrameSource | Sequence[FrameSource],
         *,
         clock: Callable[[], float] = time.monotonic,
         timer: Callable[[], float] = time.perf_counter,
@@ -103,6 +99,9 @@ class LiveTable:
         on_frame: Callable[[tuple[Track, ...]], None] | None = None,
     ) -> None:
         find_ruleset(config.ruleset)  # fail early on a bad ruleset name
+        sources = [source] if isinstance(source, FrameSource) else list(source)
+        if len(sources) != len(config.cameras):
+            raise ValueError(f"{len(config.cameras)} camera(s) and {len(sources)} source(s)")
         self.config = config
         self.terrain_version = 0
         """How many times the fixed terrain was replaced; a state tells the version it holds."""
@@ -110,210 +109,112 @@ class LiveTable:
         """Held while the settings (options, terrain) change: each change reads, checks and
         writes them whole, and a caller saving them to a file holds it over both."""
         self.on_frame = on_frame  # e.g. a TuioSender: gets the tracks after every step
-        self.max_fps = max_fps
-        self.retry_s = retry_s
-        self.stale_after_s = stale_after_s
-        self.source = source
         self._clock = clock
-        self._timer = timer  # times the measuring of each frame: the processing capacity
         self._started = clock()
-        self._lock = threading.Lock()
-        self._figures = FigureTracker()
-        self._markers = MarkerTracker(
-            config.table.dictionary,
-            camera_matrix=config.camera.camera_matrix,
-            dist_coeffs=config.camera.dist_coeffs,
-            scan_beside=True,  # the periodic full scan never holds a frame up
+        self._on_frame_lock = threading.Lock()  # the cameras' threads call it one at a time
+        self.cameras = tuple(
+            CameraLoop(
+                camera,
+                config.table,
+                config.roster,
+                each,
+                now=self._now,
+                timer=timer,
+                max_fps=max_fps,
+                retry_s=retry_s,
+                stale_after_s=stale_after_s,
+                on_step=self._stepped,
+                name="live-table" if k == 0 else f"live-table-{k}",
+            )
+            for k, (camera, each) in enumerate(zip(config.cameras, sources, strict=True))
         )
-        self._latest = _Latest()
-        self._frame_number = 0
-        self._processed = 0
-        self._source_ok = True
-        self._source_message = "starting"
-        self._anchors_seen: tuple[int, ...] = ()  # in view in the last frame
-        self._anchors_held: tuple[int, ...] = ()  # the table was posed from
-        self._shared_errors: tuple[str, ...] = ()  # the terms of the latest located frame
-        self._anchors = AnchorMemory(config.table.anchor_ids)
-        self._moved_at: float | None = None
-        self.located_frames = 0
-        """Frames in which the table was found (its anchors seen)."""
-        self._reprojection_px: float | None = None
-        self._last_image: NDArray[np.uint8] | None = None  # the source's last frame, as given
-        self._new_frame_times: deque[float] = deque()  # of the last RATE_WINDOW_S
-        self._first_frame_at: float | None = None
-        self._processing_s: float | None = None  # moving average of the time to measure one
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        """One loop per camera, in the order of ``config.cameras``."""
         # The last scene made from the tracks, with what was derived from it: a table
         # whose figures have not moved (to the positions' rounding) reuses both, and with
         # them every cache the rules keep per scene (groups, gaps, hulls, paths).
         self._last_scene = LastScene()
 
-    # --- the loop ----------------------------------------------------------------------
+    def _now(self) -> float:
+        """The table's time: seconds since it started (every camera's tracks use it)."""
+        return self._clock() - self._started
+
+    # --- the loops ---------------------------------------------------------------------
+
+    @property
+    def source(self) -> FrameSource:
+        """The first camera's source (the only one of a one-camera table)."""
+        return self.cameras[0].source
+
+    @property
+    def sources(self) -> tuple[FrameSource, ...]:
+        return tuple(camera.source for camera in self.cameras)
 
     def start(self) -> None:
-        """Run the loop in a background thread."""
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._run, name="live-table", daemon=True)
-            self._thread.start()
+        """Run each camera's loop in a background thread."""
+        for camera in self.cameras:
+            camera.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
-        self.source.close()
+        for camera in self.cameras:
+            camera.stop()
 
     @property
     def frames_processed(self) -> int:
-        """New frames measured since the table started (a repeated picture counts once)."""
-        return self._processed
+        """New frames measured since the table started, all cameras together (a
+        repeated picture counts once)."""
+        return sum(camera.frames_processed for camera in self.cameras)
 
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            started = self._clock()
-            processed = self._processed
-            if not self.step():
-                self._stop.wait(self.retry_s)
-                self.source.reopen()
-                continue
-            spent = self._clock() - started
-            # a recording plays at the pace it was made, never faster than max_fps
-            period = max(1 / self.max_fps if self.max_fps else 0.0, self.source.pace_s or 0.0)
-            if period:
-                self._stop.wait(max(0.0, period - spent))
-            elif self._processed == processed:  # the same picture again: do not spin
-                self._stop.wait(0.005)
+    @property
+    def located_frames(self) -> int:
+        """Frames in which the table was found (its anchors seen), all cameras together."""
+        return sum(camera.located_frames for camera in self.cameras)
 
     def step(self) -> bool:
-        """Process one frame from the source; False when the source gave none.
+        """Process one frame from each camera's source; False when none gave one.
 
-        Then ``on_frame``, when set, gets the tracks (every one stale when the frame
-        showed no table or there was no frame); it must return at once.
+        After each camera's frame, ``on_frame``, when set, gets the table's tracks
+        (a camera's every one stale when its frame showed no table or there was no
+        frame); it must return at once.
         """
-        got = self._read_and_process()
-        if self.on_frame is not None:
-            self.on_frame(self.tracks())
-        return got
+        got = [camera.step() for camera in self.cameras]
+        return any(got)
 
-    def _read_and_process(self) -> bool:
-        try:
-            image = self.source.read()
-        except Exception as error:  # a driver failing mid-stream must not kill the loop
-            image = None
-            self._source_message = f"{self.source.description}: {error}"
-        now = self._clock() - self._started
-        if image is None:
-            with self._lock:
-                self._source_ok = False
-                if self._source_message in ("starting", "ok"):
-                    self._source_message = self.source.no_frame()
-                self._figures.lost(now)
-            return False
-        if image is self._last_image:  # the same picture again: nothing new to measure
-            return True
-        self._last_image = image
-        with self._lock:
-            times = self._new_frame_times
-            times.append(now)
-            while times[0] <= now - RATE_WINDOW_S:
-                times.popleft()
-            if self._first_frame_at is None:
-                self._first_frame_at = now
-        measuring = self._timer()
-        try:
-            frame = locate_frame(
-                image,
-                self.config.camera,
-                self.config.table,
-                self.config.roster,
-                tracker=self._markers,
-                anchors=self._anchors,
-            )
-        except (VisionError, CalibrationError) as error:  # a frame it cannot read
-            with self._lock:
-                self._source_ok = False
-                self._source_message = f"{self.source.description}: {error}"
-                self._figures.lost(now)
-            return False
-        self.process(now, image, frame, again=self.source.again)
-        spent = self._timer() - measuring
-        with self._lock:
-            self._processed += 1
-            average = self._processing_s
-            self._processing_s = spent if average is None else 0.9 * average + 0.1 * spent
-        return True
+    def _stepped(self) -> None:
+        if self.on_frame is not None:
+            with self._on_frame_lock:
+                self.on_frame(self.tracks())
 
     def process(
-        self, now: float, image: NDArray[np.uint8], frame: Frame, *, again: bool = False
+        self,
+        now: float,
+        image: NDArray[np.uint8],
+        frame: Frame,
+        *,
+        again: bool = False,
+        camera: int = 0,
     ) -> None:
-        """Take one located frame into the state (``again``: a picture seen before, see
-        `FrameSource.again`)."""
-        with self._lock:
-            self._source_ok = True
-            self._source_message = "ok"
-            self._frame_number += 1
-            located = frame.located
-            anchors = self.config.table.anchor_ids
-            self._anchors_seen = tuple(
-                sorted(m.id for m in frame.detections.markers if m.id in anchors)
-            )
-            self._anchors_held = located.anchors_seen
-            if frame.camera_moved:  # what was measured from the old pose is forgotten
-                self._moved_at = now
-                self._figures = FigureTracker()
-            if frame.pose_doubtful:
-                pass  # the camera may be moving: the places stay as they were
-            elif isinstance(located, LocateResult):
-                self.located_frames += 1
-                self._reprojection_px = located.pose.reprojection_px
-                self._shared_errors = located.shared_errors
-                self._figures.update(
-                    now,
-                    [
-                        Observation(
-                            m.id,
-                            m.x_mm,
-                            m.y_mm,
-                            max(m.sigma_mm, MIN_SIGMA_MM),
-                            m.heading_deg,
-                            min(m.shared_sigma_mm, max(m.sigma_mm, MIN_SIGMA_MM)),
-                            _shared(located.shared_errors, m),
-                        )
-                        for m in (*located.markers, *(p.marker for p in located.terrain))
-                    ],
-                    again=again,
-                )
-            else:
-                self._reprojection_px = None
-                self._figures.lost(now)
-            self._latest = _Latest(
-                image,
-                frame,
-                {
-                    m.id: _point(diagonal_intersection(m.image_corners_px))
-                    for m in frame.detections.markers
-                },
-            )
+        """Take one located frame of a camera into the state (``again``: a picture seen
+        before, see `FrameSource.again`)."""
+        self.cameras[camera].process(now, image, frame, again=again)
 
     # --- what the API shows ------------------------------------------------------------
 
+    def fused(self) -> FusedTracks:
+        """The table's tracks now: every camera's, fused."""
+        now = self._now()
+        return fuse_tracks([camera.tracks(now) for camera in self.cameras])
+
     def tracks(self) -> tuple[Track, ...]:
-        with self._lock:
-            return self._figures.tracks(self._clock() - self._started)
+        return self.fused().tracks
 
     def state(self) -> dict[str, Any]:
         """The ``/api/state`` object (see docs/formats.md)."""
-        with self._lock:
-            now = self._clock() - self._started
-            tracks = self._figures.tracks(now)
-            image_px = dict(self._latest.image_px)
-            frame_number = self._frame_number
-            source = self._source_health(now)
-            anchors_seen = list(self._anchors_seen)
-            anchors_held = list(self._anchors_held)
-            moved = self._moved_at is not None and now - self._moved_at < MOVED_SHOWN_S
-            reprojection = self._reprojection_px
+        now = self._now()
+        fused = self.fused()
+        tracks = fused.tracks
+        cameras = [camera.view(now) for camera in self.cameras]
+        pictured = [camera.image_px() for camera in self.cameras]
+        first = cameras[0]
         terrain_version = self.terrain_version  # before the terrain is read (set_terrain)
         ruleset = find_ruleset(self.config.ruleset)
         figures = []
@@ -321,6 +222,7 @@ class LiveTable:
             if self.config.roster.terrain_by_marker(track.marker) is not None:
                 continue  # a terrain marker is never a figure
             who = self.config.roster.by_marker(track.marker)
+            px = [list(seen[track.marker]) if track.marker in seen else None for seen in pictured]
             figures.append(
                 {
                     "id": who.id if who else f"marker{track.marker}",
@@ -340,19 +242,22 @@ class LiveTable:
                     "stale": track.stale,
                     "age_s": round(track.age_s, 2),
                     "settled": track.settled,
-                    "image_px": list(image_px[track.marker]) if track.marker in image_px else None,
+                    "image_px": px[0],
+                    "views_px": px,
+                    "views": list(fused.views.get(track.marker, ())),
                 }
             )
         problem: str | None = None
         try:
-            scene = self._scene_from(tracks)
+            scene = self._scene_from(fused)
             groups = self._groups_of(scene) if scene is not None else None
         except RulesError as error:  # e.g. a roster the ruleset refuses: say so, keep serving
             scene, groups, problem = None, None, str(error)
         unit = ruleset.unit(scene) if scene is not None else None
         grid = ruleset.grid(scene) if scene is not None else None
+        source = _health(cameras)
         return {
-            "frame": frame_number,
+            "frame": sum(camera["frame"] for camera in cameras),
             "time": round(now, 3),
             "figures": figures,
             "table": {
@@ -369,49 +274,21 @@ class LiveTable:
             "groups": groups["groups"] if groups else {},
             "group_warnings": groups["warnings"] if groups else [],
             "source": source,
-            "anchors_seen": anchors_seen,
-            "anchors_held": anchors_held,
-            "camera_moved": moved,
-            "table_reprojection_px": reprojection,
-            "image_size": list(self.config.camera.image_size),
+            "cameras": cameras,
+            "anchors_seen": first["anchors_seen"],
+            "anchors_held": first["anchors_held"],
+            "camera_moved": any(camera["camera_moved"] for camera in cameras),
+            "table_reprojection_px": first["table_reprojection_px"],
+            "image_size": first["image_size"],
             "fps": source["delivered_fps"],
             "problem": problem,
-        }
-
-    def _source_health(self, now: float) -> dict[str, Any]:
-        """``{description, ok, message, frame_age_s, delivered_fps, capacity_fps}`` (under
-        the lock): ``ok`` is false when the last read gave nothing or no new frame came
-        for `stale_after_s` (twice a slow source's interval when that is longer)."""
-        recent = [t for t in self._new_frame_times if t > now - RATE_WINDOW_S]
-        last = self._new_frame_times[-1] if self._new_frame_times else None
-        interval = self.source.frame_interval_s
-        patience = max(self.stale_after_s, 2.0 * interval if interval else 0.0)
-        waited = now - (last if last is not None else 0.0)
-        ok, message = self._source_ok, self._source_message
-        if ok and waited > patience:
-            ok = False
-            what = "no new frame" if last is not None else "no frame yet"
-            message = f"{self.source.description}: {what} for {waited:.1f} s"
-        delivered = len(recent) / RATE_WINDOW_S  # frames of the last RATE_WINDOW_S seconds
-        first = self._first_frame_at
-        if first is not None and first > now - RATE_WINDOW_S:  # running for less than that
-            span = recent[-1] - recent[0] if len(recent) >= 2 else 0.0
-            delivered = (len(recent) - 1) / span if span > 0 else 0.0
-        capacity = 1.0 / max(self._processing_s, 1e-6) if self._processing_s else None
-        return {
-            "description": self.source.description,
-            "ok": ok,
-            "message": message,
-            "frame_age_s": None if last is None else round(max(now - last, 0.0), 3),
-            "delivered_fps": round(delivered, 1),
-            "capacity_fps": None if capacity is None else round(capacity, 1),
         }
 
     def set_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Use new ruleset options, checked first on the current table (RulesError if bad)."""
         with self.settings_lock:
             parse_scene(
-                {**self._document(self.tracks()), "options": dict(options), "figures": []},
+                {**self._document(self.fused()), "options": dict(options), "figures": []},
                 source="options",
             )
             self.config = replace(self.config, options=dict(options))
@@ -424,7 +301,7 @@ class LiveTable:
         if clash is not None:
             raise SceneError("terrain", "", clash)
         parse_scene(
-            {**self._document(self.tracks()), "terrain": pieces, "figures": []}, source="terrain"
+            {**self._document(self.fused()), "terrain": pieces, "figures": []}, source="terrain"
         )
         return pieces
 
@@ -444,22 +321,20 @@ class LiveTable:
 
     def scene(self) -> Scene | None:
         """The live table as a rules scene (None before any figure was seen)."""
-        return self._scene_from(self.tracks())
+        return self._scene_from(self.fused())
 
     def scene_document(self) -> dict[str, Any]:
         """The live table as the data of a ``scene.yaml``."""
-        return self._document(self.tracks())
+        return self._document(self.fused())
 
-    def _document(self, tracks: Sequence[Track]) -> dict[str, Any]:
-        with self._lock:
-            shared_errors = self._shared_errors
-        return scene_document(self.config, tracks, shared_errors)
+    def _document(self, fused: FusedTracks) -> dict[str, Any]:
+        return scene_document(self.config, fused.tracks, fused.shared_errors)
 
-    def _scene_from(self, tracks: Sequence[Track]) -> Scene | None:
+    def _scene_from(self, fused: FusedTracks) -> Scene | None:
         """The scene of these tracks: the last one made when its document is the same."""
-        if not tracks:
+        if not fused.tracks:
             return None
-        return self._last_scene.scene(self._document(tracks), "live table")
+        return self._last_scene.scene(self._document(fused), "live table")
 
     def _groups_of(self, scene: Scene) -> dict[str, Any]:
         """The ``groups`` answer of a scene (kept with the last scene made)."""
@@ -469,19 +344,19 @@ class LiveTable:
         self, question: str, args: Sequence[str], extras: Mapping[str, Any] | None = None
     ) -> tuple[Answer, dict[str, Any]]:
         """Answer a rules question on the live table, saying which positions it used."""
-        tracks = self.tracks()
-        scene = self._scene_from(tracks)
+        fused = self.fused()
+        scene = self._scene_from(fused)
         if scene is None:
             raise QuestionError("no figure has been seen on the table yet")
-        return ask(scene, question, args, extras), self._about(tracks)
+        return ask(scene, question, args, extras), self._about(fused.tracks)
 
     def question_input(self) -> tuple[dict[str, Any], dict[str, Any]]:
         """What a question on the live table needs, as plain data for another process:
         the scene's document and which positions it holds (`ask`'s second part)."""
-        tracks = self.tracks()
-        if not tracks:
+        fused = self.fused()
+        if not fused.tracks:
             raise QuestionError("no figure has been seen on the table yet")
-        return self._document(tracks), self._about(tracks)
+        return self._document(fused), self._about(fused.tracks)
 
     def _about(self, tracks: Sequence[Track]) -> dict[str, Any]:
         return {
@@ -490,22 +365,38 @@ class LiveTable:
             "stale": [_figure_id(t, self.config.roster) for t in tracks if t.stale],
         }
 
-    def jpeg(self, *, overlays: bool = True, quality: int = 80) -> bytes | None:
-        """The newest frame as JPEG, with the located markers drawn. A frame that is no
-        longer live (the source gave nothing new for a while) carries a red banner
-        saying so, drawings or not."""
-        with self._lock:
-            image = None if self._latest.image is None else self._latest.image.copy()
-            frame = self._latest.frame
-            health = self._source_health(self._clock() - self._started)
-        if image is None:
-            return None
-        if overlays and frame is not None:
-            draw_overlays(image, frame, self.config.roster)
-        if not health["ok"]:
-            draw_banner(image, health["message"])
-        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        return bytes(data) if ok else None
+    def jpeg(
+        self,
+        *,
+        overlays: bool = True,
+        quality: int = 80,
+        camera: int = 0,
+        max_width: int | None = None,
+    ) -> bytes | None:
+        """A camera's newest frame as JPEG (`CameraLoop.jpeg`); IndexError for a camera
+        the table does not have."""
+        if not 0 <= camera < len(self.cameras):
+            raise IndexError(f"no camera {camera}: the table has {len(self.cameras)}")
+        return self.cameras[camera].jpeg(overlays=overlays, quality=quality, max_width=max_width)
+
+
+def _health(cameras: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The table's source health from its cameras': one camera's own; of several, ok
+    when every camera is, the stopped ones' messages, the slowest rate."""
+    if len(cameras) == 1:
+        keys = ("description", "ok", "message", "frame_age_s", "delivered_fps", "capacity_fps")
+        return {key: cameras[0][key] for key in keys}
+    lost = [f"camera {k + 1}: {c['message']}" for k, c in enumerate(cameras) if not c["ok"]]
+    ages = [c["frame_age_s"] for c in cameras if c["frame_age_s"] is not None]
+    capacities = [c["capacity_fps"] for c in cameras if c["capacity_fps"] is not None]
+    return {
+        "description": " + ".join(str(c["description"]) for c in cameras),
+        "ok": not lost,
+        "message": "; ".join(lost) if lost else "ok",
+        "frame_age_s": max(ages) if ages else None,
+        "delivered_fps": min(c["delivered_fps"] for c in cameras),
+        "capacity_fps": min(capacities) if len(capacities) == len(cameras) else None,
+    }
 
 
 def terrain_of(config: TableConfig, tracks: Sequence[Track]) -> list[dict[str, Any]]:
@@ -561,7 +452,7 @@ def located_tracks(
     tracker would give after one frame: a photo made into a scene."""
     tracks = []
     for marker in markers:
-        shared = _shared(shared_errors, marker)
+        shared = shared_of(shared_errors, marker)
         sigma = max(marker.sigma_mm, min_sigma_mm)
         tracks.append(
             Track(
@@ -582,10 +473,6 @@ def located_tracks(
     return tuple(tracks)
 
 
-def _point(xy: NDArray[np.float64]) -> tuple[float, float]:
-    return float(xy[0]), float(xy[1])
-
-
 POSITION_STEP_MM = 0.05
 """The live table's figures are placed to this step in its scenes."""
 
@@ -603,16 +490,6 @@ def _on_step(value_mm: float) -> float:
 def _figure_id(track: Track, roster: Roster) -> str:
     who = roster.by_marker(track.marker)
     return who.id if who else f"marker{track.marker}"
-
-
-def _shared(errors: tuple[str, ...], marker: LocatedMarker) -> Shared | None:
-    """What a located marker shares with the others of its frame (None if nothing)."""
-    if not errors or marker.own_cov_mm2 is None:
-        return None
-    (hxx, hxy), (_, hyy) = marker.height_cov_mm2
-    (oxx, oxy), (_, oyy) = marker.own_cov_mm2
-    noise = ((oxx - hxx, oxy - hxy), (oxy - hxy, oyy - hyy))
-    return Shared(errors, marker.shared_mm, marker.height_cov_mm2, noise)
 
 
 SHARED_DECIMALS = 3
@@ -683,30 +560,12 @@ def _scene_figure(
     return figure
 
 
-def _ascii(text: str) -> str:
-    """The text without accents: OpenCV's Hershey fonts draw ASCII only."""
-    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore")
-    return plain.decode("ascii")
-
-
-def draw_banner(image: NDArray[np.uint8], text: str) -> None:
-    """A red band across the top of the picture with ``text`` (an old frame, say)."""
-    height = max(24, image.shape[0] // 20)
-    image[:height] = (0.35 * image[:height] + [0, 0, 160]).astype(np.uint8)
-    scale = height / 40.0
-    origin = (8, int(height * 0.72))
-    cv2.putText(image, _ascii(text), origin, cv2.FONT_HERSHEY_SIMPLEX, scale, (255, 255, 255), 2)
-
-
-def draw_overlays(image: NDArray[np.uint8], frame: Frame, roster: Roster) -> None:
-    """Outline each detected marker and write its figure's name beside it (in place)."""
-    for marker in frame.detections.markers:
-        corners = np.round(marker.image_corners_px).astype(np.int32)
-        cv2.polylines(image, [corners], True, (0, 220, 255), 2, cv2.LINE_AA)
-        who = roster.by_marker(marker.id)
-        label = _ascii(who.name) if who else str(marker.id)
-        x, y = int(corners[:, 0].max()) + 4, int(corners[:, 1].min())
-        cv2.putText(image, label, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 3, cv2.LINE_AA)
-        cv2.putText(
-            image, label, (x, y), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1, cv2.LINE_AA
-        )
+__all__ = [
+    "MIN_SIGMA_MM",
+    "MOVED_SHOWN_S",
+    "LiveTable",
+    "TableConfig",
+    "located_tracks",
+    "scene_document",
+    "terrain_of",
+]

@@ -110,17 +110,27 @@ class FusedResult:
 
 
 def term_names(views: Sequence[LocateResult]) -> tuple[str, ...]:
-    """The fused answer's shared terms: each view's own terms under its index, then the
-    terms all views share (anchors, print scale), each once, in order of appearance."""
+    """The fused answer's shared terms (`fused_terms` of the views' terms)."""
+    return fused_terms([view.shared_errors for view in views])
+
+
+def fused_terms(terms: Sequence[Sequence[str]]) -> tuple[str, ...]:
+    """The shared terms of several views fused: each view's own terms under its index,
+    then the terms all views share (anchors, print scale), each once, in order of
+    appearance.
+
+    >>> fused_terms([("pose_rx", "anchor_0_x"), ("pose_rx", "anchor_0_x", "print_scale")])
+    ('0:pose_rx', '1:pose_rx', 'anchor_0_x', 'print_scale')
+    """
     own: list[str] = []
     common: list[str] = []
-    for k, view in enumerate(views):
-        for name in view.shared_errors:
+    for k, names in enumerate(terms):
+        for name in names:
             if name.startswith(COMMON_TERMS):
                 if name not in common:
                     common.append(name)
             else:
-                own.append(f"{k}:{name}")
+                own.append(fused_name(name, k))
     return (*own, *common)
 
 
@@ -145,7 +155,9 @@ def fuse(views: Sequence[LocateResult]) -> FusedResult:
         if len(found) > 1:
             apart_mm, apart_sigma = _apart(found[0][1], found[1][1])
             agreement.append(Agreement(marker_id, apart_mm, apart_sigma))
-        fused, used, apart = _fused(found)
+        place, used, apart = combine(found)
+        surest = min((m for k, m in seen[marker_id] if k in used), key=lambda m: m.sigma_mm)
+        fused = _placed(surest, place)
         if apart:
             kept = "view" if len(used) == 1 else "views"
             warnings.append(
@@ -163,30 +175,40 @@ def fuse(views: Sequence[LocateResult]) -> FusedResult:
 
 
 @dataclass(frozen=True, slots=True)
-class _View:
-    """One view of a marker in the fused answer's terms: its place, the moves of the
-    shared terms (k, 2), its pixel noise (2, 2) and its height's move (2,) (one height
-    doubt for every camera: the figure leans one way)."""
+class Placement:
+    """One view's place of a marker in the fused answer's terms: ``xy`` (table mm), the
+    moves of the shared terms ``moves`` (k, 2), its pixel noise ``pixel`` (2, 2) and its
+    height's move ``height`` (2,) (one height doubt for every camera: the figure leans
+    one way). A fused place is a `Placement` too."""
 
-    marker: LocatedMarker
     xy: FloatArray
     moves: FloatArray
     pixel: FloatArray
     height: FloatArray
 
     @property
+    def own(self) -> FloatArray:
+        """Its own covariance: the pixel noise and the height's doubt."""
+        own = self.pixel + np.outer(self.height, self.height)
+        return np.asarray((own + own.T) / 2.0, dtype=np.float64)
+
+    @property
     def covariance(self) -> FloatArray:
-        whole = self.pixel + np.outer(self.height, self.height) + self.moves.T @ self.moves
-        return np.asarray(whole, dtype=np.float64)
+        return np.asarray(self.own + self.moves.T @ self.moves, dtype=np.float64)
+
+    @property
+    def sigma_mm(self) -> float:
+        """1 sigma along its worst direction."""
+        return _worst(self.covariance)
 
 
 def _in_terms(
     marker: LocatedMarker, view: LocateResult, index: int, column: dict[str, int]
-) -> _View:
+) -> Placement:
     """A view's marker with its shared moves placed in the fused answer's terms."""
     moves = np.zeros((len(column), 2))
     for name, move in zip(view.shared_errors, marker.shared_mm, strict=True):
-        moves[column[name if name.startswith(COMMON_TERMS) else f"{index}:{name}"]] = move
+        moves[column[fused_name(name, index)]] = move
     height = np.array(marker.height_move_mm, dtype=np.float64)
     own = (
         np.array(marker.own_cov_mm2, dtype=np.float64)
@@ -194,11 +216,17 @@ def _in_terms(
         else marker.sigma_mm**2 * np.eye(2)
     )
     pixel = own - np.outer(height, height)
-    return _View(marker, np.array([marker.x_mm, marker.y_mm]), moves, pixel, height)
+    return Placement(np.array([marker.x_mm, marker.y_mm]), moves, pixel, height)
 
 
-def _fused(found: list[tuple[int, _View]]) -> tuple[LocatedMarker, list[int], list[int]]:
-    """One marker from its views: the fused marker, the views used, and the views that
+def fused_name(term: str, view: int) -> str:
+    """A view's shared term as the fused answer names it: its own under its index
+    (``"1:pose_rx"``), one every camera shares as it is (``"anchor_3_x"``)."""
+    return term if term.startswith(COMMON_TERMS) else f"{view}:{term}"
+
+
+def combine(found: Sequence[tuple[int, Placement]]) -> tuple[Placement, list[int], list[int]]:
+    """One marker from its views: the fused place, the views used, and the views that
     disagreed (empty when they all agree).
 
     While two views disagree, the view that disagrees with the most others (then by the
@@ -217,16 +245,16 @@ def _fused(found: list[tuple[int, _View]]) -> tuple[LocatedMarker, list[int], li
             break
         involved.update(k for pair in against for k in pair)
         if len(views) == 2:
-            k, best = min(views, key=lambda item: item[1].marker.sigma_mm)
-            return _placed(best.marker, [(np.eye(2), best)]), [k], sorted(involved)
-
+            k, best = min(views, key=lambda item: item[1].sigma_mm)
+            return best, [k], sorted(involved)
         worst = max((k for k, _ in views), key=lambda k: _blame(k, against))
         views = [item for item in views if item[0] != worst]
+    if len(views) == 1:
+        return views[0][1], [views[0][0]], sorted(involved)
     inverses = [np.linalg.inv(view.covariance) for _, view in views]
     total = np.linalg.inv(np.sum(inverses, axis=0))
     weighted = [(total @ inverse, view) for inverse, (_, view) in zip(inverses, views, strict=True)]
-    surest = min((view for _, view in views), key=lambda view: view.marker.sigma_mm)
-    return _placed(surest.marker, weighted), [k for k, _ in views], sorted(involved)
+    return _weighted(weighted), [k for k, _ in views], sorted(involved)
 
 
 def _blame(view: int, against: dict[tuple[int, int], float]) -> tuple[int, float]:
@@ -235,7 +263,7 @@ def _blame(view: int, against: dict[tuple[int, int], float]) -> tuple[int, float
     return len(mine), sum(mine)
 
 
-def _apart(first: _View, second: _View) -> tuple[float, float]:
+def _apart(first: Placement, second: Placement) -> tuple[float, float]:
     """How far apart two views place a marker: mm, and in sigmas of their difference
     (its Mahalanobis distance: what the two views share, an anchor both rest on,
     cancels in it)."""
@@ -246,24 +274,29 @@ def _apart(first: _View, second: _View) -> tuple[float, float]:
     return float(np.hypot(*d)), math.sqrt(max(float(d @ np.linalg.solve(spread, d)), 0.0))
 
 
-def _placed(marker: LocatedMarker, weighted: list[tuple[FloatArray, _View]]) -> LocatedMarker:
-    """``marker`` placed at the weighted sum of views (weights 2 x 2, summing to I): its
-    shared moves and height's move are the weighted sums, its pixel noise the sum of the
-    weighted noises (the cameras' own are independent)."""
+def _weighted(weighted: list[tuple[FloatArray, Placement]]) -> Placement:
+    """The weighted sum of views (weights 2 x 2, summing to I): its shared moves and
+    height's move are the weighted sums, its pixel noise the sum of the weighted noises
+    (the cameras' own are independent)."""
     xy = np.sum([w @ view.xy for w, view in weighted], axis=0)
     moves = np.sum([view.moves @ w.T for w, view in weighted], axis=0)
     height = np.sum([w @ view.height for w, view in weighted], axis=0)
     pixel = np.sum([w @ view.pixel @ w.T for w, view in weighted], axis=0)
-    own = pixel + np.outer(height, height)
-    own = (own + own.T) / 2.0
-    shared = moves.T @ moves
+    return Placement(xy, moves, pixel, height)
+
+
+def _placed(marker: LocatedMarker, place: Placement) -> LocatedMarker:
+    """``marker`` at a fused place, with its errors."""
+    own = place.own
+    shared = place.moves.T @ place.moves
+    height = place.height
     return replace(
         marker,
-        x_mm=float(xy[0]),
-        y_mm=float(xy[1]),
+        x_mm=float(place.xy[0]),
+        y_mm=float(place.xy[1]),
         sigma_mm=_worst(own + shared),
         shared_sigma_mm=_worst(shared + np.outer(height, height)),
-        shared_mm=tuple((float(dx), float(dy)) for dx, dy in moves),
+        shared_mm=tuple((float(dx), float(dy)) for dx, dy in place.moves),
         own_cov_mm2=((float(own[0, 0]), float(own[0, 1])), (float(own[1, 0]), float(own[1, 1]))),
         height_move_mm=(float(height[0]), float(height[1])),
     )
@@ -274,4 +307,15 @@ def _worst(covariance: FloatArray) -> float:
     return math.sqrt(max(float(np.linalg.eigvalsh(covariance)[-1]), 0.0))
 
 
-__all__ = ["DISAGREE_CHI2", "Agreement", "FusedMarker", "FusedResult", "fuse", "term_names"]
+__all__ = [
+    "DISAGREE_CHI2",
+    "Agreement",
+    "FusedMarker",
+    "FusedResult",
+    "Placement",
+    "combine",
+    "fuse",
+    "fused_name",
+    "fused_terms",
+    "term_names",
+]

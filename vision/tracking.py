@@ -84,13 +84,21 @@ class Shared:
     """What one marker's error shares with the others of its frame (docs/formats.md,
     "Errors shared between markers"): the names of the shared terms, how far one sigma
     of each moves the marker (``moves_mm``, one ``(dx, dy)`` per term), and its own
-    covariance: the part every frame repeats (``lasting_cov_mm2``: its height's doubt)
-    and this frame's noise (``noise_cov_mm2``), which averaging frames reduces."""
+    covariance: the part every frame repeats (its height's doubt, which moves it by
+    ``height_move_mm`` at one sigma: signed, as another camera's view of the same figure
+    needs it) and this frame's noise (``noise_cov_mm2``), which averaging frames
+    reduces."""
 
     errors: tuple[str, ...]
     moves_mm: tuple[tuple[float, float], ...]
-    lasting_cov_mm2: Matrix2 = ((0.0, 0.0), (0.0, 0.0))
+    height_move_mm: tuple[float, float] = (0.0, 0.0)
     noise_cov_mm2: Matrix2 = ((0.0, 0.0), (0.0, 0.0))
+
+    @property
+    def lasting_cov_mm2(self) -> Matrix2:
+        """The part of its own covariance every frame repeats: its height's doubt."""
+        hx, hy = self.height_move_mm
+        return ((hx * hx, hx * hy), (hx * hy, hy * hy))
 
 
 @dataclass(frozen=True, slots=True)
