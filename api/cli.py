@@ -701,7 +701,7 @@ def _live_table(
 ) -> Any:
     """The live table for ``serve`` and ``snapshot``: demo, or arbitre.yaml and a source."""
     from arbitre.api.live import LiveTable
-    from arbitre.vision.sources import CaptureSource, FolderSource, FrameSource, camera_indices
+    from arbitre.api.settings import SourceSpec
 
     sources = {"--demo": demo, "--camera-index": camera_index, "--video": video}
     chosen = _given({**sources, "--folder": folder, "--url": url})
@@ -719,27 +719,44 @@ def _live_table(
     from arbitre.api.settings import load_settings
 
     settings, table_config = load_settings(config)
-    source: FrameSource
-    spec = settings.source
-    if video is not None or (spec and spec.video and not chosen):
-        source = _video_source(video or config.parent / (spec.video if spec else ""))
-    elif folder is not None or (spec and spec.folder and not chosen):
-        source = FolderSource(folder or config.parent / (spec.folder if spec else ""))
-    elif url is not None or (spec and spec.url and not chosen):
-        source = CaptureSource(url or (spec.url if spec else ""))
-    elif camera_index is not None or (spec and spec.camera_index is not None):
-        source = CaptureSource(
-            camera_index if camera_index is not None else spec.camera_index if spec else 0
-        )
-    else:
-        found = camera_indices()
-        if not found:
+    specs = settings.camera_specs
+    if len(specs) > 1:
+        if chosen:
             raise fail(
-                "no source given and no camera found (tried webcams 0-3); "
-                "try `arbitre serve --demo`"
+                f"{config} names {len(specs)} cameras: each one's source is in the file "
+                f"(cameras: - {{camera: ..., source: ...}}), not {chosen[0]}"
             )
-        source = CaptureSource(found[0])
-    return LiveTable(table_config, source)
+        return LiveTable(table_config, [_source_of(spec.source, config.parent) for spec in specs])
+    spec = specs[0].source
+    if chosen:  # a source given on the command line replaces the file's
+        spec = SourceSpec(
+            camera_index=camera_index,
+            video=None if video is None else str(video),
+            folder=None if folder is None else str(folder),
+            url=url,
+        )
+    return LiveTable(table_config, _source_of(spec, Path() if chosen else config.parent))
+
+
+def _source_of(spec: Any, base: Path) -> Any:
+    """The frame source a `SourceSpec` names (paths relative to ``base``); none named:
+    the first webcam found."""
+    from arbitre.vision.sources import CaptureSource, FolderSource, camera_indices
+
+    if spec is not None and spec.video:
+        return _video_source(base / spec.video)
+    if spec is not None and spec.folder:
+        return FolderSource(base / spec.folder)
+    if spec is not None and spec.url:
+        return CaptureSource(spec.url)
+    if spec is not None and spec.camera_index is not None:
+        return CaptureSource(spec.camera_index)
+    found = camera_indices()
+    if not found:
+        raise fail(
+            "no source given and no camera found (tried webcams 0-3); try `arbitre serve --demo`"
+        )
+    return CaptureSource(found[0])
 
 
 VIDEO_DEADLINE_S = 20.0

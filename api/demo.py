@@ -9,6 +9,7 @@ go through exactly the same pipeline as a real camera's.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -32,10 +33,13 @@ from arbitre.vision.simulate import (
 )
 from arbitre.vision.sources import FrameSource
 
+Figure = tuple[int, str, str, str, str, float, float, float, dict[str, Any]]
+"""(marker, name, side, group, type, head height mm, x, y, extra attributes)"""
+
+
 TABLE_MM = (900.0, 600.0)
 MARKER_MM = 20.0
-# (marker, name, side, group, type, head height mm, x, y, extra attributes)
-FIGURES: tuple[tuple[int, str, str, str, str, float, float, float, dict[str, Any]], ...] = (
+FIGURES: tuple[Figure, ...] = (  # (marker, name, side, group, type, height, x, y, attrs)
     (10, "Chef alpin", "blancs", "alpins", "CR", 32.0, 180.0, 170.0, {}),
     (11, "Tireur d'élite", "blancs", "tireurs", "TD", 30.0, 150.0, 400.0, {"sniper": True}),
     (12, "Sergent", "blancs", "section", "TD", 30.0, 330.0, 300.0, {}),
@@ -81,25 +85,37 @@ def demo_camera() -> Camera:
 
 def demo_setup() -> DemoSetup:
     camera = demo_camera()
-    sim_table = SimTable(*TABLE_MM)
+    return setup_of(camera, anchors(SimTable(*TABLE_MM)), FIGURES, TABLE_MM, "demo", TERRAIN)
+
+
+def setup_of(
+    camera: Camera,
+    anchor_markers: Sequence[SimMarker],
+    figures: Sequence[Figure],
+    table_mm: tuple[float, float],
+    name: str,
+    terrain: tuple[dict[str, Any], ...] = (),
+) -> DemoSetup:
+    """What a user would have written for a simulated table: its camera's intrinsics, the
+    table with its anchors, the roster (each figure its group's reference, on its own)."""
     table = table_from_mapping(
         {
-            "width_mm": TABLE_MM[0],
-            "depth_mm": TABLE_MM[1],
+            "width_mm": table_mm[0],
+            "depth_mm": table_mm[1],
             "dictionary": "DICT_4X4_250",
             "anchors": [
                 {"id": a.id, "x_mm": a.x_mm, "y_mm": a.y_mm, "size_mm": a.size_mm}
-                for a in anchors(sim_table)
+                for a in anchor_markers
             ],
         },
-        "demo table",
+        f"{name} table",
     )
     roster = roster_from_mapping(
         {
             "figures": [
                 {
                     "marker": marker,
-                    "name": name,
+                    "name": who,
                     "side": side,
                     "group": group,
                     "reference": True,
@@ -107,13 +123,13 @@ def demo_setup() -> DemoSetup:
                     "marker_height_mm": height,
                     "attrs": {"alone": True, **attrs},
                 }
-                for marker, name, side, group, kind, height, _x, _y, attrs in FIGURES
+                for marker, who, side, group, kind, height, _x, _y, attrs in figures
             ]
         },
-        "demo roster",
+        f"{name} roster",
     )
     intrinsics = CameraIntrinsics(camera.image_size, camera.camera_matrix, camera.dist_coeffs)
-    return DemoSetup(intrinsics, table, roster, TERRAIN)
+    return DemoSetup(intrinsics, table, roster, terrain)
 
 
 def demo_config() -> TableConfig:

@@ -22,6 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arbitre import __version__
 from arbitre.api.bodies import MAX_BODY_BYTES, BodyGuard, send_detail
+from arbitre.api.camera_loop import STREAM_WIDTH_PX
 from arbitre.api.desk import QuestionDesk, load_path_search
 from arbitre.api.hosts import LOOPBACK, TrustedHostGuard
 from arbitre.api.live import LiveTable
@@ -246,7 +247,10 @@ def create_app(
     app.state.broadcaster = broadcaster
     app.state.desk = question_desk
     app.state.shared_jpeg = SharedJpeg(
-        lambda overlays: live.jpeg(overlays=overlays), max_streams=max_streams
+        lambda overlays, camera: live.jpeg(
+            overlays=overlays, camera=camera, max_width=STREAM_WIDTH_PX
+        ),
+        max_streams=max_streams,
     )
     app.include_router(page.router)
     app.include_router(state.router)

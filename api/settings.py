@@ -36,12 +36,27 @@ class SourceSpec(BaseModel):
     url: str | None = None
 
 
-class Settings(BaseModel):
-    """The fields of arbitre.yaml; file paths are relative to the file itself."""
+class CameraSpec(BaseModel):
+    """One of several cameras: its camera.yaml and where its frames come from."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     camera: str
+    source: SourceSpec | None = None
+
+
+MAX_CAMERAS = 8
+"""A table is watched by a few cameras: more in arbitre.yaml is a mistake."""
+
+
+class Settings(BaseModel):
+    """The fields of arbitre.yaml; file paths are relative to the file itself. A table
+    has ``camera`` (and ``source``), or ``cameras``: one entry per camera."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    camera: str | None = None
+    cameras: list[CameraSpec] | None = Field(default=None, min_length=1, max_length=MAX_CAMERAS)
     table: str
     roster: str
     ruleset: str = "choc-base-6"
@@ -49,6 +64,23 @@ class Settings(BaseModel):
     terrain: list[dict[str, Any]] = Field(default_factory=list)
     allies: list[list[str]] = Field(default_factory=list)
     source: SourceSpec | None = None
+
+    @pydantic.model_validator(mode="after")
+    def _one_way_to_name_cameras(self) -> Settings:
+        if self.camera is None and self.cameras is None:
+            raise ValueError("give camera: (one camera) or cameras: (several)")
+        if self.camera is not None and self.cameras is not None:
+            raise ValueError("give camera: (one camera) or cameras: (several), not both")
+        if self.cameras is not None and self.source is not None:
+            raise ValueError("with cameras:, each camera has its own source: (none at the top)")
+        return self
+
+    @property
+    def camera_specs(self) -> list[CameraSpec]:
+        """Every camera with its source: ``cameras``, or ``camera`` and ``source``."""
+        if self.cameras is not None:
+            return list(self.cameras)
+        return [CameraSpec(camera=str(self.camera), source=self.source)]
 
 
 def load_settings(path: str | Path) -> tuple[Settings, TableConfig]:
@@ -60,14 +92,17 @@ def load_settings(path: str | Path) -> tuple[Settings, TableConfig]:
     except pydantic.ValidationError as error:
         first = error.errors()[0]
         field = ".".join(str(p) for p in first["loc"])
-        raise CalibrationError(f"{where}: {field}: {first['msg']}") from None
+        message = str(first["msg"]).removeprefix("Value error, ")
+        raise CalibrationError(f"{where}: {field + ': ' if field else ''}{message}") from None
     base = where.parent
     roster = load_roster(base / settings.roster)
     clash = roster.clashing_terrain(str(piece.get("id")) for piece in settings.terrain)
     if clash is not None:
         raise CalibrationError(f"{where}: terrain: {clash}")
+    cameras = [load_camera(base / spec.camera) for spec in settings.camera_specs]
     config = TableConfig(
-        camera=load_camera(base / settings.camera),
+        camera=cameras[0],
+        more_cameras=tuple(cameras[1:]),
         table=load_table(base / settings.table),
         roster=roster,
         ruleset=settings.ruleset,

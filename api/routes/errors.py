@@ -16,6 +16,7 @@ class Detail(BaseModel):
 MEANINGS = {
     400: "the Host header (or a request's Origin) is not a name this server answers to",
     403: "changing the configuration needs the start-up token (header X-Arbitre-Token)",
+    404: "no such thing here (a camera the table does not have, say)",
     413: "the request body is larger than the route's limit",
     422: "a malformed body or parameter, or a question the rules cannot read (one line)",
     500: "the change could not be saved (the message names the file); nothing changed",

@@ -23,7 +23,7 @@ class CountingEncoder:
     def __init__(self) -> None:
         self.calls: list[bool] = []
 
-    def __call__(self, overlays: bool) -> bytes:
+    def __call__(self, overlays: bool, camera: int = 0) -> bytes:
         time.sleep(0.005)  # encoding takes a while
         self.calls.append(overlays)
         return f"jpeg {len(self.calls)}".encode()
