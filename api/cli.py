@@ -698,17 +698,25 @@ def _live_table(
     video: Path | None,
     folder: Path | None,
     url: str | None,
+    demo_club: bool = False,
 ) -> Any:
-    """The live table for ``serve`` and ``snapshot``: demo, or arbitre.yaml and a source."""
+    """The live table for ``serve`` and ``snapshot``: a demo, or arbitre.yaml and its
+    sources."""
     from arbitre.api.live import LiveTable
     from arbitre.api.settings import SourceSpec
 
-    sources = {"--demo": demo, "--camera-index": camera_index, "--video": video}
-    chosen = _given({**sources, "--folder": folder, "--url": url})
+    sources = {"--demo": demo, "--demo-club": demo_club, "--camera-index": camera_index}
+    chosen = _given({**sources, "--video": video, "--folder": folder, "--url": url})
     if len(chosen) > 1:
         raise fail(f"choose one source, not {' and '.join(chosen)}")
-    if demo and config is not None:
-        raise fail("--demo is a table of its own: give it or --config, not both")
+    if (demo or demo_club) and config is not None:
+        raise fail(f"{chosen[0]} is a table of its own: give it or --config, not both")
+    if demo_club:
+        from arbitre.api.demo_club import ClubTable, club_sources, demo_club_config
+
+        club = ClubTable()
+        club.start()
+        return LiveTable(demo_club_config(), club_sources(club))
     if demo:
         from arbitre.api.demo import DemoSource, demo_config
 
@@ -821,6 +829,12 @@ def _say_fused(images: list[Path], fused: Any) -> None:
 @bad_input_exits_2
 def serve(
     demo: Annotated[bool, typer.Option("--demo", help="the built-in demo table")] = False,
+    demo_club: Annotated[
+        bool,
+        typer.Option(
+            "--demo-club", help="the built-in club table: 6 x 4 ft, two simulated cameras"
+        ),
+    ] = False,
     config: Annotated[Path | None, typer.Option(help="arbitre.yaml")] = None,
     camera_index: Annotated[
         int | None, typer.Option(help="webcam index, 0 to 63", min=0, max=MAX_CAMERA_INDEX)
@@ -866,7 +880,7 @@ def serve(
     except (TuioError, HostError) as error:
         raise fail(str(error)) from None
     _check_listening(host, port)  # before a camera or a video is waited on
-    live = _live_table(config, demo, camera_index, video, folder, url)
+    live = _live_table(config, demo, camera_index, video, folder, url, demo_club)
     sender: TuioSender | None = None
     if tuio_target is not None:
         table = live.config.table
@@ -877,17 +891,19 @@ def serve(
     everywhere = host in ALL_INTERFACES
     shown = (lan_address() or "127.0.0.1") if everywhere else host
     shown = f"[{shown}]" if ":" in shown else shown  # an IPv6 address in a URL
-    typer.echo(f"arbitre: {live.source.description} on http://{shown}:{port}/ (API docs /docs)")
+    described = " + ".join(source.description for source in live.sources)
+    typer.echo(f"arbitre: {described} on http://{shown}:{port}/ (API docs /docs)")
     typer.echo(f"arbitre: to change settings, open http://{shown}:{port}/?token={token}")
     if everywhere:
         typer.echo("arbitre: anyone on this network may view; changes need the token")
     if sender is not None:
         typer.echo(f"arbitre: TUIO /tuio/2Dobj to {tuio} (UDP), each frame")
-    if not live.source.is_open():
-        typer.echo(
-            f"arbitre: warning: {live.source.description} gives no picture yet"
-            f" ({live.source.advice or 'it is tried again every few seconds'})"
-        )
+    for source in live.sources:
+        if not source.is_open():
+            typer.echo(
+                f"arbitre: warning: {source.description} gives no picture yet"
+                f" ({source.advice or 'it is tried again every few seconds'})"
+            )
     unknown = [f.name for f in live.config.roster.figures if f.marker_height_mm is None]
     if unknown:
         shown_names = ", ".join(unknown[:5]) + (
@@ -970,7 +986,7 @@ def snapshot(
     else:
         live = _live_table(config, demo, camera_index, video, folder, url)
         got = sum(live.step() for _ in range(frames))
-        live.source.close()
+        live.stop()
         if not got:
             raise fail(live.source.no_frame())
         if not live.located_frames:

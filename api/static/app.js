@@ -71,6 +71,7 @@ const app = {
   outdated: false,
   cameraOn: localStorage.getItem("arbitre.camera") !== "off",
   cameraAttempt: 0,
+  cameraIndex: 0, // which camera the view shows (a table may have several)
   token: takeToken(),
   views: {},
   editor: null,
@@ -180,6 +181,12 @@ function renderStatus() {
     kind = "ok";
     words = t("status.ok");
     fps = `· ${t("status.fps", { fps: number(app.state.fps, 0) })}`;
+  } else if ((app.state.cameras ?? []).some((c) => c.ok)) {
+    // some cameras still see the table: say which stopped, the others' figures stay live
+    const cameras = app.state.cameras;
+    kind = "partial";
+    words = t("status.partial", { lost: cameras.filter((c) => !c.ok).length, total: cameras.length });
+    message = app.state.source.message || "";
   } else {
     kind = "lost";
     words = t("status.lost");
@@ -299,12 +306,14 @@ function renderLegend(colourOf) {
 function renderCameraFrame() {
   const frame = byTestId("camera-frame");
   const image = byTestId("camera-img");
-  const [width, height] = app.state?.image_size ?? [16, 9];
+  const cameras = app.state?.cameras ?? [];
+  if (app.cameraIndex >= Math.max(cameras.length, 1)) app.cameraIndex = 0;
+  const [width, height] = cameras[app.cameraIndex]?.image_size ?? app.state?.image_size ?? [16, 9];
   frame.style.aspectRatio = `${width} / ${height}`;
   frame.hidden = !app.cameraOn;
   byTestId("camera-off").hidden = app.cameraOn;
   byTestId("camera-toggle").textContent = t(app.cameraOn ? "camera.hide" : "camera.show");
-  const wanted = app.cameraOn ? server.streamUrl(app.cameraAttempt) : "";
+  const wanted = app.cameraOn ? server.streamUrl(app.cameraAttempt, app.cameraIndex) : "";
   if ((image.getAttribute("src") || "") !== wanted) {
     if (wanted) image.setAttribute("src", wanted);
     else image.removeAttribute("src");
@@ -321,7 +330,8 @@ function renderLive() {
   renderMap(app.views.map, marks ? { ...app.state, terrain: marks.pieces } : app.state, colourOf, overlay);
   renderEdit(app.views.map, app.state, marks);
   renderZoomButtons();
-  if (app.cameraOn) renderCamera(app.views.camera, app.state, colourOf, overlay);
+  renderCameraPicker();
+  if (app.cameraOn) renderCamera(app.views.camera, cameraState(app.state), colourOf, overlay);
   renderFigureList(colourOf, overlay);
   renderLegend(colourOf);
   renderSettingsValue();
@@ -780,7 +790,7 @@ function onPanEnd(event) {
 
 function onCameraTap(event) {
   if (!app.state) return;
-  offerFigures(figuresAtCamera(app.views.camera, app.state, event.clientX, event.clientY), event);
+  offerFigures(figuresAtCamera(app.views.camera, cameraState(app.state), event.clientX, event.clientY), event);
 }
 
 function onFigureListTap(event) {
@@ -799,6 +809,58 @@ function setMode(mode) {
 function toggleCamera() {
   app.cameraOn = !app.cameraOn;
   localStorage.setItem("arbitre.camera", app.cameraOn ? "on" : "off");
+  renderCameraFrame();
+  renderLive();
+}
+
+/** The state as the chosen camera sees it: its picture's size, each figure where that
+ * camera pictures it (none where it does not). */
+function cameraState(state) {
+  const k = app.cameraIndex;
+  if (!k || !state.cameras?.[k]) return state;
+  return {
+    ...state,
+    image_size: state.cameras[k].image_size,
+    figures: state.figures.map((f) => ({ ...f, image_px: f.views_px?.[k] ?? null })),
+  };
+}
+
+/** One button per camera when the table has several: each says whether its camera is
+ * live, and the chosen one is the camera shown. */
+function renderCameraPicker() {
+  const picker = byTestId("camera-picker");
+  const cameras = app.state?.cameras ?? [];
+  const key = JSON.stringify([language(), app.cameraIndex, cameras.map((c) => [c.ok, c.message])]);
+  if (picker.dataset.key === key) return;
+  picker.dataset.key = key;
+  picker.hidden = cameras.length < 2;
+  if (cameras.length < 2) {
+    picker.replaceChildren();
+    return;
+  }
+  picker.replaceChildren(
+    ...cameras.map((camera, k) => {
+      const button = el(
+        "button",
+        {
+          type: "button",
+          class: "small camera-pick",
+          "data-testid": `camera-pick-${k}`,
+          "data-state": camera.ok ? "ok" : "lost",
+          "aria-pressed": String(k === app.cameraIndex),
+          title: camera.ok ? camera.description : camera.message,
+        },
+        t(camera.ok ? "camera.pick" : "camera.pick.lost", { n: k + 1 }),
+      );
+      button.addEventListener("click", () => chooseCamera(k));
+      return button;
+    }),
+  );
+}
+
+function chooseCamera(k) {
+  if (k === app.cameraIndex) return;
+  app.cameraIndex = k;
   renderCameraFrame();
   renderLive();
 }
@@ -883,6 +945,7 @@ function shownState() {
   return {
     ...app.scene.view,
     source: live.source ?? { description: "", ok: false, message: "" },
+    cameras: live.cameras ?? [],
     fps: live.fps ?? 0,
     image_size: live.image_size ?? [16, 9],
   };

@@ -87,10 +87,11 @@ export async function fetchState() {
   return response.json();
 }
 
-/** The URL of the camera stream, without the server's own drawings (the page draws its own). */
-export function streamUrl(attempt = 0) {
+/** The URL of a camera's stream, without the server's own drawings (the page draws its own). */
+export function streamUrl(attempt = 0, camera = 0) {
   const url = new URL(apiUrl("api/stream.mjpg"));
   url.searchParams.set("overlays", "false");
+  if (camera) url.searchParams.set("camera", String(camera));
   if (attempt) url.searchParams.set("retry", String(attempt));
   return url.toString();
 }
