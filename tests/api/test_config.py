@@ -16,7 +16,7 @@ from arbitre.api.cli import app
 from arbitre.api.settings import load_settings
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.simulated import write_setup
-from arbitre.vision.simulate import Render, preset
+from arbitre.vision.simulate import Render, preset, render
 
 runner = CliRunner()
 
@@ -260,3 +260,87 @@ def test_a_fixed_piece_and_a_roster_piece_with_one_id_are_refused_at_once(
         match=r"terrain: 'wood1' is also the id of the roster's terrain piece on marker 60",
     ):
         load_settings(club / "arbitre.yaml")
+
+
+@pytest.fixture(scope="module")
+def two_cameras(table: tuple[Path, Render]) -> tuple[Path, Render, Render]:
+    """The same table seen also from its opposite edge: arbitre.yaml with ``cameras:``."""
+    config, first = table
+    folder = config.parent
+    scene = preset("overhead", scale=0.4, seed=5)
+    centre = (scene.scene.table.width_mm / 2, scene.scene.table.depth_mm / 2)
+    # the second camera carried half a turn round the table: it sees it upside down
+    second = render(scene.camera.around(centre, 180.0), scene.scene, scene.options)
+    (folder / "frames_b").mkdir()
+    cv2.imwrite(str(folder / "frames_b" / "0001.png"), second.image)
+    settings = yaml.safe_load(config.read_text())
+    del settings["camera"], settings["source"]
+    settings["cameras"] = [
+        {"camera": "camera.yaml", "source": {"folder": "frames"}},
+        {"camera": "camera.yaml", "source": {"folder": "frames_b"}},
+    ]
+    path = folder / "two.yaml"
+    path.write_text(yaml.safe_dump(settings), encoding="utf-8")
+    return path, first, second
+
+
+def test_snapshot_from_two_cameras_fuses_what_each_saw(
+    two_cameras: tuple[Path, Render, Render], tmp_path: Path
+) -> None:
+    config, first, second = two_cameras
+    out = tmp_path / "scene.yaml"
+    result = runner.invoke(
+        app, ["snapshot", "--config", str(config), "--frames", "3", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    scene = yaml.safe_load(out.read_text())
+    figures = {f["id"]: f for f in scene["figures"]}
+    visible = {i for i in (*first.visible_ids(), *second.visible_ids()) if i >= 10}
+    assert {f"figure {i}" for i in visible} == set(figures)
+    for marker in visible:
+        truth = first.truth[marker].centre_mm
+        placed = figures[f"figure {marker}"]
+        assert math.hypot(placed["x_mm"] - truth[0], placed["y_mm"] - truth[1]) < 1.0
+    assert "0:pose_rx" in scene["shared_errors"] and "1:pose_rx" in scene["shared_errors"]
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"camera": "camera.yaml"}, "give camera: (one camera) or cameras: (several), not both"),
+        ({"source": {"folder": "frames"}}, "with cameras:, each camera has its own source:"),
+        ({"cameras": []}, "cameras: List should have at least 1 item"),
+    ],
+)
+def test_cameras_written_two_ways_are_refused_in_one_line(
+    two_cameras: tuple[Path, Render, Render], tmp_path: Path, change: dict[str, object], words: str
+) -> None:
+    config = two_cameras[0]
+    settings = {**yaml.safe_load(config.read_text()), **change}
+    path = config.parent / "wrong.yaml"
+    path.write_text(yaml.safe_dump(settings), encoding="utf-8")
+    result = runner.invoke(
+        app, ["snapshot", "--config", str(path), "--out", str(tmp_path / "s.yaml")]
+    )
+    assert result.exit_code == 2
+    assert words in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_a_source_flag_is_refused_when_the_file_names_several_cameras(
+    two_cameras: tuple[Path, Render, Render], tmp_path: Path
+) -> None:
+    config = two_cameras[0]
+    result = runner.invoke(
+        app,
+        [
+            "snapshot",
+            "--config",
+            str(config),
+            "--folder",
+            str(tmp_path),
+            "--out",
+            str(tmp_path / "s.yaml"),
+        ],
+    )
+    assert result.exit_code == 2
+    assert "names 2 cameras: each one's source is in the file" in result.output
