@@ -25,13 +25,14 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
+from arbitre.api.measuring import MeasuringProcess
 from arbitre.calibration.anchors import AnchorMemory
 from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.frame import Frame, locate_frame
 from arbitre.calibration.locate import LocatedMarker, LocateResult
 from arbitre.calibration.table import Roster, Table
-from arbitre.vision.detect import MarkerTracker, diagonal_intersection
+from arbitre.vision.detect import MarkerTracker, diagonal_intersections
 from arbitre.vision.errors import VisionError
 from arbitre.vision.sources import FrameSource
 from arbitre.vision.tracking import FigureTracker, Observation, Shared, Track
@@ -81,6 +82,7 @@ class CameraLoop:
         stale_after_s: float = STALE_AFTER_S,
         on_step: Callable[[], None] | None = None,
         name: str = "live-table",
+        process: bool = False,
     ) -> None:
         self.camera = camera
         self.table = table
@@ -120,6 +122,9 @@ class CameraLoop:
         self._processing_s: float | None = None  # moving average of the time to measure one
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        # With ``process``, the frames are located in a process of the camera's own, which
+        # keeps its tracker and pose memory (`arbitre.api.measuring`).
+        self._measuring = MeasuringProcess(camera, table, roster) if process else None
 
     # --- the loop ----------------------------------------------------------------------
 
@@ -135,6 +140,8 @@ class CameraLoop:
             self._thread.join(timeout=5)
             self._thread = None
         self.source.close()
+        if self._measuring is not None:
+            self._measuring.close()
 
     @property
     def frames_processed(self) -> int:
@@ -200,13 +207,17 @@ class CameraLoop:
                 self._first_frame_at = now
         measuring = self._timer()
         try:
-            frame = locate_frame(
-                image,
-                self.camera,
-                self.table,
-                self.roster,
-                tracker=self._markers,
-                anchors=self._anchors,
+            frame = (
+                self._measuring.locate(image)
+                if self._measuring is not None
+                else locate_frame(
+                    image,
+                    self.camera,
+                    self.table,
+                    self.roster,
+                    tracker=self._markers,
+                    anchors=self._anchors,
+                )
             )
         except (VisionError, CalibrationError) as error:  # a frame it cannot read
             with self._lock:
@@ -265,14 +276,7 @@ class CameraLoop:
             else:
                 self._reprojection_px = None
                 self._figures.lost(now)
-            self._latest = _Latest(
-                image,
-                frame,
-                {
-                    m.id: _point(diagonal_intersection(m.image_corners_px))
-                    for m in frame.detections.markers
-                },
-            )
+            self._latest = _Latest(image, frame, _centres(frame))
 
     # --- what it shows -----------------------------------------------------------------
 
@@ -366,8 +370,14 @@ def shared_of(errors: tuple[str, ...], marker: LocatedMarker) -> Shared | None:
     return Shared(errors, marker.shared_mm, marker.height_move_mm, noise)
 
 
-def _point(xy: NDArray[np.float64]) -> tuple[float, float]:
-    return float(xy[0]), float(xy[1])
+def _centres(frame: Frame) -> dict[int, tuple[float, float]]:
+    """Where each marker of a frame is in the picture: its diagonals' intersection, px."""
+    markers = frame.detections.markers
+    if not markers:
+        return {}
+    corners = np.array([m.image_corners_px for m in markers], dtype=np.float64)
+    centres = diagonal_intersections(corners).tolist()
+    return {m.id: (x, y) for m, (x, y) in zip(markers, centres, strict=True)}
 
 
 def _ascii(text: str) -> str:

@@ -716,7 +716,7 @@ def _live_table(
 
         club = ClubTable()
         club.start()
-        return LiveTable(demo_club_config(), club_sources(club))
+        return LiveTable(demo_club_config(), club_sources(club), processes=True)
     if demo:
         from arbitre.api.demo import DemoSource, demo_config
 
@@ -734,7 +734,9 @@ def _live_table(
                 f"{config} names {len(specs)} cameras: each one's source is in the file "
                 f"(cameras: - {{camera: ..., source: ...}}), not {chosen[0]}"
             )
-        return LiveTable(table_config, [_source_of(spec.source, config.parent) for spec in specs])
+        sources = [_source_of(spec.source, config.parent) for spec in specs]
+        # each camera measured in a process of its own: side by side, not in turns
+        return LiveTable(table_config, sources, processes=True)
     spec = specs[0].source
     if chosen:  # a source given on the command line replaces the file's
         spec = SourceSpec(

@@ -25,8 +25,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
+from numpy.typing import NDArray
 
-from arbitre.calibration.fuse import Placement, combine, fused_name, fused_terms
+from arbitre.calibration.fuse import FloatArray, Placement, combine, fused_name, fused_terms
 from arbitre.vision.tracking import Shared, Track
 
 
@@ -51,6 +52,11 @@ def fuse_tracks(cameras: Sequence[CameraTracks]) -> FusedTracks:
         return FusedTracks(tracks, errors, {t.marker: (0,) for t in tracks if not t.stale})
     names = fused_terms([errors for _, errors in cameras])
     column = {name: k for k, name in enumerate(names)}
+    # where each camera's terms go among the fused ones
+    rows = [
+        np.array([column[fused_name(name, k)] for name in errors], dtype=np.intp)
+        for k, (_, errors) in enumerate(cameras)
+    ]
     seen: dict[int, list[tuple[int, Track]]] = {}
     for k, (tracks, _) in enumerate(cameras):
         for track in tracks:
@@ -63,9 +69,9 @@ def fuse_tracks(cameras: Sequence[CameraTracks]) -> FusedTracks:
         pool = fresh or [max(seen[marker], key=lambda kt: kt[1].last_seen_s)]
         if len(pool) == 1 or not all(t.settled for _, t in pool):
             k, track = max(pool, key=lambda kt: kt[1].last_seen_s)
-            fused.append(_renamed(track, k, cameras[k][1], names, column))
+            fused.append(_renamed(track, cameras[k][1], names, rows[k]))
             continue
-        places = [(k, _placement(t, k, cameras[k][1], column)) for k, t in pool]
+        places = [(k, _placement(t, cameras[k][1], len(names), rows[k])) for k, t in pool]
         place, used, _apart = combine(places)
         chosen = [t for k, t in pool if k in used]
         fused.append(_track_at(place, chosen, names))
@@ -81,42 +87,36 @@ def _current(track: Track, errors: tuple[str, ...]) -> Shared | None:
     return shared
 
 
-def _moves(shared: Shared, camera: int, column: Mapping[str, int]) -> np.ndarray:
-    moves = np.zeros((len(column), 2))
-    for name, move in zip(shared.errors, shared.moves_mm, strict=True):
-        moves[column[fused_name(name, camera)]] = move
+def _moves(shared: Shared, count: int, rows: NDArray[np.intp]) -> FloatArray:
+    """A camera's shared moves (its terms) among the ``count`` fused terms, at ``rows``."""
+    moves = np.zeros((count, 2))
+    if len(rows):
+        moves[rows] = shared.moves_mm
     return moves
 
 
 def _placement(
-    track: Track, camera: int, errors: tuple[str, ...], column: Mapping[str, int]
+    track: Track, errors: tuple[str, ...], count: int, rows: NDArray[np.intp]
 ) -> Placement:
     """A camera's track as a view of its marker in the fused terms."""
     xy = np.array([track.x_mm, track.y_mm])
     shared = _current(track, errors)
     if shared is None or track.own_cov_mm2 is None:
-        return Placement(xy, np.zeros((len(column), 2)), track.sigma_mm**2 * np.eye(2), np.zeros(2))
+        return Placement(xy, np.zeros((count, 2)), track.sigma_mm**2 * np.eye(2), np.zeros(2))
     height = np.array(shared.height_move_mm, dtype=np.float64)
     pixel = np.array(track.own_cov_mm2, dtype=np.float64) - np.outer(height, height)
-    return Placement(xy, _moves(shared, camera, column), pixel, height)
+    return Placement(xy, _moves(shared, count, rows), pixel, height)
 
 
 def _renamed(
-    track: Track,
-    camera: int,
-    errors: tuple[str, ...],
-    names: tuple[str, ...],
-    column: Mapping[str, int],
+    track: Track, errors: tuple[str, ...], names: tuple[str, ...], rows: NDArray[np.intp]
 ) -> Track:
     """One camera's track with its shared errors in the fused terms."""
     shared = _current(track, errors)
     if shared is None:
         return replace(track, shared=None, own_cov_mm2=None)
-    moves = _moves(shared, camera, column)
-    return replace(
-        track,
-        shared=replace(shared, errors=names, moves_mm=_pairs(moves)),
-    )
+    moves = _moves(shared, len(names), rows)
+    return replace(track, shared=replace(shared, errors=names, moves_mm=_pairs(moves)))
 
 
 def _track_at(place: Placement, used: Sequence[Track], names: tuple[str, ...]) -> Track:
@@ -142,5 +142,5 @@ def _track_at(place: Placement, used: Sequence[Track], names: tuple[str, ...]) -
     )
 
 
-def _pairs(moves: np.ndarray) -> tuple[tuple[float, float], ...]:
-    return tuple((float(dx), float(dy)) for dx, dy in moves)
+def _pairs(moves: FloatArray) -> tuple[tuple[float, float], ...]:
+    return tuple((dx, dy) for dx, dy in moves.tolist())

@@ -84,6 +84,8 @@ class LiveTable:
     (`arbitre.api.fused_tracks`), the rules' settings, with a thread-safe state.
 
     ``source`` is one frame source, or one per camera of ``config.cameras`` (in order).
+    With ``processes``, each camera's frames are located in a process of its own
+    (`arbitre.api.measuring`): several cameras then measure side by side, not in turns.
     """
 
     def __init__(
@@ -97,6 +99,7 @@ class LiveTable:
         retry_s: float = RETRY_S,
         stale_after_s: float = STALE_AFTER_S,
         on_frame: Callable[[tuple[Track, ...]], None] | None = None,
+        processes: bool = False,
     ) -> None:
         find_ruleset(config.ruleset)  # fail early on a bad ruleset name
         sources = [source] if isinstance(source, FrameSource) else list(source)
@@ -125,6 +128,7 @@ class LiveTable:
                 stale_after_s=stale_after_s,
                 on_step=self._stepped,
                 name="live-table" if k == 0 else f"live-table-{k}",
+                process=processes,
             )
             for k, (camera, each) in enumerate(zip(config.cameras, sources, strict=True))
         )
@@ -538,10 +542,8 @@ def _scene_figure(
     }
     if track.shared is not None and track.own_cov_mm2 is not None and shared_errors:
         if track.shared.errors == shared_errors:
-            figure["shared_mm"] = [
-                [round(dx, SHARED_DECIMALS), round(dy, SHARED_DECIMALS)]
-                for dx, dy in track.shared.moves_mm
-            ]
+            moves = np.round(np.array(track.shared.moves_mm, dtype=np.float64), SHARED_DECIMALS)
+            figure["shared_mm"] = (moves + 0.0).tolist()  # + 0.0: no -0.0 written
             figure["own_cov_mm2"] = _floored(track.own_cov_mm2, config.own_floor_mm)
     if who is not None:
         for key in ("group", "type", "unit"):

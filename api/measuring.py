@@ -1,0 +1,165 @@
+"""A camera's frames measured in a process of its own.
+
+Locating the markers of a frame is mostly OpenCV, but a good part of it is Python and
+small NumPy arrays, which hold the interpreter's lock: two cameras measured by two
+threads of one process wait on each other, and on the server's own work. A table
+watched by several cameras therefore measures each camera's frames in a process of its
+own (`MeasuringProcess`), as a drop-in for `arbitre.calibration.frame.locate_frame`
+with that camera's tracker and pose memory: the frame goes through shared memory (no
+copy through a pipe), the located `Frame` comes back pickled (about 20 kB for 80
+markers). The process keeps the camera's `MarkerTracker` and `AnchorMemory`, so it
+follows the markers and holds the table's pose from frame to frame exactly as the
+in-process chain does.
+
+A process that dies (killed, out of memory) is started again at the next frame; the
+frame it died on is reported as a `VisionError`, which the camera's loop treats as a
+frame it could not read.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import traceback
+from multiprocessing.connection import Connection
+from multiprocessing.shared_memory import SharedMemory
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from arbitre.calibration.anchors import AnchorMemory
+from arbitre.calibration.camera import CameraIntrinsics
+from arbitre.calibration.errors import CalibrationError
+from arbitre.calibration.frame import Frame, locate_frame
+from arbitre.calibration.table import Roster, Table
+from arbitre.vision.detect import MarkerTracker
+from arbitre.vision.errors import VisionError
+
+REPLY_TIMEOUT_S = 20.0
+"""A frame not measured within this long: the process is taken as hung, and replaced."""
+
+
+class MeasuringProcess:
+    """Locates one camera's frames in a child process (see the module's notes)."""
+
+    def __init__(self, camera: CameraIntrinsics, table: Table, roster: Roster) -> None:
+        self._setup = (camera, table, roster)
+        self._context = multiprocessing.get_context("forkserver")
+        self._conn: Connection | None = None
+        self._process: Any = None
+        self._memory: SharedMemory | None = None
+        self.restarts = 0
+        """How many times the process was started again after it died."""
+
+    def locate(self, image: NDArray[np.uint8]) -> Frame:
+        """The frame located, as `locate_frame` with this camera's tracker and pose memory
+        would (VisionError or CalibrationError as it would raise them)."""
+        if self._conn is None:
+            self._start()
+        conn = self._conn
+        assert conn is not None
+        memory = self._memory
+        if memory is None or memory.size < image.nbytes:
+            self._release_memory()
+            memory = self._memory = SharedMemory(create=True, size=max(image.nbytes, 1))
+        np.ndarray(image.shape, image.dtype, buffer=memory.buf)[...] = image
+        try:
+            conn.send((memory.name, image.shape, image.dtype.str))
+            if not conn.poll(REPLY_TIMEOUT_S):
+                raise TimeoutError
+            kind, value = conn.recv()
+        except (EOFError, OSError, TimeoutError):
+            self._stop_process()
+            self.restarts += 1
+            raise VisionError("the measuring process stopped; it is started again") from None
+        if kind == "frame":
+            frame: Frame = value
+            return frame
+        if kind == "calibration":
+            raise CalibrationError(value)
+        raise VisionError(value)
+
+    def close(self) -> None:
+        """Stop the process and free the shared memory."""
+        self._stop_process()
+        self._release_memory()
+
+    def _start(self) -> None:
+        parent, child = self._context.Pipe()
+        process = self._context.Process(
+            target=_serve, args=(child, *self._setup), name="arbitre-measuring", daemon=True
+        )
+        try:
+            process.start()
+        except Exception as error:  # no process could be made: this frame is not measured
+            parent.close()
+            raise VisionError(f"cannot start the measuring process ({error})") from None
+        finally:
+            child.close()
+        self._process, self._conn = process, parent
+
+    def _stop_process(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.send(None)  # asks the process to end
+            except OSError:
+                pass
+            self._conn.close()
+            self._conn = None
+        if self._process is not None:
+            self._process.join(timeout=2)
+            if self._process.is_alive():
+                self._process.kill()
+                self._process.join(timeout=2)
+            self._process = None
+
+    def _release_memory(self) -> None:
+        if self._memory is not None:
+            self._memory.close()
+            self._memory.unlink()
+            self._memory = None
+
+
+def _serve(conn: Connection, camera: CameraIntrinsics, table: Table, roster: Roster) -> None:
+    """The child's loop: a frame's place in shared memory in, the located frame out."""
+    tracker = MarkerTracker(
+        table.dictionary,
+        camera_matrix=camera.camera_matrix,
+        dist_coeffs=camera.dist_coeffs,
+        scan_beside=True,  # the periodic full scan never holds a frame up
+    )
+    anchors = AnchorMemory(table.anchor_ids)
+    attached: SharedMemory | None = None
+    try:
+        while True:
+            try:
+                message = conn.recv()
+            except (EOFError, OSError):
+                return
+            if message is None:
+                return
+            name, shape, dtype = message
+            if attached is None or attached.name != name:
+                if attached is not None:
+                    attached.close()
+                attached = SharedMemory(name)
+            # No copy: the next frame is written there only once this one is answered, and
+            # the chain keeps grey copies of what it needs from one frame to the next.
+            image = np.ndarray(shape, np.dtype(dtype), buffer=attached.buf)
+            try:
+                reply: tuple[str, Any] = (
+                    "frame",
+                    locate_frame(image, camera, table, roster, tracker=tracker, anchors=anchors),
+                )
+            except VisionError as error:
+                reply = ("vision", str(error))
+            except CalibrationError as error:
+                reply = ("calibration", str(error))
+            except Exception as error:  # a bug must not leave the camera's loop waiting
+                last = traceback.format_exception_only(error)[-1].strip()
+                reply = ("vision", f"measuring failed: {last}")
+            del image  # no view of the memory is left when it is closed
+            conn.send(reply)
+    finally:
+        if attached is not None:
+            attached.close()
