@@ -1158,16 +1158,22 @@ def bench_serve(
     askers: Annotated[
         int, typer.Option(help="clients asking questions without pause, 0 to 200", min=0, max=200)
     ] = 50,
+    cameras: Annotated[
+        bool,
+        typer.Option(help="also two cameras tracking 80 figures on a 6 x 4 ft table (1080p, 4K)"),
+    ] = True,
     as_json: Annotated[bool, typer.Option("--json", help="the result as one JSON object")] = False,
 ) -> None:
     """Pipeline frames per second with WebSocket clients connected, then with clients
-    asking questions, against none."""
+    asking questions, against none; then two cameras over a club's table."""
     from arbitre.api.bench.serve import report_lines, run_serve_bench
 
     if not math.isfinite(seconds):  # nan passes the range's comparisons
         raise fail(f"--seconds takes a number 1 to 120, got {seconds}")
     with _progress_bar("measuring frame rates", quiet=as_json) as progress:
-        report = run_serve_bench(clients=clients, seconds=seconds, askers=askers, progress=progress)
+        report = run_serve_bench(
+            clients=clients, seconds=seconds, askers=askers, cameras=cameras, progress=progress
+        )
     typer.echo(json.dumps(report) if as_json else "\n".join(report_lines(report)))
 
 

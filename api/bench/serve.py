@@ -2,7 +2,8 @@
 
 The demo table runs uncapped (as fast as the machine processes frames) behind a
 real uvicorn server; its frame rate is measured with no client, then with N
-clients reading every state pushed on ``/api/ws``, in the same run.
+clients reading every state pushed on ``/api/ws``, in the same run. Then the club
+section (`arbitre.api.bench.cameras`): two cameras over a 6 x 4 ft table.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 import uvicorn
 
 from arbitre.api.bench.ask_load import run_askers
+from arbitre.api.bench.cameras import SET_UPS, cameras_lines, run_cameras_bench
 from arbitre.api.bench.ws_load import run_clients
 from arbitre.api.demo import DemoSource, demo_config
 from arbitre.api.desk import QuestionDesk
@@ -61,15 +63,20 @@ def run_serve_bench(
     seconds: float = 8.0,
     *,
     askers: int = 50,
+    cameras: bool = True,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Frames per second with no client, with ``clients`` WebSocket clients, and with
     ``askers`` clients asking questions without pause (``reach`` and ``fire``).
 
+    With ``cameras``, the club section too (`arbitre.api.bench.cameras`): two cameras
+    tracking 80 figures, each measured in a process of its own.
+
     ``progress`` is told ``(done, total)`` every tenth of a second of the warm-up and
-    the three measures.
+    the three measures, and at each step of the club section.
     """
-    steps = Steps(_ticks(WARM_UP_S) + 3 * _ticks(seconds), progress)
+    club_steps = 3 * len(SET_UPS) if cameras else 0
+    steps = Steps(_ticks(WARM_UP_S) + 3 * _ticks(seconds) + club_steps, progress)
     live = LiveTable(
         demo_config(),
         DemoSource(),
@@ -103,7 +110,9 @@ def run_serve_bench(
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+    club = run_cameras_bench(seconds, steps) if cameras else []
     return {
+        "cameras": club,
         "clients": clients,
         "fps_alone": alone,
         "fps_loaded": loaded,
@@ -177,4 +186,6 @@ def report_lines(report: dict[str, Any]) -> list[str]:
             f"{asked['busy']} told to retry (503), {asked['other']} other  "
             f"{'ok' if ok else 'MISS'}"
         )
+    if report.get("cameras"):
+        lines.extend(cameras_lines(report["cameras"]))
     return lines

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from arbitre.api.bench.cameras import SET_UPS, cameras_lines, run_cameras_bench
 from arbitre.api.bench.cli_start import RULESETS, cli_start_lines, cli_start_report
 from arbitre.api.bench.every_question import RULESETS as EVERY_RULESET
 from arbitre.api.bench.every_question import every_question_lines, every_question_report
@@ -13,6 +14,7 @@ from arbitre.api.bench.live_scene import RULESETS as LIVE_RULESETS
 from arbitre.api.bench.live_scene import live_scene_lines, live_scene_report
 from arbitre.api.bench.rules import run_rules_bench
 from arbitre.api.bench.serve import run_serve_bench
+from arbitre.calibration.progress import Steps
 from arbitre.rules.registry import find_ruleset
 
 
@@ -29,7 +31,7 @@ def test_the_rules_bench_counts_every_question_timed() -> None:
 def test_the_serve_bench_counts_tenths_of_a_second() -> None:
     seen: list[tuple[int, int]] = []
     report = run_serve_bench(
-        clients=1, seconds=0.3, askers=2, progress=lambda *step: seen.append(step)
+        clients=1, seconds=0.3, askers=2, cameras=False, progress=lambda *step: seen.append(step)
     )
     # 1 s of warm-up and three measures of 0.3 s, in tenths: 10 + 3 + 3 + 3 steps.
     assert seen == [(done, 19) for done in range(1, 20)]
@@ -90,3 +92,17 @@ def test_the_every_question_bench_asks_every_question_of_every_rule_system() -> 
     distances = [row for row in rows if row["question"] == "distance"]
     assert len(distances) == 5 and not any(row["refused"] for row in distances)
     assert every_question_lines(rows)[0].startswith("every question, cold, 100 to 400 figures")
+
+
+def test_the_club_cameras_bench_tracks_the_figures_both_cameras_see() -> None:
+    seen: list[tuple[int, int]] = []
+    one = tuple(s for s in SET_UPS if s.preset == "club1080")
+    rows = run_cameras_bench(1.0, Steps(3, lambda *step: seen.append(step)), one)
+    assert seen == [(1, 3), (2, 3), (3, 3)]  # rendered, one camera alone, both
+    (row,) = rows
+    assert len(row["fps_each"]) == 2 and min(row["fps_each"]) > 0 and row["fps_alone"] > 0
+    # Two 1080p cameras at opposite edges read the markers of the near half of the table
+    # each (the bench vision's club section: 62 % of 80 found with two): far more than
+    # one camera's 30 %.
+    assert row["figures_tracked"] >= 40
+    assert len(cameras_lines(rows)) == 2
