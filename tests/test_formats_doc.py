@@ -322,9 +322,12 @@ def _scene(body: str, folder: Path, _: pytest.FixtureRequest) -> None:
 
 def _settings(body: str, folder: Path, _: pytest.FixtureRequest) -> None:
     settings = yaml.safe_load(body)
-    for field in ("camera", "table", "roster"):
+    for field in ("table", "roster"):
         (first, *_) = _bodies(f"{field}.yaml")
         _write(folder, settings[field], first)
+    cameras = [c["camera"] for c in settings.get("cameras", [])] or [settings["camera"]]
+    for camera in cameras:  # one camera.yaml or several (cameras:)
+        _write(folder, camera, _bodies("camera.yaml")[0])
     loaded, config = load_settings(_write(folder, "arbitre.yaml", body))
     # What the live table checks once it has a table to build a scene of.
     table = {"width_mm": config.table.width_mm, "depth_mm": config.table.depth_mm}
