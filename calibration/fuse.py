@@ -69,11 +69,31 @@ class Agreement:
 
 
 @dataclass(frozen=True, slots=True)
+class AnchorAgreement:
+    """How the views place one anchor: each view's distance from where table.yaml says it
+    is (``off_mm``, None for a view that did not see it) and how far apart the first two
+    views that saw it place it (``apart_mm``, None when one view saw it). Each view's pose
+    rests on the anchors: a few tenths of a mm is a set-up that is right; an anchor
+    several mm off in every view was glued off its place (or table.yaml is wrong)."""
+
+    id: int
+    off_mm: tuple[float | None, ...]
+    apart_mm: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "off_mm": [None if off is None else round(off, 2) for off in self.off_mm],
+            "apart_mm": None if self.apart_mm is None else round(self.apart_mm, 2),
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class FusedResult:
     """The table as several views locate it: ``views`` each camera's own answer (in the
     order of the images), ``markers`` and ``terrain`` fused, ``warnings`` the views left
     out of a marker, the names of the shared terms, and how far apart the views place
-    each marker two of them saw (``agreement``)."""
+    each marker two of them saw (``agreement``) and each anchor (``anchors``)."""
 
     views: tuple[LocateResult, ...]
     markers: tuple[FusedMarker, ...]
@@ -81,6 +101,7 @@ class FusedResult:
     shared_errors: tuple[str, ...]
     warnings: tuple[str, ...]
     agreement: tuple[Agreement, ...] = ()
+    anchors: tuple[AnchorAgreement, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The JSON of ``arbitre locate`` with several images (docs/formats.md)."""
@@ -106,6 +127,7 @@ class FusedResult:
                 }
                 for a in self.agreement
             ],
+            "anchor_agreement": [a.to_json() for a in self.anchors],
         }
 
 
@@ -170,8 +192,31 @@ def fuse(views: Sequence[LocateResult]) -> FusedResult:
         else:
             markers.append(FusedMarker(fused, tuple(used)))
     return FusedResult(
-        tuple(views), tuple(markers), tuple(terrain), names, tuple(warnings), tuple(agreement)
+        tuple(views),
+        tuple(markers),
+        tuple(terrain),
+        names,
+        tuple(warnings),
+        tuple(agreement),
+        _anchor_agreement(views),
     )
+
+
+def _anchor_agreement(views: Sequence[LocateResult]) -> tuple[AnchorAgreement, ...]:
+    """Each anchor some view saw: how far each view places it from table.yaml's place, and
+    how far apart the first two views that saw it place it."""
+    places = [{a.id: a for a in view.anchors_placed} for view in views]
+    checks = []
+    for anchor in sorted({i for placed in places for i in placed}):
+        seen = [placed[anchor] for placed in places if anchor in placed]
+        apart = (
+            math.hypot(seen[1].x_mm - seen[0].x_mm, seen[1].y_mm - seen[0].y_mm)
+            if len(seen) > 1
+            else None
+        )
+        off = tuple(placed[anchor].off_mm if anchor in placed else None for placed in places)
+        checks.append(AnchorAgreement(anchor, off, apart))
+    return tuple(checks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +355,7 @@ def _worst(covariance: FloatArray) -> float:
 __all__ = [
     "DISAGREE_CHI2",
     "Agreement",
+    "AnchorAgreement",
     "FusedMarker",
     "FusedResult",
     "Placement",

@@ -176,6 +176,26 @@ class PlacedTerrain:
 
 
 @dataclass(frozen=True, slots=True)
+class AnchorPlace:
+    """Where a photo places an anchor's centre on the table (flat, from its own pose), and
+    how far that is from where table.yaml says the anchor is (``off_mm``): an anchor glued
+    off its place, or a pose the anchors do not agree on, shows here."""
+
+    id: int
+    x_mm: float
+    y_mm: float
+    off_mm: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "x_mm": round(self.x_mm, 2),
+            "y_mm": round(self.y_mm, 2),
+            "off_mm": round(self.off_mm, 2),
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class LocateResult:
     """The answer of ``arbitre locate``: the table pose and the figure markers on the table."""
 
@@ -185,6 +205,7 @@ class LocateResult:
     markers_rejected: tuple[RejectedMarker, ...] = ()
     terrain: tuple[PlacedTerrain, ...] = ()
     shared_errors: tuple[str, ...] = ()
+    anchors_placed: tuple[AnchorPlace, ...] = ()
 
     @property
     def anchors_seen(self) -> tuple[int, ...]:
@@ -204,6 +225,7 @@ class LocateResult:
             "anchors_rejected": [r.to_json() for r in self.pose.anchors_rejected],
             "markers_rejected": [{"id": r.id, "reason": r.reason} for r in self.markers_rejected],
             "terrain": [piece.to_json() for piece in self.terrain],
+            "anchors_placed": [place.to_json() for place in self.anchors_placed],
         }
 
 
@@ -366,6 +388,25 @@ def locate_with_pose(
         tuple(rejected),
         tuple(terrain),
         placement.shared_errors,
+        _anchor_places(detections, intrinsics, pose, table),
+    )
+
+
+def _anchor_places(
+    detections: Mapping[int, ArrayLike], intrinsics: CameraIntrinsics, pose: TablePose, table: Table
+) -> tuple[AnchorPlace, ...]:
+    """Each anchor seen, placed flat on the table from its centre in the image."""
+    anchors = [a for a in table.anchors if a.id in detections]
+    if not anchors:
+        return ()
+    corners = np.array([marker_corners(a.id, detections[a.id]) for a in anchors])
+    try:
+        placed = pixels_to_table(diagonal_intersections(corners), 0.0, intrinsics, pose).tolist()
+    except CalibrationError:  # an anchor's ray misses the table: no place to give
+        return ()
+    return tuple(
+        AnchorPlace(a.id, x, y, math.hypot(x - a.x_mm, y - a.y_mm))
+        for a, (x, y) in zip(anchors, placed, strict=True)
     )
 
 

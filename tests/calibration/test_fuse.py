@@ -193,3 +193,45 @@ def test_of_three_views_the_one_that_disagrees_is_left_out(
     assert warning.endswith("taken from views 0, 1")
     entry = next(m for m in fused.markers if m.marker.id == moved_id)
     assert entry.views == (0, 1)
+
+
+def test_the_photos_say_where_they_place_each_anchor(two_views: dict[str, object]) -> None:
+    # The simulated anchors lie exactly where table.yaml says: each photo places each anchor
+    # it sees within a few tenths of a mm of it (each sees the near edge's two).
+    fused = two_views["fused"]
+    assert isinstance(fused, FusedResult)
+    assert [a.id for a in fused.anchors] == [0, 1, 2, 3]
+    for anchor in fused.anchors:
+        seen = [off for off in anchor.off_mm if off is not None]
+        assert seen and all(off < 0.5 for off in seen), anchor
+        assert anchor.apart_mm is None or anchor.apart_mm < 0.5
+
+
+def test_an_anchor_glued_off_its_place_shows_in_every_photo() -> None:
+    # Two cameras over a 360 x 240 mm table, from opposite sides, each seeing the four
+    # anchors (1.4 px a mm). table.yaml puts anchor 1 8 mm further along x than it was
+    # glued: 11 px off, more than the 3 px an anchor may disagree by, so each photo's pose
+    # rests on the other three, and each places anchor 1 where it is: 8 mm from
+    # table.yaml's place, the two photos within a few tenths of a mm of each other. The
+    # anchor is wrong, not a camera.
+    scene = preset("overhead", scale=0.4, seed=5)
+    centre = (scene.scene.table.width_mm / 2.0, scene.scene.table.depth_mm / 2.0)
+    intrinsics, table, roster = setup_of(scene)
+    moved = dataclasses.replace(
+        table,
+        anchors=tuple(
+            dataclasses.replace(a, x_mm=a.x_mm + 8.0) if a.id == 1 else a for a in table.anchors
+        ),
+    )
+    views = []
+    for camera in (scene.camera, scene.camera.around(centre, 180.0)):
+        picture = render(camera, scene.scene, scene.options)
+        located = locate_frame(picture.image, intrinsics, moved, roster).located
+        assert isinstance(located, LocateResult)
+        assert located.pose.anchors_used == (0, 2, 3)
+        views.append(located)
+    checks = {a.id: a for a in fuse(views).anchors}
+    assert all(off is not None and off == pytest.approx(8.0, abs=0.5) for off in checks[1].off_mm)
+    assert checks[1].apart_mm is not None and checks[1].apart_mm < 0.5
+    for anchor in (0, 2, 3):
+        assert all(off is not None and off < 0.5 for off in checks[anchor].off_mm)
