@@ -829,7 +829,9 @@ def _say_fused(images: list[Path], fused: Any) -> None:
     if placed:
         worst_off, worst_id, worst_view = max(placed)
         shared = [a.apart_mm for a in fused.anchors if a.apart_mm is not None]
-        apart = f"; the anchors two photos saw, at most {max(shared):.2f} mm apart" if shared else ""
+        apart = (
+            f"; the anchors two photos saw, at most {max(shared):.2f} mm apart" if shared else ""
+        )
         typer.echo(
             f"anchors: each photo places them within {worst_off:.2f} mm of table.yaml "
             f"(the worst, anchor {worst_id} in photo {worst_view}){apart}"

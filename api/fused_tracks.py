@@ -34,11 +34,23 @@ from arbitre.vision.tracking import Shared, Track
 @dataclass(frozen=True, slots=True)
 class FusedTracks:
     """The table's tracks: one per marker, the names of the terms their errors share,
-    and which cameras see each marker now (``views``: marker -> camera indexes)."""
+    which cameras see each marker now (``views``: marker -> camera indexes), and the
+    markers whose cameras disagree beyond their uncertainties (``disagreements``)."""
 
     tracks: tuple[Track, ...]
     shared_errors: tuple[str, ...]
     views: Mapping[int, tuple[int, ...]]
+    disagreements: tuple[Disagreement, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Disagreement:
+    """A still marker two cameras or more place further apart than their uncertainties
+    allow: the cameras that did (``apart``) and those it was taken from (``used``)."""
+
+    marker: int
+    apart: tuple[int, ...]
+    used: tuple[int, ...]
 
 
 CameraTracks = tuple[tuple[Track, ...], tuple[str, ...]]
@@ -63,6 +75,7 @@ def fuse_tracks(cameras: Sequence[CameraTracks]) -> FusedTracks:
             seen.setdefault(track.marker, []).append((k, track))
     fused = []
     views: dict[int, tuple[int, ...]] = {}
+    disagreements = []
     for marker in sorted(seen):
         fresh = [(k, t) for k, t in seen[marker] if not t.stale]
         views[marker] = tuple(k for k, _ in fresh)
@@ -72,10 +85,12 @@ def fuse_tracks(cameras: Sequence[CameraTracks]) -> FusedTracks:
             fused.append(_renamed(track, cameras[k][1], names, rows[k]))
             continue
         places = [(k, _placement(t, cameras[k][1], len(names), rows[k])) for k, t in pool]
-        place, used, _apart = combine(places)
+        place, used, apart = combine(places)
+        if apart:
+            disagreements.append(Disagreement(marker, tuple(apart), tuple(used)))
         chosen = [t for k, t in pool if k in used]
         fused.append(_track_at(place, chosen, names))
-    return FusedTracks(tuple(fused), names, views)
+    return FusedTracks(tuple(fused), names, views, tuple(disagreements))
 
 
 def _current(track: Track, errors: tuple[str, ...]) -> Shared | None:

@@ -33,7 +33,7 @@ from arbitre.api.camera_loop import (
     shared_of,
 )
 from arbitre.api.desk import LastScene
-from arbitre.api.fused_tracks import FusedTracks, fuse_tracks
+from arbitre.api.fused_tracks import Disagreement, FusedTracks, fuse_tracks
 from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.frame import Frame
 from arbitre.calibration.locate import LocatedMarker
@@ -286,6 +286,9 @@ class LiveTable:
             "image_size": first["image_size"],
             "fps": source["delivered_fps"],
             "problem": problem,
+            "camera_warnings": [
+                _disagreement_text(d, self.config.roster) for d in fused.disagreements
+            ],
         }
 
     def set_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -382,6 +385,26 @@ class LiveTable:
         if not 0 <= camera < len(self.cameras):
             raise IndexError(f"no camera {camera}: the table has {len(self.cameras)}")
         return self.cameras[camera].jpeg(overlays=overlays, quality=quality, max_width=max_width)
+
+
+def _disagreement_text(disagreement: Disagreement, roster: Roster) -> str:
+    """A still figure the cameras place too far apart, in words (cameras counted from 1).
+
+    >>> _disagreement_text(Disagreement(12, (0, 1, 2), (1, 2)), Roster(()))
+    'marker12: cameras 1, 2 and 3 disagree beyond their uncertainties; taken from 2 and 3'
+    """
+    who = roster.by_marker(disagreement.marker)
+    name = who.id if who else f"marker{disagreement.marker}"
+    return (
+        f"{name}: cameras {_and(disagreement.apart)} disagree beyond their uncertainties; "
+        f"taken from {_and(disagreement.used)}"
+    )
+
+
+def _and(cameras: Sequence[int]) -> str:
+    """Camera indexes counted from 1, as words: ``1``, ``1 and 2``, ``1, 2 and 3``."""
+    names = [str(k + 1) for k in cameras]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _health(cameras: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from arbitre.api.fused_tracks import fuse_tracks
+from arbitre.api.fused_tracks import Disagreement, fuse_tracks
 from arbitre.vision.tracking import Shared, Track
 
 
@@ -49,12 +49,14 @@ def test_two_settled_views_are_weighted_by_their_variances() -> None:
     assert one.y_mm == pytest.approx(50.0)
     assert one.sigma_mm == pytest.approx(1 / math.sqrt(31.25))
     assert fused.views == {10: (0, 1)}
+    assert fused.disagreements == ()
 
 
 def test_views_further_apart_than_their_uncertainty_keep_the_surer() -> None:
     # 5 mm apart, their difference's sigma sqrt(0.2^2 + 0.4^2) = 0.45 mm: 11 sigma.
     fused = fuse_tracks([((track(sigma=0.2),), ()), ((track(x=105.0, sigma=0.4),), ())])
     assert fused.tracks[0].x_mm == pytest.approx(100.0)
+    assert fused.disagreements == (Disagreement(10, (0, 1), (0,)),)
 
 
 def test_a_moving_figure_follows_the_view_that_saw_it_last() -> None:
