@@ -38,6 +38,7 @@ from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.frame import Frame
 from arbitre.calibration.locate import LocatedMarker
 from arbitre.calibration.table import Roster, RosterFigure, Table
+from arbitre.files import beyond_bounds
 from arbitre.rules.answers import Answer
 from arbitre.rules.errors import QuestionError, RulesError, SceneError
 from arbitre.rules.model import Scene
@@ -304,6 +305,11 @@ class LiveTable:
     def check_terrain(self, terrain: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         """The terrain as plain data, checked by the rules' scene parser (RulesError if bad)."""
         pieces = [dict(piece) for piece in terrain]
+        # what arbitre.yaml could not hold (its terrain list lies one level deep) is
+        # refused before anything else is done with it: counting stops at the bound
+        too_much = beyond_bounds(pieces, depth=1)
+        if too_much is not None:
+            raise SceneError("terrain", "", too_much)
         clash = self.config.roster.clashing_terrain(str(piece.get("id")) for piece in pieces)
         if clash is not None:
             raise SceneError("terrain", "", clash)

@@ -19,6 +19,7 @@ from arbitre.files import (
     MAX_YAML_BYTES,
     FileReadError,
     FileWriteError,
+    beyond_bounds,
     load_yaml,
     read_bounded,
     write_atomically,
@@ -114,6 +115,10 @@ def load_settings(path: str | Path) -> tuple[Settings, TableConfig]:
     return settings, config
 
 
+class UnloadableSettings(CalibrationError):
+    """A change arbitre.yaml could not be read back with at the next start: refused."""
+
+
 def save_terrain(path: str | Path, terrain: Sequence[Mapping[str, Any]]) -> None:
     """Write new fixed terrain into arbitre.yaml, keeping its other keys, atomically.
 
@@ -122,8 +127,10 @@ def save_terrain(path: str | Path, terrain: Sequence[Mapping[str, Any]]) -> None
     (a flow mapping at the top, say), the whole file is written again from its data.
     The text is read back first, then goes through `arbitre.files.write_atomically` (a
     temporary file beside it, flushed and synced, then ``os.replace``): a reader sees
-    the old file or the new one, never half of one. Raises `CalibrationError` when the
-    file cannot be read or written.
+    the old file or the new one, never half of one. The new text is read back first by
+    the bounded reader the server's start uses: a change it would refuse (too deep, too
+    many values, too large) raises `UnloadableSettings` and leaves the file as it was.
+    Raises `CalibrationError` when the file cannot be read or written.
     """
     where = Path(path)
     text, data = _read_config(where)
@@ -131,16 +138,33 @@ def save_terrain(path: str | Path, terrain: Sequence[Mapping[str, Any]]) -> None
         raise CalibrationError(f"{where}: expected a mapping at the top level")
     pieces = [dict(piece) for piece in terrain]
     wanted = {**data, "terrain": pieces}
+    too_much = beyond_bounds(wanted)
+    if too_much is not None:
+        raise UnloadableSettings(f"{where}: the new terrain would not load again ({too_much})")
     new_text = _with_terrain_block(text, pieces)
     try:
-        kept = yaml.safe_load(new_text) == wanted
+        kept = load_yaml(new_text) == wanted
     except yaml.YAMLError:
         kept = False
     if not kept:
         new_text = yaml.safe_dump(wanted, sort_keys=False, allow_unicode=True)
 
     def reads_back(data: bytes) -> None:
-        if yaml.safe_load(data) != wanted:  # never: both texts were made from `wanted`
+        """The new file as the server's start reads it: within its size, by the same
+        bounded reader, to the same data."""
+        if len(data) > MAX_YAML_BYTES:
+            raise UnloadableSettings(
+                f"{where}: the new terrain would not load again "
+                f"(more than {MAX_YAML_BYTES:,} bytes)"
+            )
+        try:
+            same = load_yaml(data.decode("utf-8")) == wanted
+        except yaml.YAMLError as error:
+            problem = getattr(error, "problem", None) or "not valid YAML"
+            raise UnloadableSettings(
+                f"{where}: the new terrain would not load again ({problem})"
+            ) from None
+        if not same:  # never: both texts were made from `wanted`
             raise CalibrationError(f"{where}: the new text does not read back as written")
 
     try:

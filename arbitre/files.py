@@ -120,6 +120,35 @@ MAX_YAML_VALUES = 150_000
 """The most values (numbers, texts, lists and mappings) `load_yaml` reads: about 2 s."""
 
 
+def beyond_bounds(data: Any, *, depth: int = 0) -> str | None:
+    """Why plain data (mappings, lists, scalars) would not be read back by `load_yaml`
+    once written, counting as it counts: every mapping, list, key and scalar is a value,
+    and ``data`` lies ``depth`` levels deep in its file. None when it would be read.
+
+    It stops at the first bound passed: a huge or deep structure is refused in the time
+    it takes to count to the bound, before any of it is written.
+
+    >>> beyond_bounds({"a": [1, 2]}), beyond_bounds([[[0]]], depth=MAX_YAML_NESTING - 2)
+    (None, 'nested deeper than 40 levels')
+    """
+    values = 0
+    stack = [(data, depth)]
+    while stack:
+        node, level = stack.pop()
+        values += 1
+        if values > MAX_YAML_VALUES:
+            return f"more than {MAX_YAML_VALUES:,} values"
+        if level >= MAX_YAML_NESTING:
+            return f"nested deeper than {MAX_YAML_NESTING} levels"
+        if isinstance(node, dict):
+            for key, value in node.items():
+                stack.append((key, level + 1))
+                stack.append((value, level + 1))
+        elif isinstance(node, list | tuple):
+            stack.extend((item, level + 1) for item in node)
+    return None
+
+
 class _PythonSyntax(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
     """PyYAML's own reader, scanner and parser, in Python, placed before libyaml's in a
     loader's lineage (see `in_python`). A loader that defines its own ``__init__`` is not

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from arbitre.api.routes.errors import errors
 from arbitre.api.routes.state import live_of, require_token
-from arbitre.api.settings import save_terrain
+from arbitre.api.settings import UnloadableSettings, save_terrain
 from arbitre.calibration.errors import CalibrationError
 from arbitre.rules.errors import RulesError
 
@@ -53,6 +53,8 @@ def put_terrain(
         if path is not None:
             try:
                 save_terrain(path, pieces)
+            except UnloadableSettings as error:  # the next start would refuse the file
+                raise HTTPException(status_code=422, detail=str(error)) from None
             except CalibrationError as error:
                 raise HTTPException(status_code=500, detail=str(error)) from None
         live.use_terrain(pieces)  # checked above, under the same lock

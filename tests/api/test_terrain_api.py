@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,8 +18,9 @@ from arbitre.api.demo import DemoSource, demo_setup
 from arbitre.api.hosts import LOOPBACK
 from arbitre.api.live import LiveTable, TableConfig
 from arbitre.api.main import create_app
-from arbitre.api.settings import save_terrain
+from arbitre.api.settings import UnloadableSettings, save_terrain
 from arbitre.calibration.errors import CalibrationError
+from arbitre.files import load_yaml
 from arbitre.rules.scene import parse_scene
 
 TOKEN = "secret-token"
@@ -434,3 +436,48 @@ def test_a_terrain_saved_while_options_change_is_kept(
     assert live.config.terrain[-1]["id"] == STRIP["id"] and live.config.options["unit_mm"] == 120
     assert yaml.safe_load(config.read_text(encoding="utf-8"))["terrain"][-1]["id"] == STRIP["id"]
     assert live.state()["terrain"][-1]["id"] == STRIP["id"]
+
+
+def _nested(depth: int) -> Any:
+    value: Any = 0
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    ("attrs", "words"),
+    [
+        # in arbitre.yaml a piece's attrs' values lie at level 4 (the file 0, terrain 1,
+        # the piece 2, attrs 3): 37 nested lists reach level 40
+        ({"deep": _nested(37)}, "nested deeper than 40 levels"),
+        ({"many": list(range(160_000))}, "more than 150,000 values"),
+    ],
+)
+def test_a_terrain_the_next_start_would_refuse_is_refused_now(
+    table: tuple[TestClient, LiveTable, Path], attrs: dict[str, Any], words: str
+) -> None:
+    client, live, config = table
+    body = {"terrain": _pieces({**STRIP, "attrs": attrs})}
+    started = time.perf_counter()
+    reply = client.put("/api/terrain", json=body, headers=HEADERS)
+    assert time.perf_counter() - started < 5.0  # counted to the bound, never written out
+    assert reply.status_code == 422, reply.text
+    assert words in reply.json()["detail"]
+    assert config.read_text(encoding="utf-8") == ARBITRE_YAML
+    assert [t["id"] for t in live.state()["terrain"]] == ["bois", "rocher"]
+
+
+def test_a_saved_terrain_is_read_back_as_the_server_s_start_reads_it(
+    tmp_path: Path, yaml_backend: str
+) -> None:
+    # One level less than the bound: saved, and the bounded reader the start uses reads
+    # the file back whole; one level more is refused and the file kept.
+    config = tmp_path / "arbitre.yaml"
+    config.write_text(ARBITRE_YAML, encoding="utf-8")
+    save_terrain(config, [{**STRIP, "attrs": {"deep": _nested(35)}}])
+    assert load_yaml(config.read_text(encoding="utf-8"))["terrain"][0]["attrs"]["deep"]
+    saved = config.read_text(encoding="utf-8")
+    with pytest.raises(UnloadableSettings, match="nested deeper than 40 levels"):
+        save_terrain(config, [{**STRIP, "attrs": {"deep": _nested(37)}}])
+    assert config.read_text(encoding="utf-8") == saved
