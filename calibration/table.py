@@ -450,6 +450,14 @@ class _RosterFile(_Strict):
                     f"duplicate figure {figure_id!r} (also figures[{seen[figure_id]}])",
                 )
             seen[figure_id] = index
+        groups = {f.group for f in self.figures if f.group is not None}
+        for index, (figure, figure_id) in enumerate(zip(self.figures, ids, strict=True)):
+            if figure_id in groups and figure.group != figure_id:
+                raise FieldProblem(
+                    f"figures[{index}].{fields[index]}",
+                    f"{figure_id!r} names this figure and also group {figure_id!r}, which it "
+                    "is not in: a question could not tell them apart; rename one",
+                )
         return self
 
 

@@ -15,7 +15,7 @@ import itertools
 import pickle
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -330,7 +330,7 @@ def parse_scene(data: Any, *, source: str = "<scene>") -> Scene:
     figures = tuple(
         _figure(source, index, item, table, len(shared)) for index, item in enumerate(spec.figures)
     )
-    _check_unique(source, "figures", [figure.id for figure in figures])
+    _check_names(source, figures)
     terrain = tuple(_terrain(source, index, item) for index, item in enumerate(spec.terrain))
     _check_unique(source, "terrain", [feature.id for feature in terrain])
     allies = frozenset(
@@ -408,7 +408,7 @@ class SceneReader:
                 spec = FigureSpec.model_validate(entry)
                 figure = _figure(self.source, index, spec, last.table, len(last.shared_errors))
             figures.append(figure)
-        _check_unique(self.source, "figures", [figure.id for figure in figures])
+        _check_names(self.source, figures)
         scene = dataclasses.replace(last, figures=tuple(figures))
         find_ruleset(scene.ruleset).validate(scene)
         return scene
@@ -543,6 +543,24 @@ def _terrain(source: str, index: int, spec: TerrainSpec) -> TerrainFeature:
             raise SceneError(source, f"{where}.line_mm", "a line needs at least 2 points")
         geometry = shapely.LineString(spec.line_mm)
     return TerrainFeature(spec.id, spec.kind, geometry, spec.level, copy.deepcopy(spec.attrs))
+
+
+def _check_names(source: str, figures: Sequence[Figure]) -> None:
+    """Every figure id and group name unique among both: a question names a figure or a
+    group, and a figure called like a group it is not in would be read as that group.
+    A figure may give its group its own id (a group of one, or named after its leader)."""
+    _check_unique(source, "figures", [figure.id for figure in figures])
+    groups = {figure.group for figure in figures if figure.group is not None}
+    for index, figure in enumerate(figures):
+        if figure.id in groups and figure.group != figure.id:
+            members = [f.id for f in figures if f.group == figure.id]
+            raise SceneError(
+                source,
+                f"figures[{index}].id",
+                f"{figure.id!r} names this figure and also group {figure.id!r} "
+                f"({', '.join(map(repr, members[:3]))}{' ...' if len(members) > 3 else ''}), "
+                "which it is not in: a question could not tell them apart; rename one",
+            )
 
 
 def _check_unique(source: str, what: str, ids: list[str]) -> None:

@@ -253,3 +253,17 @@ def test_names_are_one_line_of_text(
     ) as raised:
         load_roster("roster.yaml")
     assert "\n" not in str(raised.value)
+
+
+def test_a_roster_figure_called_like_a_group_it_is_not_in_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "roster.yaml"
+    path.write_text(
+        "figures:\n  - {marker: 10, name: y, group: z}\n  - {marker: 11, name: z}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(CalibrationFileError) as refused:
+        load_roster(path)
+    assert str(refused.value) == (
+        f"{path}: figures[1].name: 'z' names this figure and also group 'z', which it is "
+        "not in: a question could not tell them apart; rename one"
+    )

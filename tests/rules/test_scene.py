@@ -235,3 +235,29 @@ def test_a_scene_holds_at_most_1000_figures_and_terrain_pieces(what: str) -> Non
     with pytest.raises(SceneError) as caught:
         parse_scene(_many(1001, what))
     assert str(caught.value) == f"<scene>: {what}: at most 1000 items, got 1001"
+
+
+@pytest.mark.parametrize(
+    "ruleset", ["choc-base-6", "smooth-and-rifled", "musg", "mbt", "confrontation"]
+)
+def test_a_figure_called_like_a_group_it_is_not_in_is_refused(ruleset: str) -> None:
+    # "distance y z" would read z as group z (whose reference is y itself): 0 mm between
+    # figures 848.5 mm apart. Whatever the rules, the scene is refused, naming both.
+    base = {"shape": "rect", "width_mm": 25, "depth_mm": 25} if ruleset == "mbt" else None
+    figures: list[dict[str, Any]] = [
+        {"id": "y", "side": "a", "x_mm": 100, "y_mm": 100, "group": "z", "reference": True},
+        {"id": "w", "side": "a", "x_mm": 300, "y_mm": 100, "group": "z"},
+        {"id": "z", "side": "a", "x_mm": 700, "y_mm": 700},
+    ]
+    if base is not None:  # MBT's figures stand on rectangles, as infantry or cavalry
+        figures = [{**f, "base": base, "type": "infantry"} for f in figures]
+    document = {"ruleset": ruleset, "table": {"width_mm": 1200, "depth_mm": 900}}
+    with pytest.raises(SceneError) as refused:
+        parse_scene({**document, "figures": figures})
+    assert "figures[2].id" in str(refused.value)
+    assert "'z' names this figure and also group 'z' ('y', 'w')" in str(refused.value)
+    # a group may be named after a figure in it (a group of one, or its leader)
+    figures[2]["group"] = "z"
+    figures[0]["group"] = figures[1]["group"] = "x"
+    scene = parse_scene({**document, "figures": figures})
+    assert [f.group for f in scene.figures] == ["x", "x", "z"]
