@@ -18,7 +18,7 @@ from arbitre.rules.pathing.graph import _Graph, _search
 from arbitre.rules.pathing.model import Field, FloatArray, IntArray, _as_length, _as_point
 from arbitre.rules.pathing.prepare import _prepare
 from arbitre.rules.pathing.primitives import _TWO_PI, _angle
-from arbitre.rules.pathing.query import _free_space, _levels, _table_rect
+from arbitre.rules.pathing.query import _FULL, _free_space, _levels, _table_rect
 from arbitre.rules.pathing.rays import _Rays
 from arbitre.rules.pathing.region import _Region
 from arbitre.rules.pathing.scene import _Scene
@@ -55,18 +55,19 @@ def reachable_area(
 ) -> shapely.Geometry:
     """Centres reachable from the start with a path costing at most ``budget_mm``.
 
-    The cheapest costs from the start to the graph's nodes are found with Dijkstra
-    on the same graph as :func:`shortest_path` (obstacles the start overlaps block
-    only with their raw shape). Then rays are cast within each node's remaining
-    budget, cut at the first obstacle or table edge and where the cost through
-    costly regions runs out: fans from the start and from corners, sweeps of tangent
-    rays along the free arcs of circles, and refracted rays from points on the
-    edges of costly regions (with narrower fans where obstacles cut those). Where
-    an obstacle's or a region's edge falls between neighbouring rays, rays are added
-    halfway, up to six times. The union of the outlined polygons is intersected with
-    free space, whose obstacles are drawn slightly large; outlines and obstacles are
-    drawn to a fortieth of the error below or finer (a power of two of a mm: 3.9 to
-    15.6 micrometres at allowances up to 200 mm).
+    The cheapest costs from the start to the graph's nodes are found with Dijkstra on
+    the same graph as :func:`shortest_path` (obstacles the start overlaps block the
+    paths only with their raw shape, or not at all when it stands inside one; the area
+    never holds a centre whose base would overlap an obstacle). Then rays are cast
+    within each node's remaining budget, cut at the first obstacle or table edge and
+    where the cost through costly regions runs out: fans from the start and from
+    corners, sweeps of tangent rays along the free arcs of circles, and refracted rays
+    from points on the edges of costly regions (with narrower fans where obstacles cut
+    those). Where an obstacle's or a region's edge falls between neighbouring rays, rays
+    are added halfway, up to six times. The union of the outlined polygons is
+    intersected with free space, whose obstacles are drawn slightly large; outlines and
+    obstacles are drawn to a fortieth of the error below or finer (a power of two of a
+    mm: 3.9 to 15.6 micrometres at allowances up to 200 mm).
 
     Parameters
     ----------
@@ -122,7 +123,12 @@ def reachable_area(
         start[0] + budget + 1.0,
         start[1] + budget + 1.0,
     )
-    free = _free_space(prep, radius, levels, scene.kept, rect, window, drawing)
+    # The paths may leave the obstacles the start overlaps, but no move may end on one
+    # (the move questions refuse such a goal): the area is that of the grown obstacles,
+    # whatever the start overlaps.
+    ends = np.full_like(levels, _FULL)
+    blocking = np.union1d(scene.kept, np.nonzero(levels != _FULL)[0])
+    free = _free_space(prep, radius, ends, blocking, rect, window, drawing)
     if not shapes:
         return shapely.Polygon()
     reach = _union(shapes)
