@@ -28,6 +28,7 @@ from arbitre.calibration._files import FieldProblem, file_error, read_mapping
 from arbitre.calibration.board import aruco_dictionary, dictionary_size
 from arbitre.calibration.errors import CalibrationFileError
 from arbitre.names import one_line_name
+from arbitre.outlines import outline_problem
 
 DEFAULT_DICTIONARY = "DICT_4X4_250"
 
@@ -421,6 +422,9 @@ class _TerrainSpec(_Strict):
             raise FieldProblem("", "give exactly one of polygon_mm (an area) and line_mm (a line)")
         if self.line_mm is not None and self.kind != "obstacle":
             raise FieldProblem("line_mm", f"only an obstacle is a line, not a {self.kind}")
+        problem = outline_problem(self.polygon_mm, self.line_mm)
+        if problem is not None:
+            raise FieldProblem(*problem)
         return self
 
 

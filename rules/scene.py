@@ -33,6 +33,7 @@ from arbitre.files import (
     read_bounded,
 )
 from arbitre.names import NOT_IN_NAMES, NOT_IN_TEXT, one_line_name
+from arbitre.outlines import outline_problem
 from arbitre.rules.errors import RulesError, SceneError
 from arbitre.rules.model import (
     Base,
@@ -527,20 +528,17 @@ def _terrain(source: str, index: int, spec: TerrainSpec) -> TerrainFeature:
     where = f"terrain[{index}]"
     if (spec.polygon_mm is None) == (spec.line_mm is None):
         raise SceneError(source, where, "give exactly one of polygon_mm and line_mm")
+    if spec.line_mm is not None and spec.kind is not TerrainKind.OBSTACLE:
+        raise SceneError(source, f"{where}.line_mm", "only obstacles may be lines")
+    problem = outline_problem(spec.polygon_mm, spec.line_mm)
+    if problem is not None:
+        field, words = problem
+        raise SceneError(source, f"{where}.{field}", words)
     geometry: shapely.Polygon | shapely.LineString
     if spec.polygon_mm is not None:
-        if len(spec.polygon_mm) < 3:
-            raise SceneError(source, f"{where}.polygon_mm", "a polygon needs at least 3 points")
         geometry = shapely.Polygon(spec.polygon_mm)
-        if not geometry.is_valid or geometry.area <= 0:
-            reason = shapely.is_valid_reason(geometry)
-            raise SceneError(source, f"{where}.polygon_mm", f"not a simple polygon ({reason})")
     else:
         assert spec.line_mm is not None
-        if spec.kind is not TerrainKind.OBSTACLE:
-            raise SceneError(source, f"{where}.line_mm", "only obstacles may be lines")
-        if len(spec.line_mm) < 2:
-            raise SceneError(source, f"{where}.line_mm", "a line needs at least 2 points")
         geometry = shapely.LineString(spec.line_mm)
     return TerrainFeature(spec.id, spec.kind, geometry, spec.level, copy.deepcopy(spec.attrs))
 

@@ -267,3 +267,29 @@ def test_a_roster_figure_called_like_a_group_it_is_not_in_is_refused(tmp_path: P
         f"{path}: figures[1].name: 'z' names this figure and also group 'z', which it is "
         "not in: a question could not tell them apart; rename one"
     )
+
+
+@pytest.mark.parametrize(
+    ("outline", "words"),
+    [
+        ("polygon_mm: [[0, 0], [40, 40], [40, 0], [0, 40]]", "not a simple polygon (Self-inters"),
+        ("polygon_mm: [[5, 5], [5, 5], [5, 5]]", "not a simple polygon (Too few points"),
+        ("polygon_mm: [[0, 0], [20, 0], [40, 0]]", "not a simple polygon (Self-intersection"),
+        ("line_mm: [[0, 0], [0, 0]]", "a line of no length"),
+    ],
+)
+def test_a_roster_piece_s_outline_is_checked_where_it_is_read(
+    tmp_path: Path, outline: str, words: str
+) -> None:
+    # A bowtie, three equal points, points on one line, a line of one point: each would
+    # load, then refuse every question once the piece's marker is seen.
+    kind = "obstacle" if outline.startswith("line") else "wood"
+    path = tmp_path / "roster.yaml"
+    path.write_text(
+        f"terrain:\n  - {{marker: 60, id: piece, kind: {kind}, {outline}}}\n", encoding="utf-8"
+    )
+    with pytest.raises(CalibrationFileError) as refused:
+        load_roster(path)
+    field = outline.split(":")[0]
+    assert str(refused.value).startswith(f"{path}: terrain[0].{field}: {words}")
+    assert "\n" not in str(refused.value)

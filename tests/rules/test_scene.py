@@ -261,3 +261,14 @@ def test_a_figure_called_like_a_group_it_is_not_in_is_refused(ruleset: str) -> N
     figures[0]["group"] = figures[1]["group"] = "x"
     scene = parse_scene({**document, "figures": figures})
     assert [f.group for f in scene.figures] == ["x", "x", "z"]
+
+
+def test_an_obstacle_line_of_one_point_is_refused() -> None:
+    document = {
+        "ruleset": "choc-base-6",
+        "table": {"width_mm": 1200, "depth_mm": 900},
+        "figures": [],
+        "terrain": [{"id": "wall", "kind": "obstacle", "line_mm": [[300, 300], [300, 300]]}],
+    }
+    with pytest.raises(SceneError, match=r"terrain\[0\]\.line_mm: a line of no length"):
+        parse_scene(document)
