@@ -21,7 +21,11 @@ from arbitre.rules.scene import parse_scene, read_scene_text
 router = APIRouter(prefix="/api")
 
 
-@router.get("/scene.yaml")
+@router.get(
+    "/scene.yaml",
+    response_class=Response,
+    responses={200: {"content": {"application/yaml": {}}, "description": "a scene.yaml file"}},
+)
 def get_scene_yaml(request: Request) -> Response:
     """The live table as a scene.yaml file to download (the data of ``GET /api/scene``)."""
     document = live_of(request).scene_document()

@@ -481,3 +481,12 @@ def test_a_saved_terrain_is_read_back_as_the_server_s_start_reads_it(
     with pytest.raises(UnloadableSettings, match="nested deeper than 40 levels"):
         save_terrain(config, [{**STRIP, "attrs": {"deep": _nested(37)}}])
     assert config.read_text(encoding="utf-8") == saved
+
+
+def test_the_scene_file_route_is_documented_as_yaml(demo: tuple[TestClient, LiveTable]) -> None:
+    client, _ = demo
+    documented = client.get("/openapi.json").json()["paths"]["/api/scene.yaml"]["get"]
+    assert list(documented["responses"]["200"]["content"]) == ["application/yaml"]
+    reply = client.get("/api/scene.yaml")
+    assert reply.headers["content-type"].startswith("application/yaml")
+    assert yaml.safe_load(reply.text)["ruleset"] == "choc-base-6"
