@@ -135,6 +135,10 @@ class QuestionDesk:
         except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh
             self._forget(pool)
             raise Busy from None
+        except asyncio.CancelledError:
+            if future.cancelled():  # its pool was stopped (another question was given up)
+                raise Busy from None
+            raise  # the request itself was cancelled: the client left
 
     def _release(self, _done: object = None) -> None:
         with self._lock:

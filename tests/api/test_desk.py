@@ -293,3 +293,30 @@ def _running(pid: int) -> bool:
             return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def _sleep(seconds: float) -> float:
+    time.sleep(seconds)
+    return seconds
+
+
+def test_the_questions_waiting_behind_one_given_up_are_told_to_retry() -> None:
+    # One worker: the first question outlives the limit and its pool is stopped; the four
+    # waiting behind it were never started. They are Busy (503, retry), not an error.
+    desk = QuestionDesk(workers=1, waiting=8, processes=True, time_limit_s=1.5)
+
+    async def later(delay_s: float) -> float:
+        await asyncio.sleep(delay_s)  # asked 0.5 s after the first: still waiting at 1.5 s
+        return await desk.run(_sleep, 0.1)
+
+    async def scenario() -> list[object]:
+        await desk.run(_sleep, 0.0)  # the worker started: the limit counts the work alone
+        runs = [desk.run(_sleep, 5.0)] + [later(0.5) for _ in range(4)]
+        return list(await asyncio.gather(*runs, return_exceptions=True))
+
+    try:
+        outcomes = asyncio.run(scenario())
+    finally:
+        desk.close()
+    assert isinstance(outcomes[0], TooLong)
+    assert all(isinstance(outcome, Busy) for outcome in outcomes[1:]), outcomes
