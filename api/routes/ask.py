@@ -82,11 +82,7 @@ async def post_ask(question: Question, request: Request) -> dict[str, Any] | Res
             return Response(content=found, media_type="application/json")
         return await desk.run(_answer_here, live, question)
     except Busy:
-        raise HTTPException(
-            status_code=503,
-            detail="busy answering other questions: retry in a second",
-            headers={"Retry-After": str(RETRY_AFTER_S)},
-        ) from None
+        raise busy() from None
     except TooLong as error:
         raise HTTPException(status_code=422, detail=f"{question.question}: {error}") from None
     except RulesError as error:
@@ -104,6 +100,15 @@ def _answer_here(live: LiveTable, question: Question) -> dict[str, Any]:
         return {**found.to_json(), **SCENE_ABOUT}
     answer, about = live.ask(question.question, question.args, question.extras)
     return {**answer.to_json(), **about}
+
+
+def busy() -> HTTPException:
+    """The answer of a full desk: 503, retry in a second."""
+    return HTTPException(
+        status_code=503,
+        detail="busy answering other questions: retry in a second",
+        headers={"Retry-After": str(RETRY_AFTER_S)},
+    )
 
 
 def desk_of(request: Request) -> QuestionDesk:

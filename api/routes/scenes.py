@@ -8,8 +8,9 @@ from typing import Any
 import yaml
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
-from starlette.concurrency import run_in_threadpool
 
+from arbitre.api.desk import Busy, TooLong
+from arbitre.api.routes.ask import busy, desk_of
 from arbitre.api.routes.errors import errors
 from arbitre.api.routes.state import live_of
 from arbitre.rules.errors import RulesError
@@ -39,7 +40,7 @@ def get_scene_yaml(request: Request) -> Response:
 
 @router.post(
     "/scene/read",
-    responses=errors(413, 422, e413="the scene file is larger than 10 MB"),
+    responses=errors(413, 422, 503, e413="the scene file is larger than 10 MB"),
     openapi_extra={
         "requestBody": {
             "content": {"text/plain": {"schema": {"type": "string"}}},
@@ -50,7 +51,9 @@ def get_scene_yaml(request: Request) -> Response:
 async def post_scene_read(request: Request, name: str = "scene.yaml") -> dict[str, Any]:
     """Read a scene file (YAML or JSON text in the body): its data and how to draw it.
 
-    The file is read on a worker thread: the server goes on serving meanwhile.
+    The file is read by the question desk, as a question is (on a worker process when the
+    server runs one, never more at once than its workers, the rest waiting or told to
+    retry): however many clients send files, the camera's process goes on measuring.
     """
     body = await request.body()  # bounded by the body guard (arbitre.api.main)
     source = _NOT_SHOWN.sub("", name)[:200] or "scene.yaml"
@@ -59,9 +62,15 @@ async def post_scene_read(request: Request, name: str = "scene.yaml") -> dict[st
     except UnicodeDecodeError:
         raise HTTPException(status_code=422, detail=f"{source}: not UTF-8 text") from None
     try:
-        return await run_in_threadpool(_read, text, source)
-    except RulesError as error:
-        raise HTTPException(status_code=422, detail=str(error).splitlines()[0]) from None
+        ok, found = await desk_of(request).run(read_scene_file, text, source)
+    except Busy:
+        raise busy() from None
+    except TooLong as error:
+        raise HTTPException(status_code=422, detail=f"{source}: {error}") from None
+    if not ok:
+        raise HTTPException(status_code=422, detail=str(found))
+    assert isinstance(found, dict)
+    return found
 
 
 _NOT_SHOWN = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffd]")
@@ -69,10 +78,15 @@ _NOT_SHOWN = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffd]")
 surrogates and the replacement character (bytes that were not UTF-8)."""
 
 
-def _read(text: str, source: str) -> dict[str, Any]:
-    data = read_scene_text(text, source)  # no aliases, bounded nesting and size
-    scene = parse_scene(data, source=source)
-    return {"scene": data, "view": scene_view(scene, data)}
+def read_scene_file(text: str, source: str) -> tuple[bool, dict[str, Any] | str]:
+    """A scene file's data and how to draw it, or why not (the message's first line):
+    plain data, from a worker process as from a thread."""
+    try:
+        data = read_scene_text(text, source)  # no aliases, bounded nesting and size
+        scene = parse_scene(data, source=source)
+        return True, {"scene": data, "view": scene_view(scene, data)}
+    except RulesError as error:
+        return False, str(error).splitlines()[0]
 
 
 def scene_view(scene: Scene, data: dict[str, Any]) -> dict[str, Any]:

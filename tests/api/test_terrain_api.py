@@ -490,3 +490,45 @@ def test_the_scene_file_route_is_documented_as_yaml(demo: tuple[TestClient, Live
     reply = client.get("/api/scene.yaml")
     assert reply.headers["content-type"].startswith("application/yaml")
     assert yaml.safe_load(reply.text)["ruleset"] == "choc-base-6"
+
+
+def test_scene_files_are_read_by_the_question_desk_never_more_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One worker and no place to wait: of three files sent at once, one is read and two
+    # are told to retry; none is read on the camera's own threads.
+    from arbitre.api.desk import QuestionDesk
+    from arbitre.api.routes import scenes
+
+    reading = threading.Event()
+    camera_threads: list[str] = []
+
+    def slow_read(text: str, source: str) -> tuple[bool, dict[str, Any] | str]:
+        camera_threads.append(threading.current_thread().name)
+        reading.set()
+        time.sleep(1.0)
+        return True, {"scene": {}, "view": {}}
+
+    monkeypatch.setattr(scenes, "read_scene_file", slow_read)
+    live = _live(None)
+    desk = QuestionDesk(workers=1, waiting=0)
+    app = create_app(live, token=TOKEN, run_loop=False, hosts=TEST_HOSTS, desk=desk)
+    replies: list[Any] = []
+    with TestClient(app) as client:
+
+        def send() -> None:
+            replies.append(client.post("/api/scene/read", content=b"ruleset: musg"))
+
+        first = threading.Thread(target=send)
+        first.start()
+        assert reading.wait(5.0)
+        others = [threading.Thread(target=send) for _ in range(2)]
+        for thread in others:
+            thread.start()
+        for thread in [first, *others]:
+            thread.join()
+    codes = sorted(reply.status_code for reply in replies)
+    assert codes == [200, 503, 503]
+    busy = [reply for reply in replies if reply.status_code == 503]
+    assert all(reply.headers["retry-after"] == "1" for reply in busy)
+    assert camera_threads and all(name.startswith("question") for name in camera_threads)
