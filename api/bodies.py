@@ -13,7 +13,7 @@ from __future__ import annotations
 import email.message
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from starlette.datastructures import Headers
@@ -185,13 +185,21 @@ def _too_large(limit: int) -> str:
     return f"the request body is larger than {limit / 1_000_000:g} MB"
 
 
-async def send_detail(send: Send, status: int, detail: str, *, close: bool = False) -> None:
-    """Answer ``{"detail": detail}`` with ``status``; ``close``: end the connection too
-    (its body was left unread)."""
+async def send_detail(
+    send: Send,
+    status: int,
+    detail: str,
+    *,
+    close: bool = False,
+    headers: Sequence[tuple[bytes, bytes]] = (),
+) -> None:
+    """Answer ``{"detail": detail}`` with ``status`` (and ``headers``); ``close``: end the
+    connection too (its body was left unread)."""
     body = json.dumps({"detail": detail}).encode()
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
+        *headers,
     ]
     if close:
         headers.append((b"connection", b"close"))

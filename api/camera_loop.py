@@ -105,6 +105,7 @@ class CameraLoop:
         )
         self._latest = _Latest()
         self._frame_number = 0
+        self._steps = 0
         self._processed = 0
         self._source_ok = True
         self._source_message = "starting"
@@ -149,6 +150,12 @@ class CameraLoop:
         return self._processed
 
     @property
+    def steps(self) -> int:
+        """Steps taken (a frame read, or none given): what the camera says may have
+        changed since a step before."""
+        return self._steps
+
+    @property
     def frame_number(self) -> int:
         """Frames taken into the state (located or not)."""
         return self._frame_number
@@ -177,6 +184,7 @@ class CameraLoop:
         camera's stale when the frame showed no table or there was no frame).
         """
         got = self._read_and_process()
+        self._steps += 1
         if self.on_step is not None:
             self.on_step()
         return got

@@ -13,13 +13,14 @@ are live (``source.ok``).
 
 from __future__ import annotations
 
+import json
 import math
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -47,6 +48,8 @@ from arbitre.rules.registry import find_ruleset
 from arbitre.rules.scene import parse_scene
 from arbitre.vision.sources import FrameSource
 from arbitre.vision.tracking import Track
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,10 +137,54 @@ class LiveTable:
             for k, (camera, each) in enumerate(zip(config.cameras, sources, strict=True))
         )
         """One loop per camera, in the order of ``config.cameras``."""
+        self._recent_state: Latest[dict[str, Any]] = Latest()
+        self._recent_document: Latest[dict[str, Any]] = Latest()
+        self._recent_state_json: Latest[bytes] = Latest()
+        self._recent_document_json: Latest[bytes] = Latest()
+        self._recent_jpegs: dict[tuple[bool, int], Latest[bytes | None]] = {
+            (overlays, k): Latest() for overlays in (False, True) for k in range(len(sources))
+        }
         # The last scene made from the tracks, with what was derived from it: a table
         # whose figures have not moved (to the positions' rounding) reuses both, and with
         # them every cache the rules keep per scene (groups, gaps, hulls, paths).
         self._last_scene = LastScene()
+
+    def recent_state(self) -> dict[str, Any]:
+        """The state, made once for every caller asking within a tenth of a second while
+        nothing changed (no camera stepped, the settings the same): however many clients
+        ask, the state is made at most once a step and ten times a second, one at a time,
+        never beside itself on every server thread (the camera's process would starve)."""
+        return self._recent_state.get(self._change_key(), self.state)
+
+    def recent_state_json(self) -> bytes:
+        """`recent_state` as JSON, written once for every caller of the same state."""
+        key = self._change_key()
+        return self._recent_state_json.get(
+            key, lambda: _json(self._recent_state.get(key, self.state))
+        )
+
+    def recent_document(self) -> dict[str, Any]:
+        """The scene document, made as `recent_state` is."""
+        return self._recent_document.get(self._change_key(), self.scene_document)
+
+    def recent_document_json(self) -> bytes:
+        """`recent_document` as JSON, written once for every caller of the same table."""
+        key = self._change_key()
+        return self._recent_document_json.get(
+            key, lambda: _json(self._recent_document.get(key, self.scene_document))
+        )
+
+    def recent_jpeg(self, *, overlays: bool = True, camera: int = 0) -> bytes | None:
+        """`jpeg`, encoded as `recent_state` is made: once a step and a tenth of a second."""
+        if not 0 <= camera < len(self.cameras):
+            raise IndexError(f"no camera {camera}: the table has {len(self.cameras)}")
+        pictures = self._recent_jpegs[(overlays, camera)]
+        return pictures.get(self._change_key(), lambda: self.jpeg(overlays=overlays, camera=camera))
+
+    def _change_key(self) -> tuple[object, ...]:
+        """What a state depends on besides the time within a tenth of a second."""
+        steps = tuple(camera.steps for camera in self.cameras)
+        return (id(self.config), self.terrain_version, steps, int(self._now() * 10.0))
 
     def _now(self) -> float:
         """The table's time: seconds since it started (every camera's tracks use it)."""
@@ -391,6 +438,28 @@ class LiveTable:
         if not 0 <= camera < len(self.cameras):
             raise IndexError(f"no camera {camera}: the table has {len(self.cameras)}")
         return self.cameras[camera].jpeg(overlays=overlays, quality=quality, max_width=max_width)
+
+
+def _json(data: Any) -> bytes:
+    """Data as the API's JSON (what FastAPI would write for it)."""
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+
+
+class Latest(Generic[T]):
+    """A value made once for every caller asking with the same key: one caller makes it
+    while the others wait, then they all get it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._made: tuple[object, T] | None = None
+
+    def get(self, key: object, make: Callable[[], T]) -> T:
+        with self._lock:
+            if self._made is not None and self._made[0] == key:
+                return self._made[1]
+            value = make()
+            self._made = (key, value)
+            return value
 
 
 def _disagreement_text(disagreement: Disagreement, roster: Roster) -> str:

@@ -26,6 +26,7 @@ from arbitre.api.camera_loop import STREAM_WIDTH_PX
 from arbitre.api.desk import QuestionDesk, load_path_search
 from arbitre.api.hosts import LOOPBACK, TrustedHostGuard
 from arbitre.api.live import LiveTable
+from arbitre.api.pace import PACE_PER_S, Pace
 from arbitre.api.routes import ask, camera, page, scenes, state, terrain
 from arbitre.api.routes.camera import MAX_STREAMS, SharedJpeg
 from arbitre.api.routes.errors import errors
@@ -60,7 +61,7 @@ class Broadcaster:
             if not self.clients:
                 last_seen = None
                 continue
-            state = self.live.state()
+            state = self.live.recent_state()
             seen = _what_players_see(state)
             now = time.monotonic()
             if seen == last_seen and now - last_sent < HEARTBEAT_S:
@@ -206,13 +207,15 @@ def create_app(
     hosts: Iterable[str] = LOOPBACK,
     max_streams: int = MAX_STREAMS,
     desk: QuestionDesk | None = None,
+    pace_per_s: float | None = PACE_PER_S,
 ) -> FastAPI:
     """The FastAPI app over a live table.
 
     ``token`` guards configuration changes; ``hosts`` are the names the server answers
     to (`arbitre.api.hosts.trusted_hosts`, the loopback names by default);
     ``max_streams`` caps the camera streams open at once; ``desk`` answers the
-    questions (one worker and eight waiting by default).
+    questions (one worker and eight waiting by default); ``pace_per_s`` the requests
+    served a second (`arbitre.api.pace`; None: as fast as they come).
     """
     broadcaster = Broadcaster(live)
     question_desk = QuestionDesk() if desk is None else desk
@@ -265,5 +268,7 @@ def create_app(
     # Outermost first: a request from an untrusted name is refused before its body is read.
     app.add_middleware(HeadAsGet)
     app.add_middleware(BodyGuard, default_bytes=MAX_BODY_BYTES, limits=BODY_LIMITS)
+    if pace_per_s is not None:
+        app.add_middleware(Pace, per_s=pace_per_s)
     app.add_middleware(TrustedHostGuard, hosts=hosts)
     return app

@@ -19,6 +19,7 @@ import uvicorn
 
 from arbitre.api.bench.ask_load import run_askers
 from arbitre.api.bench.cameras import SET_UPS, cameras_lines, run_cameras_bench
+from arbitre.api.bench.flood import FLOODS, run_flood
 from arbitre.api.bench.ws_load import run_clients
 from arbitre.api.demo import DemoSource, demo_config
 from arbitre.api.desk import QuestionDesk
@@ -28,7 +29,9 @@ from arbitre.calibration.progress import Progress, Steps
 
 TARGET_RATIO = 0.9  # the frame rate stays within 10 % of its rate with no client
 TARGET_QUESTIONS_RATIO = 0.7  # ... and within 30 % while questions pour in
-TARGET_P95_S = 2.0  # the questions answered take at most this long (95th percentile)
+TARGET_P95_S = 2.0
+TARGET_FLOOD_RATIO = 0.7  # ... and within 30 % while hostile clients flood an endpoint
+FLOODERS = 4  # the questions answered take at most this long (95th percentile)
 WARM_UP_S = 1.0
 TICK_S = 0.1  # progress is told every tenth of a second of the measure
 
@@ -64,6 +67,7 @@ def run_serve_bench(
     *,
     askers: int = 50,
     cameras: bool = True,
+    floods: bool = True,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Frames per second with no client, with ``clients`` WebSocket clients, and with
@@ -74,9 +78,14 @@ def run_serve_bench(
 
     ``progress`` is told ``(done, total)`` every tenth of a second of the warm-up and
     the three measures, and at each step of the club section.
+
+    With ``floods``, `FLOODERS` hostile clients send each endpoint of `FLOODS` without
+    pause (a 1,000-figure scene file to read, the state, the picture, the scene): the
+    frame rate under each, and the share of the time the source stayed ok.
     """
     club_steps = 3 * len(SET_UPS) if cameras else 0
-    steps = Steps(_ticks(WARM_UP_S) + 3 * _ticks(seconds) + club_steps, progress)
+    flood_steps = len(FLOODS) * _ticks(seconds) if floods else 0
+    steps = Steps(_ticks(WARM_UP_S) + 3 * _ticks(seconds) + flood_steps + club_steps, progress)
     live = LiveTable(
         demo_config(),
         DemoSource(),
@@ -107,11 +116,16 @@ def run_serve_bench(
         )
         messages = int(received)
         questions = _under_questions(context, port, live, askers, seconds, steps)
+        flooded = [
+            _under_flood(context, port, live, endpoint, seconds, steps)
+            for endpoint in (FLOODS if floods else ())
+        ]
     finally:
         server.should_exit = True
         thread.join(timeout=10)
     club = run_cameras_bench(seconds, steps) if cameras else []
     return {
+        "floods": [{**row, "ratio": row["fps"] / alone if alone else 0.0} for row in flooded],
         "cameras": club,
         "clients": clients,
         "fps_alone": alone,
@@ -166,6 +180,32 @@ def _under_questions(
     }
 
 
+def _under_flood(
+    context: Any, port: int, live: LiveTable, endpoint: str, seconds: float, steps: Steps
+) -> dict[str, Any]:
+    """The frame rate while `FLOODERS` clients send ``endpoint`` without pause, the share
+    of tenths of a second the source was ok, and the answers by status."""
+    ready, stop = context.Event(), context.Event()
+    results: Any = context.Queue()
+    process = context.Process(
+        target=run_flood, args=(port, endpoint, FLOODERS, ready, stop, results)
+    )
+    process.start()
+    if not ready.wait(timeout=60):
+        raise RuntimeError("the flooding clients could not start")
+    start_frames, start = live.frames_processed, time.perf_counter()
+    ok: list[bool] = []
+    for _ in range(_ticks(seconds)):
+        time.sleep(TICK_S)
+        ok.append(bool(live.recent_state()["source"]["ok"]))
+        steps.advance()
+    fps = (live.frames_processed - start_frames) / (time.perf_counter() - start)
+    stop.set()
+    answers = results.get(timeout=90)
+    process.join(timeout=10)
+    return {"endpoint": endpoint, "fps": fps, "source_ok": sum(ok) / len(ok), "answers": answers}
+
+
 def report_lines(report: dict[str, Any]) -> list[str]:
     """The report as one line, with the target met (ok) or missed (MISS)."""
     verdict = "ok" if report["ratio"] >= TARGET_RATIO else "MISS"
@@ -185,6 +225,14 @@ def report_lines(report: dict[str, Any]) -> list[str]:
             f"{'-' if p95 is None else f'{p95:.2f}'} s, target <= {TARGET_P95_S:g} s), "
             f"{asked['busy']} told to retry (503), {asked['other']} other  "
             f"{'ok' if ok else 'MISS'}"
+        )
+    for row in report.get("floods", []):
+        ok = row["ratio"] >= TARGET_FLOOD_RATIO and row["source_ok"] == 1.0
+        answers = ", ".join(f"{n} x {status}" for status, n in sorted(row["answers"].items()))
+        lines.append(
+            f"  flooded by {FLOODERS} clients on /api/{row['endpoint']}: {row['fps']:.1f} fps, "
+            f"ratio {row['ratio']:.2f} (target >= {TARGET_FLOOD_RATIO:.2f}), source ok "
+            f"{row['source_ok']:.0%} of the time ({answers})  {'ok' if ok else 'MISS'}"
         )
     if report.get("cameras"):
         lines.extend(cameras_lines(report["cameras"]))

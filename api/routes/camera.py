@@ -141,7 +141,7 @@ def get_snapshot(request: Request, overlays: bool = True, camera: int = 0) -> Re
     markers outlined unless ``overlays=false``."""
     live = live_of(request)
     _check_camera(camera, len(live.cameras))
-    data = live.jpeg(overlays=overlays, camera=camera)
+    data = live.recent_jpeg(overlays=overlays, camera=camera)
     if data is None:
         raise HTTPException(status_code=503, detail="no camera frame yet")
     return Response(content=data, media_type="image/jpeg")

@@ -29,7 +29,7 @@ router = APIRouter(prefix="/api")
 )
 def get_scene_yaml(request: Request) -> Response:
     """The live table as a scene.yaml file to download (the data of ``GET /api/scene``)."""
-    document = live_of(request).scene_document()
+    document = live_of(request).recent_document()
     text = yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
     return Response(
         text,

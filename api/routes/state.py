@@ -8,6 +8,7 @@ import math
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from arbitre.api.live import LiveTable
@@ -16,6 +17,11 @@ from arbitre.rules.errors import RulesError
 from arbitre.rules.options import MIN_LENGTH_MM
 
 router = APIRouter(prefix="/api")
+JSON_OBJECT: dict[int | str, dict[str, Any]] = {
+    200: {"content": {"application/json": {"schema": {"type": "object"}}}, "description": "OK"}
+}
+"""The documented answer of a route that writes its JSON itself (kept written for the
+callers of the same state: made once, not for each)."""
 
 
 def live_of(request: Request) -> LiveTable:
@@ -26,7 +32,7 @@ def live_of(request: Request) -> LiveTable:
 @router.get("/health")
 def get_health(request: Request) -> dict[str, Any]:
     """Whether the server runs, and how its source does."""
-    state = live_of(request).state()
+    state = live_of(request).recent_state()
     return {
         "status": "ok",
         "source": state["source"],
@@ -36,16 +42,16 @@ def get_health(request: Request) -> dict[str, Any]:
     }
 
 
-@router.get("/state")
-def get_state(request: Request) -> dict[str, Any]:
+@router.get("/state", response_class=Response, responses=JSON_OBJECT)
+def get_state(request: Request) -> Response:
     """Figures (tracked positions, stale, settled), groups, table, terrain and source."""
-    return live_of(request).state()
+    return Response(live_of(request).recent_state_json(), media_type="application/json")
 
 
-@router.get("/scene")
-def get_scene(request: Request) -> dict[str, Any]:
+@router.get("/scene", response_class=Response, responses=JSON_OBJECT)
+def get_scene(request: Request) -> Response:
     """The live table as the data of a scene.yaml (what ``arbitre snapshot`` saves)."""
-    return live_of(request).scene_document()
+    return Response(live_of(request).recent_document_json(), media_type="application/json")
 
 
 def require_token(request: Request, token: str | None) -> None:
@@ -150,7 +156,7 @@ async def ws_state(websocket: WebSocket) -> None:
     queue: asyncio.Queue[str] = asyncio.Queue(maxsize=1)
     broadcaster.clients.add(queue)
     try:
-        await websocket.send_json(live_of_ws(websocket).state())
+        await websocket.send_json(live_of_ws(websocket).recent_state())
         while True:
             await websocket.send_text(await queue.get())
     except (WebSocketDisconnect, RuntimeError):

@@ -31,7 +31,12 @@ def test_the_rules_bench_counts_every_question_timed() -> None:
 def test_the_serve_bench_counts_tenths_of_a_second() -> None:
     seen: list[tuple[int, int]] = []
     report = run_serve_bench(
-        clients=1, seconds=0.3, askers=2, cameras=False, progress=lambda *step: seen.append(step)
+        clients=1,
+        seconds=0.3,
+        askers=2,
+        cameras=False,
+        floods=False,
+        progress=lambda *step: seen.append(step),
     )
     # 1 s of warm-up and three measures of 0.3 s, in tenths: 10 + 3 + 3 + 3 steps.
     assert seen == [(done, 19) for done in range(1, 20)]
