@@ -166,7 +166,8 @@ class CameraLoop:
             started = clock()
             processed = self._processed
             if not self.step():
-                self._stop.wait(self.retry_s)
+                if self._stop.wait(self.retry_s):
+                    break  # stopped meanwhile: the source is closed, never opened again
                 self.source.reopen()
                 continue
             spent = clock() - started

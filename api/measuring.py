@@ -19,6 +19,8 @@ frame it could not read.
 from __future__ import annotations
 
 import multiprocessing
+import signal
+import threading
 import traceback
 from multiprocessing.connection import Connection
 from multiprocessing.shared_memory import SharedMemory
@@ -48,12 +50,25 @@ class MeasuringProcess:
         self._conn: Connection | None = None
         self._process: Any = None
         self._memory: SharedMemory | None = None
+        self._busy = threading.Lock()  # held while a frame is measured
+        self._closed = False
         self.restarts = 0
         """How many times the process was started again after it died."""
 
     def locate(self, image: NDArray[np.uint8]) -> Frame:
         """The frame located, as `locate_frame` with this camera's tracker and pose memory
-        would (VisionError or CalibrationError as it would raise them)."""
+        would (VisionError or CalibrationError as it would raise them; VisionError once
+        closed)."""
+        with self._busy:
+            try:
+                return self._locate(image)
+            finally:
+                if self._closed:  # closed while this frame was measured: tidy up now
+                    self._release()
+
+    def _locate(self, image: NDArray[np.uint8]) -> Frame:
+        if self._closed:
+            raise VisionError("the measuring process was stopped")
         if self._conn is None:
             self._start()
         conn = self._conn
@@ -80,7 +95,17 @@ class MeasuringProcess:
         raise VisionError(value)
 
     def close(self) -> None:
-        """Stop the process and free the shared memory."""
+        """Stop the process and free the shared memory; a frame being measured meanwhile
+        (a camera's loop that did not stop in time) does so when it ends, and no frame
+        is measured after."""
+        self._closed = True
+        if self._busy.acquire(timeout=1.0):
+            try:
+                self._release()
+            finally:
+                self._busy.release()
+
+    def _release(self) -> None:
         self._stop_process()
         self._release_memory()
 
@@ -122,6 +147,9 @@ class MeasuringProcess:
 
 def _serve(conn: Connection, camera: CameraIntrinsics, table: Table, roster: Roster) -> None:
     """The child's loop: a frame's place in shared memory in, the located frame out."""
+    # Ctrl+C in a terminal reaches the whole process group: the server ends this process
+    # itself (an empty message, or its pipe closing), without a traceback from here.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     tracker = MarkerTracker(
         table.dictionary,
         camera_matrix=camera.camera_matrix,

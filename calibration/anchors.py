@@ -87,11 +87,26 @@ class AnchorMemory:
     follow: float = FOLLOW
     _held: dict[int, _Held] = field(default_factory=dict)
     _moving: int = 0  # frames in a row in which the anchors in view have moved
+    _size: tuple[int, int] | None = None  # the frames' size, when told
 
-    def pose_from(self, seen: Mapping[int, FloatArray], noise_px: Mapping[int, float]) -> Posing:
+    def pose_from(
+        self,
+        seen: Mapping[int, FloatArray],
+        noise_px: Mapping[int, float],
+        size: tuple[int, int] | None = None,
+    ) -> Posing:
         """Take in one frame's markers (image corners by id; only anchors are kept) and give
         the anchors to pose it from. ``noise_px`` is each marker's corner noise (1 sigma,
-        px; 0.15 px for a marker it does not name)."""
+        px; 0.15 px for a marker it does not name). A frame of another ``size`` (width,
+        height) than the last starts the memory again: its pixels are not the same."""
+        resized = size is not None and self._size is not None and size != self._size
+        if size is not None:
+            self._size = size
+        if resized and self._held:
+            self._held.clear()
+            self._moving = 0
+            posing = self.pose_from(seen, noise_px)
+            return Posing(posing.corners, posing.noise_px, True, doubtful=False)
         in_view = {
             marker: np.asarray(corners, dtype=np.float64).reshape(4, 2)
             for marker, corners in seen.items()

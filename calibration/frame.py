@@ -89,7 +89,7 @@ def locate_frame(
     noise = corner_noise_px(detections)
     moved = doubtful = False
     if anchors is not None:
-        posing = anchors.pose_from(corners, noise)
+        posing = anchors.pose_from(corners, noise, (width, height))
         held = anchors.anchor_ids
         corners = {m: c for m, c in corners.items() if m not in held}
         corners.update(posing.corners)

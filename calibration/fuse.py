@@ -8,10 +8,10 @@ Each camera finds its own pose from the anchors it sees and locates the markers 
   anchors' placement and the print scale are the same for every camera (one table, one
   printer): ``anchor_3_x`` or ``print_scale`` stays one term, which every view that
   rests on it moves.
-- **Weights.** The views of one marker are averaged with the weights ``W_i = C (C_i)^-1``
-  where ``C_i`` is view i's covariance of the marker (own + shared) and ``C`` the inverse
-  of their sum: the surer view counts more, along each direction. The fused marker's
-  shared moves are ``sum W_i S_i``: the
+- **Weights.** The views of one marker are averaged with the generalised least-squares
+  weights of their joint covariance (`_weights`): the surer view counts more, along
+  each direction, and what two views share (an anchor both rest on) is not taken as
+  independent evidence. The fused marker's shared moves are ``sum W_i S_i``: the
   terms two views share (an anchor both rest on) are counted once, not as if
   independent. Its own covariance is ``sum W_i P_i W_i^T + h h^T``, ``P_i`` each view's
   pixel noise (the cameras' own, independent) and ``h = sum W_i h_i`` its height's
@@ -296,10 +296,29 @@ def combine(found: Sequence[tuple[int, Placement]]) -> tuple[Placement, list[int
         views = [item for item in views if item[0] != worst]
     if len(views) == 1:
         return views[0][1], [views[0][0]], sorted(involved)
-    inverses = [np.linalg.inv(view.covariance) for _, view in views]
-    total = np.linalg.inv(np.sum(inverses, axis=0))
-    weighted = [(total @ inverse, view) for inverse, (_, view) in zip(inverses, views, strict=True)]
+    places = [view for _, view in views]
+    weighted = list(zip(_weights(places), places, strict=True))
     return _weighted(weighted), [k for k, _ in views], sorted(involved)
+
+
+def _weights(views: Sequence[Placement]) -> list[FloatArray]:
+    """The best weights (2 x 2 each, summing to I) of views of one point whose errors are
+    correlated through the terms they share: generalised least squares,
+    ``W = (H^T C^-1 H)^-1 H^T C^-1`` with ``C`` the views' joint covariance (each view's
+    pixel noise its own; ``S_i^T S_j + h_i h_j^T`` between two views) and ``H`` the
+    stacked identities. Views that shared nothing would be weighted by the inverses of
+    their covariances; a term both share (an anchor) is not averaged away, so the surer
+    view is not diluted by a worse one that errs the same way."""
+    count = len(views)
+    joint = np.zeros((2 * count, 2 * count))
+    for i, a in enumerate(views):
+        for j, b in enumerate(views):
+            block = a.moves.T @ b.moves + np.outer(a.height, b.height)
+            joint[2 * i : 2 * i + 2, 2 * j : 2 * j + 2] = block + (a.pixel if i == j else 0.0)
+    stacked = np.tile(np.eye(2), (count, 1))
+    solved = np.linalg.solve(joint, stacked)  # C^-1 H
+    weights = np.linalg.solve(stacked.T @ solved, solved.T)  # (2, 2 count)
+    return [np.asarray(weights[:, 2 * i : 2 * i + 2]) for i in range(count)]
 
 
 def _blame(view: int, against: dict[tuple[int, int], float]) -> tuple[int, float]:

@@ -830,8 +830,17 @@ function cameraState(state) {
 function renderCameraPicker() {
   const picker = byTestId("camera-picker");
   const cameras = app.state?.cameras ?? [];
-  const key = JSON.stringify([language(), app.cameraIndex, cameras.map((c) => [c.ok, c.message])]);
-  if (picker.dataset.key === key) return;
+  // The buttons are made again only when a camera stops or starts again (a stopped
+  // camera's message counts the seconds: only its title follows it, in place).
+  const key = JSON.stringify([language(), app.cameraIndex, cameras.map((c) => [c.ok, c.description])]);
+  if (picker.dataset.key === key) {
+    cameras.forEach((camera, k) => {
+      const button = picker.children[k];
+      const title = camera.ok ? camera.description : camera.message;
+      if (button && button.title !== title) button.title = title;
+    });
+    return;
+  }
   picker.dataset.key = key;
   picker.hidden = cameras.length < 2;
   if (cameras.length < 2) {

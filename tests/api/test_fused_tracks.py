@@ -122,3 +122,58 @@ def test_a_leaning_figure_seen_from_opposite_sides_cancels_its_height_doubt() ->
     assert one.shared is not None
     assert one.shared.height_move_mm == pytest.approx((0.0, 0.0))
     assert one.sigma_mm == pytest.approx(math.sqrt(0.005))
+
+
+def test_a_worse_view_erring_the_same_way_does_not_dilute_the_surer() -> None:
+    # Along x (y alike): camera 0's own noise 0.01 mm^2, camera 1's 4 mm^2, and both rest
+    # on one anchor that moves the marker 1 mm. Joint covariance C = [[1.01, 1], [1, 5]];
+    # generalised least squares: C^-1 1 is (5 - 1, 1.01 - 1) / det = (4, 0.01) / 4.05, so
+    # the weights are (4, 0.01) / 4.01 and the variance 1 / (1^T C^-1 1) = 4.05 / 4.01:
+    # sigma 1.00498 mm, a hair under camera 0's alone (sqrt(1.01) = 1.00499). Weighting
+    # each view by its own covariance as if independent gave (0.832, 0.168): 1.058 mm.
+    terms = ("anchor_0_x",)
+    sure = Shared(terms, ((1.0, 0.0),), (0.0, 0.0), ((0.01, 0.0), (0.0, 0.01)))
+    loose = Shared(terms, ((1.0, 0.0),), (0.0, 0.0), ((4.0, 0.0), (0.0, 4.0)))
+    fused = fuse_tracks(
+        [
+            ((track(x=100.0, shared=sure, sigma=math.sqrt(1.01)),), terms),
+            ((track(x=102.0, shared=loose, sigma=math.sqrt(5.0)),), terms),
+        ]
+    )
+    (one,) = fused.tracks
+    assert one.x_mm == pytest.approx(100.0 + 2.0 * 0.01 / 4.01)
+    assert one.shared is not None and one.shared.moves_mm[0] == pytest.approx((1.0, 0.0))
+    assert one.sigma_mm == pytest.approx(math.sqrt(4.05 / 4.01))
+
+
+def test_cameras_with_other_anchors_in_view_share_only_the_common_terms() -> None:
+    # Camera 0 rests on anchors 0 and 4, camera 1 on anchors 4 and 2: anchor 4's term is
+    # one column both move; each camera's pose term is its own.
+    noise = ((0.01, 0.0), (0.0, 0.01))
+    first = ("pose_rx", "anchor_0_x", "anchor_4_x")
+    second = ("pose_rx", "anchor_4_x", "anchor_2_x")
+    a = Shared(first, ((0.1, 0.0), (0.2, 0.0), (0.3, 0.0)), (0.0, 0.0), noise)
+    b = Shared(second, ((0.0, 0.1), (0.4, 0.0), (0.5, 0.0)), (0.0, 0.0), noise)
+    fused = fuse_tracks([((track(11, shared=a),), first), ((track(12, shared=b),), second)])
+    assert fused.shared_errors == (
+        "0:pose_rx",
+        "1:pose_rx",
+        "anchor_0_x",
+        "anchor_4_x",
+        "anchor_2_x",
+    )
+    by_marker = {t.marker: t for t in fused.tracks}
+    assert by_marker[11].shared is not None and by_marker[12].shared is not None
+    assert by_marker[11].shared.moves_mm == ((0.1, 0.0), (0, 0), (0.2, 0.0), (0.3, 0.0), (0, 0))
+    assert by_marker[12].shared.moves_mm == ((0, 0), (0.0, 0.1), (0, 0), (0.4, 0.0), (0.5, 0.0))
+
+
+def test_a_track_from_before_its_camera_s_anchors_changed_is_taken_as_independent() -> None:
+    # Its terms are not its camera's latest: its moves could not be placed among them.
+    noise = ((0.01, 0.0), (0.0, 0.01))
+    old = Shared(("pose_rx", "anchor_0_x"), ((0.1, 0.0), (0.2, 0.0)), (0.0, 0.0), noise)
+    now = ("pose_rx", "anchor_4_x")
+    fused = fuse_tracks([((track(11, shared=old, stale=True),), now), ((), now)])
+    (one,) = fused.tracks
+    assert one.shared is None and one.own_cov_mm2 is None
+    assert one.x_mm == 100.0 and one.stale

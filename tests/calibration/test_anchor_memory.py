@@ -163,3 +163,17 @@ def test_a_slow_drift_is_followed() -> None:
         assert not posing.moved
     assert np.allclose(posing.corners[0], _square(0.05 * 199), atol=0.46)
     assert not np.allclose(posing.corners[0], _square(0.05 * 199), atol=0.4)
+
+
+def test_a_frame_of_another_size_starts_the_memory_again() -> None:
+    # The same anchors in a frame twice as large: their pixels are not the old ones, so
+    # the held corners are dropped and the frame is posed from its own, as after a move.
+    memory = AnchorMemory({0, 1})
+    square = np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]])
+    first = memory.pose_from({0: square, 1: square + 100}, {}, (640, 480))
+    assert not first.moved
+    larger = memory.pose_from({0: 2 * square, 1: 2 * (square + 100)}, {}, (1280, 960))
+    assert larger.moved and not larger.doubtful
+    assert np.array_equal(larger.corners[1], 2 * (square + 100))
+    again = memory.pose_from({0: 2 * square}, {}, (1280, 960))  # the same size: held
+    assert not again.moved and np.array_equal(again.corners[1], 2 * (square + 100))
