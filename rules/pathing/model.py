@@ -7,8 +7,8 @@ lengths and coordinates are table mm.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Final, cast
+from dataclasses import dataclass, replace
+from typing import Final, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -164,9 +164,48 @@ class Field:
                 if not isinstance(item, kind):
                     raise ValueError(f"{name} must hold {kind.__name__} items, got {item!r}")
             object.__setattr__(self, name, items)
+        # Ground off the table cannot touch a mover on it: what lies further off than
+        # `OFF_TABLE_MM` is cut away, so that a wood reaching kilometres beyond the table
+        # costs what its part on the table costs (its edges are sampled, and ray casts
+        # cross them).
+        near = shapely.box(
+            -OFF_TABLE_MM, -OFF_TABLE_MM, self.width_mm + OFF_TABLE_MM, self.depth_mm + OFF_TABLE_MM
+        )
+        object.__setattr__(self, "polygons", _on_table(self.polygons, near))
+        object.__setattr__(self, "costly", _on_table(self.costly, near))
 
 
 Terrain = Field
+
+OFF_TABLE_MM: Final[float] = 500.0
+"""How far beyond the table's edges a field keeps its obstacles and costly ground: more
+than any base reaches over an edge."""
+
+_Cut = TypeVar("_Cut", BlockingPolygon, CostlyRegion)
+
+
+def _on_table(items: tuple[_Cut, ...], near: shapely.Polygon) -> tuple[_Cut, ...]:
+    """``items`` cut to ``near`` (the table and a margin); one cut in several parts gives
+    as many items, one wholly beyond it none.
+
+    >>> near = shapely.box(0, 0, 10, 10)
+    >>> wide = BlockingPolygon(shapely.box(-5, 2, 1e6, 4), "wall")
+    >>> [item.polygon.bounds for item in _on_table((wide,), near)]
+    [(0.0, 2.0, 10.0, 4.0)]
+    """
+    kept: list[_Cut] = []
+    for item in items:
+        if near.contains(item.polygon):
+            kept.append(item)
+            continue
+        cut = item.polygon.intersection(near)
+        parts = getattr(cut, "geoms", (cut,))
+        kept.extend(
+            replace(item, polygon=part)
+            for part in parts
+            if isinstance(part, shapely.Polygon) and part.area > 0.0 and part.is_valid
+        )
+    return tuple(kept)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

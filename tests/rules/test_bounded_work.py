@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 import pytest
+import shapely
 
 from arbitre.rules.errors import RulesError
 from arbitre.rules.questions import ask
@@ -93,3 +94,59 @@ def test_every_question_on_a_table_of_1000_figures(ruleset: str) -> None:
             pass
         elapsed = time.perf_counter() - started
         assert elapsed < CASE_SECONDS, f"{ruleset} {name}: {elapsed:.1f} s"
+
+
+def _comb(top_mm: float, bottom_mm: float) -> list[list[float]]:
+    """A wood like a comb: 20 teeth 20 mm wide, 30 mm apart, from ``bottom_mm`` to
+    ``top_mm``, joined below (about 2 kB of scene)."""
+    points = [[100.0, bottom_mm]]
+    x = 100.0
+    for _ in range(20):
+        points += [[x, top_mm], [x + 20.0, top_mm], [x + 20.0, bottom_mm + 1000.0]]
+        x += 50.0
+        points.append([x, bottom_mm + 1000.0])
+    points[-1] = [x - 30.0, bottom_mm]
+    return points
+
+
+@pytest.mark.parametrize("ruleset", ["choc-base-6", "smooth-and-rifled"])
+def test_a_wood_reaching_kilometres_off_the_table_costs_only_its_part_on_it(
+    ruleset: str,
+) -> None:
+    # Teeth 2 km long across a 1.2 m table: the ground off the table is cut away before
+    # the path search samples it. Uncut, one `reach` took 3.3 GB and stopped on a
+    # MemoryError. Cut, it takes what the same comb cut at the table's edges takes.
+    import tracemalloc
+
+    def reach_peak(pieces: list[list[list[float]]]) -> tuple[float, int]:
+        document: dict[str, Any] = {
+            "ruleset": ruleset,
+            "table": {"width_mm": 1200, "depth_mm": 900},
+            "figures": [{"id": "a", "side": "blue", "x_mm": 590, "y_mm": 400}],
+            "terrain": [
+                {"id": f"comb{k}", "kind": "wood", "polygon_mm": piece}
+                for k, piece in enumerate(pieces)
+            ],
+        }
+        if ruleset == "choc-base-6":
+            document["options"] = {"unit_mm": 100}
+            document["figures"][0]["attrs"] = {"alone": True}
+        else:
+            document["figures"][0]["type"] = "infantry"
+        scene = parse_scene(document)
+        tracemalloc.start()
+        try:
+            area = ask(scene, "reach", ["a"]).to_json()["area_mm2"]
+            return area, tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    comb = _comb(999_000.0, -999_000.0)
+    # the same comb cut where the field cuts it (500 mm beyond the table): its teeth
+    near = shapely.Polygon(comb).intersection(shapely.box(-500, -500, 1700, 1400))
+    teeth = [[list(xy) for xy in part.exterior.coords[:-1]] for part in near.geoms]
+    far_area, far_peak = reach_peak([comb])
+    near_area, near_peak = reach_peak(teeth)
+    assert len(teeth) == 20
+    assert far_area == pytest.approx(near_area, rel=1e-6)
+    assert far_peak < 2 * near_peak + 50_000_000
