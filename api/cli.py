@@ -173,8 +173,14 @@ def ask(
         from arbitre.rules.pathing.kernels import warm
 
         warm()
-    with _time_limit(time_limit, f"{question}: {stopped_after(time_limit)} (see --time-limit)"):
-        answer = ask_question(loaded, question, args or [], extras)
+    from arbitre.api.limits import QUESTION_MEMORY_BYTES, cap_memory, too_costly
+
+    cap_memory(QUESTION_MEMORY_BYTES)
+    try:
+        with _time_limit(time_limit, f"{question}: {stopped_after(time_limit)} (see --time-limit)"):
+            answer = ask_question(loaded, question, args or [], extras)
+    except MemoryError:
+        raise fail(too_costly(question)) from None
     if as_json or language is None:
         typer.echo(
             json.dumps(answer.to_json()) if as_json else _with_warnings(answer.message, answer)
@@ -217,13 +223,32 @@ def _time_limit(seconds: float, message: str) -> Iterator[None]:
     # It rings again every tenth of a second: an exception raised where Python ignores it
     # (an object's __del__ run by the garbage collector) must not let the work run on.
     signal.setitimer(signal.ITIMER_REAL, seconds, RING_AGAIN_S)
+    # A signal waits for the compiled loops (NumPy's, the path search's) to return to
+    # Python: past `HARD_STOP_S` more, a watch says the same line and ends the process.
+    watch = threading.Timer(seconds + HARD_STOP_S, _hard_stop, args=(message,))
+    watch.daemon = True
+    watch.start()
     try:
         yield
     except _OutOfTime:
         raise fail(message) from None
     finally:
+        watch.cancel()
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+HARD_STOP_S = 2.0
+"""How long past its time limit a question stuck in compiled loops may run."""
+
+
+def _hard_stop(message: str) -> None:
+    """End the process at once with the time limit's line (exit 2): the work inside is
+    in a loop no signal interrupts."""
+    sys.stderr.write(f"arbitre: {message}\n")
+    sys.stderr.flush()
+    sys.stdout.flush()
+    os._exit(2)
 
 
 def _with_warnings(message: str, answer: object) -> str:

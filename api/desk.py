@@ -32,6 +32,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from arbitre.api.limits import QUESTION_MEMORY_BYTES, cap_memory, too_costly
 from arbitre.rules.errors import RulesError, stopped_after
 from arbitre.rules.model import Scene
 from arbitre.rules.questions import ask
@@ -233,10 +234,15 @@ ORPHAN_CHECK_S = 1.0
 """How often a worker process looks whether the server that started it is still there."""
 
 
+WORKER_LOAD_BYTES = 300_000_000
+"""What a worker loads after it starts (the path search's compiled loops, the rules)."""
+
+
 def _start_worker(server_pid: int) -> None:
     """A worker process's start: its priority lowered (`WORKER_NICENESS`, where the
-    system can), and a watch that ends it once the server is gone (killed outright, it
-    could not stop its workers, which would wait for questions for ever)."""
+    system can), a watch that ends it once the server is gone (killed outright, it
+    could not stop its workers, which would wait for questions for ever), and its memory
+    capped (`arbitre.api.limits`)."""
     if hasattr(os, "nice"):
         try:
             os.nice(WORKER_NICENESS)
@@ -245,6 +251,9 @@ def _start_worker(server_pid: int) -> None:
     watch = threading.Thread(target=_end_with, args=(server_pid,), name="arbitre-watch")
     watch.daemon = True
     watch.start()
+    # a question past its memory fails with MemoryError (one line), the worker lives on;
+    # what the path search's loops load comes on top of what the worker holds now
+    cap_memory(QUESTION_MEMORY_BYTES + WORKER_LOAD_BYTES)
 
 
 def _end_with(server_pid: int) -> None:
@@ -311,6 +320,8 @@ def answer_scene(
         found = ask(_LAST.scene(document, source), question, args, extras).to_json()
     except RulesError as error:
         return False, str(error).splitlines()[0]
+    except MemoryError:  # past the worker's memory (`cap_memory`)
+        return False, too_costly(question)
     return True, json_body({**found, **about})
 
 

@@ -1,0 +1,49 @@
+"""Bounds a process puts on itself: memory it may not pass, whatever a question builds.
+
+A question on a hostile scene could build arrays of gigabytes before any time limit
+rings. `cap_memory` makes the system refuse the process more than a fixed amount of
+memory beyond what it holds now (``RLIMIT_DATA``, which counts the heap and the large
+blocks NumPy maps): past it, the allocation fails with `MemoryError`, which the question's
+caller turns into one line, and the process lives on.
+"""
+
+from __future__ import annotations
+
+import re
+
+QUESTION_MEMORY_BYTES = 1_000_000_000
+"""What a question may take beyond what its process held before: 1 GB (the most costly
+question of `arbitre bench rules` takes a few hundred MB)."""
+
+
+def cap_memory(extra_bytes: int) -> bool:
+    """Refuse this process more than ``extra_bytes`` of data beyond what it holds now;
+    False where the system cannot say or do it (not Linux, or a lower limit already)."""
+    try:
+        import resource
+
+        with open("/proc/self/status", encoding="ascii") as status:
+            found = re.search(r"VmData:\s+(\d+) kB", status.read())
+    except (ImportError, OSError):
+        return False
+    if found is None:
+        return False
+    wanted = int(found.group(1)) * 1024 + extra_bytes
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft <= wanted:
+        return False  # already as tight
+    try:
+        resource.setrlimit(resource.RLIMIT_DATA, (wanted, hard))
+    except (ValueError, OSError):
+        return False
+    return True
+
+
+def too_costly(question: str) -> str:
+    """The one line for a question that needed more memory than it may take."""
+    return (
+        f"{question}: the scene is too costly for this question (it would take more than "
+        f"{QUESTION_MEMORY_BYTES // 1_000_000:,} MB); simplify its terrain"
+    )
