@@ -10,6 +10,7 @@ accept the first ones, and the error shown would echo what cannot be encoded.
 
 from __future__ import annotations
 
+import asyncio
 import email.message
 import json
 import math
@@ -144,6 +145,9 @@ class BodyGuard:
         except BodyTooLarge:
             await send_detail(send, 413, _too_large(limit), close=True)
             return
+        except TimeoutError:  # a client sending its body too slowly holds a place for nothing
+            await send_detail(send, 408, _too_slow(), close=True)
+            return
         if last is not None:  # the client left before the body was whole
             return
         if body and is_json(headers):
@@ -164,12 +168,17 @@ class BodyGuard:
         await self.app(scope, replay, send)
 
 
+BODY_IDLE_S = 10.0
+"""A body whose next part does not come within this long is given up (408)."""
+
+
 async def _receive_body(receive: Receive, limit: int) -> tuple[bytes, Message | None]:
-    """The whole body (`BodyTooLarge` past ``limit``), or the disconnect that cut it."""
+    """The whole body (`BodyTooLarge` past ``limit``, `TimeoutError` when a part does not
+    come within `BODY_IDLE_S`), or the disconnect that cut it."""
     chunks: list[bytes] = []
     size = 0
     while True:
-        message = await receive()
+        message = await asyncio.wait_for(receive(), BODY_IDLE_S)
         if message["type"] != "http.request":
             return b"", message
         chunk = message.get("body", b"")
@@ -179,6 +188,10 @@ async def _receive_body(receive: Receive, limit: int) -> tuple[bytes, Message | 
         chunks.append(chunk)
         if not message.get("more_body", False):
             return b"".join(chunks), None
+
+
+def _too_slow() -> str:
+    return f"the request body stopped coming for {BODY_IDLE_S:g} s"
 
 
 def _too_large(limit: int) -> str:

@@ -200,3 +200,20 @@ def test_depth_counts_lists_and_objects() -> None:
     # {"a": [1, {"b": [[]]}]}: object 1, list 2, object 3, list 4, list 5.
     assert depth({"a": [1, {"b": [[]]}]}) == 5
     assert depth("text") == 0
+
+
+def test_a_body_that_stops_coming_is_given_up(port: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A client announces 1,000 bytes, sends ten and waits: after the body's idle time
+    # (here 0.5 s) the server answers 408 and closes, its place freed.
+    from arbitre.api import bodies
+
+    monkeypatch.setattr(bodies, "BODY_IDLE_S", 0.5)
+    head = (
+        b"POST /api/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 1000\r\n\r\n"
+    )
+    started = time.monotonic()
+    reply, _ = _send_then_read(port, head, iter([b'{"question"']))
+    assert reply.startswith(b"HTTP/1.1 408"), reply[:200]
+    assert b"stopped coming for 0.5 s" in reply
+    assert time.monotonic() - started < REPLY_WITHIN_S
