@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-QUESTION_MEMORY_BYTES = 1_000_000_000
-"""What a question may take beyond what its process held before: 1 GB (the most costly
-question of `arbitre bench rules` takes a few hundred MB)."""
+QUESTION_MEMORY_BYTES = 700_000_000
+"""What a question may take beyond what its process held before: 700 MB (the whole of
+`arbitre bench rules` runs within it, 272 MB at its peak)."""
 
 
 def cap_memory(extra_bytes: int) -> bool:
