@@ -175,7 +175,8 @@ def ask(
         warm()
     from arbitre.api.limits import QUESTION_MEMORY_BYTES, cap_memory, too_costly
 
-    cap_memory(QUESTION_MEMORY_BYTES)
+    if _OWN_PROCESS:  # a process of its own: bound it (a caller's process keeps its own)
+        cap_memory(QUESTION_MEMORY_BYTES)
     try:
         with _time_limit(time_limit, f"{question}: {stopped_after(time_limit)} (see --time-limit)"):
             answer = ask_question(loaded, question, args or [], extras)
@@ -224,10 +225,12 @@ def _time_limit(seconds: float, message: str) -> Iterator[None]:
     # (an object's __del__ run by the garbage collector) must not let the work run on.
     signal.setitimer(signal.ITIMER_REAL, seconds, RING_AGAIN_S)
     # A signal waits for the compiled loops (NumPy's, the path search's) to return to
-    # Python: past `HARD_STOP_S` more, a watch says the same line and ends the process.
+    # Python: past `HARD_STOP_S` more, a watch says the same line and ends the process
+    # (only a process of its own: never the process of a caller of `app`).
     watch = threading.Timer(seconds + HARD_STOP_S, _hard_stop, args=(message,))
     watch.daemon = True
-    watch.start()
+    if _OWN_PROCESS:
+        watch.start()
     try:
         yield
     except _OutOfTime:
@@ -1237,9 +1240,16 @@ def _one_line(text: str, limit: int) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
+_OWN_PROCESS = False
+"""Whether the command line runs in a process of its own (`main`): only then does it
+bound the process's memory and end it when a question outlives its time limit."""
+
+
 def main() -> None:
     """Console entry point: a usage error (a missing argument, a bad option value) is one
     line on stderr and exit status 2, like every other bad input."""
+    global _OWN_PROCESS
+    _OWN_PROCESS = True
     # arbitre uses no pydantic plugin; looking for them reads the metadata of every
     # installed distribution, a tenth of a question's start (set it to use one).
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")

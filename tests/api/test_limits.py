@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,8 +27,9 @@ except MemoryError:
 
 STUCK = """
 import signal, time
-from arbitre.api.cli import _time_limit
-with _time_limit(1.0, "reach: stopped after 1 s"):
+from arbitre.api import cli
+cli._OWN_PROCESS = True  # as `main` says it
+with cli._time_limit(1.0, "reach: stopped after 1 s"):
     signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM])  # as a compiled loop would
     time.sleep(60)
 """
@@ -61,3 +63,19 @@ def test_a_worker_past_its_memory_answers_in_one_line(monkeypatch: pytest.Monkey
     ok, found = desk.answer_scene(document, "reach", ["a"], {}, "scene", {})
     assert (ok, found) == (False, too_costly("reach"))
     assert "\n" not in too_costly("reach")
+
+
+def test_a_caller_running_the_command_line_in_its_process_keeps_its_own_bounds() -> None:
+    # A test runner (or any program) calling `app` in its own process: no memory cap
+    # is put on it, and no watch could end it.
+    import resource
+
+    from typer.testing import CliRunner
+
+    from arbitre.api.cli import app
+
+    before = resource.getrlimit(resource.RLIMIT_DATA)
+    example = Path(__file__).resolve().parents[2] / "examples" / "cb6-skirmish.yaml"
+    result = CliRunner().invoke(app, ["ask", str(example), "groups"])
+    assert result.exit_code == 0, result.output
+    assert resource.getrlimit(resource.RLIMIT_DATA) == before
