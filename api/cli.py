@@ -1241,15 +1241,21 @@ def _one_line(text: str, limit: int) -> str:
 
 
 _OWN_PROCESS = False
-"""Whether the command line runs in a process of its own (`main`): only then does it
-bound the process's memory and end it when a question outlives its time limit."""
+"""Whether the command line runs in a process of its own (`entry`): only then does it
+bound the process's memory and end it when a question outlives its time limit (a
+program calling `main` in its own process keeps its bounds)."""
+
+
+def entry() -> None:
+    """The ``arbitre`` command and ``python -m arbitre``: `main` in a process of its own."""
+    global _OWN_PROCESS
+    _OWN_PROCESS = True
+    main()
 
 
 def main() -> None:
     """Console entry point: a usage error (a missing argument, a bad option value) is one
     line on stderr and exit status 2, like every other bad input."""
-    global _OWN_PROCESS
-    _OWN_PROCESS = True
     # arbitre uses no pydantic plugin; looking for them reads the metadata of every
     # installed distribution, a tenth of a question's start (set it to use one).
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")

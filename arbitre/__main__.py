@@ -1,6 +1,6 @@
 """``python -m arbitre``: the command line."""
 
-from arbitre.api.cli import main
+from arbitre.api.cli import entry
 
 if __name__ == "__main__":
-    main()
+    entry()

@@ -43,7 +43,7 @@ def test_the_wheel_installs_one_top_level_package(wheel: zipfile.ZipFile) -> Non
     assert tops == {"arbitre", "arbitre-0.1.0.dist-info"}
     assert wheel.read("arbitre-0.1.0.dist-info/top_level.txt").decode().split() == ["arbitre"]
     entry_points = wheel.read("arbitre-0.1.0.dist-info/entry_points.txt").decode()
-    assert "arbitre = arbitre.api.cli:main" in entry_points
+    assert "arbitre = arbitre.api.cli:entry" in entry_points
 
 
 @pytest.mark.parametrize("part", PARTS)

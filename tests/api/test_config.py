@@ -124,7 +124,7 @@ def test_a_file_that_is_no_video_is_one_line_even_from_ffmpeg(
     video = tmp_path / "x.mp4"
     video.write_text("hello\n", encoding="utf-8")
     run = subprocess.run(
-        [sys.executable, "-c", "from arbitre.api.cli import main; main()", "snapshot"]
+        [sys.executable, "-c", "from arbitre.api.cli import entry; entry()", "snapshot"]
         + ["--config", str(config), "--video", str(video), "--out", str(tmp_path / "s.yaml")],
         capture_output=True,
         text=True,

@@ -13,6 +13,7 @@ import pytest
 
 from arbitre.api import desk
 from arbitre.api.limits import too_costly
+from tests.console import run_console
 
 CAPPED = """
 import numpy as np
@@ -78,4 +79,7 @@ def test_a_caller_running_the_command_line_in_its_process_keeps_its_own_bounds()
     example = Path(__file__).resolve().parents[2] / "examples" / "cb6-skirmish.yaml"
     result = CliRunner().invoke(app, ["ask", str(example), "groups"])
     assert result.exit_code == 0, result.output
+    assert resource.getrlimit(resource.RLIMIT_DATA) == before
+    # `main` too (what the `arbitre` command runs, but in this process)
+    assert run_console("ask", str(example), "groups")[0] == 0
     assert resource.getrlimit(resource.RLIMIT_DATA) == before
