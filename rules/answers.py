@@ -205,6 +205,20 @@ def area_text(area_mm2: float) -> str:
     return f"{cm2:.1f} cm²" if cm2 < 100.0 else f"{cm2:.0f} cm²"
 
 
+def reach_words(mover: str, verb: str, areas: int, area_mm2: float, within: str) -> str:
+    """The sentence of a ``reach`` answer: where ``mover`` may ``verb`` ``within`` its
+    allowance, or that no place is free.
+
+    >>> reach_words("cavalier", "move", 1, 403_457.0, "within 4 M")
+    'cavalier may move anywhere in 1 area(s) of 4035 cm² within 4 M'
+    >>> reach_words("a", "move", 0, 0.0, "within 2 M")
+    'a may not move anywhere within 2 M: no place it could reach is free'
+    """
+    if areas == 0 or area_mm2 <= 0.0:
+        return f"{mover} may not {verb} anywhere {within}: no place it could reach is free"
+    return f"{mover} may {verb} anywhere in {areas} area(s) of {area_text(area_mm2)} {within}"
+
+
 ROUNDING = 1e-9
 """How far two numbers that are equal on paper may differ once computed (a length
 worked out in 25.4 mm paces comes back a few 1e-14 off)."""

@@ -44,7 +44,7 @@ from arbitre.rules.answers import (
     Reason,
     Said,
     Unit,
-    area_text,
+    reach_words,
     refusing,
     warning_lines,
     with_certainty,
@@ -401,8 +401,13 @@ class ChocBase6Neutral(Ruleset):
         found = area_answer(area)
         return ReachAnswer(
             question="reach",
-            message=f"{a} may move anywhere in {len(found.polygons)} area(s) of "
-            f"{area_text(found.area_mm2)} within {allowance_units} {unit.name}",
+            message=reach_words(
+                a,
+                "move",
+                len(found.polygons),
+                found.area_mm2,
+                f"within {allowance_units} {unit.name}",
+            ),
             mover=a,
             area_mm2=found.area_mm2,
             polygons_mm=found.polygons_mm,

@@ -14,7 +14,7 @@ from arbitre.rules.answers import (
     GroupsAnswer,
     Margin,
     Reason,
-    area_text,
+    reach_words,
     with_certainty,
 )
 from arbitre.rules.base_field import BaseField, base_field
@@ -312,8 +312,13 @@ def reach_answer(scene: Scene, a: str, as_group: Flag = False) -> MbtReachAnswer
     found = area_answer(shapely.transform(area, lambda xy: xy + back))
     return MbtReachAnswer(
         question="reach",
-        message=f"{a} may move its centre anywhere in {len(found.polygons)} area(s) of "
-        f"{area_text(found.area_mm2)} within {allowance_units:g} graduations",
+        message=reach_words(
+            a,
+            "move its centre",
+            len(found.polygons),
+            found.area_mm2,
+            f"within {allowance_units:g} graduations",
+        ),
         mover=a,
         area_mm2=found.area_mm2,
         polygons_mm=found.polygons_mm,

@@ -10,7 +10,7 @@ import numpy as np
 import shapely
 
 from arbitre.rules import pathing
-from arbitre.rules.answers import Margin, Reason, Unit, area_text, with_certainty
+from arbitre.rules.answers import Margin, Reason, Unit, reach_words, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import area_answer
 from arbitre.rules.model import Figure, Scene
@@ -288,8 +288,9 @@ def reach_answer(scene: Scene, a: str, mode: Mode = "walk") -> MusgReachAnswer:
     found = area_answer(area)
     return MusgReachAnswer(
         question="reach",
-        message=f"{a} may {mode} anywhere in {len(found.polygons)} area(s) of "
-        f"{area_text(found.area_mm2)} within {allowance_units:g} pas",
+        message=reach_words(
+            a, mode, len(found.polygons), found.area_mm2, f"within {allowance_units:g} pas"
+        ),
         mover=a,
         area_mm2=found.area_mm2,
         polygons_mm=found.polygons_mm,

@@ -20,7 +20,7 @@ from arbitre.rules.answers import (
     ReachAnswer,
     Reason,
     Said,
-    area_text,
+    reach_words,
     warning_lines,
     with_certainty,
 )
@@ -224,9 +224,14 @@ def reach_question(
     found = area_answer(area)
     return ReachAnswer(
         question="reach",
-        message=f"{a} may move anywhere in {len(found.polygons)} area(s) of "
-        f"{area_text(found.area_mm2)} with {UNIT.from_mm(plan.allowance_mm):g} cm "
-        f"({plan.kind}, {plan.mode}, action {plan.index})",
+        message=reach_words(
+            a,
+            "move",
+            len(found.polygons),
+            found.area_mm2,
+            f"with {UNIT.from_mm(plan.allowance_mm):g} cm "
+            f"({plan.kind}, {plan.mode}, action {plan.index})",
+        ),
         mover=a,
         area_mm2=found.area_mm2,
         polygons_mm=found.polygons_mm,

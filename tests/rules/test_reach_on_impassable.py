@@ -71,3 +71,9 @@ def test_a_figure_standing_in_a_rock_s_corner_is_offered_only_where_it_may_stop(
     # a goal on the rock: refused, and outside the area
     assert not area.contains(shapely.Point(350.0, 350.0))
     assert ask(scene, "move", ["a", "350", "350"]).to_json()["legal"] is False
+
+
+def test_with_nowhere_to_go_the_answer_says_so() -> None:
+    table = [[0, 0], [1200, 0], [1200, 900], [0, 900]]
+    message = ask(_scene("choc-base-6", 300.0, 300.0, table), "reach", ["a"]).message
+    assert message == "a may not move anywhere within 2 M: no place it could reach is free"
