@@ -3,9 +3,6 @@ two simulated cameras), the page showing each camera's view and the fused map.""
 
 from __future__ import annotations
 
-import contextlib
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,40 +16,12 @@ from arbitre.vision.simulate import preset, render
 from tests.api.test_page_e2e import (
     CHROMIUM,
     CHROMIUM_ARGS,
-    ROOT,
-    _free_port,
     _get_json,
     _playwright,
-    _wait_until_serving,
+    _serving,
 )
 
 FIGURES = 16  # the club demo's
-
-
-@contextlib.contextmanager
-def _serving(arguments: list[str]) -> Iterator[str]:
-    """``arbitre serve ARGUMENTS`` on a free port, until the block ends: its address."""
-    port = _free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "arbitre", "serve", *arguments, "--port", str(port)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    base = f"http://127.0.0.1:{port}/"
-    try:
-        _wait_until_serving(base, process)
-        yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if process.stdout:
-            process.stdout.close()
 
 
 @pytest.fixture(scope="module")

@@ -90,11 +90,12 @@ def _wait_until_serving(base: str, process: subprocess.Popen[str]) -> None:
     pytest.fail(f"arbitre serve --demo not ready after {START_TIMEOUT_S:g} s: {last}")
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
+@contextlib.contextmanager
+def _serving(arguments: list[str]) -> Iterator[str]:
+    """``arbitre serve ARGUMENTS`` on a free port, until the block ends: its address."""
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "arbitre", "serve", "--demo", "--port", str(port)],
+        [sys.executable, "-m", "arbitre", "serve", *arguments, "--port", str(port)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -113,6 +114,12 @@ def server() -> Iterator[str]:
             process.wait()
         if process.stdout:
             process.stdout.close()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    with _serving(["--demo"]) as base:
+        yield base
 
 
 # ---- the browser --------------------------------------------------------------------
