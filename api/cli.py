@@ -957,19 +957,10 @@ def serve(
             " markers are placed as if lying on the table (a marker on a head then lands"
             " tens of mm off)"
         )
-    # States are small; compressing each one for each client costs more than it saves.
-    # Open camera streams never end by themselves: give them 2 s to close on shutdown.
-    # The page never sends on its WebSocket: a message over 64 kB closes it.
+    from arbitre.api.connections import SERVER_OPTIONS
+
     try:
-        uvicorn.run(
-            app_,
-            host=host,
-            port=port,
-            log_level="warning",
-            ws_per_message_deflate=False,
-            ws_max_size=65_536,
-            timeout_graceful_shutdown=2,
-        )
+        uvicorn.run(app_, host=host, port=port, log_level="warning", **SERVER_OPTIONS)
     finally:
         if sender is not None:
             sender.close()

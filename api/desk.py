@@ -79,6 +79,7 @@ class QuestionDesk:
         self.processes = processes
         self.time_limit_s = time_limit_s
         self._executor: Executor | None = None
+        self._load: Callable[[], object] | None = None
         self._lock = threading.Lock()
         self._taken = 0
 
@@ -98,7 +99,7 @@ class QuestionDesk:
                         self.workers,
                         mp_context=context,
                         initializer=_start_worker,
-                        initargs=(os.getpid(),),
+                        initargs=(os.getpid(), self._load),
                     )
                 else:
                     self._executor = ThreadPoolExecutor(self.workers, "question")
@@ -163,10 +164,15 @@ class QuestionDesk:
             process.kill()
 
     def prepare(self, work: Callable[[], object]) -> None:
-        """Start the workers and have one run ``work`` (loading what questions need)
-        before the first question, which waits for it; nothing is answered."""
+        """Start the workers and have them run ``work`` (loading what questions need)
+        before the first question, which waits for it; nothing is answered.
+
+        A worker process runs ``work`` as it starts (the first, and one replaced after a
+        question was given up), before its memory cap closes on what it then holds."""
+        with self._lock:
+            self._load = work
         try:
-            self._pool().submit(work)
+            self._pool().submit(_nothing if self.processes else work)
         except RuntimeError:  # shut down meanwhile: the next question starts afresh
             pass
 
@@ -235,14 +241,20 @@ ORPHAN_CHECK_S = 1.0
 
 
 WORKER_LOAD_BYTES = 300_000_000
-"""What a worker loads after it starts (the path search's compiled loops, the rules)."""
+"""What a worker may take to load what its questions need (the path search's compiled
+loops take about 120 MB)."""
 
 
-def _start_worker(server_pid: int) -> None:
+def _nothing() -> None:
+    """A task that only starts a worker process (which loads as it starts)."""
+
+
+def _start_worker(server_pid: int, load: Callable[[], object] | None = None) -> None:
     """A worker process's start: its priority lowered (`WORKER_NICENESS`, where the
     system can), a watch that ends it once the server is gone (killed outright, it
-    could not stop its workers, which would wait for questions for ever), and its memory
-    capped (`arbitre.api.limits`)."""
+    could not stop its workers, which would wait for questions for ever), ``load`` run,
+    and its memory capped to `QUESTION_MEMORY_BYTES` beyond what it then holds
+    (`arbitre.api.limits`)."""
     if hasattr(os, "nice"):
         try:
             os.nice(WORKER_NICENESS)
@@ -251,9 +263,14 @@ def _start_worker(server_pid: int) -> None:
     watch = threading.Thread(target=_end_with, args=(server_pid,), name="arbitre-watch")
     watch.daemon = True
     watch.start()
-    # a question past its memory fails with MemoryError (one line), the worker lives on;
-    # what the path search's loops load comes on top of what the worker holds now
-    cap_memory(QUESTION_MEMORY_BYTES + WORKER_LOAD_BYTES)
+    # a question past its memory fails with MemoryError (one line), the worker lives on
+    cap_memory(QUESTION_MEMORY_BYTES + WORKER_LOAD_BYTES)  # the load's bound
+    if load is not None:
+        try:
+            load()
+        except MemoryError:  # its questions load what they need (within their cap)
+            pass
+    cap_memory(QUESTION_MEMORY_BYTES)  # tighter: from what the worker holds once loaded
 
 
 def _end_with(server_pid: int) -> None:

@@ -19,8 +19,10 @@ import uvicorn
 
 from arbitre.api.bench.ask_load import run_askers
 from arbitre.api.bench.cameras import SET_UPS, cameras_lines, run_cameras_bench
-from arbitre.api.bench.flood import FLOODS, run_flood
+from arbitre.api.bench.flood import FLOODS, Flood, run_flood
+from arbitre.api.bench.memory import PeakMemory
 from arbitre.api.bench.ws_load import run_clients
+from arbitre.api.connections import SERVER_OPTIONS
 from arbitre.api.demo import DemoSource, demo_config
 from arbitre.api.desk import QuestionDesk
 from arbitre.api.live import LiveTable
@@ -29,9 +31,9 @@ from arbitre.calibration.progress import Progress, Steps
 
 TARGET_RATIO = 0.9  # the frame rate stays within 10 % of its rate with no client
 TARGET_QUESTIONS_RATIO = 0.7  # ... and within 30 % while questions pour in
-TARGET_P95_S = 2.0
+TARGET_P95_S = 2.0  # the questions answered take at most this long (95th percentile)
 TARGET_FLOOD_RATIO = 0.7  # ... and within 30 % while hostile clients flood an endpoint
-FLOODERS = 4  # the questions answered take at most this long (95th percentile)
+TARGET_FLOOD_MEMORY_MB = 500  # the server and its workers take at most this much more
 WARM_UP_S = 1.0
 TICK_S = 0.1  # progress is told every tenth of a second of the measure
 
@@ -79,9 +81,10 @@ def run_serve_bench(
     ``progress`` is told ``(done, total)`` every tenth of a second of the warm-up and
     the three measures, and at each step of the club section.
 
-    With ``floods``, `FLOODERS` hostile clients send each endpoint of `FLOODS` without
-    pause (a 1,000-figure scene file to read, the state, the picture, the scene): the
-    frame rate under each, and the share of the time the source stayed ok.
+    With ``floods``, hostile clients send each request of `FLOODS` (a 1,000-figure scene
+    file to read, the state, the picture, the scene, a costly question; then a burst of
+    a hundred costly questions): the frame rate under each, the share of the time the
+    source stayed ok, and the most memory the server took beyond what it held before.
     """
     club_steps = 3 * len(SET_UPS) if cameras else 0
     flood_steps = len(FLOODS) * _ticks(seconds) if floods else 0
@@ -98,7 +101,7 @@ def run_serve_bench(
             host="127.0.0.1",
             port=port,
             log_level="warning",
-            ws_per_message_deflate=False,
+            **SERVER_OPTIONS,
         )
     )
     thread = threading.Thread(target=server.run, daemon=True)
@@ -117,8 +120,8 @@ def run_serve_bench(
         messages = int(received)
         questions = _under_questions(context, port, live, askers, seconds, steps)
         flooded = [
-            _under_flood(context, port, live, endpoint, seconds, steps)
-            for endpoint in (FLOODS if floods else ())
+            _under_flood(context, port, live, flood, seconds, steps)
+            for flood in (FLOODS if floods else ())
         ]
     finally:
         server.should_exit = True
@@ -181,29 +184,37 @@ def _under_questions(
 
 
 def _under_flood(
-    context: Any, port: int, live: LiveTable, endpoint: str, seconds: float, steps: Steps
+    context: Any, port: int, live: LiveTable, flood: Flood, seconds: float, steps: Steps
 ) -> dict[str, Any]:
-    """The frame rate while `FLOODERS` clients send ``endpoint`` without pause, the share
-    of tenths of a second the source was ok, and the answers by status."""
+    """The frame rate while ``flood``'s clients send its requests, the share of tenths of
+    a second the source was ok, the answers by status, and the most memory the server
+    and its workers took beyond what they held before (MB)."""
     ready, stop = context.Event(), context.Event()
     results: Any = context.Queue()
-    process = context.Process(
-        target=run_flood, args=(port, endpoint, FLOODERS, ready, stop, results)
-    )
+    process = context.Process(target=run_flood, args=(port, flood, ready, stop, results))
     process.start()
-    if not ready.wait(timeout=60):
-        raise RuntimeError("the flooding clients could not start")
-    start_frames, start = live.frames_processed, time.perf_counter()
-    ok: list[bool] = []
-    for _ in range(_ticks(seconds)):
-        time.sleep(TICK_S)
-        ok.append(bool(live.recent_state()["source"]["ok"]))
-        steps.advance()
-    fps = (live.frames_processed - start_frames) / (time.perf_counter() - start)
-    stop.set()
-    answers = results.get(timeout=90)
+    with PeakMemory(leave_out=process.pid) as memory:
+        if not ready.wait(timeout=60):
+            raise RuntimeError("the flooding clients could not start")
+        start_frames, start = live.frames_processed, time.perf_counter()
+        ok: list[bool] = []
+        for _ in range(_ticks(seconds)):
+            time.sleep(TICK_S)
+            ok.append(bool(live.recent_state()["source"]["ok"]))
+            steps.advance()
+        fps = (live.frames_processed - start_frames) / (time.perf_counter() - start)
+        stop.set()
+        answers = results.get(timeout=90)
     process.join(timeout=10)
-    return {"endpoint": endpoint, "fps": fps, "source_ok": sum(ok) / len(ok), "answers": answers}
+    return {
+        "endpoint": flood.name,
+        "clients": flood.clients,
+        "once": flood.once,
+        "fps": fps,
+        "source_ok": sum(ok) / len(ok),
+        "answers": answers,
+        "memory_mb": None if memory.beyond_start is None else memory.beyond_start / 1e6,
+    }
 
 
 def report_lines(report: dict[str, Any]) -> list[str]:
@@ -227,12 +238,17 @@ def report_lines(report: dict[str, Any]) -> list[str]:
             f"{'ok' if ok else 'MISS'}"
         )
     for row in report.get("floods", []):
+        memory = row["memory_mb"]
         ok = row["ratio"] >= TARGET_FLOOD_RATIO and row["source_ok"] == 1.0
+        ok = ok and (memory is None or memory <= TARGET_FLOOD_MEMORY_MB)
         answers = ", ".join(f"{n} x {status}" for status, n in sorted(row["answers"].items()))
+        how = "at once, once each," if row["once"] else "without pause"
         lines.append(
-            f"  flooded by {FLOODERS} clients on /api/{row['endpoint']}: {row['fps']:.1f} fps, "
+            f"  {row['clients']} clients {how} on {row['endpoint']}: {row['fps']:.1f} fps, "
             f"ratio {row['ratio']:.2f} (target >= {TARGET_FLOOD_RATIO:.2f}), source ok "
-            f"{row['source_ok']:.0%} of the time ({answers})  {'ok' if ok else 'MISS'}"
+            f"{row['source_ok']:.0%} of the time, server "
+            f"{'(not measured here)' if memory is None else f'+{memory:.0f} MB'} (target <= "
+            f"+{TARGET_FLOOD_MEMORY_MB} MB) ({answers})  {'ok' if ok else 'MISS'}"
         )
     if report.get("cameras"):
         lines.extend(cameras_lines(report["cameras"]))

@@ -7,6 +7,7 @@ import asyncio
 import functools
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -21,6 +22,7 @@ from fastapi.testclient import TestClient
 from arbitre.api import desk as desk_module
 from arbitre.api.demo import DemoSource, demo_config
 from arbitre.api.desk import Busy, QuestionDesk, TooLong, answer_scene
+from arbitre.api.limits import QUESTION_MEMORY_BYTES
 from arbitre.api.live import LiveTable
 from arbitre.api.main import create_app
 from tests.api.crowded import crowded_table
@@ -151,6 +153,7 @@ def test_a_question_past_the_time_limit_is_given_up_and_its_worker_replaced(
     with TestClient(app) as client:
         # A first question starts the worker, so that the limit counts the answer alone.
         assert client.post("/api/ask", json={"question": "groups"}).status_code == 200
+        _assert_room_is_a_question(desk)
         # Minutes of work if it ran to its end; only the time limit says this.
         got = client.post(
             "/api/ask", json={"question": "reach", "args": ["f0"], "scene": crowded_table()}
@@ -165,6 +168,29 @@ def test_a_question_past_the_time_limit_is_given_up_and_its_worker_replaced(
         # A new worker answers the next question.
         after = client.post("/api/ask", json={"question": "distance", "args": ["alpins", "verts"]})
         assert after.status_code == 200, after.text
+        _assert_room_is_a_question(desk)
+
+
+def _assert_room_is_a_question(desk: QuestionDesk) -> None:
+    """The memory ``desk``'s worker may still take (its cap less what it holds) is one
+    question's, counted once it has loaded the path search's loops (about 120 MB): were it
+    counted from before, as the cap that bounds the load itself is, the room would be
+    400 + 300 - 120 = 580 MB."""
+    if not sys.platform.startswith("linux"):
+        return
+    import resource
+
+    async def worker_cap() -> tuple[int, int]:
+        pid = await desk.run(os.getpid)
+        soft, _ = await desk.run(resource.getrlimit, resource.RLIMIT_DATA)
+        return pid, soft
+
+    pid, soft = asyncio.run(worker_cap())
+    status = Path(f"/proc/{pid}/status").read_text(encoding="ascii")
+    found = re.search(r"VmData:\s+(\d+) kB", status)
+    assert found is not None
+    room = soft - int(found.group(1)) * 1024
+    assert QUESTION_MEMORY_BYTES - 50_000_000 < room <= QUESTION_MEMORY_BYTES
 
 
 def test_a_thread_given_up_keeps_its_place_until_it_ends() -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import shapely
 
+from arbitre.api.bench.flood import comb as wood_comb
 from arbitre.rules.errors import RulesError
 from arbitre.rules.questions import ask
 from arbitre.rules.registry import find_ruleset
@@ -96,19 +97,6 @@ def test_every_question_on_a_table_of_1000_figures(ruleset: str) -> None:
         assert elapsed < CASE_SECONDS, f"{ruleset} {name}: {elapsed:.1f} s"
 
 
-def _comb(top_mm: float, bottom_mm: float) -> list[list[float]]:
-    """A wood like a comb: 20 teeth 20 mm wide, 30 mm apart, from ``bottom_mm`` to
-    ``top_mm``, joined below (about 2 kB of scene)."""
-    points = [[100.0, bottom_mm]]
-    x = 100.0
-    for _ in range(20):
-        points += [[x, top_mm], [x + 20.0, top_mm], [x + 20.0, bottom_mm + 1000.0]]
-        x += 50.0
-        points.append([x, bottom_mm + 1000.0])
-    points[-1] = [x - 30.0, bottom_mm]
-    return points
-
-
 @pytest.mark.parametrize("ruleset", ["choc-base-6", "smooth-and-rifled"])
 def test_a_wood_reaching_kilometres_off_the_table_costs_only_its_part_on_it(
     ruleset: str,
@@ -141,7 +129,7 @@ def test_a_wood_reaching_kilometres_off_the_table_costs_only_its_part_on_it(
         finally:
             tracemalloc.stop()
 
-    comb = _comb(999_000.0, -999_000.0)
+    comb = wood_comb(999_000.0, -999_000.0)
     # the same comb cut where the field cuts it (500 mm beyond the table): its teeth
     near = shapely.Polygon(comb).intersection(shapely.box(-500, -500, 1700, 1400))
     teeth = [[list(xy) for xy in part.exterior.coords[:-1]] for part in near.geoms]
