@@ -25,14 +25,13 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from arbitre.api.measuring import MeasuringProcess
-from arbitre.calibration.anchors import AnchorMemory
+from arbitre.api.measuring import CameraMeasure, MeasuringProcess
 from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.errors import CalibrationError
-from arbitre.calibration.frame import Frame, locate_frame
+from arbitre.calibration.frame import Frame
 from arbitre.calibration.locate import LocatedMarker, LocateResult
 from arbitre.calibration.table import Roster, Table
-from arbitre.vision.detect import MarkerTracker, diagonal_intersections
+from arbitre.vision.detect import diagonal_intersections
 from arbitre.vision.errors import VisionError
 from arbitre.vision.sources import FrameSource
 from arbitre.vision.tracking import FigureTracker, Observation, Shared, Track
@@ -97,12 +96,6 @@ class CameraLoop:
         self._timer = timer
         self._lock = threading.Lock()
         self._figures = FigureTracker()
-        self._markers = MarkerTracker(
-            table.dictionary,
-            camera_matrix=camera.camera_matrix,
-            dist_coeffs=camera.dist_coeffs,
-            scan_beside=True,  # the periodic full scan never holds a frame up
-        )
         self._latest = _Latest()
         self._frame_number = 0
         self._steps = 0
@@ -112,7 +105,6 @@ class CameraLoop:
         self._anchors_seen: tuple[int, ...] = ()  # in view in the last frame
         self._anchors_held: tuple[int, ...] = ()  # the table was posed from
         self._shared_errors: tuple[str, ...] = ()  # the terms of the latest located frame
-        self._anchors = AnchorMemory(table.anchor_ids)
         self._moved_at: float | None = None
         self.located_frames = 0
         """Frames in which the table was found (its anchors seen)."""
@@ -123,9 +115,9 @@ class CameraLoop:
         self._processing_s: float | None = None  # moving average of the time to measure one
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        # With ``process``, the frames are located in a process of the camera's own, which
-        # keeps its tracker and pose memory (`arbitre.api.measuring`).
-        self._measuring = MeasuringProcess(camera, table, roster) if process else None
+        # The camera's tracker and pose memory, kept from frame to frame; with ``process``,
+        # in a process of the camera's own (`arbitre.api.measuring`).
+        self._measure = (MeasuringProcess if process else CameraMeasure)(camera, table, roster)
 
     # --- the loop ----------------------------------------------------------------------
 
@@ -141,8 +133,7 @@ class CameraLoop:
             self._thread.join(timeout=5)
             self._thread = None
         self.source.close()
-        if self._measuring is not None:
-            self._measuring.close()
+        self._measure.close()
 
     @property
     def frames_processed(self) -> int:
@@ -216,18 +207,7 @@ class CameraLoop:
                 self._first_frame_at = now
         measuring = self._timer()
         try:
-            frame = (
-                self._measuring.locate(image)
-                if self._measuring is not None
-                else locate_frame(
-                    image,
-                    self.camera,
-                    self.table,
-                    self.roster,
-                    tracker=self._markers,
-                    anchors=self._anchors,
-                )
-            )
+            frame = self._measure.locate(image)
         except (VisionError, CalibrationError) as error:  # a frame it cannot read
             with self._lock:
                 self._source_ok = False

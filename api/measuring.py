@@ -41,6 +41,28 @@ REPLY_TIMEOUT_S = 20.0
 """A frame not measured within this long: the process is taken as hung, and replaced."""
 
 
+class CameraMeasure:
+    """Locates one camera's frames in this process, as `locate_frame` with the camera's
+    own tracker and pose memory, kept from frame to frame."""
+
+    def __init__(self, camera: CameraIntrinsics, table: Table, roster: Roster) -> None:
+        self._setup = (camera, table, roster)
+        self._tracker = MarkerTracker(
+            table.dictionary,
+            camera_matrix=camera.camera_matrix,
+            dist_coeffs=camera.dist_coeffs,
+            scan_beside=True,  # the periodic full scan never holds a frame up
+        )
+        self._anchors = AnchorMemory(table.anchor_ids)
+
+    def locate(self, image: NDArray[np.uint8]) -> Frame:
+        """The frame located (VisionError or CalibrationError as `locate_frame` raises)."""
+        return locate_frame(image, *self._setup, tracker=self._tracker, anchors=self._anchors)
+
+    def close(self) -> None:
+        """Nothing to release: for the camera's loop, as `MeasuringProcess.close`."""
+
+
 class MeasuringProcess:
     """Locates one camera's frames in a child process (see the module's notes)."""
 
@@ -150,13 +172,7 @@ def _serve(conn: Connection, camera: CameraIntrinsics, table: Table, roster: Ros
     # Ctrl+C in a terminal reaches the whole process group: the server ends this process
     # itself (an empty message, or its pipe closing), without a traceback from here.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    tracker = MarkerTracker(
-        table.dictionary,
-        camera_matrix=camera.camera_matrix,
-        dist_coeffs=camera.dist_coeffs,
-        scan_beside=True,  # the periodic full scan never holds a frame up
-    )
-    anchors = AnchorMemory(table.anchor_ids)
+    measure = CameraMeasure(camera, table, roster)
     attached: SharedMemory | None = None
     try:
         while True:
@@ -175,10 +191,7 @@ def _serve(conn: Connection, camera: CameraIntrinsics, table: Table, roster: Ros
             # the chain keeps grey copies of what it needs from one frame to the next.
             image = np.ndarray(shape, np.dtype(dtype), buffer=attached.buf)
             try:
-                reply: tuple[str, Any] = (
-                    "frame",
-                    locate_frame(image, camera, table, roster, tracker=tracker, anchors=anchors),
-                )
+                reply: tuple[str, Any] = ("frame", measure.locate(image))
             except VisionError as error:
                 reply = ("vision", str(error))
             except CalibrationError as error:

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from arbitre.api import hosts
 from arbitre.api.cli import app
+from arbitre.api.connections import HeadInTime
 from tests.console import run_console
 
 runner = CliRunner()
@@ -44,6 +45,7 @@ def test_serving_on_every_interface_prints_the_lan_address(started: dict[str, An
     assert "127.0.0.1" not in result.stdout
     assert started["options"]["host"] == "0.0.0.0"
     assert started["options"]["ws_max_size"] == 65_536  # clients only listen
+    assert started["options"]["http"] is HeadInTime  # a slow request head loses its connection
     # Phones open it by the address or the machine's name; another name is refused.
     assert _status(started["app"], "10.1.2.3:8123") == 200
     assert _status(started["app"], "salle.local:8123") == 200
