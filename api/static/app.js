@@ -270,9 +270,16 @@ function showFigure(button, figure, colourOf) {
   meta.textContent = figureMeta(figure);
 }
 
+/** The figures by side (those of no side last), then by name, as the players call them. */
+function inListOrder(figures) {
+  const words = new Intl.Collator(language(), { numeric: true, sensitivity: "base" });
+  const side = (f) => f.side ?? "\uffff";
+  return [...figures].sort((a, b) => words.compare(side(a), side(b)) || words.compare(a.name || a.id, b.name || b.id) || words.compare(a.id, b.id));
+}
+
 function renderFigureList(colourOf, overlay) {
   const listNode = byTestId("figure-list");
-  const figures = app.state?.figures ?? [];
+  const figures = inListOrder(app.state?.figures ?? []);
   byTestId("figures-empty").hidden = figures.length > 0;
   syncChildren(
     listNode,
@@ -285,6 +292,12 @@ function renderFigureList(colourOf, overlay) {
       button.setAttribute("aria-pressed", String(overlay.picks.includes(figure.id)));
     },
   );
+  // in that order: the items are moved only when a figure came or went out of turn
+  const wanted = figures.map((f) => String(f.id));
+  if ([...listNode.children].some((item, k) => item.dataset.key !== wanted[k])) {
+    const byKey = new Map([...listNode.children].map((item) => [item.dataset.key, item]));
+    listNode.append(...wanted.map((key) => byKey.get(key)));
+  }
 }
 
 function renderLegend(colourOf) {

@@ -74,9 +74,11 @@ function createFigure(testid) {
     { class: "figure", "data-testid": testid },
     svgEl("circle", { class: "ring", "vector-effect": "non-scaling-stroke" }),
     svgEl("circle", { class: "body", "vector-effect": "non-scaling-stroke" }),
-    svgEl("text", { class: "label", "text-anchor": "middle" }),
+    svgEl("text", { class: "label", "text-anchor": "start" }),
     svgEl("polygon", { class: "footprint", "vector-effect": "non-scaling-stroke" }),
     svgEl("line", { class: "front", "vector-effect": "non-scaling-stroke" }),
+    svgEl("line", { class: "leader", "vector-effect": "non-scaling-stroke" }),
+    svgEl("title"),
   );
 }
 
@@ -119,9 +121,12 @@ function updateFigure(node, figure, at, sizes, colour, overlay) {
     ? { x1: corners[0][0].toFixed(2), y1: corners[0][1].toFixed(2), x2: corners[1][0].toFixed(2), y2: corners[1][1].toFixed(2) }
     : { x1: 0, y1: 0, x2: 0, y2: 0 });
   node.style.setProperty("--side", colour);
-  setAttrs(label, { y: (-sizes.radius - sizes.gap * 1.5).toFixed(2), "font-size": sizes.font.toFixed(2) });
-  const text = figureLabel(figure);
-  if (label.textContent !== text) label.textContent = text;
+  setAttrs(label, { "font-size": sizes.font.toFixed(2) });
+  // the whole name, whatever room the label finds: a tooltip, and what a reader says
+  const title = node.children[6];
+  const full = figureLabel(figure);
+  if (title.textContent !== full) title.textContent = full;
+  node.dataset.name = full;
 }
 
 function answerLine(from, to, line) {
@@ -438,30 +443,192 @@ export function renderMap(view, state, colourOf, overlay) {
     () => createFigure("map-figure"),
     (node, f) => updateFigure(node, f, toMap(state, [f.x_mm, f.y_mm]), sizes, colourOf(f.side), overlay),
   );
-  declutterLabels(view.layers.figures);
+  const shown = view.svg.viewBox.baseVal;
+  const bounds = { x: shown.x, y: shown.y, w: shown.width, h: shown.height };
+  const terrainNames = [...view.layers.table.querySelectorAll(".terrain-label")].map((label) => boxOf(label.getBBox()));
+  const where = new Map(state.figures.map((f) => [f.id, toMap(state, [f.x_mm, f.y_mm])]));
+  placeLabels(view, where, bounds, terrainNames, sizes);
+}
+
+// ---- names beside the figures ---------------------------------------------------
+
+const LABEL_DIRECTIONS = 16; // where around its figure a name may stand, above first
+const LABEL_RINGS = 8; // how far out: the first ring touches the figure, the others have a leader line
+const LABEL_PAD_PX = 2; // kept clear around a name
+const LABEL_CACHE = 2000; // names measured and remembered, at most
+
+/** A box {x, y, w, h} (user units, y down) from an SVGRect. */
+function boxOf(rect) {
+  return { x: rect.x, y: rect.y, w: rect.width, h: rect.height };
+}
+
+/** The area two boxes share. */
+function overlapArea(a, b) {
+  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+function inside(box, bounds) {
+  return box.x >= bounds.x && box.y >= bounds.y && box.x + box.w <= bounds.x + bounds.w && box.y + box.h <= bounds.y + bounds.h;
+}
+
+/** The point of `box` nearest to `point`. */
+function nearestInBox([x, y], box) {
+  return [Math.min(Math.max(x, box.x), box.x + box.w), Math.min(Math.max(y, box.y), box.y + box.h)];
+}
+
+/** The names to try for a figure: the whole, then shorter and shorter ("Tireur d'é…"),
+ * the shortest keeping two letters. */
+function shortenings(full) {
+  const letters = [...full];
+  const tried = [full];
+  for (const share of [0.7, 0.5, 0.35]) {
+    const keep = Math.max(2, Math.ceil(letters.length * share));
+    if (keep < letters.length - 1) tried.push(`${letters.slice(0, keep).join("").trimEnd()}…`);
+  }
+  if (letters.length > 3) tried.push(`${letters.slice(0, 2).join("")}…`);
+  return [...new Set(tried)];
+}
+
+/** The box a name of `text` takes, measured once on `label`, with its offset from the
+ * text's origin: {w, h, dx, dy} in user units. */
+function measureName(view, label, text, font) {
+  view.nameSizes ??= new Map();
+  const key = `${font.toFixed(4)}|${label.closest(".stale") ? "stale" : ""}|${text}`;
+  let size = view.nameSizes.get(key);
+  if (size) return size;
+  label.textContent = text;
+  setAttrs(label, { x: 0, y: 0 });
+  const box = label.getBBox();
+  // not laid out (a hidden view): a fair guess from the font
+  size = box.width > 0 ? { w: box.width, h: box.height, dx: box.x, dy: box.y } : { w: 0.6 * font * text.length, h: 1.2 * font, dx: 0, dy: -0.95 * font };
+  if (view.nameSizes.size > LABEL_CACHE) view.nameSizes.clear();
+  view.nameSizes.set(key, size);
+  return size;
+}
+
+/** Where a name of size `w` x `h` may stand around a figure at `at` of radius `radius`:
+ * boxes whose corner (or side) nearest the figure lies `ring` rings out in a direction,
+ * above first. */
+function* spots(at, w, h, sizes) {
+  const step = sizes.font * 1.1;
+  for (let ring = 0; ring < LABEL_RINGS; ring += 1) {
+    const reach = sizes.radius + sizes.gap + ring * step;
+    for (let k = 0; k < LABEL_DIRECTIONS; k += 1) {
+      const turn = (2 * Math.PI * k) / LABEL_DIRECTIONS - Math.PI / 2;
+      const [ux, uy] = [Math.cos(turn), Math.sin(turn)];
+      const side = (u) => Math.max(-1, Math.min(1, u * 3)); // the box wholly on the far side, except straight ahead
+      const cx = at[0] + ux * reach + (side(ux) * w) / 2;
+      const cy = at[1] + uy * reach + (side(uy) * h) / 2;
+      // straight above is best; beside, then below, cost a little more
+      yield { ring, k, box: { x: cx - w / 2, y: cy - h / 2, w, h }, bend: (1 + uy) * 1.5 };
+    }
+  }
 }
 
 /**
- * Hide the names that would cover another (on the map and on the camera view): figures
- * close together (a melee, a group in contact) keep one readable name each way rather
- * than a blot. Picked figures are named first; every figure is still named in the list.
+ * Place every figure's name (on the map and on the camera view) where it covers no other
+ * name and as little as it can of the figures and the terrain's names, inside `bounds`:
+ * beside its figure, or farther out with a leader line to it; shortened (the whole name
+ * in its tooltip) only when no whole name finds room. Picked figures, then the most
+ * crowded, are placed first. `where` maps each figure's id to its centre in user units;
+ * `avoid` boxes in user units.
  */
-function declutterLabels(layer) {
-  const nodes = [...layer.children].sort(
-    (a, b) => Number(b.classList.contains("picked")) - Number(a.classList.contains("picked")),
-  );
-  const kept = [];
-  for (const node of nodes) {
+function placeLabels(view, where, bounds, avoid, sizes) {
+  const nodes = [...view.layers.figures.children];
+  const anchors = nodes.map((node) => where.get(node.dataset.id) ?? [NaN, NaN]);
+  const pad = sizes.gap * (LABEL_PAD_PX / 4);
+  const inner = { x: bounds.x + pad, y: bounds.y + pad, w: bounds.w - 2 * pad, h: bounds.h - 2 * pad };
+  const disc = sizes.radius + sizes.gap;
+  const discs = anchors.map(([x, y]) => ({ x: x - disc, y: y - disc, w: 2 * disc, h: 2 * disc }));
+  const crowd = anchors.map((a) => anchors.filter((b) => Math.hypot(a[0] - b[0], a[1] - b[1]) < sizes.font * 8).length);
+  // the names with the fewest places beside their figure (in a corner, in a crowd) first
+  const room = nodes.map((node, index) => {
+    const size = measureName(view, node.children[2], node.dataset.name || "", sizes.font);
+    let free = 0;
+    for (const spot of spots(anchors[index], size.w + 2 * pad, size.h + 2 * pad, sizes)) {
+      if (spot.ring > 0) break;
+      if (inside(spot.box, inner) && !discs.some((box, k) => k !== index && overlapArea(spot.box, box) > 0)) free += 1;
+    }
+    return free;
+  });
+  const order = nodes
+    .map((node, index) => index)
+    .sort((a, b) => {
+      const picked = Number(nodes[b].classList.contains("picked")) - Number(nodes[a].classList.contains("picked"));
+      return picked || room[a] - room[b] || crowd[b] - crowd[a] || anchors[a][0] - anchors[b][0] || anchors[a][1] - anchors[b][1];
+    });
+  const placed = [];
+  for (const index of order) {
+    const node = nodes[index];
+    const at = anchors[index];
     const label = node.children[2];
-    label.style.visibility = "";
-    const box = label.getBoundingClientRect();
-    const pad = 3; // px between two names
-    const covers = kept.some(
-      (other) =>
-        box.left < other.right + pad && other.left < box.right + pad && box.top < other.bottom && other.top < box.bottom,
-    );
-    if (covers) label.style.visibility = "hidden";
-    else kept.push(box);
+    const full = node.dataset.name || "";
+    const seen = at[0] >= bounds.x && at[1] >= bounds.y && at[0] <= bounds.x + bounds.w && at[1] <= bounds.y + bounds.h;
+    label.style.visibility = seen ? "" : "hidden"; // off the zoomed map: its name is not drawn at the edge
+    if (!seen) continue;
+    const last = node.labelSpot;
+    let best = null;
+    for (const text of shortenings(full)) {
+      const size = measureName(view, label, text, sizes.font);
+      const [w, h] = [size.w + 2 * pad, size.h + 2 * pad];
+      for (const spot of spots(at, w, h, sizes)) {
+        if (!inside(spot.box, inner)) continue;
+        const area = w * h;
+        let covered = 0; // other names: never
+        for (const other of placed) covered += overlapArea(spot.box, other);
+        if (covered > 0 && best && best.covered === 0) continue;
+        let cost = spot.ring * 10 + spot.bend;
+        discs.forEach((box, k) => {
+          if (k !== index) cost += (100 * overlapArea(spot.box, box)) / area;
+        });
+        for (const box of avoid) cost += (60 * overlapArea(spot.box, box)) / area;
+        if (last && last.text === text && last.ring === spot.ring && last.k === spot.k) cost -= 3; // no flicker
+        if (!best || covered < best.covered || (covered === best.covered && cost < best.cost)) {
+          best = { ...spot, text, size, covered, cost };
+        }
+      }
+      if (best && best.covered === 0) break; // room for this much of the name: no shorter
+    }
+    if (!best) {
+      // no room inside at all (a view smaller than a name): the shortest, kept in as can be
+      const text = shortenings(full).at(-1);
+      const size = measureName(view, label, text, sizes.font);
+      const [w, h] = [size.w + 2 * pad, size.h + 2 * pad];
+      const x = Math.min(Math.max(at[0] - w / 2, inner.x), inner.x + inner.w - w);
+      const y = Math.min(Math.max(at[1] - disc - h, inner.y), inner.y + inner.h - h);
+      best = { ring: 0, k: 0, box: { x, y, w, h }, text, size, covered: 0 };
+    }
+    placed.push(best.box);
+    node.labelSpot = { text: best.text, ring: best.ring, k: best.k };
+    showLabel(node, at, best, pad, sizes);
+  }
+}
+
+/** Write a placed name on its figure (the group is translated to `at`), with its leader. */
+function showLabel(node, at, spot, pad, sizes) {
+  const [label, leader] = [node.children[2], node.children[5]];
+  if (label.textContent !== spot.text) label.textContent = spot.text;
+  setAttrs(label, {
+    x: (spot.box.x + pad - spot.size.dx - at[0]).toFixed(2),
+    y: (spot.box.y + pad - spot.size.dy - at[1]).toFixed(2),
+    "text-anchor": "start",
+    "data-short": spot.text === node.dataset.name ? null : "true",
+  });
+  const end = nearestInBox(at, spot.box);
+  const far = Math.hypot(end[0] - at[0], end[1] - at[1]);
+  if (spot.ring > 0 && far > sizes.radius + sizes.gap) {
+    const [ux, uy] = [(end[0] - at[0]) / far, (end[1] - at[1]) / far];
+    setAttrs(leader, {
+      x1: (ux * sizes.radius).toFixed(2),
+      y1: (uy * sizes.radius).toFixed(2),
+      x2: (end[0] - at[0]).toFixed(2),
+      y2: (end[1] - at[1]).toFixed(2),
+      "data-shown": "true",
+    });
+  } else {
+    setAttrs(leader, { x1: 0, y1: 0, x2: 0, y2: 0, "data-shown": null });
   }
 }
 
@@ -593,7 +760,7 @@ export function renderCamera(view, state, colourOf, overlay) {
     () => createFigure("camera-figure"),
     (node, f) => updateFigure(node, f, f.image_px, sizes, colourOf(f.side), overlay),
   );
-  declutterLabels(view.layers.figures);
+  placeLabels(view, where, { x: 0, y: 0, w: width, h: height }, [], sizes);
 }
 
 /** The figures a tap on the camera view may mean, nearest first. */
