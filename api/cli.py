@@ -676,8 +676,9 @@ def table_init(
 
     An existing table.yaml (perhaps corrected by hand) or sheet is kept unless --force.
     """
-    from arbitre.calibration.printing import find_paper, marker_sheets, write_pages
+    from arbitre.calibration.printing import anchor_sheets, find_paper, write_pages
     from arbitre.calibration.setup import EDGE_ANCHORS_FROM_MM, corner_anchors, write_table
+    from arbitre.calibration.table import Anchor
 
     if anchors_count not in (None, 4, 6):
         raise fail(f"--anchors takes 4 or 6, not {anchors_count}")
@@ -696,10 +697,8 @@ def table_init(
     if sheet.resolve() == out.resolve():
         raise fail(f"{sheet}: the sheet and table.yaml must be two files")
     anchors = corner_anchors(width_mm, depth_mm, anchor_size_mm, inset_mm, edge_middles=middles)
-    labels = [f"glue at x={a['x_mm']:g}, y={a['y_mm']:g} mm" for a in anchors]
-    pages = marker_sheets(
-        [int(a["id"]) for a in anchors], anchor_size_mm, dictionary, labels=labels, paper=page_size
-    )
+    placed = [Anchor(**anchor) for anchor in anchors]  # the set-up guide, then the anchors
+    pages = anchor_sheets(width_mm, depth_mm, dictionary, placed, paper=page_size)
     sheet_was_there = sheet.exists()
     write_pages(pages, sheet, overwrite=force)
     try:

@@ -6,6 +6,12 @@ drawn module by module from OpenCV's own bit pattern, so its printed side is
 exactly the size asked for; each sheet carries a 100 mm check bar and the words
 "print at 100 %" so a user can check the printer did not scale it.
 
+Each marker is printed on its own card: the black square, its white quiet zone
+(`quiet_zone_mm`), its caption under the quiet zone, and dashed cut lines round it all,
+`CUT_CLEARANCE_MM` outside the quiet zone. An anchor's card also has an arrow over the
+marker pointing to its top edge, and the anchor sheet opens with a set-up guide: a plan of
+the table to scale with its origin corner and each anchor at its place (`anchor_sheets`).
+
 Pages are exactly the paper's size, A4 or US Letter, always upright (portrait), and nothing
 is drawn within `PAGE_MARGIN_MM` of an edge: wide enough for the unprintable border of any
 office printer, inkjets' wider bottom edge included. A board too wide for the upright paper
@@ -33,6 +39,7 @@ import numpy as np
 from arbitre.calibration.board import Board, aruco_dictionary
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.progress import Progress, Steps
+from arbitre.calibration.table import Anchor
 from arbitre.files import FileWriteError, write_atomically
 
 A4_MM = (210.0, 297.0)
@@ -44,6 +51,26 @@ LABEL_MM = 3.0  # height of the label text
 BOARD_NOTES_MM = 24.0
 """Under a board: its caption (baseline 6 mm below it) and the check bar with its words
 (bar 18 mm below, words' baseline 23 mm below, descenders included)."""
+CHECK_BAR_ROOM_MM = 14.0
+"""Kept free over the bottom margin for the check bar, its ticks and its words."""
+
+QUIET_ZONE_MODULES = 2
+"""White kept round a marker's black square, in modules (and at least `QUIET_ZONE_MIN_MM`).
+The detector reads the quiet zone over the first module out from the border
+(`arbitre.vision.edges.read_cells`) and measures each side 0.8 module either way; the second
+module keeps it white under a card cut or glued a little askew."""
+QUIET_ZONE_MIN_MM = 3.0
+CUT_CLEARANCE_MM = 1.0
+"""From the quiet zone's outer edge to a cut line's middle: the line's own half width and a
+cut that wanders off the line, outside the quiet zone still."""
+CUT_LINE_MM = 0.2
+"""Width of a cut line."""
+CUT_DASH_MM = (2.0, 1.5)
+"""A cut line's dash and gap."""
+CAPTION_MM = LABEL_MM + 1.5
+"""Height of the strip under a marker's quiet zone that holds its caption."""
+ARROW_STRIP_MM = 8.0
+"""Height of the strip over an anchor's quiet zone that holds its arrow and words."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,12 +117,34 @@ class Rect:
 
 @dataclass(frozen=True, slots=True)
 class Text:
-    """A line of text whose baseline starts at (x, y), page mm."""
+    """A line of text whose baseline starts at (x, y), page mm, written along ``angle_deg``
+    (counter-clockwise on the page as one reads it; 90 reads upwards)."""
 
     x: float
     y: float
     text: str
     size_mm: float = LABEL_MM
+    angle_deg: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A black line from (x0, y0) to (x1, y1), page mm, ``width_mm`` wide; dashed when
+    ``dash_mm`` gives (dash, gap)."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    width_mm: float = CUT_LINE_MM
+    dash_mm: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Polygon:
+    """A filled black polygon, its corners in order, page mm."""
+
+    points: tuple[tuple[float, float], ...]
 
 
 @dataclass(slots=True)
@@ -106,6 +155,24 @@ class Page:
     height_mm: float = A4_MM[1]
     rects: list[Rect] = field(default_factory=list)
     texts: list[Text] = field(default_factory=list)
+    lines: list[Line] = field(default_factory=list)
+    polygons: list[Polygon] = field(default_factory=list)
+
+
+def text_width_mm(text: str, size_mm: float) -> float:
+    """How long ``text`` is set in Helvetica ``size_mm`` high, mm.
+
+    >>> round(text_width_mm("origin (0, 0)", 3.0), 2)
+    15.17
+    """
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    return float(stringWidth(text, "Helvetica", size_mm))
+
+
+def fitting_size_mm(text: str, room_mm: float, largest_mm: float = LABEL_MM) -> float:
+    """The text height, at most ``largest_mm``, at which ``text`` is ``room_mm`` long or less."""
+    return min(largest_mm, room_mm / max(text_width_mm(text, 1.0), 1e-9))
 
 
 def marker_modules(dictionary: cv2.aruco.Dictionary, marker_id: int) -> np.ndarray:
@@ -182,52 +249,372 @@ def parse_ids(text: str) -> list[int]:
     return ids
 
 
+def quiet_zone_mm(size_mm: float, dictionary: cv2.aruco.Dictionary) -> float:
+    """The white kept round a marker of side ``size_mm``: `QUIET_ZONE_MODULES` modules, at
+    least `QUIET_ZONE_MIN_MM`.
+
+    >>> quiet_zone_mm(15.0, aruco_dictionary("DICT_4X4_250"))  # 6 modules of 2.5 mm
+    5.0
+    >>> quiet_zone_mm(6.0, aruco_dictionary("DICT_4X4_250"))
+    3.0
+    """
+    module_mm = size_mm / (dictionary.markerSize + 2)
+    return max(QUIET_ZONE_MODULES * module_mm, QUIET_ZONE_MIN_MM)
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """Where a marker of side ``size_mm`` goes on its card, mm from the card's top-left corner.
+
+    From the top: the arrow strip (anchors only) or `CUT_CLEARANCE_MM`, the quiet zone, the
+    marker, the quiet zone, `CUT_CLEARANCE_MM`, the caption strip; across: the clearance,
+    the quiet zone, the marker, the quiet zone, the clearance.
+    """
+
+    size_mm: float
+    quiet_mm: float
+    arrow: bool
+
+    @property
+    def pad_mm(self) -> float:
+        """From a cut line at the side to the black square."""
+        return self.quiet_mm + CUT_CLEARANCE_MM
+
+    @property
+    def top_mm(self) -> float:
+        """From the top cut line to the black square."""
+        return (ARROW_STRIP_MM if self.arrow else CUT_CLEARANCE_MM) + self.quiet_mm
+
+    @property
+    def width_mm(self) -> float:
+        return self.size_mm + 2 * self.pad_mm
+
+    @property
+    def height_mm(self) -> float:
+        return self.top_mm + self.size_mm + self.pad_mm + CAPTION_MM
+
+
+def draw_cut_lines(page: Page, x_mm: float, y_mm: float, width_mm: float, height_mm: float) -> None:
+    """Dashed cut lines round a card whose top-left corner is (x_mm, y_mm); a side another
+    card has drawn already (cards side by side share it) is drawn once."""
+    x1, y1 = x_mm + width_mm, y_mm + height_mm
+    drawn = {(round(c.x0, 6), round(c.y0, 6), round(c.x1, 6), round(c.y1, 6)) for c in page.lines}
+    for side in (
+        (x_mm, y_mm, x1, y_mm),
+        (x1, y_mm, x1, y1),
+        (x_mm, y1, x1, y1),
+        (x_mm, y_mm, x_mm, y1),
+    ):
+        if tuple(round(v, 6) for v in side) not in drawn:
+            page.lines.append(Line(*side, width_mm=CUT_LINE_MM, dash_mm=CUT_DASH_MM))
+
+
+def arrow(
+    tip: tuple[float, float], tail: tuple[float, float], head_mm: float, shaft_mm: float
+) -> Polygon:
+    """A filled arrow from ``tail`` to ``tip`` (page mm): a head ``head_mm`` long and as wide,
+    on a shaft ``shaft_mm`` wide.
+
+    >>> arrow((0.0, 0.0), (0.0, 10.0), 4.0, 1.0).points  # pointing up the page (y down)
+    ((0.0, 0.0), (2.0, 4.0), (0.5, 4.0), (0.5, 10.0), (-0.5, 10.0), (-0.5, 4.0), (-2.0, 4.0))
+    """
+    length = math.hypot(tip[0] - tail[0], tip[1] - tail[1])
+    ux, uy = (tip[0] - tail[0]) / length, (tip[1] - tail[1]) / length  # along, tail to tip
+    nx, ny = -uy, ux  # across
+
+    def at(along: float, across: float) -> tuple[float, float]:
+        """The point ``along`` back from the tip and ``across`` to the side, tidied."""
+        x = tip[0] - ux * along + nx * across
+        y = tip[1] - uy * along + ny * across
+        return (round(x, 9) + 0.0, round(y, 9) + 0.0)
+
+    head, half = min(head_mm, length), shaft_mm / 2
+    return Polygon(
+        (
+            at(0.0, 0.0),
+            at(head, head_mm / 2),
+            at(head, half),
+            at(length, half),
+            at(length, -half),
+            at(head, -half),
+            at(head, -head_mm / 2),
+        )
+    )
+
+
 def marker_sheets(
     ids: Sequence[int],
     size_mm: float,
     dictionary_name: str,
     *,
     labels: Sequence[str] = (),
+    tops: Sequence[str] = (),
     paper: Paper = A4,
 ) -> list[Page]:
-    """Pages of markers of side ``size_mm``, each with its id and dictionary beside it.
+    """Pages of markers of side ``size_mm``, each on its card (`Card`) with its id and
+    dictionary under it and dashed cut lines round it, outside its quiet zone.
 
-    Markers are spaced so every one keeps a white quiet zone of at least two modules; as
-    many pages of ``paper`` as needed, each with its check bar.
+    ``labels`` adds words to each caption; with ``tops``, each card has an arrow over its
+    marker pointing to the marker's top edge, and these words beside it. As many pages of
+    ``paper`` as needed, each with its check bar.
     """
     if not math.isfinite(size_mm) or size_mm <= 0:
         raise CalibrationError(f"marker size must be a positive number of mm, got {size_mm!r}")
     dictionary = aruco_dictionary(dictionary_name)
     modules = [marker_modules(dictionary, marker_id) for marker_id in ids]
-    module_mm = size_mm / (dictionary.markerSize + 2)
-    gap = max(2 * module_mm, 3.0)
-    cell_w = size_mm + 2 * gap
-    cell_h = size_mm + 2 * gap + LABEL_MM + 1.5
+    card = Card(size_mm, quiet_zone_mm(size_mm, dictionary), arrow=bool(tops))
     usable_w = paper.width_mm - 2 * PAGE_MARGIN_MM
-    usable_h = paper.height_mm - 2 * PAGE_MARGIN_MM - 14.0  # room for the check bar
-    columns = max(1, int(usable_w // cell_w))
-    rows = max(1, int(usable_h // cell_h))
-    if cell_w > usable_w or cell_h > usable_h:
+    usable_h = paper.height_mm - 2 * PAGE_MARGIN_MM - CHECK_BAR_ROOM_MM
+    if card.width_mm > usable_w or card.height_mm > usable_h:
         raise CalibrationError(f"a {size_mm:g} mm marker does not fit on {paper}")
+    columns = int(usable_w // card.width_mm)
+    rows = int(usable_h // card.height_mm)
     pages: list[Page] = []
     for index, (marker_id, grid) in enumerate(zip(ids, modules, strict=True)):
         slot = index % (columns * rows)
         if slot == 0:
             pages.append(Page(paper.width_mm, paper.height_mm))
             draw_check_bar(pages[-1], PAGE_MARGIN_MM, paper.height_mm - PAGE_MARGIN_MM - 6.0)
+        page = pages[-1]
         row, column = divmod(slot, columns)
-        x = PAGE_MARGIN_MM + column * cell_w + gap
-        y = PAGE_MARGIN_MM + row * cell_h + gap
-        draw_marker(pages[-1], grid, x, y, size_mm)
+        card_x = PAGE_MARGIN_MM + column * card.width_mm
+        card_y = PAGE_MARGIN_MM + row * card.height_mm
+        x, y = card_x + card.pad_mm, card_y + card.top_mm
+        draw_marker(page, grid, x, y, size_mm)
+        draw_cut_lines(page, card_x, card_y, card.width_mm, card.height_mm)
         label = labels[index] if index < len(labels) else ""
         caption = f"{marker_id} {dictionary_name} {size_mm:g} mm" + (f" {label}" if label else "")
-        pages[-1].texts.append(
-            Text(
-                x,
-                y + size_mm + gap / 2 + LABEL_MM * 0.8,
-                caption,
-                min(LABEL_MM, max(1.6, cell_w / max(len(caption), 1) * 1.6)),
+        caption_mm = fitting_size_mm(caption, card.width_mm - 1.0)
+        # The caption's strip starts under the quiet zone and the clearance; its capitals
+        # (0.72 of the size) start 0.5 mm below that, its descenders stay in the strip.
+        baseline = y + size_mm + card.pad_mm + 0.5 + 0.75 * caption_mm
+        page.texts.append(Text(card_x + 0.5, baseline, caption, caption_mm))
+        if tops:
+            draw_top_arrow(page, card_x, card_y, card.width_mm, tops[index % len(tops)])
+    return pages
+
+
+def draw_top_arrow(page: Page, card_x: float, card_y: float, card_w: float, words: str) -> None:
+    """The arrow of an anchor's card, in the strip over its quiet zone: it points up the page,
+    to the marker's top edge, over the marker's middle; ``words`` to its right."""
+    middle = card_x + card_w / 2
+    # Tip 1.5 mm under the cut line, tail 1 mm over the quiet zone: 5.5 mm long.
+    page.polygons.append(
+        arrow((middle, card_y + 1.5), (middle, card_y + ARROW_STRIP_MM - 1.0), 3.0, 0.8)
+    )
+    room = card_x + card_w - 0.5 - (middle + 2.5)
+    size = fitting_size_mm(words, room)
+    page.texts.append(Text(middle + 2.5, card_y + 5.0, words, size))
+
+
+PLAN_MAX_MM = (172.0, 110.0)
+"""The most room the set-up guide's plan of the table takes, across and down the page."""
+PLAN_LEFT_MM = 8.0
+"""Room left of the plan for the +y arrow; as much again on the right, for the depth."""
+
+
+def plan_scale(width_mm: float, depth_mm: float, room_mm: tuple[float, float]) -> float:
+    """The smallest round ratio (1, 2, 2.5 or 5 times a power of ten, at least 1) at which
+    a ``width_mm x depth_mm`` table fits ``room_mm`` (across, down).
+
+    >>> plan_scale(1200, 900, (172, 110))  # 1:10 -> 120 x 90 mm
+    10.0
+    >>> plan_scale(1830, 1220, (172, 110))  # 1:10 -> 183 mm across, too wide; 1:20 fits
+    20.0
+    """
+    needed = max(width_mm / room_mm[0], depth_mm / room_mm[1], 1.0)
+    power = 10.0 ** math.floor(math.log10(needed))
+    for step in (1.0, 2.0, 2.5, 5.0, 10.0):
+        if step * power >= needed - 1e-9:
+            return step * power
+    raise AssertionError("unreachable: 10 x the power of ten is at least what is needed")
+
+
+def _facing(rotation_deg: float) -> str:
+    """The way an anchor's top edge points on the table, turned ``rotation_deg``.
+
+    >>> [_facing(r) for r in (0, 90, -90, 180, 30)]
+    ['+y', '-x', '+x', '-y', '120 deg from +x']
+    """
+    angle = (90.0 + rotation_deg) % 360.0
+    named = {0.0: "+x", 90.0: "+y", 180.0: "-x", 270.0: "-y"}
+    return named.get(round(angle, 9), f"{angle:g} deg from +x")
+
+
+def wrapped(text: str, room_mm: float, size_mm: float) -> list[str]:
+    """``text`` cut into lines no longer than ``room_mm`` at ``size_mm``, between words."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width_mm(f"{lines[-1]} {word}", size_mm) <= room_mm:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return lines
+
+
+def anchor_guide(
+    width_mm: float,
+    depth_mm: float,
+    dictionary_name: str,
+    anchors: Sequence[Anchor],
+    paper: Paper = A4,
+) -> Page:
+    """The set-up guide: the table seen from above, to a round scale (`plan_scale`), +x to
+    the right and +y up the page, as the web page's map shows it: the origin corner
+    (0, 0) marked at the bottom left, the width and depth written, each anchor at its place
+    with its id, position and an arrow to its top edge; then how to cut and glue them.
+    """
+    for name, value in (("width_mm", width_mm), ("depth_mm", depth_mm)):
+        if not math.isfinite(value) or value <= 0:
+            raise CalibrationError(f"{name} must be a positive number of mm, got {value!r}")
+    if not anchors:
+        raise CalibrationError("an anchor sheet needs at least one anchor")
+    page = Page(paper.width_mm, paper.height_mm)
+    room = (
+        min(PLAN_MAX_MM[0], paper.width_mm - 2 * PAGE_MARGIN_MM - 2 * PLAN_LEFT_MM),
+        PLAN_MAX_MM[1],
+    )
+    scale = plan_scale(width_mm, depth_mm, room)
+    plan_w, plan_d = width_mm / scale, depth_mm / scale
+    left = PAGE_MARGIN_MM + PLAN_LEFT_MM + (room[0] - plan_w) / 2
+    top = PAGE_MARGIN_MM + 21.0
+    bottom = top + plan_d
+
+    def on_page(x_mm: float, y_mm: float) -> tuple[float, float]:
+        """A table point (mm, y up) on the plan (page mm, y down)."""
+        return left + x_mm / scale, bottom - y_mm / scale
+
+    sizes = sorted({a.size_mm for a in anchors})
+    page.texts.append(Text(PAGE_MARGIN_MM, PAGE_MARGIN_MM + 5.0, "Gluing the anchors", 6.0))
+    about = (
+        f"The {width_mm:g} x {depth_mm:g} mm table seen from above, to scale 1:{scale:g}"
+        f" (1 mm here is {scale:g} mm on the table); {len(anchors)} anchors of "
+        f"{' or '.join(f'{s:g}' for s in sizes)} mm, {dictionary_name}."
+    )
+    size = fitting_size_mm(about, paper.width_mm - 2 * PAGE_MARGIN_MM)
+    page.texts.append(Text(PAGE_MARGIN_MM, PAGE_MARGIN_MM + 11.0, about, size))
+    # The table's outline, its origin corner and its axes.
+    corners = [
+        on_page(0, 0),
+        on_page(width_mm, 0),
+        on_page(width_mm, depth_mm),
+        on_page(0, depth_mm),
+    ]
+    for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1], strict=True):
+        page.lines.append(Line(x0, y0, x1, y1, width_mm=0.5))
+    origin_x, origin_y = corners[0]
+    page.polygons.append(
+        Polygon(
+            tuple(
+                (
+                    origin_x + 1.6 * math.cos(k * math.pi / 8),
+                    origin_y + 1.6 * math.sin(k * math.pi / 8),
+                )
+                for k in range(16)
             )
+        )
+    )
+    axis = min(25.0, plan_w * 0.4, plan_d * 0.6)
+    page.polygons.append(
+        arrow((origin_x + axis, origin_y + 3.5), (origin_x, origin_y + 3.5), 2.5, 0.4)
+    )
+    page.texts.append(Text(origin_x + axis + 1.0, origin_y + 4.5, "+x", 3.0))
+    page.polygons.append(
+        arrow((origin_x - 3.5, origin_y - axis), (origin_x - 3.5, origin_y), 2.5, 0.4)
+    )
+    page.texts.append(Text(origin_x - 5.0, origin_y - axis - 1.5, "+y", 3.0))
+    page.texts.append(
+        Text(origin_x - 3.5, origin_y + 9.0, "origin (0, 0): the corner where x and y start", 3.0)
+    )
+    across = f"width {width_mm:g} mm (x)"
+    page.texts.append(
+        Text(left + (plan_w - text_width_mm(across, 3.0)) / 2, top - 5.5, across, 3.0)
+    )
+    down = f"depth {depth_mm:g} mm (y)"
+    page.texts.append(
+        Text(left + plan_w + 4.5, bottom - (plan_d - text_width_mm(down, 3.0)) / 2, down, 3.0, 90.0)
+    )
+    # Each anchor: its square to scale (2 mm at least), an arrow from its centre out
+    # through its top edge, and its id and place towards the table's middle.
+    for anchor in anchors:
+        x, y = on_page(anchor.x_mm, anchor.y_mm)
+        half = max(anchor.size_mm / scale, 2.0) / 2
+        turn = math.radians(anchor.rotation_deg)
+        square = [(-half, half), (half, half), (half, -half), (-half, -half)]  # table axes
+        points = [
+            (
+                x + u * math.cos(turn) - v * math.sin(turn),
+                y - (u * math.sin(turn) + v * math.cos(turn)),
+            )
+            for u, v in square
+        ]
+        for (x0, y0), (x1, y1) in zip(points, points[1:] + points[:1], strict=True):
+            page.lines.append(Line(x0, y0, x1, y1, width_mm=0.3))
+        up = (-math.sin(turn), -math.cos(turn))  # the top edge's way, page axes
+        reach = half + 3.0
+        page.polygons.append(arrow((x + up[0] * reach, y + up[1] * reach), (x, y), 1.8, 0.35))
+        words = f"{anchor.id}: x {anchor.x_mm:g}, y {anchor.y_mm:g}"
+        size = 2.6
+        long = text_width_mm(words, size)
+        far = anchor.y_mm > depth_mm / 2  # near the top of the plan: the words under it
+        if abs(anchor.x_mm - width_mm / 2) < width_mm / 6:  # a middle: the words centred,
+            text_x = x - long / 2  # clear of its arrow
+            text_y = y + half + 3.0 if far else y - half - 4.5
+        else:  # a corner: the words beside it, towards the middle
+            text_x = x - half - 1.5 - long if anchor.x_mm > width_mm / 2 else x + half + 1.5
+            text_y = y + half + 3.0 if far else y - half - 1.5
+        page.texts.append(Text(text_x, text_y, words, size))
+    # How to set them: one numbered step after another, under the plan.
+    facing = {_facing(a.rotation_deg) for a in anchors}
+    way = (
+        "to +y, away from you (as on the plan)"
+        if facing == {"+y"}
+        else "the way its arrow on the plan points"
+    )
+    steps = [
+        "Print at 100 % (no 'fit to page'): the bar at the foot of every page must measure 100 mm.",
+        "Cut each anchor out along its dashed lines. Keep the white margin round the black"
+        " square whole: the camera needs it.",
+        "Find the origin corner: stand at one of the table's two edges along its width (x)."
+        f" The corner at your left is (0, 0); x runs to your right, 0 to {width_mm:g} mm, and"
+        f" y away from you, 0 to {depth_mm:g} mm.",
+        "Glue each anchor flat, its centre at its x, y (mm from the origin corner, written on"
+        f" its card), its arrow pointing {way}. The arrow marks the marker's top edge; the"
+        " printed number is under the marker, on the bottom edge's side.",
+        "Measure where each centre really is and correct x_mm, y_mm in table.yaml.",
+    ]
+    step_mm = 3.2
+    line_y = bottom + 18.0
+    text_room = paper.width_mm - 2 * PAGE_MARGIN_MM - 6.0
+    for number, step in enumerate(steps, start=1):
+        page.texts.append(Text(PAGE_MARGIN_MM, line_y, f"{number}.", step_mm))
+        for line in wrapped(step, text_room, step_mm):
+            page.texts.append(Text(PAGE_MARGIN_MM + 6.0, line_y, line, step_mm))
+            line_y += step_mm * 1.45
+        line_y += step_mm * 0.6
+    draw_check_bar(page, PAGE_MARGIN_MM, paper.height_mm - PAGE_MARGIN_MM - 6.0)
+    return page
+
+
+def anchor_sheets(
+    width_mm: float,
+    depth_mm: float,
+    dictionary_name: str,
+    anchors: Sequence[Anchor],
+    paper: Paper = A4,
+) -> list[Page]:
+    """The anchor sheet: the set-up guide (`anchor_guide`), then the anchors, each on its
+    card with an arrow to its top edge and where to glue its centre."""
+    pages = [anchor_guide(width_mm, depth_mm, dictionary_name, anchors, paper)]
+    for size_mm in sorted({a.size_mm for a in anchors}):
+        group = [a for a in anchors if a.size_mm == size_mm]
+        pages += marker_sheets(
+            [a.id for a in group],
+            size_mm,
+            dictionary_name,
+            labels=[f"glue its centre at x={a.x_mm:g}, y={a.y_mm:g} mm" for a in group],
+            tops=[f"top edge: to {_facing(a.rotation_deg)}" for a in group],
+            paper=paper,
         )
     return pages
 
@@ -421,10 +808,23 @@ def svg(page: Page) -> str:
         f'<rect x="{r.x:.4f}" y="{r.y:.4f}" width="{r.w:.4f}" height="{r.h:.4f}"/>'
         for r in page.rects
     )
+    parts.extend(
+        '<polygon points="' + " ".join(f"{x:.4f},{y:.4f}" for x, y in p.points) + '"/>'
+        for p in page.polygons
+    )
     parts.append("</g>")
     parts.extend(
+        f'<line x1="{c.x0:.4f}" y1="{c.y0:.4f}" x2="{c.x1:.4f}" y2="{c.y1:.4f}" '
+        f'stroke="black" stroke-width="{c.width_mm:g}"'
+        + (f' stroke-dasharray="{c.dash_mm[0]:g} {c.dash_mm[1]:g}"' if c.dash_mm else "")
+        + "/>"
+        for c in page.lines
+    )
+    parts.extend(
         f'<text x="{t.x:.3f}" y="{t.y:.3f}" font-family="Helvetica, Arial, sans-serif" '
-        f'font-size="{t.size_mm:.3f}">{escape(t.text)}</text>'
+        f'font-size="{t.size_mm:.3f}"'
+        + (f' transform="rotate({-t.angle_deg:g} {t.x:.3f} {t.y:.3f})"' if t.angle_deg else "")
+        + f">{escape(t.text)}</text>"
         for t in page.texts
     )
     parts.append("</svg>")
@@ -459,9 +859,30 @@ def write_pdf(
             pdf.rect(
                 r.x * mm, (page.height_mm - r.y - r.h) * mm, r.w * mm, r.h * mm, stroke=0, fill=1
             )
+        for p in page.polygons:
+            outline = pdf.beginPath()
+            (x, y), *rest = p.points
+            outline.moveTo(x * mm, (page.height_mm - y) * mm)
+            for x, y in rest:
+                outline.lineTo(x * mm, (page.height_mm - y) * mm)
+            outline.close()
+            pdf.drawPath(outline, stroke=0, fill=1)
+        for c in page.lines:
+            pdf.setLineWidth(c.width_mm * mm)
+            pdf.setDash([c.dash_mm[0] * mm, c.dash_mm[1] * mm] if c.dash_mm else [], 0)
+            pdf.line(
+                c.x0 * mm, (page.height_mm - c.y0) * mm, c.x1 * mm, (page.height_mm - c.y1) * mm
+            )
         for t in page.texts:
             pdf.setFont("Helvetica", t.size_mm * mm)
-            pdf.drawString(t.x * mm, (page.height_mm - t.y) * mm, t.text)
+            if t.angle_deg:
+                pdf.saveState()
+                pdf.translate(t.x * mm, (page.height_mm - t.y) * mm)
+                pdf.rotate(t.angle_deg)
+                pdf.drawString(0, 0, t.text)
+                pdf.restoreState()
+            else:
+                pdf.drawString(t.x * mm, (page.height_mm - t.y) * mm, t.text)
         pdf.showPage()
         steps.advance()
     if pdf is None:

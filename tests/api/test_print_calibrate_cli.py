@@ -80,7 +80,10 @@ def test_letter_paper(tmp_path: Path) -> None:
         "--paper", "letter",
     )  # fmt: skip
     assert code == 0, stderr
-    assert _media_boxes(tmp_path / "table-anchors.pdf") == [pytest.approx((612.0, 792.0), abs=0.01)]
+    # the set-up guide, then the four 40 mm anchors' cards on one page
+    assert _media_boxes(tmp_path / "table-anchors.pdf") == [
+        pytest.approx((612.0, 792.0), abs=0.01)
+    ] * 2
 
 
 def test_a_board_too_big_for_the_paper_exits_2_with_the_largest_square(tmp_path: Path) -> None:

@@ -33,7 +33,8 @@ CHARUCO_7X5 = Board("charuco", 7, 5, 30.0, 22.0, "DICT_5X5_100")
 
 
 def _raster(page: Page) -> np.ndarray:
-    """The page drawn at 12 px/mm (black rectangles on white), to check it with a detector."""
+    """The page drawn at 12 px/mm (black rectangles, arrows and cut lines, dashes and all,
+    on white), to check it with a detector."""
     image = np.full(
         (round(page.height_mm * PX_PER_MM), round(page.width_mm * PX_PER_MM)), 255, np.uint8
     )
@@ -41,6 +42,21 @@ def _raster(page: Page) -> np.ndarray:
         x0, y0 = round(r.x * PX_PER_MM), round(r.y * PX_PER_MM)
         x1, y1 = round((r.x + r.w) * PX_PER_MM), round((r.y + r.h) * PX_PER_MM)
         image[y0:y1, x0:x1] = 0
+    for polygon in page.polygons:
+        points = np.round(np.array(polygon.points) * PX_PER_MM * 16).astype(np.int32)
+        cv2.fillPoly(image, [points], 0, lineType=cv2.LINE_8, shift=4)
+    for line in page.lines:
+        start, end = np.array([line.x0, line.y0]), np.array([line.x1, line.y1])
+        length = float(np.linalg.norm(end - start))
+        dash, gap = line.dash_mm or (length, 0.0)
+        along = 0.0
+        while along < length:  # each dash a filled quadrilateral, the line's width across
+            a = start + (end - start) * along / length
+            b = start + (end - start) * min(along + dash, length) / length
+            across = np.array([-(end - start)[1], (end - start)[0]]) / length * line.width_mm / 2
+            quad = np.array([a + across, b + across, b - across, a - across]) * PX_PER_MM
+            cv2.fillPoly(image, [np.round(quad * 16).astype(np.int32)], 0, shift=4)
+            along += dash + gap
     return image
 
 
