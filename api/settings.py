@@ -11,7 +11,7 @@ import pydantic
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from arbitre.api.live import TableConfig
+from arbitre.api.live import TableConfig, scene_document
 from arbitre.calibration.camera import load_camera
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.table import load_roster, load_table
@@ -24,6 +24,10 @@ from arbitre.files import (
     read_bounded,
     write_atomically,
 )
+from arbitre.nearest import first_error, hint
+from arbitre.rules.errors import RulesError
+from arbitre.rules.scene import parse_scene
+from arbitre.vision.tracking import Track
 
 
 class SourceSpec(BaseModel):
@@ -91,9 +95,12 @@ def load_settings(path: str | Path) -> tuple[Settings, TableConfig]:
     try:
         settings = Settings.model_validate(data if isinstance(data, dict) else {})
     except pydantic.ValidationError as error:
-        first = error.errors()[0]
+        first = first_error(error)
         field = ".".join(str(p) for p in first["loc"])
-        message = str(first["msg"]).removeprefix("Value error, ")
+        if first["type"] == "extra_forbidden":
+            message = f"unknown key{hint(first, Settings) or ' (a typo?)'}"
+        else:
+            message = str(first["msg"]).removeprefix("Value error, ") + hint(first, Settings)
         raise CalibrationError(f"{where}: {field + ': ' if field else ''}{message}") from None
     base = where.parent
     roster = load_roster(base / settings.roster)
@@ -112,7 +119,26 @@ def load_settings(path: str | Path) -> tuple[Settings, TableConfig]:
         allies=tuple(tuple(a) for a in settings.allies),
         config_path=where,
     )
+    check_rules(config, where)
     return settings, config
+
+
+def check_rules(config: TableConfig, where: Path) -> None:
+    """Refuse, naming the file, what the rules would refuse at every question: a ruleset
+    they do not know, options or terrain they do not take, a roster figure whose kind or
+    attributes they do not take (each figure is tried alone, in the table's middle)."""
+    table = config.table
+    middle = (table.width_mm / 2, table.depth_mm / 2)
+    tracks = [
+        Track(figure.marker, *middle, 1.0, 0.0, False, 0.0, True, 0.0, 0.0)
+        for figure in config.roster.figures
+    ]
+    try:
+        parse_scene(scene_document(config, (), ()), source=str(where))
+        for track in tracks:
+            parse_scene(scene_document(config, (track,), ()), source=str(where))
+    except RulesError as error:
+        raise CalibrationError(str(error).splitlines()[0]) from None
 
 
 class UnloadableSettings(CalibrationError):

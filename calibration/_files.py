@@ -16,6 +16,7 @@ import yaml
 
 from arbitre.calibration.errors import CalibrationFileError
 from arbitre.files import MAX_YAML_BYTES, BoundedLoader, FileReadError, load_yaml, read_bounded
+from arbitre.nearest import first_error, hint
 
 MAX_FILE_BYTES = MAX_YAML_BYTES
 """The largest camera, board, table or roster file read."""
@@ -76,9 +77,13 @@ class FieldProblem(ValueError):
         super().__init__(f"{field}: {problem}")
 
 
-def file_error(source: str, error: pydantic.ValidationError) -> CalibrationFileError:
-    """The first problem of a pydantic validation error, as one line naming file and field."""
-    first = error.errors(include_url=False)[0]
+def file_error(
+    source: str, error: pydantic.ValidationError, model: type[pydantic.BaseModel]
+) -> CalibrationFileError:
+    """The first problem of a pydantic validation error of ``model``, as one line naming
+    file and field, and the nearest word ``model`` knows to a mistyped one."""
+    first = first_error(error)
+    meant = hint(first, model)
     cause = first.get("ctx", {}).get("error")
     if isinstance(cause, FieldProblem):
         prefix = field_path(tuple(first["loc"]))
@@ -91,9 +96,9 @@ def file_error(source: str, error: pydantic.ValidationError) -> CalibrationFileE
     if kind == "missing":
         problem = "missing"
     elif kind == "extra_forbidden":
-        problem = "unknown field"
+        problem = f"unknown field{meant}"
     else:
         message = str(first["msg"])
         message = message.removeprefix("Value error, ")
-        problem = f"{message[:1].lower()}{message[1:]}, got {first.get('input')!r}"
+        problem = f"{message[:1].lower()}{message[1:]}, got {first.get('input')!r}{meant}"
     return CalibrationFileError(source, field_path(location), problem)

@@ -93,7 +93,7 @@ class Board:
                 {name: getattr(self, name) for name in _BoardFile.model_fields}
             )
         except pydantic.ValidationError as error:
-            raise file_error("Board", error) from None
+            raise file_error("Board", error, _BoardFile) from None
 
     @property
     def inner_corners(self) -> tuple[int, int]:
@@ -148,7 +148,7 @@ def board_from_mapping(data: dict[str, Any], source: str = "board.yaml") -> Boar
     try:
         spec = _BoardFile.model_validate(data)
     except pydantic.ValidationError as error:
-        raise file_error(source, error) from None
+        raise file_error(source, error, _BoardFile) from None
     return Board(
         type=spec.type,
         squares_x=spec.squares_x,

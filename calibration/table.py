@@ -228,7 +228,7 @@ def table_from_mapping(data: dict[str, Any], source: str = "table.yaml") -> Tabl
     try:
         spec = _TableFile.model_validate(data)
     except pydantic.ValidationError as error:
-        raise file_error(source, error) from None
+        raise file_error(source, error, _TableFile) from None
     anchors = tuple(Anchor(a.id, a.x_mm, a.y_mm, a.size_mm, a.rotation_deg) for a in spec.anchors)
     return Table(
         spec.width_mm,
@@ -250,7 +250,7 @@ def roster_from_mapping(data: dict[str, Any], source: str = "roster.yaml") -> Ro
     try:
         spec = _RosterFile.model_validate(data)
     except pydantic.ValidationError as error:
-        raise file_error(source, error) from None
+        raise file_error(source, error, _RosterFile) from None
     figures = tuple(
         RosterFigure(
             marker=f.marker,

@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from arbitre.calibration.errors import CalibrationError
+from arbitre.nearest import did_you_mean, nearest_words
 
 Length = TypeVar("Length", float, NDArray[np.float64])
 
@@ -100,7 +101,10 @@ def unit_for(ruleset: str, options: Mapping[str, Any] | None = None) -> GameUnit
     """
     name = _ALIASES.get(ruleset.lower(), ruleset.lower())
     if name not in UNIT_NAMES:
-        raise CalibrationError(f"unsupported ruleset: {ruleset!r}")
+        nearest = nearest_words(ruleset, [*UNIT_NAMES, *_ALIASES], count=5)
+        meant = did_you_mean(list(dict.fromkeys(_ALIASES.get(n, n) for n in nearest))[:2])
+        known = ", ".join(sorted(UNIT_NAMES))
+        raise CalibrationError(f"unsupported ruleset: {ruleset!r}{meant}; known: {known}")
     options = options or {}
     if name in _LENGTH_OPTIONS:
         option, default = _LENGTH_OPTIONS[name]

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import math
 import reprlib
+from collections.abc import Iterable, Sequence
+
+from arbitre.nearest import did_you_mean, nearest_words
 
 
 class RulesError(ValueError):
@@ -29,15 +32,34 @@ class SceneError(RulesError):
 
 
 class UnsupportedRuleset(RulesError):
-    """A ruleset name that the registry does not know."""
+    """A ruleset name that the registry does not know: the known ones, and the nearest
+    (``nearest``, in the order of `nearest_words`)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, known: Sequence[str] = (), nearest: Sequence[str] = ()) -> None:
         self.name = name
-        super().__init__(f"unsupported ruleset: {shown(name)}")
+        self.nearest = list(nearest)
+        listed = f"; known: {', '.join(known)}" if known else ""
+        super().__init__(f"unsupported ruleset: {shown(name)}{did_you_mean(nearest)}{listed}")
 
 
 class QuestionError(RulesError):
     """A malformed question: unknown question, wrong arguments, unknown figure or group."""
+
+
+class UnknownName(QuestionError):
+    """A name no figure (or group) of the scene has, with the nearest names it has.
+
+    >>> str(UnknownName("figure or group", "alpin", ["alpins", "verts", "f1"]))
+    "unknown figure or group 'alpin' (did you mean 'alpins'?)"
+    >>> str(UnknownName("figure", "zz", ["alpins", "verts"]))
+    "unknown figure 'zz'"
+    """
+
+    def __init__(self, what: str, name: str, known: Iterable[str]) -> None:
+        self.what = what
+        self.name = name
+        self.nearest = nearest_words(name, known)
+        super().__init__(f"unknown {what} {shown(name)}{did_you_mean(self.nearest)}")
 
 
 SHOWN_CHARS = 80

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 
+from arbitre.nearest import nearest_words
 from arbitre.rules.errors import UnsupportedRuleset
 from arbitre.rules.ruleset import Ruleset
 
@@ -37,14 +38,16 @@ def find_ruleset(name: str) -> Ruleset:
 
     >>> find_ruleset("CB6").name
     'choc-base-6'
-    >>> find_ruleset("chess")
+    >>> find_ruleset("chocbase")
     Traceback (most recent call last):
     ...
-    arbitre.rules.errors.UnsupportedRuleset: unsupported ruleset: 'chess'
+    arbitre.rules.errors.UnsupportedRuleset: unsupported ruleset: 'chocbase' (did you mean \
+'choc-base-6'?); known: choc-base-6, confrontation, mbt, musg, smooth-and-rifled
     """
     canonical = _NAMES.get(name.strip().casefold())
     if canonical is None:
-        raise UnsupportedRuleset(name)
+        nearest = [_NAMES[key] for key in nearest_words(name.strip(), _NAMES, count=5)]
+        raise UnsupportedRuleset(name, ruleset_names(), list(dict.fromkeys(nearest))[:2])
     loaded = _LOADED.get(canonical)
     if loaded is None:
         module, class_name, _aliases = KNOWN[canonical]

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
+
+import pydantic
 
 from arbitre.rules.answers import Answer, Unit
-from arbitre.rules.errors import QuestionError, SceneError
+from arbitre.rules.errors import QuestionError, SceneError, UnknownName
 from arbitre.rules.lazy import imported
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import bind_options, shown
@@ -47,10 +50,12 @@ class Ruleset:
 
     name: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
+    options_model: ClassVar[type[pydantic.BaseModel]]
+    """The ``options:`` a scene may give, with their defaults."""
 
     def parse_options(self, raw: Mapping[str, Any]) -> Any:
         """Validate a scene's ``options:`` (raise pydantic.ValidationError when bad)."""
-        raise NotImplementedError
+        return self.options_model.model_validate(dict(raw))
 
     def validate(self, scene: Scene) -> None:
         """Check what the rule system needs of a scene (raise SceneError when bad)."""
@@ -200,9 +205,21 @@ def scene_options(scene: Scene, kind: type[OptionsT]) -> OptionsT:
     return options
 
 
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+def unknown_figure_or_group(scene: Scene, groups: Iterable[_Named], name: str) -> UnknownName:
+    """The error for a name no figure or group of ``scene`` has (``groups``: its groups),
+    with the nearest that some have."""
+    known = itertools.chain((f.id for f in scene.figures), (g.name for g in groups))
+    return UnknownName("figure or group", name, known)
+
+
 def figure_named(scene: Scene, name: str) -> Figure:
     """The figure called ``name``; `QuestionError` when there is none."""
     figure = scene.figure(name)
     if figure is None:
-        raise QuestionError(f"unknown figure {name!r}")
+        raise UnknownName("figure", name, (f.id for f in scene.figures))
     return figure

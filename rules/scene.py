@@ -33,6 +33,7 @@ from arbitre.files import (
     read_bounded,
 )
 from arbitre.names import NOT_IN_NAMES, NOT_IN_TEXT, one_line_name
+from arbitre.nearest import first_error, hint
 from arbitre.outlines import outline_problem
 from arbitre.rules.errors import RulesError, SceneError
 from arbitre.rules.model import (
@@ -316,7 +317,7 @@ def parse_scene(data: Any, *, source: str = "<scene>") -> Scene:
     try:
         spec = SceneSpec.model_validate(data)
     except pydantic.ValidationError as error:
-        raise _scene_error(source, error) from None
+        raise _scene_error(source, error, model=SceneSpec) from None
     try:
         ruleset = find_ruleset(spec.ruleset)
     except RulesError as error:
@@ -324,7 +325,7 @@ def parse_scene(data: Any, *, source: str = "<scene>") -> Scene:
     try:
         options = ruleset.parse_options(spec.options)
     except pydantic.ValidationError as error:
-        raise _scene_error(source, error, prefix="options") from None
+        raise _scene_error(source, error, "options", ruleset.options_model) from None
 
     table = Table(spec.table.width_mm, spec.table.depth_mm)
     shared = () if spec.shared_errors is None else tuple(spec.shared_errors)
@@ -436,8 +437,16 @@ def _key(value: Any) -> _Key:
         return repr(value)
 
 
-def _scene_error(source: str, error: pydantic.ValidationError, prefix: str = "") -> SceneError:
-    first = error.errors()[0]
+def _scene_error(
+    source: str,
+    error: pydantic.ValidationError,
+    prefix: str = "",
+    model: type[pydantic.BaseModel] | None = None,
+) -> SceneError:
+    """The first problem of ``error`` (validating ``model``, when known: the nearest
+    word it knows is named) as one line naming the file and the field."""
+    first = first_error(error)
+    meant = "" if model is None else hint(first, model)
     parts: list[str] = [prefix] if prefix else []
     for item in first["loc"]:
         if isinstance(item, int):
@@ -452,7 +461,7 @@ def _scene_error(source: str, error: pydantic.ValidationError, prefix: str = "")
         message = str(first["msg"]).removeprefix("Value error, ")
         return SceneError(source, field, f"{message}, got {shown(first.get('input'))}")
     if kind == "extra_forbidden":
-        return SceneError(source, field, "unknown key (a typo?)")
+        return SceneError(source, field, f"unknown key{meant or ' (a typo?)'}")
     if kind == "missing":
         return SceneError(source, field, "missing")
     if kind == "too_long":
@@ -462,7 +471,7 @@ def _scene_error(source: str, error: pydantic.ValidationError, prefix: str = "")
             field,
             f"at most {context.get('max_length')} items, got {context.get('actual_length')}",
         )
-    return SceneError(source, field, f"{first['msg']}, got {shown(first.get('input'))}")
+    return SceneError(source, field, f"{first['msg']}, got {shown(first.get('input'))}{meant}")
 
 
 def _figure(source: str, index: int, spec: FigureSpec, table: Table, shared: int) -> Figure:

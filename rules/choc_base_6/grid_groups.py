@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from arbitre.rules.answers import Margin, Said
 from arbitre.rules.choc_base_6.book import NUMBERS, group_too_big
 from arbitre.rules.choc_base_6.grid import Cell, Grid, grid_of
-from arbitre.rules.errors import QuestionError, SceneError
+from arbitre.rules.errors import SceneError
 from arbitre.rules.model import Figure, Scene
+from arbitre.rules.ruleset import unknown_figure_or_group
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +167,7 @@ def cell_group_named(scene: Scene, grouping: CellGrouping, name: str) -> CellGro
         return group
     if scene.figure(name) is not None:
         return grouping.of_figure(name)
-    raise QuestionError(f"unknown figure or group {name!r}")
+    raise unknown_figure_or_group(scene, grouping.groups, name)
 
 
 def cell_movers(scene: Scene, grouping: CellGrouping, name: str) -> tuple[CellGroup, list[Figure]]:
@@ -177,7 +178,7 @@ def cell_movers(scene: Scene, grouping: CellGrouping, name: str) -> tuple[CellGr
         return group, list(group.figures)
     figure = scene.figure(name)
     if figure is None:
-        raise QuestionError(f"unknown figure or group {name!r}")
+        raise unknown_figure_or_group(scene, grouping.groups, name)
     group = grouping.of_figure(name)
     if len(group.figures) == 1 or (group.reference is not None and figure.id == group.reference.id):
         return group, list(group.figures)

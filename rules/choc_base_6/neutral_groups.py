@@ -16,6 +16,7 @@ from arbitre.rules.errors import QuestionError, SceneError
 from arbitre.rules.geometry import centre_distance_mm, disc_hulls, pairs_within
 from arbitre.rules.links import Links
 from arbitre.rules.model import Figure, Scene, centres_mm
+from arbitre.rules.ruleset import unknown_figure_or_group
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +189,7 @@ def group_named(scene: Scene, grouping: Grouping, name: str) -> Group:
         return group
     if scene.figure(name) is not None:
         return grouping.of_figure(name)
-    raise QuestionError(f"unknown figure or group {name!r}")
+    raise unknown_figure_or_group(scene, grouping.groups, name)
 
 
 class NoReference(QuestionError):
@@ -215,7 +216,7 @@ def measure_point(scene: Scene, grouping: Grouping, name: str) -> Figure:
         return reference_of(group)
     figure = scene.figure(name)
     if figure is None:
-        raise QuestionError(f"unknown figure or group {name!r}")
+        raise unknown_figure_or_group(scene, grouping.groups, name)
     return figure
 
 

@@ -27,9 +27,7 @@ class ChocBase6(ChocBase6Neutral):
 
     name = "choc-base-6"
     aliases = ("cb6", "chocbase6", "choc-base6")
-
-    def parse_options(self, raw: Mapping[str, Any]) -> ChocBase6Options:
-        return ChocBase6Options.model_validate(dict(raw))
+    options_model = ChocBase6Options
 
     def unit(self, scene: Scene) -> Unit:
         if options_of(scene).surface != "neutral":

@@ -4,7 +4,6 @@ questions are answered by `combats` and `pursuit`, imported when first asked."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from arbitre.rules.answers import (
     ContactAnswer,
@@ -38,9 +37,7 @@ class Confrontation(Ruleset):
 
     name = "confrontation"
     aliases = ("confrontation3", "conf")
-
-    def parse_options(self, raw: Mapping[str, Any]) -> ConfrontationOptions:
-        return ConfrontationOptions.model_validate(dict(raw))
+    options_model = ConfrontationOptions
 
     def unit(self, scene: Scene) -> Unit:
         return Unit("cm", NUMBERS.cm_mm)

@@ -4,7 +4,6 @@ module (imported when the question is first asked)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import shapely
 
@@ -26,9 +25,7 @@ class Mbt(Ruleset):
 
     name = "mbt"
     aliases = ("mini-bataille-terrestre",)
-
-    def parse_options(self, raw: Mapping[str, Any]) -> MbtOptions:
-        return MbtOptions.model_validate(dict(raw))
+    options_model = MbtOptions
 
     def unit(self, scene: Scene) -> Unit:
         return _unit(scene)

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from arbitre.rules.answers import (
     ContactAnswer,
@@ -34,9 +33,7 @@ class Musg(Ruleset):
 
     name = "musg"
     aliases = ("m.u.s.g.", "multi-universe-skirmishes-game")
-
-    def parse_options(self, raw: Mapping[str, Any]) -> MusgOptions:
-        return MusgOptions.model_validate(dict(raw))
+    options_model = MusgOptions
 
     def unit(self, scene: Scene) -> Unit:
         return _unit(scene)

@@ -18,11 +18,11 @@ import shapely
 from pydantic import BaseModel, ConfigDict, Field
 
 from arbitre.rules.answers import Said, Unit
-from arbitre.rules.errors import QuestionError, shown
+from arbitre.rules.errors import QuestionError, UnknownName, shown
 from arbitre.rules.geometry import base_gaps_mm, pair_gaps_mm
 from arbitre.rules.model import Base, BaseShape, Figure, KeptByIdentity, Scene, centres_mm
 from arbitre.rules.options import GapMm, Takes
-from arbitre.rules.ruleset import scene_options
+from arbitre.rules.ruleset import scene_options, unknown_figure_or_group
 
 MM_PER_CM = 10.0
 UNIT = Unit("cm", MM_PER_CM)
@@ -240,7 +240,7 @@ def footprints(scene: Scene) -> Footprints:
 def index_of(scene: Scene, figure_id: str) -> int:
     index = _indices(scene).get(figure_id)
     if index is None:
-        raise QuestionError(f"unknown figure {figure_id!r}")
+        raise UnknownName("figure", figure_id, (f.id for f in scene.figures))
     return index
 
 
@@ -596,7 +596,7 @@ def resolve(scene: Scene, name: str) -> tuple[Group | None, Figure]:
         return group, group.leader
     figure = scene.figure(name)
     if figure is None:
-        raise QuestionError(f"unknown figure or group {name!r}")
+        raise unknown_figure_or_group(scene, grouping.groups, name)
     return None, figure
 
 

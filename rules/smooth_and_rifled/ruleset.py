@@ -7,7 +7,6 @@ imported when the question is first asked.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from arbitre.rules.answers import (
     ContactAnswer,
@@ -68,9 +67,7 @@ class SmoothAndRifled(Ruleset):
 
     name = "smooth-and-rifled"
     aliases = ("sr", "s&r", "smooth&rifled", "smooth-rifled")
-
-    def parse_options(self, raw: Mapping[str, Any]) -> SmoothAndRifledOptions:
-        return SmoothAndRifledOptions.model_validate(dict(raw))
+    options_model = SmoothAndRifledOptions
 
     def unit(self, scene: Scene) -> Unit:
         return UNIT

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arbitre.rules.answers import Said, warning_lines
-from arbitre.rules.errors import QuestionError
+from arbitre.rules.errors import QuestionError, UnknownName
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Count, Dice, Die, Flag
 from arbitre.rules.smooth_and_rifled.answers import (
@@ -299,7 +299,7 @@ def _figures(scene: Scene, names: str) -> list[Figure]:
     for name in names.split(","):
         figure = scene.figure(name.strip())
         if figure is None:
-            raise QuestionError(f"unknown figure {name.strip()!r}")
+            raise UnknownName("figure", name.strip(), (f.id for f in scene.figures))
         found.append(figure)
     return found
 

@@ -232,6 +232,54 @@ def test_bad_settings_are_one_line(
     assert len(result.stderr.strip().splitlines()) == 1
 
 
+WOODS = {"id": "w", "kind": "woods", "polygon_mm": [[300, 300], [500, 300], [500, 450]]}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        # a key mistyped: named with the key meant, not as "roster: Field required"
+        (
+            {"roster": None, "rooster": "roster.yaml"},
+            "rooster: unknown key (did you mean 'roster'?)",
+        ),
+        (
+            {"ruleset": "chocbase"},
+            "ruleset: unsupported ruleset: 'chocbase' (did you mean 'choc-base-6'?); known: "
+            "choc-base-6, confrontation, mbt, musg, smooth-and-rifled",
+        ),
+        # what every question would refuse, refused at the start: the server started and
+        # each question then failed on the wood's kind
+        ({"terrain": [WOODS]}, "terrain[0].kind: "),
+        ({"options": {"unit_mm": -3}}, "options.unit_mm: "),
+        ({"options": {"unit_mm": 100, "gird": "hex"}}, "options.gird: "),
+    ],
+)
+def test_a_mistake_in_arbitre_yaml_is_named_before_the_server_starts(
+    table: tuple[Path, Render], change: dict[str, object], message: str
+) -> None:
+    config, _ = table
+    settings = {**yaml.safe_load(config.read_text()), **change}
+    broken = config.parent / "broken.yaml"
+    broken.write_text(
+        yaml.safe_dump({k: v for k, v in settings.items() if v is not None}), encoding="utf-8"
+    )
+    with pytest.raises(CalibrationError) as refused:
+        load_settings(broken)
+    said = str(refused.value)
+    assert said.startswith(f"{broken}: {message}"), said
+    assert "\n" not in said
+
+
+def test_a_wood_mistyped_names_the_kind_meant(table: tuple[Path, Render]) -> None:
+    config, _ = table
+    settings = {**yaml.safe_load(config.read_text()), "terrain": [WOODS]}
+    broken = config.parent / "woods.yaml"
+    broken.write_text(yaml.safe_dump(settings), encoding="utf-8")
+    with pytest.raises(CalibrationError, match=r"got 'woods' \(did you mean 'wood'\?\)$"):
+        load_settings(broken)
+
+
 def test_a_fixed_piece_and_a_roster_piece_with_one_id_are_refused_at_once(
     table: tuple[Path, Render], tmp_path: Path
 ) -> None:

@@ -96,7 +96,8 @@ def test_the_contract_roster_loads(tmp_path: Path) -> None:
         (
             "table.yaml",
             TABLE.replace("size_mm: 40}\n  - {id: 1", "size: 40}\n  - {id: 1"),
-            r"^table.yaml: anchors\[0\].size_mm: missing$",
+            # the slip is named, not the field it left missing
+            r"^table.yaml: anchors\[0\].size: unknown field \(did you mean 'size_mm'\?\)$",
         ),
         (
             "table.yaml",
@@ -116,7 +117,8 @@ def test_the_contract_roster_loads(tmp_path: Path) -> None:
         (
             "roster.yaml",
             ROSTER.replace("marker_height_mm: 32", "marker_heigth_mm: 32"),
-            r"^roster.yaml: figures\[1\].marker_heigth_mm: unknown field$",
+            r"^roster.yaml: figures\[1\].marker_heigth_mm: unknown field "
+            r"\(did you mean 'marker_height_mm'\?\)$",
         ),
         (
             "roster.yaml",

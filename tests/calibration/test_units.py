@@ -52,7 +52,7 @@ def test_round_trips_are_exact_to_rounding(mm: float, unit_mm: float) -> None:
 @pytest.mark.parametrize(
     ("ruleset", "options", "message"),
     [
-        ("chess", {}, r"^unsupported ruleset: 'chess'$"),
+        ("chess", {}, r"^unsupported ruleset: 'chess'; known: choc-base-6, confrontation, mbt"),
         ("choc-base-6", {"unit_mm": 0}, r"^options.unit_mm: expected a positive number of mm"),
         ("musg", {"pace_mm": "long"}, r"^options.pace_mm: expected a positive number of mm"),
         ("smooth-and-rifled", {"scale": "6mm"}, r"^options.scale: expected '28mm' or '15mm'"),
