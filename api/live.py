@@ -35,6 +35,7 @@ from arbitre.api.camera_loop import (
 )
 from arbitre.api.desk import LastScene
 from arbitre.api.fused_tracks import Disagreement, FusedTracks, fuse_tracks
+from arbitre.api.terrain_rules import terrain_read
 from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.frame import Frame
 from arbitre.calibration.locate import LocatedMarker
@@ -320,6 +321,7 @@ class LiveTable:
             "terrain_version": terrain_version,
             "ruleset": ruleset.name,
             "questions": sorted(ruleset.questions()),
+            "terrain_rules": terrain_read(ruleset.name),
             "unit": unit.name if unit else None,
             "unit_mm": unit.mm if unit else None,
             "grid": grid,

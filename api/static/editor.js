@@ -3,12 +3,32 @@
 // the rules' own scene parser and the page shows its one-line refusal as it is.
 
 import { mapPixelsPerMm, mapPointMm, nudged, piecePoints } from "./draw.js";
-import { number, t, tOr } from "./i18n.js";
+import { language, list, number, t, tOr } from "./i18n.js";
 import * as server from "./server.js";
 
 const KINDS = ["wood", "difficult", "impassable", "building", "obstacle"];
 const LEVELS = { obstacle: [1, 2, 3] }; // the kinds that have levels, and their levels
 const LINE_KIND = "obstacle"; // the only kind that may be a line
+
+/** What the table's rule system reads of the terrain (the state's `terrain_rules`): every
+ * kind and level when the server does not say. */
+function terrainRules(state) {
+  const rules = state?.terrain_rules;
+  if (!rules) return { kinds: KINDS, ignored_kinds: [], levels: true };
+  return { ...rules, kinds: KINDS.filter((k) => rules.kinds.includes(k)) };
+}
+
+/** "Choc Base 6 ignores obstacles (walls, hedges) and levels: ...", or "" when the rule
+ * system reads every kind and level. */
+export function ignoredSentence(state) {
+  const rules = terrainRules(state);
+  const ignored = rules.ignored_kinds.map((k) => tOr(`terrain.ignored.${k}`, k));
+  if (!rules.levels) ignored.push(t("terrain.ignored.levels"));
+  if (!ignored.length) return "";
+  const what = ignored.length > 1 ? `${list(ignored.slice(0, -1))}${t("terrain.ignored.and")}${ignored.at(-1)}` : ignored[0];
+  const ruleset = tOr(`ruleset.${state.ruleset}`, state.ruleset ?? "");
+  return t("terrain.ignored", { ruleset, what });
+}
 const TAP_PX = 24; // how far from a line a tap still picks it
 
 const round = (value) => Math.round(value * 10) / 10;
@@ -72,11 +92,24 @@ export function createEditor({ byTestId, view, getState, token, blocked, onChang
 
   // ---- what the page shows ----
 
+  /** The kind menu: the kinds the rule system reads, and the chosen piece's own when it
+   * reads not that one (said so). */
   function fillPickers() {
+    const rules = terrainRules(getState());
+    const own = selectedPiece()?.kind;
     const kindSelect = byTestId("terrain-kind");
-    kindSelect.replaceChildren(...KINDS.map((k) => new Option(tOr(`kind.${k}`, k), k)));
+    const key = JSON.stringify([language(), rules.kinds, own]);
+    if (kindSelect.dataset.key !== key) {
+      kindSelect.dataset.key = key;
+      const options = rules.kinds.map((k) => new Option(tOr(`kind.${k}`, k), k));
+      if (own && !rules.kinds.includes(own)) options.push(new Option(t("terrain.kind.ignored", { kind: tOr(`kind.${own}`, own) }), own));
+      kindSelect.replaceChildren(...options);
+    }
     const levelSelect = byTestId("terrain-level");
-    levelSelect.replaceChildren(new Option(t("terrain.level.none"), ""), ...[1, 2, 3].map((n) => new Option(String(n), String(n))));
+    if (levelSelect.dataset.lang !== language()) {
+      levelSelect.dataset.lang = language();
+      levelSelect.replaceChildren(new Option(t("terrain.level.none"), ""), ...LEVELS.obstacle.map((n) => new Option(String(n), String(n))));
+    }
   }
 
   function render() {
@@ -88,13 +121,20 @@ export function createEditor({ byTestId, view, getState, token, blocked, onChang
     const note = byTestId("terrain-message");
     note.textContent = message;
     note.dataset.kind = messageKind;
+    const ignored = byTestId("terrain-ignored");
+    ignored.textContent = ignoredSentence(getState());
+    ignored.hidden = !ignored.textContent;
     if (!edit) return;
-    if (byTestId("terrain-kind").options.length !== KINDS.length) fillPickers();
+    const rules = terrainRules(getState());
+    if (!rules.kinds.includes(kind)) kind = rules.kinds[0] ?? KINDS[0];
+    fillPickers();
     const piece = selectedPiece();
     const shownKind = piece ? piece.kind : kind;
     byTestId("terrain-kind").value = shownKind;
     byTestId("terrain-level").value = piece ? String(piece.level ?? "") : level;
-    byTestId("terrain-level-label").hidden = !(shownKind in LEVELS);
+    // a level only where the rule system grades by it (a piece's own level is kept)
+    byTestId("terrain-level-label").hidden = !(shownKind in LEVELS && rules.levels);
+    byTestId("terrain-draw-line").hidden = !rules.kinds.includes(LINE_KIND);
     byTestId("terrain-finish").disabled = !edit.drawing;
     byTestId("terrain-delete").disabled = !piece;
     const hint = byTestId("terrain-hint");
@@ -150,7 +190,7 @@ export function createEditor({ byTestId, view, getState, token, blocked, onChang
     if (drawing.points.length < needed) return;
     // named in the page's language, as the players call it: bois1, wood1
     const piece = { id: uniqueId(tOr(`kind.${kind}`, kind).replace(/\s+/g, "-")), kind };
-    if (kind in LEVELS && level) piece.level = Number(level);
+    if (kind in LEVELS && level && terrainRules(getState()).levels) piece.level = Number(level);
     piece[drawing.shape === "line" ? "line_mm" : "polygon_mm"] = drawing.points;
     edit.pieces.push(piece);
     edit.selected = edit.pieces.length - 1;

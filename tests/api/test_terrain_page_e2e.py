@@ -245,24 +245,6 @@ def test_a_wood_drawn_on_the_map_changes_the_answers_at_once(
     assert not errors, f"errors in the page: {errors}"
 
 
-def test_a_line_is_an_obstacle_with_a_level(server: str, page: tuple[Any, list[str]]) -> None:
-    tab, errors = page
-    tab.click('[data-testid="terrain-edit"]')
-    tab.click('[data-testid="terrain-draw-line"]')
-    assert tab.input_value('[data-testid="terrain-kind"]') == "obstacle"
-    tab.select_option('[data-testid="terrain-level"]', "2")
-    _tap_table(tab, 600.0, 100.0)
-    _tap_table(tab, 800.0, 100.0)
-    tab.click('[data-testid="terrain-finish"]')
-    tab.select_option('[data-testid="terrain-kind"]', "wood")  # a line stays an obstacle
-    assert tab.get_attribute('[data-testid="terrain-message"]', "data-kind") == "refused"
-    _save_terrain(tab)
-    hedge = _get_json(server + "api/state")["terrain"][-1]
-    assert (hedge["kind"], hedge["level"], len(hedge["line_mm"])) == ("obstacle", 2, 2)
-    _delete_piece_at(tab, server, 700.0, 101.0)
-    assert not errors, f"errors in the page: {errors}"
-
-
 def test_an_area_drawn_with_the_keyboard_has_the_corners_chosen(
     server: str, page: tuple[Any, list[str]]
 ) -> None:

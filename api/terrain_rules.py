@@ -1,0 +1,56 @@
+"""What each rule system reads of the terrain: the kinds that change its answers, and
+whether an obstacle's level does. The page's terrain editor offers only these, and says
+in a sentence what the table's rule system leaves aside (`terrain_rules` in the state).
+
+Read from the rule packages (their terrain constants and the modules named below);
+`tests/api/test_terrain_rules.py` holds the table to them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from arbitre.rules.model import TerrainKind
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainRead:
+    """The terrain kinds a rule system reads, and whether obstacle levels count."""
+
+    kinds: tuple[TerrainKind, ...]
+    levels: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The state's `terrain_rules`: the kinds read, those left aside, and levels."""
+        return {
+            "kinds": [str(kind) for kind in self.kinds],
+            "ignored_kinds": [str(kind) for kind in TerrainKind if kind not in self.kinds],
+            "levels": self.levels,
+        }
+
+
+_GROUND = (TerrainKind.WOOD, TerrainKind.DIFFICULT, TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
+_EVERY_KIND = (*_GROUND, TerrainKind.OBSTACLE)
+
+TERRAIN_READ: dict[str, TerrainRead] = {
+    # moves only: woods and difficult ground cost double, impassable ground and
+    # buildings block (choc_base_6/book.py); lines of fire cross any terrain
+    "choc-base-6": TerrainRead(_GROUND, levels=False),
+    # obstacles give cover graded by their level, §6.2.4 (smooth_and_rifled/geometry.py),
+    # and count in moves (smooth_and_rifled/moves.py)
+    "smooth-and-rifled": TerrainRead(_EVERY_KIND, levels=True),
+    # obstacles give cover and shade sight whatever their height (musg/book.py, sight.py)
+    "musg": TerrainRead(_EVERY_KIND, levels=False),
+    # difficult ground and woods slow, impassable ground and buildings block (mbt/moves.py,
+    # mbt/plates.py)
+    "mbt": TerrainRead(_GROUND, levels=False),
+    # moves and pursuits only (confrontation/book.py)
+    "confrontation": TerrainRead(_GROUND, levels=False),
+}
+
+
+def terrain_read(ruleset: str) -> dict[str, Any]:
+    """The state's `terrain_rules` for a rule system (by its name): every kind and level
+    for a system the table does not know."""
+    return TERRAIN_READ.get(ruleset, TerrainRead(_EVERY_KIND, levels=True)).to_json()

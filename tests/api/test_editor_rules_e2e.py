@@ -1,0 +1,121 @@
+"""The terrain editor offers what the table's rule system reads, and says in one sentence
+what it ignores (a real browser: Debian's chromium, Playwright).
+
+Two demo tables served in this process, nobody walking: one under Choc Base 6 (which
+reads no obstacle and no level), one under Smooth & Rifled (which grades an obstacle's
+cover by its level).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from arbitre.api.demo import DemoSource, demo_config
+from arbitre.api.live import LiveTable
+
+from .test_page_e2e import CHROMIUM, CHROMIUM_ARGS, _get_json, _playwright
+from .test_terrain_page_e2e import TOKEN, _save_terrain, _tap_table, serving
+
+KINDS = ["wood", "difficult", "impassable", "building", "obstacle"]
+
+
+@pytest.fixture(scope="module")
+def cb6() -> Iterator[str]:
+    with serving(LiveTable(demo_config(), DemoSource(move_every_s=1e9))) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def smooth_and_rifled() -> Iterator[str]:
+    config = replace(demo_config(), ruleset="smooth-and-rifled", options={})
+    with serving(LiveTable(config, DemoSource(move_every_s=1e9))) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    sync_playwright = _playwright()
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def _editor(browser: Any, base: str) -> tuple[Any, Any, list[str]]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-US")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.add_init_script("localStorage.setItem('arbitre.lang', 'en')")
+    page.add_init_script("localStorage.setItem('arbitre.camera', 'off')")
+    page.goto(f"{base}?token={TOKEN}", wait_until="domcontentloaded")
+    page.wait_for_selector('[data-testid="map-figure"]', timeout=15_000)
+    return context, page, errors
+
+
+def _kinds_offered(page: Any) -> list[str]:
+    offered: list[str] = page.locator('[data-testid="terrain-kind"] option').evaluate_all(
+        "(options) => options.map((o) => o.value)"
+    )
+    return offered
+
+
+def test_choc_base_6_offers_no_level_nor_line_and_says_what_it_ignores(
+    cb6: str, browser: Any
+) -> None:
+    assert _get_json(cb6 + "api/state")["terrain_rules"]["ignored_kinds"] == ["obstacle"]
+    context, page, errors = _editor(browser, cb6)
+    try:
+        said = page.locator('[data-testid="terrain-ignored"]')
+        assert said.inner_text() == (
+            "Choc Base 6 ignores obstacles (walls, hedges) and levels:"
+            " they change none of its answers."
+        )
+        page.click('[data-testid="terrain-edit"]')
+        assert _kinds_offered(page) == ["wood", "difficult", "impassable", "building"]
+        assert page.locator('[data-testid="terrain-level-label"]').is_hidden()
+        assert page.locator('[data-testid="terrain-draw-line"]').is_hidden()
+        assert page.locator('[data-testid="terrain-draw-area"]').is_visible()
+        page.click('[data-testid="lang-toggle"]')
+        assert said.inner_text() == (
+            "Choc Base 6 ignore les obstacles (murs, haies) et les niveaux :"
+            " ils ne changent aucune de ses réponses."
+        )
+        page.click('[data-testid="lang-toggle"]')
+        page.click('[data-testid="terrain-cancel"]')
+    finally:
+        context.close()
+    assert not errors, f"errors in the page: {errors}"
+
+
+def test_smooth_and_rifled_offers_every_kind_and_a_level_for_an_obstacle(
+    smooth_and_rifled: str, browser: Any
+) -> None:
+    context, page, errors = _editor(browser, smooth_and_rifled)
+    try:
+        assert page.locator('[data-testid="terrain-ignored"]').is_hidden()
+        page.click('[data-testid="terrain-edit"]')
+        assert _kinds_offered(page) == KINDS
+        level = page.locator('[data-testid="terrain-level-label"]')
+        assert level.is_hidden()  # a wood has no level
+        page.click('[data-testid="terrain-draw-line"]')
+        assert page.input_value('[data-testid="terrain-kind"]') == "obstacle"
+        assert level.is_visible()
+        page.select_option('[data-testid="terrain-level"]', "2")
+        _tap_table(page, 600.0, 100.0)
+        _tap_table(page, 800.0, 100.0)
+        page.click('[data-testid="terrain-finish"]')
+        page.select_option('[data-testid="terrain-kind"]', "wood")  # a line stays an obstacle
+        assert page.get_attribute('[data-testid="terrain-message"]', "data-kind") == "refused"
+        _save_terrain(page)
+        hedge = _get_json(smooth_and_rifled + "api/state")["terrain"][-1]
+        assert (hedge["kind"], hedge["level"], len(hedge["line_mm"])) == ("obstacle", 2, 2)
+    finally:
+        context.close()
+    assert not errors, f"errors in the page: {errors}"
