@@ -16,7 +16,10 @@ from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.printing import (
     PAGE_MARGIN_MM,
     PAPERS,
+    Line,
     Page,
+    Text,
+    anchor_sheets,
     aruco_dictionary,
     board_orientation,
     board_sheet,
@@ -24,8 +27,12 @@ from arbitre.calibration.printing import (
     marker_sheets,
     parse_ids,
     svg,
+    text_width_mm,
     write_pages,
 )
+from arbitre.calibration.setup import corner_anchors
+from arbitre.calibration.table import Anchor
+from arbitre.vision.detect import detect_markers
 
 PX_PER_MM = 12.0
 PT_PER_MM = 72 / 25.4
@@ -371,3 +378,276 @@ def test_a_pdf_made_incomplete_is_not_written(
     ):
         write_pages(marker_sheets([1], 20.0, "DICT_4X4_50"), path)
     assert not path.exists() and list(tmp_path.iterdir()) == []
+
+
+# Cards, cut lines and the anchor sheet.
+
+PT = 72 / 25.4  # PostScript points a millimetre
+
+
+def _anchors_1200_x_900() -> list[Anchor]:
+    return [Anchor(**a) for a in corner_anchors(1200, 900, 40, 35)]
+
+
+def _squares(page: Page) -> list[tuple[int, np.ndarray]]:
+    """The markers found on the page drawn with its cut lines and arrows: (id, corners
+    (4, 2) page mm in OpenCV's order, top-left first), by id."""
+    found = detect_markers(_raster(page), "DICT_4X4_250")
+    return [(m.id, m.corners_px / PX_PER_MM) for m in found.markers]
+
+
+def _clear_of(line: Line, box: tuple[float, float, float, float]) -> bool:
+    """Whether a straight line, its width included, keeps out of a box (x0, y0, x1, y1)."""
+    half = line.width_mm / 2
+    if line.x0 == line.x1:  # upright
+        top, low = sorted((line.y0, line.y1))
+        return not (box[0] - half < line.x0 < box[2] + half and top < box[3] and low > box[1])
+    assert line.y0 == line.y1  # cut lines run along the page's sides
+    left, right = sorted((line.x0, line.x1))
+    return not (box[1] - half < line.y0 < box[3] + half and left < box[2] and right > box[0])
+
+
+def test_a_card_s_cut_lines_are_where_worked_out() -> None:
+    # DICT_4X4_250, 15 mm: 6 modules of 2.5 mm, a quiet zone of 2 modules = 5 mm, cut lines
+    # 1 mm further out: 6 mm from the black square at the sides and top. The caption's strip
+    # (4.5 mm) under it: a card 15 + 2 x 6 = 27 mm wide and 6 + 15 + 6 + 4.5 = 31.5 mm high.
+    # The first card's top-left corner is at the page margin (12, 12): its marker at
+    # (18, 18)-(33, 33), its cut lines at x = 12 and 39, y = 12 and 43.5.
+    page = marker_sheets([10, 11], 15.0, "DICT_4X4_250")[0]
+    top_row = [r for r in page.rects if r.w == pytest.approx(15.0)]
+    assert (top_row[0].x, top_row[0].y) == pytest.approx((18.0, 18.0))
+    cuts = {(round(c.x0, 9), round(c.y0, 9), round(c.x1, 9), round(c.y1, 9)) for c in page.lines}
+    first = {(12, 12, 39, 12), (39, 12, 39, 43.5), (12, 43.5, 39, 43.5), (12, 12, 12, 43.5)}
+    # The second card, to its right, shares the line x = 39 and adds three: its marker at
+    # (45, 18), its far side at 39 + 27 = 66.
+    second = {(39, 12, 66, 12), (66, 12, 66, 43.5), (39, 43.5, 66, 43.5)}
+    assert cuts == first | second
+    assert len(page.lines) == 7  # the shared side drawn once
+    assert all(c.dash_mm == (2.0, 1.5) and c.width_mm == 0.2 for c in page.lines)
+    assert 'stroke-dasharray="2 1.5"' in svg(page)
+
+
+@pytest.mark.parametrize(
+    ("size_mm", "quiet_mm"),
+    [
+        (6.0, 3.0),  # 1 mm modules: 2 modules = 2 mm, less than the 3 mm kept at least
+        (15.0, 5.0),  # 2.5 mm modules
+        (40.0, 40 / 6 * 2),  # 6.67 mm modules
+    ],
+)
+def test_cut_lines_never_enter_a_marker_s_quiet_zone(size_mm: float, quiet_mm: float) -> None:
+    for page in marker_sheets(list(range(60)), size_mm, "DICT_4X4_250"):
+        squares = _squares(page)
+        assert len(squares) == len({i for i, _ in squares}) > 0
+        for _, corners in squares:
+            (x0, y0), (x1, y1) = corners.min(axis=0), corners.max(axis=0)
+            assert x1 - x0 == pytest.approx(size_mm, abs=0.1)
+            quiet = (x0 - quiet_mm, y0 - quiet_mm, x1 + quiet_mm, y1 + quiet_mm)
+            assert all(_clear_of(c, quiet) for c in page.lines)
+            # ... and cut lines close round it, a millimetre outside the quiet zone
+            # (to the detector's tenth of a millimetre) at the sides and the top.
+            sides = {
+                "left": [c.x0 for c in page.lines if c.x0 == c.x1 and c.x0 < x0],
+                "right": [c.x0 for c in page.lines if c.x0 == c.x1 and c.x0 > x1],
+                "top": [c.y0 for c in page.lines if c.y0 == c.y1 and c.y0 < y0],
+            }
+            assert x0 - max(sides["left"]) == pytest.approx(quiet_mm + 1.0, abs=0.1)
+            assert min(sides["right"]) - x1 == pytest.approx(quiet_mm + 1.0, abs=0.1)
+            assert y0 - max(sides["top"]) == pytest.approx(quiet_mm + 1.0, abs=0.1)
+            assert any(c.y0 == c.y1 and c.y0 > y1 + quiet_mm for c in page.lines)
+
+
+def _text_box(text: Text) -> tuple[float, float, float, float]:
+    """A line of text's extent on the page: capitals 0.75 of its size over the baseline,
+    descenders 0.25 under it."""
+    width = text_width_mm(text.text, text.size_mm)
+    return (text.x, text.y - 0.75 * text.size_mm, text.x + width, text.y + 0.25 * text.size_mm)
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("anchors", [False, True])
+def test_captions_and_arrows_stay_out_of_the_quiet_zone_and_on_the_card(anchors: bool) -> None:
+    # 15 mm markers have a 5 mm quiet zone; a caption set in it used to start 2.5 mm under
+    # the marker. The caption now starts under the quiet zone and the cut's clearance.
+    if anchors:
+        table = [Anchor(i, 100.0 * i, 50.0, 40.0) for i in range(6)]
+        pages = anchor_sheets(1000, 500, "DICT_4X4_250", table)[1:]
+        quiet_mm = 40 / 6 * 2
+    else:
+        pages = marker_sheets(list(range(40)), 15.0, "DICT_4X4_250", labels=["Sgt Dupont"] * 40)
+        quiet_mm = 5.0
+    for page in pages:
+        squares = [c for _, c in _squares(page)]
+        zones = [(*(c.min(axis=0) - quiet_mm), *(c.max(axis=0) + quiet_mm)) for c in squares]
+        marks = [_text_box(t) for t in page.texts if "print at 100 %" not in t.text]
+        marks += [(*np.min(p.points, axis=0), *np.max(p.points, axis=0)) for p in page.polygons]
+        # a caption each; an anchor's card also its arrow and the words beside it
+        assert len(marks) == len(squares) * (3 if anchors else 1)
+        assert not any(_overlap(mark, zone) for mark in marks for zone in zones)
+        # every mark inside the cut lines of one card: between two upright cut lines and
+        # two level ones, none crossing it
+        for mark in marks:
+            assert all(_clear_of(c, mark) for c in page.lines)
+
+
+def test_an_anchor_s_arrow_points_to_its_top_edge() -> None:
+    # DICT_4X4_250, 40 mm: modules of 6.667 mm, a quiet zone of 13.333 mm; the card's top:
+    # an 8 mm strip for the arrow, then the quiet zone. First card at (12, 12): its marker's
+    # top-left corner at (12 + 1 + 13.333, 12 + 8 + 13.333) = (26.333, 33.333), its middle
+    # x = 46.333. The arrow: tip 1.5 mm under the cut line (y = 13.5), tail 1 mm over the
+    # quiet zone (y = 12 + 7 = 19), on x = 46.333, pointing up the page.
+    guide, cards = anchor_sheets(1200, 900, "DICT_4X4_250", _anchors_1200_x_900())
+    assert len(cards.polygons) == 4
+    arrow = cards.polygons[0]
+    assert arrow.points[0] == pytest.approx((46.333, 13.5), abs=1e-3)  # the tip
+    ys = [y for _, y in arrow.points]
+    assert max(ys) == pytest.approx(19.0) and min(ys) == pytest.approx(13.5)
+    assert any("top edge: to +y" == t.text for t in cards.texts)
+    # The detector reads each marker the right way up: its top edge (corners 0 and 1,
+    # OpenCV's top-left and top-right) faces the arrow, which stands over its middle.
+    tips = sorted((p.points[0] for p in cards.polygons), key=lambda tip: (tip[1], tip[0]))
+    squares = dict(_squares(cards))
+    assert sorted(squares) == [0, 1, 2, 3]
+    for marker_id, tip in zip([0, 1, 2, 3], tips, strict=True):
+        corners = squares[marker_id]
+        top_middle = (corners[0] + corners[1]) / 2
+        assert top_middle[0] == pytest.approx(tip[0], abs=0.1)
+        assert top_middle[1] - tip[1] == pytest.approx(33.333 - 13.5, abs=0.1)
+        assert detect_markers(_raster(cards), "DICT_4X4_250").get(marker_id).heading_deg == (
+            pytest.approx(90.0, abs=0.5)
+        )
+    captions = [t.text for t in cards.texts if "glue" in t.text]
+    assert captions[0] == "0 DICT_4X4_250 40 mm glue its centre at x=35, y=35 mm"
+
+
+def test_the_guide_draws_the_table_to_scale_with_its_origin_and_anchors() -> None:
+    # 1200 x 900 mm in at most 170 x 110 mm (A4: 210 - 2 x 12 - 2 x 8 = 170 across): 1:10,
+    # a plan of 120 x 90 mm. Across, it is centred in the 170 mm after the 8 mm left of it:
+    # left = 12 + 8 + (170 - 120) / 2 = 45; top = 12 + 21 = 33, bottom = 33 + 90 = 123.
+    # Table (x, y) -> page (45 + x / 10, 123 - y / 10): the origin at (45, 123), the
+    # bottom-left corner of the plan; (1200, 900) at (165, 33), its top-right.
+    guide = anchor_sheets(1200, 900, "DICT_4X4_250", _anchors_1200_x_900())[0]
+    outline = [c for c in guide.lines if c.width_mm == 0.5]
+    assert {(c.x0, c.y0, c.x1, c.y1) for c in outline} == {
+        (45, 123, 165, 123),  # y = 0, along x
+        (165, 123, 165, 33),
+        (165, 33, 45, 33),
+        (45, 33, 45, 123),  # x = 0, along y
+    }
+    origin = next(p for p in guide.polygons if len(p.points) == 16)
+    assert np.mean(origin.points, axis=0) == pytest.approx((45.0, 123.0))
+    # The axes' arrows start at the origin: +x to the right, under the plan; +y up, left.
+    arrows = {p.points[0]: p for p in guide.polygons if len(p.points) == 7}
+    assert (45 + 25, 123 + 3.5) in arrows and (45 - 3.5, 123 - 25) in arrows
+    # Each anchor: 40 mm -> a 4 mm square; anchor 2 at (1165, 865) -> (161.5, 36.5), its
+    # arrow from its centre out through its top edge: 2 + 3 = 5 mm up, tip (161.5, 31.5).
+    assert (161.5, 31.5) == pytest.approx(next(t for t in arrows if t[1] < 32))
+    square = [c for c in guide.lines if c.width_mm == 0.3]
+    assert len(square) == 4 * 4
+    assert (159.5, 34.5, 163.5, 34.5) in {(c.x0, c.y0, c.x1, c.y1) for c in square}
+    words = [t.text for t in guide.texts]
+    for expected in (
+        "0: x 35, y 35",
+        "2: x 1165, y 865",
+        "width 1200 mm (x)",
+        "depth 900 mm (y)",
+        "origin (0, 0): the corner where x and y start",
+    ):
+        assert expected in words
+    assert next(t for t in guide.texts if t.text == "depth 900 mm (y)").angle_deg == 90
+    steps = " ".join(words)
+    assert "to scale 1:10 (1 mm here is 10 mm on the table)" in steps
+    assert "The corner at your left is (0, 0); x runs to your right, 0 to 1200 mm" in steps
+    assert "its arrow pointing to +y, away from you" in steps
+    assert "side above" not in steps
+
+
+def test_a_turned_anchor_s_arrow_turns_on_the_plan_and_its_card_says_so() -> None:
+    # rotation_deg 90: the top edge, +y when upright, turned counter-clockwise to -x. A
+    # 600 x 400 table: 1:5 (600 / 170 = 3.5, 400 / 110 = 3.6 -> 5), a 120 x 80 mm plan at
+    # left 12 + 8 + 25 = 45, bottom 33 + 80 = 113. The anchor at (300, 200) -> (105, 73);
+    # 40 mm -> 8 mm, half 4; its arrow reaches 4 + 3 = 7 mm to the left: tip (98, 73).
+    turned = Anchor(7, 300.0, 200.0, 40.0, rotation_deg=90.0)
+    guide, card = anchor_sheets(600, 400, "DICT_4X4_250", [turned])
+    tips = [p.points[0] for p in guide.polygons if len(p.points) == 7]
+    assert (98.0, 73.0) in [pytest.approx(t) for t in tips]
+    assert "top edge: to -x" in [t.text for t in card.texts]
+    assert "the way its arrow on the plan points" in " ".join(t.text for t in guide.texts)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize(("width_mm", "depth_mm"), [(1200, 900), (1830, 1220), (600, 1800)])
+def test_the_guide_fits_its_page(paper: str, width_mm: float, depth_mm: float) -> None:
+    anchors = [Anchor(**a) for a in corner_anchors(width_mm, depth_mm, 40, 35, edge_middles=True)]
+    guide = anchor_sheets(width_mm, depth_mm, "DICT_4X4_250", anchors, find_paper(paper))[0]
+    assert _inside_margins(guide)
+    bar_top = guide.height_mm - PAGE_MARGIN_MM - 6.0 - 4.0  # the check bar's tallest ticks
+    for text in guide.texts:
+        x0, y0, x1, y1 = _text_box(text)
+        if text.angle_deg == 90:  # read upwards: its length runs up the page from (x, y)
+            x0, y0, x1, y1 = text.x - 0.75 * text.size_mm, text.y - (x1 - x0), text.x, text.y
+        assert PAGE_MARGIN_MM <= x0 and x1 <= guide.width_mm - PAGE_MARGIN_MM, text
+        assert PAGE_MARGIN_MM <= y0, text
+        assert y1 <= bar_top or "print at 100 %" in text.text, text
+
+
+def _operators(content: bytes) -> tuple[list[tuple[float, ...]], list[list[tuple[float, float]]]]:
+    """The stroked lines (x0, y0, x1, y1, width, dash) and filled polygons of a page's PDF
+    drawing operators, in points (origin at the bottom-left corner, y up)."""
+    tokens = re.findall(rb"\((?:\\.|[^\\)])*\)|\[[^\]]*\]|[-\d.]+|/\w+|[A-Za-z*']+", content)
+    stack: list[bytes] = []
+    width, dash = 1.0, 0.0
+    path: list[tuple[float, float]] = []
+    lines: list[tuple[float, ...]] = []
+    polygons: list[list[tuple[float, float]]] = []
+    for token in tokens:
+        if re.fullmatch(rb"[-\d.]+|\(.*\)|\[.*\]|/\w+", token, re.S):
+            stack.append(token)
+            continue
+        if token == b"w":
+            width = float(stack[-1])
+        elif token == b"d":
+            dash = float(stack[-2].strip(b"[]").split()[0]) if stack[-2] != b"[]" else 0.0
+        elif token in (b"m", b"l"):
+            path.append((float(stack[-2]), float(stack[-1])))
+        elif token == b"S":
+            lines.append((*path[0], *path[1], width, dash))
+        elif token == b"f*":
+            polygons.append(path)
+        if token in (b"n", b"S", b"f*"):
+            path = []
+        stack = []
+    return lines, polygons
+
+
+def test_the_pdf_holds_the_guide_the_arrows_and_the_cut_lines(tmp_path: Path) -> None:
+    path = tmp_path / "anchors.pdf"
+    write_pages(anchor_sheets(1200, 900, "DICT_4X4_250", _anchors_1200_x_900()), path)
+    guide, cards = _page_contents(path.read_bytes())
+    # The guide: its words, the plan's x = 0 side from the origin (45, 123) mm up to
+    # (45, 33) mm, 0.5 mm wide: in points, y up from the foot of the 297 mm page,
+    # (45, 297 - 123 = 174) mm = (127.56, 493.23) pt to (127.56, 264 mm = 748.35 pt).
+    for words in (b"Gluing the anchors", b"origin \\(0, 0\\)", b"width 1200 mm \\(x\\)"):
+        assert words in guide
+    lines, polygons = _operators(guide)
+    assert (127.56, 748.35, 127.56, 493.23, 0.5 * PT) in [
+        pytest.approx(line[:5], abs=0.01) for line in lines
+    ]
+    # The origin's dot, 16 points round (45, 174) mm = (127.56, 493.23) pt.
+    dots = [p for p in polygons if len(p) == 16]
+    assert len(dots) == 1 and np.mean(dots[0], axis=0) == pytest.approx((127.56, 493.23), abs=0.01)
+    # The cards' page: the first card's top cut line, dashed 2 mm (5.67 pt), at y = 12 mm
+    # (297 - 12 = 285 mm = 807.87 pt) from x = 12 mm (34.02 pt) to 12 + 68.667 mm =
+    # 80.667 mm (228.66 pt); its arrow's tip at (46.333, 297 - 13.5 = 283.5) mm =
+    # (131.34, 803.62) pt.
+    lines, polygons = _operators(cards)
+    assert (34.02, 807.87, 228.66, 807.87, 0.2 * PT, 2.0 * PT) in [
+        pytest.approx(line, abs=0.01) for line in lines
+    ]
+    cut = [line for line in lines if line[5] > 0]
+    assert len(cut) == 12  # 2 x 2 cards of 4 sides, 4 shared: 16 - 4
+    tips = [p[0] for p in polygons if len(p) == 7]
+    assert len(tips) == 4 and (131.34, 803.62) in [pytest.approx(t, abs=0.01) for t in tips]
