@@ -3,9 +3,11 @@ mistake, and no progress bar when nobody watches a terminal."""
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import re
+import zlib
 from pathlib import Path
 
 import cv2
@@ -81,9 +83,10 @@ def test_letter_paper(tmp_path: Path) -> None:
     )  # fmt: skip
     assert code == 0, stderr
     # the set-up guide, then the four 40 mm anchors' cards on one page
-    assert _media_boxes(tmp_path / "table-anchors.pdf") == [
-        pytest.approx((612.0, 792.0), abs=0.01)
-    ] * 2
+    assert (
+        _media_boxes(tmp_path / "table-anchors.pdf")
+        == [pytest.approx((612.0, 792.0), abs=0.01)] * 2
+    )
 
 
 def test_a_board_too_big_for_the_paper_exits_2_with_the_largest_square(tmp_path: Path) -> None:
@@ -231,3 +234,46 @@ def test_markers_are_labelled_with_the_roster_s_figures_and_terrain(tmp_path: Pa
     assert "10 DICT_4X4_250 20 mm Dupont" in svg
     assert "60 DICT_4X4_250 20 mm terrain wood1 (wood)" in svg
     assert "61 DICT_4X4_250 20 mm<" in svg  # in no roster: no label
+
+
+def _pdf_words(path: Path) -> list[bytes]:
+    """The text drawn on each page of a PDF reportlab wrote (ASCII85 + Flate streams)."""
+    pages = []
+    for match in re.finditer(
+        rb"/Filter \[ /ASCII85Decode /FlateDecode \][^>]*>>\s*stream\r?\n(.*?)endstream",
+        path.read_bytes(),
+        re.S,
+    ):
+        content = zlib.decompress(base64.a85decode(match.group(1).strip().removesuffix(b"~>")))
+        pages.append(b"\n".join(re.findall(rb"\(((?:\\.|[^\\)])*)\) Tj", content)))
+    return pages
+
+
+def test_table_init_s_sheet_opens_with_the_set_up_guide(tmp_path: Path) -> None:
+    # 1830 x 1220 mm (6 x 4 ft): six anchors; 1:20 on the plan (1:10 would be 183 mm
+    # across, wider than the 170 mm it may take). Page 1 the guide, page 2 the six
+    # 40 mm cards (2 across x 3 down, each 68.7 x 80.2 mm), each with its arrow's words.
+    table = tmp_path / "table.yaml"
+    code, _, stderr = _run(
+        "table", "init", "--width-mm", "1830", "--depth-mm", "1220", "--out", str(table)
+    )  # fmt: skip
+    assert code == 0, stderr
+    guide, cards = _pdf_words(tmp_path / "table-anchors.pdf")
+    assert b"Gluing the anchors" in guide and b"to scale 1:20" in guide
+    assert b"origin \\(0, 0\\): the corner where x and y start" in guide
+    assert b"5: x 915, y 1185" in guide
+    assert cards.count(b"top edge: to +y") == 6
+    assert b"5 DICT_4X4_250 40 mm glue its centre at x=915, y=1185 mm" in cards
+
+
+def test_table_init_s_sheet_is_a_pdf_an_svg_holds_one_page(tmp_path: Path) -> None:
+    # The guide and the cards are two pages: an SVG file, one page, is refused before
+    # either file is written.
+    table, sheet = tmp_path / "table.yaml", tmp_path / "anchors.svg"
+    code, stdout, stderr = _run(
+        "table", "init", "--width-mm", "1200", "--depth-mm", "900",
+        "--out", str(table), "--sheet", str(sheet),
+    )  # fmt: skip
+    assert (code, stdout) == (2, "")
+    assert stderr == f"arbitre: {sheet}: 2 pages do not fit one SVG file; write a .pdf\n"
+    assert list(tmp_path.iterdir()) == []
