@@ -43,6 +43,30 @@ app.add_typer(calibrate_app, name="calibrate")
 table_app = typer.Typer(help="Set up a table: its size and anchor markers.", no_args_is_help=True)
 app.add_typer(table_app, name="table")
 
+
+def _version(shown: bool) -> None:
+    if shown:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"arbitre {version('arbitre')}")
+        except PackageNotFoundError:  # run from a tree that was never installed
+            typer.echo("arbitre (not installed: no version)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    _shown: Annotated[
+        bool,
+        typer.Option(
+            "--version", help="Show arbitre's version and exit.", callback=_version, is_eager=True
+        ),
+    ] = False,
+) -> None:
+    """A computer-vision table assistant for miniature wargames."""
+
+
 F = TypeVar("F", bound=Callable[..., Any])
 _T = TypeVar("_T")
 
@@ -113,7 +137,8 @@ them within its own time limit.)"""
 def ask(
     scene: Annotated[Path, typer.Argument(help="scene.yaml to ask about")],
     question: Annotated[
-        str, typer.Argument(help="distance, contact, fire, move, reach, groups, ... (see docs)")
+        str,
+        typer.Argument(help="distance, fire, move, reach...: `arbitre questions` lists them all"),
     ],
     args: Annotated[list[str] | None, typer.Argument(help="figure ids, group names, mm")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="answer as one JSON object")] = False,
@@ -399,6 +424,46 @@ def rulesets() -> None:
         ruleset = find_ruleset(name)
         aliases = ", ".join(ruleset.aliases)
         typer.echo(f"{name}" + (f" (also: {aliases})" if aliases else ""))
+
+
+@app.command()
+@bad_input_exits_2
+def questions(
+    ruleset: Annotated[
+        str | None, typer.Argument(help="a rule system (all of them when not given)")
+    ] = None,
+) -> None:
+    """List the questions `arbitre ask` (and the page) answers, with their arguments."""
+    from arbitre.rules.registry import find_ruleset, ruleset_names
+
+    names = [find_ruleset(ruleset).name] if ruleset is not None else ruleset_names()
+    for index, name in enumerate(names):
+        if index:
+            typer.echo()
+        typer.echo(f"{name}:")
+        found = find_ruleset(name).questions()
+        width = max(len(" ".join((q.name, *q.args))) for q in found.values())
+        for question in sorted(found.values(), key=lambda q: q.name):
+            call = " ".join((question.name, *question.args))
+            typer.echo(f"  {call:<{width}}  {question.summary}")
+
+
+@app.command()
+@bad_input_exits_2
+def check(
+    config: Annotated[Path, typer.Argument(help="arbitre.yaml")],
+) -> None:
+    """Check an arbitre.yaml and every file it names, as `serve --config` does before it
+    starts, and say what it sets up (no camera is opened)."""
+    from arbitre.api.settings import load_settings, summary, without_height
+
+    settings, table_config = load_settings(config)
+    for line in summary(settings, table_config):
+        typer.echo(line)
+    heights = without_height(table_config)
+    if heights is not None:
+        typer.echo(f"warning: {heights}")
+    typer.echo(f"{config}: ready")
 
 
 @app.command()
@@ -946,16 +1011,11 @@ def serve(
                 f"arbitre: warning: {source.description} gives no picture yet"
                 f" ({source.advice or 'it is tried again every few seconds'})"
             )
-    unknown = [f.name for f in live.config.roster.figures if f.marker_height_mm is None]
-    if unknown:
-        shown_names = ", ".join(unknown[:5]) + (
-            f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
-        )
-        typer.echo(
-            f"arbitre: warning: no marker_height_mm in the roster for {shown_names}: their"
-            " markers are placed as if lying on the table (a marker on a head then lands"
-            " tens of mm off)"
-        )
+    from arbitre.api.settings import without_height
+
+    heights = without_height(live.config)
+    if heights is not None:
+        typer.echo(f"arbitre: warning: {heights}")
     from arbitre.api.connections import SERVER_OPTIONS
 
     try:
@@ -968,6 +1028,7 @@ def serve(
 def _check_listening(host: str, port: int) -> None:
     """Refuse at once, in one line, an address the server could not listen on (a port
     taken by another server, an address of another machine), before the table starts."""
+    import errno
     import socket
 
     try:
@@ -979,7 +1040,9 @@ def _check_listening(host: str, port: int) -> None:
             probe.bind(address)
     except (OSError, UnicodeError) as error:
         reason = getattr(error, "strerror", None) or error
-        raise fail(f"cannot listen on {host}:{port} ({reason})") from None
+        taken = getattr(error, "errno", None) == errno.EADDRINUSE
+        advice = f": another server uses it; try --port {port + 1}" if taken else ""
+        raise fail(f"cannot listen on {host}:{port} ({reason}){advice}") from None
 
 
 @app.command()

@@ -26,6 +26,7 @@ from arbitre.files import (
 )
 from arbitre.nearest import first_error, hint
 from arbitre.rules.errors import RulesError
+from arbitre.rules.registry import find_ruleset
 from arbitre.rules.scene import parse_scene
 from arbitre.vision.tracking import Track
 
@@ -241,3 +242,54 @@ def _with_terrain_block(text: str, pieces: list[dict[str, Any]]) -> str:
 _TERRAIN_KEY = re.compile(r"terrain\s*:")
 _IN_BLOCK = re.compile(r"[ \t]|-|#|\r?\n|$")
 _LOOSE = re.compile(r"\s*(#.*)?$")
+
+
+def without_height(config: TableConfig) -> str | None:
+    """The warning for roster figures without ``marker_height_mm`` (None when all have one)."""
+    names = [f.name for f in config.roster.figures if f.marker_height_mm is None]
+    if not names:
+        return None
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return (
+        f"no marker_height_mm in the roster for {shown}: their markers are placed as if lying "
+        "on the table (a marker on a head then lands tens of mm off)"
+    )
+
+
+def summary(settings: Settings, config: TableConfig) -> list[str]:
+    """What an arbitre.yaml sets up, in a few lines: cameras, table, roster, rules."""
+    from arbitre.calibration.units import unit_for
+
+    lines = []
+    for spec, camera in zip(settings.camera_specs, config.cameras, strict=True):
+        width, height = camera.image_size
+        rms = "" if camera.rms_px is None else f", calibrated to {camera.rms_px:.2f} px"
+        lines.append(
+            f"camera: {spec.camera} ({width} x {height} px{rms}), "
+            f"source: {_source_words(spec.source)}"
+        )
+    table = config.table
+    anchors = ", ".join(str(a.id) for a in table.anchors)
+    lines.append(
+        f"table: {settings.table}, {table.width_mm:g} x {table.depth_mm:g} mm, "
+        f"{len(table.anchors)} anchors ({anchors}), {table.dictionary}"
+    )
+    roster = config.roster
+    pieces = f", {len(roster.terrain)} terrain pieces on markers" if roster.terrain else ""
+    lines.append(f"roster: {settings.roster}, {len(roster.figures)} figures{pieces}")
+    unit = unit_for(config.ruleset, config.options)
+    options = ", ".join(f"{k}: {v}" for k, v in config.options.items()) or "none"
+    fixed = ", ".join(str(piece.get("id")) for piece in config.terrain) or "none"
+    ruleset = find_ruleset(config.ruleset).name
+    lines.append(f"rules: {ruleset}, 1 {unit.name} = {unit.unit_mm:g} mm; options: {options}")
+    lines.append(f"terrain: {fixed}")
+    return lines
+
+
+def _source_words(source: SourceSpec | None) -> str:
+    if source is None:
+        return "none in the file (give one to serve: --camera-index, --video, ...)"
+    if source.camera_index is not None:
+        return f"webcam {source.camera_index}"
+    kind, value = next((k, v) for k, v in source.model_dump().items() if v is not None)
+    return f"{kind} {value}"

@@ -92,7 +92,10 @@ def test_a_port_taken_is_one_line_and_exit_2_before_the_table_starts(
         code, out, err = run_console("serve", "--demo", "--port", str(port))
     assert code == 2
     assert out == ""  # no URL printed for a server that cannot start
-    assert err == f"arbitre: cannot listen on 127.0.0.1:{port} (Address already in use)\n"
+    assert err == (
+        f"arbitre: cannot listen on 127.0.0.1:{port} (Address already in use): another server "
+        f"uses it; try --port {port + 1}\n"
+    )
     assert "app" not in started
 
 
