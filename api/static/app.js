@@ -72,6 +72,7 @@ const app = {
   cameraOn: localStorage.getItem("arbitre.camera") !== "off",
   cameraAttempt: 0,
   cameraIndex: 0, // which camera the view shows (a table may have several)
+  cameraLost: false, // the camera shown gives no frames: its place says so
   token: takeToken(),
   views: {},
   editor: null,
@@ -188,9 +189,10 @@ function renderStatus() {
     words = t("status.partial", { lost: cameras.filter((c) => !c.ok).length, total: cameras.length });
     message = app.state.source.message || "";
   } else {
+    // said to the players beside the camera's place; the source's message and its advice
+    // (command-line options) wait there behind a tap, for the operator
     kind = "lost";
     words = t("status.lost");
-    message = app.state.source.message || "";
   }
   if (app.state?.camera_moved) message = [t("status.moved"), message].filter(Boolean).join(" · ");
   if (app.state?.problem) message = [message, app.state.problem].filter(Boolean).join(" · ");
@@ -316,17 +318,43 @@ function renderLegend(colourOf) {
   );
 }
 
+/** The source's message when the camera shown gives no frames (its live state says so),
+ * else null. */
+function lostCamera() {
+  if (!app.state || app.connection !== "open") return null;
+  const camera = (app.state.cameras ?? [])[app.cameraIndex];
+  const source = camera ?? app.state.source;
+  return source && source.ok === false ? source.message || "" : null;
+}
+
+/** A stopped camera: a sentence in the camera's place instead of an empty picture, the
+ * table kept on the map as last seen, the source's own words behind a tap. */
+function renderCameraLost() {
+  const message = lostCamera();
+  const lost = message !== null;
+  byTestId("camera-lost").hidden = !lost || !app.cameraOn;
+  const words = byTestId("camera-lost-message");
+  if (words.textContent !== (message ?? "")) words.textContent = message ?? "";
+  if (lost !== app.cameraLost) {
+    const back = app.cameraLost && !lost;
+    app.cameraLost = lost;
+    if (back) app.cameraAttempt += 1; // the picture asked afresh
+    renderCameraFrame();
+  }
+}
+
 function renderCameraFrame() {
   const frame = byTestId("camera-frame");
   const image = byTestId("camera-img");
   const cameras = app.state?.cameras ?? [];
   if (app.cameraIndex >= Math.max(cameras.length, 1)) app.cameraIndex = 0;
   const [width, height] = cameras[app.cameraIndex]?.image_size ?? app.state?.image_size ?? [16, 9];
+  const shown = app.cameraOn && !app.cameraLost;
   frame.style.aspectRatio = `${width} / ${height}`;
-  frame.hidden = !app.cameraOn;
+  frame.hidden = !shown;
   byTestId("camera-off").hidden = app.cameraOn;
   byTestId("camera-toggle").textContent = t(app.cameraOn ? "camera.hide" : "camera.show");
-  const wanted = app.cameraOn ? server.streamUrl(app.cameraAttempt, app.cameraIndex) : "";
+  const wanted = shown ? server.streamUrl(app.cameraAttempt, app.cameraIndex) : "";
   if ((image.getAttribute("src") || "") !== wanted) {
     if (wanted) image.setAttribute("src", wanted);
     else image.removeAttribute("src");
@@ -344,7 +372,8 @@ function renderLive() {
   renderEdit(app.views.map, app.state, marks);
   renderZoomButtons();
   renderCameraPicker();
-  if (app.cameraOn) renderCamera(app.views.camera, cameraState(app.state), colourOf, overlay);
+  renderCameraLost();
+  if (app.cameraOn && !app.cameraLost) renderCamera(app.views.camera, cameraState(app.state), colourOf, overlay);
   renderFigureList(colourOf, overlay);
   renderLegend(colourOf);
   renderSettingsValue();
@@ -823,6 +852,7 @@ function toggleCamera() {
   app.cameraOn = !app.cameraOn;
   localStorage.setItem("arbitre.camera", app.cameraOn ? "on" : "off");
   renderCameraFrame();
+  renderCameraLost();
   renderLive();
 }
 
