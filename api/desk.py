@@ -36,6 +36,7 @@ from arbitre.api.limits import QUESTION_MEMORY_BYTES, cap_memory, too_costly
 from arbitre.rules.errors import RulesError, stopped_after
 from arbitre.rules.model import Scene
 from arbitre.rules.questions import ask
+from arbitre.rules.registry import find_ruleset
 from arbitre.rules.scene import SceneReader
 
 T = TypeVar("T")
@@ -321,6 +322,45 @@ def load_path_search() -> None:
     warm()
 
 
+def about_question(
+    about: Mapping[str, Any],
+    scene: Scene,
+    args: Sequence[str],
+    groups: Mapping[str, Sequence[str]],
+) -> dict[str, Any]:
+    """``about`` (which positions the live table's answer rests on: `positions`, `moving`,
+    `stale`) narrowed to the figures the question is about: those its arguments name, by
+    id, side or declared group or unit, and the members of the groups they name
+    (``groups``: each group's figure ids, as the ``groups`` question gives them). A
+    question naming none of them (``groups`` itself) is about every figure."""
+    names = set(args)
+    concerned = {f.id for f in scene.figures if names & {f.id, f.group, f.unit, f.side}}
+    for name in names & set(groups):
+        concerned.update(groups[name])
+    if not concerned:
+        return dict(about)
+    moving = [name for name in about.get("moving", []) if name in concerned]
+    stale = [name for name in about.get("stale", []) if name in concerned]
+    positions = "moving" if moving else "settled"
+    return {**about, "positions": positions, "moving": moving, "stale": stale}
+
+
+def groups_of(scene: Scene, kept: LastScene | None = None) -> Mapping[str, Sequence[str]]:
+    """Each group's figure ids, as the ``groups`` question gives them (none for a rule
+    system without groups), kept with the last scene of ``kept`` when given."""
+    if "groups" not in find_ruleset(scene.ruleset).questions():
+        return {}
+
+    def compute() -> Mapping[str, Sequence[str]]:
+        try:
+            found: Mapping[str, Sequence[str]] = ask(scene, "groups", []).to_json()["groups"]
+        except RulesError:
+            return {}
+        return found
+
+    return compute() if kept is None else kept.derived(scene, "group members", compute)
+
+
 def answer_scene(
     document: Mapping[str, Any],
     question: str,
@@ -334,7 +374,10 @@ def answer_scene(
     message)`` when the rules refuse. Run in a worker process, which writes the JSON
     too: the server's process, which the camera's thread shares, only passes it on."""
     try:
-        found = ask(_LAST.scene(document, source), question, args, extras).to_json()
+        scene = _LAST.scene(document, source)
+        found = ask(scene, question, args, extras).to_json()
+        if about.get("positions") != "scene":
+            about = about_question(about, scene, args, groups_of(scene, _LAST))
     except RulesError as error:
         return False, str(error).splitlines()[0]
     except MemoryError:  # past the worker's memory (`cap_memory`)

@@ -33,7 +33,7 @@ from arbitre.api.camera_loop import (
     CameraLoop,
     shared_of,
 )
-from arbitre.api.desk import LastScene
+from arbitre.api.desk import LastScene, about_question, groups_of
 from arbitre.api.fused_tracks import Disagreement, FusedTracks, fuse_tracks
 from arbitre.api.terrain_rules import terrain_read
 from arbitre.calibration.camera import CameraIntrinsics
@@ -410,7 +410,9 @@ class LiveTable:
         scene = self._scene_from(fused)
         if scene is None:
             raise QuestionError("no figure has been seen on the table yet")
-        return ask(scene, question, args, extras), self._about(fused.tracks)
+        answer = ask(scene, question, args, extras)
+        groups = groups_of(scene, self._last_scene)
+        return answer, about_question(self._about(fused.tracks), scene, args, groups)
 
     def question_input(self) -> tuple[dict[str, Any], dict[str, Any]]:
         """What a question on the live table needs, as plain data for another process:

@@ -152,7 +152,8 @@ def test_a_question_past_the_time_limit_is_given_up_and_its_worker_replaced(
     app = create_app(live, run_loop=False, hosts=TEST_HOSTS, desk=desk)
     with TestClient(app) as client:
         # A first question starts the worker, so that the limit counts the answer alone.
-        assert client.post("/api/ask", json={"question": "groups"}).status_code == 200
+        first = client.post("/api/ask", json={"question": "groups"})
+        assert first.status_code == 200, first.text
         _assert_room_is_a_question(desk)
         # Minutes of work if it ran to its end; only the time limit says this.
         got = client.post(
