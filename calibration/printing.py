@@ -287,10 +287,12 @@ class Card:
 
     @property
     def width_mm(self) -> float:
+        """From the left cut line to the right one."""
         return self.size_mm + 2 * self.pad_mm
 
     @property
     def height_mm(self) -> float:
+        """From the top cut line to the bottom one."""
         return self.top_mm + self.size_mm + self.pad_mm + CAPTION_MM
 
 
