@@ -341,7 +341,39 @@ function terrainLabel(state, piece) {
   if (!ring.length) return null;
   const centre = [0, 1].map((axis) => ring.reduce((sum, point) => sum + point[axis], 0) / ring.length);
   const [x, y] = toMap(state, centre);
-  return svgEl("text", { class: "terrain-label", x, y, "text-anchor": "middle", "dominant-baseline": "middle" }, piece.id);
+  // where the name may move to, clear of the figures: within the piece's extent
+  const spread = [0, 1].map((axis) => {
+    const values = ring.map((point) => point[axis]);
+    return (Math.max(...values) - Math.min(...values)) / 2;
+  });
+  return svgEl(
+    "text",
+    { class: "terrain-label", x, y, "text-anchor": "middle", "dominant-baseline": "middle", "data-x": x, "data-y": y, "data-spread": spread.join(" ") },
+    piece.id,
+  );
+}
+
+/** Move each terrain piece's name, within the piece, to where the figures' discs cover it
+ * least (its middle when none does); `discs` boxes in map units. */
+function placeTerrainLabels(view, discs, bounds) {
+  const shifts = [0, 0.2, -0.2, 0.4, -0.4, 0.6, -0.6, 0.8, -0.8, 1, -1]; // shares of the half extent
+  for (const label of view.layers.table.querySelectorAll(".terrain-label")) {
+    const [x, y] = [Number(label.dataset.x), Number(label.dataset.y)];
+    const [sx, sy] = label.dataset.spread.split(" ").map(Number);
+    setAttrs(label, { x, y });
+    const box = boxOf(label.getBBox());
+    let best = null;
+    for (const dy of shifts) {
+      for (const dx of shifts) {
+        const spot = { ...box, x: box.x + dx * sx, y: box.y - dy * sy };
+        if (!inside(spot, bounds)) continue;
+        const covered = discs.reduce((sum, disc) => sum + overlapArea(spot, disc), 0);
+        const cost = covered / (box.w * box.h) * 100 + Math.hypot(dx, dy);
+        if (!best || cost < best.cost) best = { cost, dx: dx * sx, dy: -dy * sy };
+      }
+    }
+    if (best) setAttrs(label, { x: x + best.dx, y: y + best.dy });
+  }
 }
 
 /** The table, its grid and its terrain: drawn again only when they change. */
@@ -445,6 +477,9 @@ export function renderMap(view, state, colourOf, overlay) {
   );
   const shown = view.svg.viewBox.baseVal;
   const bounds = { x: shown.x, y: shown.y, w: shown.width, h: shown.height };
+  const disc = sizes.radius + sizes.gap;
+  const discs = state.figures.map((f) => toMap(state, [f.x_mm, f.y_mm])).map(([x, y]) => ({ x: x - disc, y: y - disc, w: 2 * disc, h: 2 * disc }));
+  placeTerrainLabels(view, discs, bounds);
   const terrainNames = [...view.layers.table.querySelectorAll(".terrain-label")].map((label) => boxOf(label.getBBox()));
   const where = new Map(state.figures.map((f) => [f.id, toMap(state, [f.x_mm, f.y_mm])]));
   placeLabels(view, where, bounds, terrainNames, sizes);
@@ -583,7 +618,7 @@ function placeLabels(view, where, bounds, avoid, sizes) {
         discs.forEach((box, k) => {
           if (k !== index) cost += (100 * overlapArea(spot.box, box)) / area;
         });
-        for (const box of avoid) cost += (60 * overlapArea(spot.box, box)) / area;
+        for (const box of avoid) cost += (400 * overlapArea(spot.box, box)) / area; // a terrain name covered is unread
         if (last && last.text === text && last.ring === spot.ring && last.k === spot.k) cost -= 3; // no flicker
         if (!best || covered < best.covered || (covered === best.covered && cost < best.cost)) {
           best = { ...spot, text, size, covered, cost };

@@ -22,8 +22,8 @@ SLACK_PX = 0.5  # rounding of the browser's boxes
 
 # A club's crowded table, 900 x 600 mm: thirteen riflemen R1..R13 in a line 30 mm apart
 # (11 px apart on a phone), a scout at a field's edge, a sniper beside a horseman, and
-# figures standing about a wood's and a field's names (their centres, where the page
-# writes them: wood1 at (250, 450), difficult1 at (700, 150)).
+# figures standing on a wood's and a field's middles, where the page writes their names
+# when nothing stands there (wood1 at (250, 450), difficult1 at (700, 150)).
 CROWDED = [
     *[(f"R{k}", "rouges", 150 + 30 * k, 300) for k in range(1, 14)],
     ("Éclaireur", "verts", 640, 150),
@@ -71,6 +71,8 @@ LABELS = """([figures, frame]) => {
         }),
         terrain: [...document.querySelectorAll('.terrain-label')]
             .map((n) => ({id: n.textContent, box: box(n.getBoundingClientRect())})),
+        discs: [...document.querySelectorAll(`[data-testid="${figures}"] .body`)]
+            .map((n) => box(n.getBoundingClientRect())),
     };
 }"""
 
@@ -207,9 +209,13 @@ def test_every_figure_of_a_crowded_table_is_named(
         names = {name: name for name, *_ in CROWDED}
         found = _check_labels(page, "map-figure", "map", names, whole=viewport is DESKTOP)
         if viewport is DESKTOP:
-            # room enough on a desktop: the wood's and the field's names stay clear too
+            # room enough on a desktop: the wood's and the field's names stay clear of the
+            # figures' names and of the figures standing on their middles
+            assert sorted(piece["id"] for piece in found["terrain"]) == ["difficult1", "wood1"]
             for piece in found["terrain"]:
                 for label in found["labels"]:
                     assert _overlap(piece["box"], label["box"]) <= SLACK_PX, (piece, label)
+                for disc in found["discs"]:
+                    assert _overlap(piece["box"], disc) <= SLACK_PX, (piece, disc)
     finally:
         context.close()
