@@ -21,6 +21,7 @@ import typer
 
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.progress import Progress
+from arbitre.rules.answers import counted
 from arbitre.rules.errors import RulesError
 from arbitre.vision.errors import VisionError
 
@@ -506,7 +507,8 @@ def locate(
 
     if len(camera) != len(images):
         raise fail(
-            f"give one --camera per photo, in order: {len(images)} photo(s), {len(camera)} --camera"
+            f"give one --camera per photo, in order: {counted(len(images), 'photo')}, "
+            f"{len(camera)} --camera"
         )
     if scene is not None:
         from arbitre.rules.registry import find_ruleset
@@ -539,7 +541,7 @@ def locate(
         document = scene_document(config, tracks, shared_errors)
         _write_scene(scene, document, force=force)
         if not as_json:
-            typer.echo(f"{scene}: {len(document['figures'])} figure(s)")
+            typer.echo(f"{scene}: {counted(len(document['figures']), 'figure')}")
     if fused is not None:
         if as_json:
             data = fused.to_json()
@@ -555,7 +557,7 @@ def locate(
     typer.echo(
         f"{image}: anchors {', '.join(map(str, located.pose.anchors_used))} "
         f"(reprojection {located.pose.reprojection_px:.2f} px); "
-        f"{len(located.markers)} marker(s)"
+        f"{counted(len(located.markers), 'marker')}"
     )
     for marker in located.markers:
         name = f" {marker.figure}" if marker.figure else ""
@@ -627,7 +629,9 @@ def print_markers(
     pages = marker_sheets(marker_ids, size_mm, dictionary, labels=labels, paper=sheet)
     with _progress_bar("writing pages", quiet=len(pages) < 2) as progress:
         write_pages(pages, out, progress=progress, overwrite=force)
-    typer.echo(f"{out}: {len(pages)} page(s) of {sheet}; print at 100 % and check the 100 mm bar")
+    typer.echo(
+        f"{out}: {counted(len(pages), 'page')} of {sheet}; print at 100 % and check the 100 mm bar"
+    )
 
 
 @print_app.command("board")
@@ -694,7 +698,7 @@ def calibrate_camera(
         return
     k = result.intrinsics
     typer.echo(
-        f"{out}: RMS {result.rms_px:.3f} px from {len(result.images_used)} image(s); "
+        f"{out}: RMS {result.rms_px:.3f} px from {counted(len(result.images_used), 'image')}; "
         f"fx {k.fx:.1f}, fy {k.fy:.1f}, cx {k.cx:.1f}, cy {k.cy:.1f}"
     )
     for rejected in result.images_rejected:
@@ -890,9 +894,10 @@ def _say_fused(images: list[Path], fused: Any) -> None:
     for image, view in zip(images, fused.views, strict=True):
         typer.echo(
             f"{image}: anchors {', '.join(map(str, view.pose.anchors_used))} "
-            f"(reprojection {view.pose.reprojection_px:.2f} px); {len(view.markers)} marker(s)"
+            f"(reprojection {view.pose.reprojection_px:.2f} px); "
+            f"{counted(len(view.markers), 'marker')}"
         )
-    typer.echo(f"fused: {len(fused.markers)} marker(s)")
+    typer.echo(f"fused: {counted(len(fused.markers), 'marker')}")
     for entry in fused.markers:
         marker = entry.marker
         name = f" {marker.figure}" if marker.figure else ""
@@ -911,7 +916,8 @@ def _say_fused(images: list[Path], fused: Any) -> None:
         apart = sorted(a.apart_mm for a in fused.agreement)
         worst = max(fused.agreement, key=lambda a: a.apart_sigma)
         typer.echo(
-            f"seen in two photos: {len(apart)} marker(s), {apart[len(apart) // 2]:.2f} mm apart "
+            f"seen in two photos: {counted(len(apart), 'marker')}, "
+            f"{apart[len(apart) // 2]:.2f} mm apart "
             f"(median); the worst, {worst.id}, {worst.apart_mm:.2f} mm "
             f"({worst.apart_sigma:.1f} sigma)"
         )
@@ -1087,13 +1093,13 @@ def snapshot(
             raise fail(live.source.no_frame())
         if not live.located_frames:
             raise fail(
-                f"{live.source.description}: the table was not found in {got} frame(s) "
+                f"{live.source.description}: the table was not found in {counted(got, 'frame')} "
                 "(no anchors seen): nothing written"
             )
         document = live.scene_document()
 
     _write_scene(out, document, force=force)
-    typer.echo(f"{out}: {len(document['figures'])} figure(s)")
+    typer.echo(f"{out}: {counted(len(document['figures']), 'figure')}")
 
 
 def _write_scene(out: Path, document: dict[str, Any], *, force: bool) -> None:

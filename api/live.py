@@ -41,7 +41,7 @@ from arbitre.calibration.frame import Frame
 from arbitre.calibration.locate import LocatedMarker
 from arbitre.calibration.table import Roster, RosterFigure, Table
 from arbitre.files import beyond_bounds
-from arbitre.rules.answers import Answer
+from arbitre.rules.answers import Answer, counted
 from arbitre.rules.errors import QuestionError, RulesError, SceneError
 from arbitre.rules.model import Scene
 from arbitre.rules.questions import ask
@@ -109,7 +109,9 @@ class LiveTable:
         find_ruleset(config.ruleset)  # fail early on a bad ruleset name
         sources = [source] if isinstance(source, FrameSource) else list(source)
         if len(sources) != len(config.cameras):
-            raise ValueError(f"{len(config.cameras)} camera(s) and {len(sources)} source(s)")
+            raise ValueError(
+                f"{counted(len(config.cameras), 'camera')} and {counted(len(sources), 'source')}"
+            )
         self.config = config
         self.terrain_version = 0
         """How many times the fixed terrain was replaced; a state tells the version it holds."""

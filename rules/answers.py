@@ -193,6 +193,34 @@ def in_words(reasons: Iterable[_Code], words: Mapping[_Code, str]) -> str:
     return ", ".join(words[reason] for reason in reasons)
 
 
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``count`` and its noun, singular for one.
+
+    >>> counted(1, "area"), counted(3, "area"), counted(0, "ally", "allies")
+    ('1 area', '3 areas', '0 allies')
+    """
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+ENGLISH_UNITS = {"pas": ("pace", "paces"), "graduation": ("graduation", "graduations")}
+"""The units English words otherwise than the books (M.U.S.G.'s "pas" are paces), singular
+and plural; the others (M, cm, H...) are written the same whatever the number."""
+
+
+def in_units(value: float, unit: str, spec: str = ".2f") -> str:
+    """``value`` written by ``spec``, in ``unit`` as English words it (the answers' JSON
+    keeps the books' name in ``unit``).
+
+    >>> in_units(7.9, "pas"), in_units(1, "pas", "g"), in_units(14.84, "graduation")
+    ('7.90 paces', '1 pace', '14.84 graduations')
+    >>> in_units(3, "M", "g")
+    '3 M'
+    """
+    written = f"{value:{spec}}"
+    singular, plural = ENGLISH_UNITS.get(unit, (unit, unit))
+    return f"{written} {singular if written == '1' else plural}"
+
+
 def area_text(area_mm2: float) -> str:
     """An area as players read it, in cm² (100 mm²): a decimal below 100 cm².
 
@@ -210,13 +238,14 @@ def reach_words(mover: str, verb: str, areas: int, area_mm2: float, within: str)
     allowance, or that no place is free.
 
     >>> reach_words("cavalier", "move", 1, 403_457.0, "within 4 M")
-    'cavalier may move anywhere in 1 area(s) of 4035 cm² within 4 M'
+    'cavalier may move anywhere in 1 area of 4035 cm² within 4 M'
     >>> reach_words("a", "move", 0, 0.0, "within 2 M")
     'a may not move anywhere within 2 M: no place it could reach is free'
     """
     if areas == 0 or area_mm2 <= 0.0:
         return f"{mover} may not {verb} anywhere {within}: no place it could reach is free"
-    return f"{mover} may {verb} anywhere in {areas} area(s) of {area_text(area_mm2)} {within}"
+    where = f"{counted(areas, 'area')} of {area_text(area_mm2)}"
+    return f"{mover} may {verb} anywhere in {where} {within}"
 
 
 ROUNDING = 1e-9

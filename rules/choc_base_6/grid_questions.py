@@ -31,6 +31,7 @@ from arbitre.rules.answers import (
     Reason,
     Said,
     Unit,
+    counted,
     warning_lines,
     with_certainty,
 )
@@ -348,7 +349,7 @@ class ChocBase6Grid(Ruleset):
         polygons = tuple(grid.corners(cell) for _, cell in cells)
         return GridReachAnswer(
             question="reach",
-            message=f"{a} may move to {len(cells)} cell(s) within {allowance} {unit.name}"
+            message=f"{a} may move to {counted(len(cells), 'cell')} within {allowance} {unit.name}"
             + (f": {', '.join(cell_text(c) for _, c in cells)}" if cells else ""),
             mover=a,
             area_mm2=len(cells) * grid.cell_area_mm2,

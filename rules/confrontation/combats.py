@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from arbitre.rules.answers import Reason
+from arbitre.rules.answers import Reason, counted
 from arbitre.rules.confrontation.answers import DiceAnswer, InitiativeAnswer, MeleesAnswer
 from arbitre.rules.confrontation.book import Partition
 from arbitre.rules.confrontation.dice import (
@@ -32,11 +32,12 @@ def melees_answer(scene: Scene) -> MeleesAnswer:
             continue
         more = "+" if melee.truncated else ""
         proposal = "; ".join(_combat_words(c) for c in melee.proposal or ())
+        ways = "way" if len(melee.partitions) == 1 and not more else "ways"
         lines.append(
-            f"melee {head}: {len(melee.partitions)}{more} way(s) to split; proposed: {proposal}"
+            f"melee {head}: {len(melee.partitions)}{more} {ways} to split; proposed: {proposal}"
             + (f" ({melee.reason})" if melee.exhausted else "")
         )
-    text = f"{len(melees)} melee(s)" + "".join(f"\n{line}" for line in lines)
+    text = counted(len(melees), "melee") + "".join(f"\n{line}" for line in lines)
     return MeleesAnswer(
         question="melees",
         message=text,
@@ -66,7 +67,7 @@ def dice_answer(scene: Scene, a: str, partition: Partition | None = None) -> Dic
     return DiceAnswer(
         question="dice",
         message=f"{a} rolls {dice[figure.id]} combat dice (1 + {len(opponents)} "
-        f"opponent(s): {', '.join(opponents)}) in {where}",
+        f"{'opponent' if len(opponents) == 1 else 'opponents'}: {', '.join(opponents)}) in {where}",
         figure=a,
         dice=dice[figure.id],
         opponents=opponents,

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from arbitre.rules.answers import counted
 from arbitre.rules.confrontation.book import _options
 from arbitre.rules.confrontation.contacts import Contacts, find_contacts
 from arbitre.rules.confrontation.dice import dice_of_split
@@ -90,7 +91,7 @@ def find_melees(scene: Scene) -> tuple[Melee, ...]:
         reason = None
         if search.exhausted:
             reason = "the search stopped (too many ways to try) " + (
-                f"after {len(search.splits)} split(s): more may exist"
+                f"after {counted(len(search.splits), 'split')}: more may exist"
                 if search.splits
                 else "before finding a split: split it by hand"
             )

@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arbitre.rules.answers import Margin, Reason, Said, Unit, with_certainty
+from arbitre.rules.answers import Margin, Reason, Said, Unit, in_units, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.musg.answers import _REASON_TEXT, CoverRoll, MusgFireAnswer
@@ -193,7 +193,7 @@ def _fire_message(
     sight: Sight,
     cover_rolls: Sequence[Mapping[str, Any]],
 ) -> str:
-    at = f"{unit.from_mm(distance_mm):.2f} pas"
+    at = in_units(unit.from_mm(distance_mm), "pas")
     hidden = f"{sight.hidden_fraction:.0%} hidden"
     if allowed:
         text = f"{a} may shoot at {b} at {at} ({band} range), {hidden}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arbitre.rules.answers import Margin, Said, with_certainty
+from arbitre.rules.answers import Margin, Said, in_units, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.musg.answers import ExplosionAnswer
@@ -105,7 +105,7 @@ def explosion_answer(
     kept = tuple(sorted(margins, key=lambda m: m.margin_mm)[:KEPT_MARGINS])
     who = (
         f"the piece hits {', '.join(caught)} (every figure within "
-        f"{NUMBERS.artillery_blast_pas:g} pas)"
+        f"{in_units(NUMBERS.artillery_blast_pas, 'pas', 'g')})"
         if piece
         else f"it hits its bearer {a}"
     )

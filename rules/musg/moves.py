@@ -10,7 +10,7 @@ import numpy as np
 import shapely
 
 from arbitre.rules import pathing
-from arbitre.rules.answers import Margin, Reason, Unit, reach_words, with_certainty
+from arbitre.rules.answers import Margin, Reason, Unit, in_units, reach_words, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import area_answer
 from arbitre.rules.model import Figure, Scene
@@ -214,7 +214,7 @@ def _failed_charge(
         text = f"with 1 PA left it does not move, being in difficult ground ({ground})"
     else:
         text = (
-            f"with 1 PA left it moves only half its move, {move_units:g} pas, "
+            f"with 1 PA left it moves only half its move, {in_units(move_units, 'pas', 'g')}, "
             f"to ({end[0]:.0f}, {end[1]:.0f})"
         )
     return {
@@ -289,7 +289,11 @@ def reach_answer(scene: Scene, a: str, mode: Mode = "walk") -> MusgReachAnswer:
     return MusgReachAnswer(
         question="reach",
         message=reach_words(
-            a, mode, len(found.polygons), found.area_mm2, f"within {allowance_units:g} pas"
+            a,
+            mode,
+            len(found.polygons),
+            found.area_mm2,
+            f"within {in_units(allowance_units, 'pas', 'g')}",
         ),
         mover=a,
         area_mm2=found.area_mm2,
@@ -326,8 +330,8 @@ def _move_message(
     contact_with: Sequence[str],
     points: int,
 ) -> str:
-    cost = f"{unit.from_mm(cost_mm):.2f} pas" if math.isfinite(cost_mm) else "no path"
-    allowance = f"{allowance_units:g} pas"
+    cost = in_units(unit.from_mm(cost_mm), "pas") if math.isfinite(cost_mm) else "no path"
+    allowance = in_units(allowance_units, "pas", "g")
     if legal:
         text = f"{a} may {mode} there: {cost} of {allowance}, {points} PA"
         if contact_with:

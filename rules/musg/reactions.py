@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import shapely
 
-from arbitre.rules.answers import Margin, Unit, with_certainty
+from arbitre.rules.answers import Margin, Unit, in_units, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.musg.answers import ReactionAnswer
@@ -136,7 +136,7 @@ def under_fire_answer(scene: Scene, a: str, b: str, die: D3 | None = None) -> Re
         reach_mm = unit.to_mm(face)
         if covers:
             margins.append(
-                Margin(f"cover within {face} pas", abs(reach_mm - covers[0][0]), figure.sigma_mm)
+                Margin(f"cover within {face} paces", abs(reach_mm - covers[0][0]), figure.sigma_mm)
             )
         if covers and covers[0][0] <= reach_mm:
             gap, ident, geometry = covers[0]
@@ -257,7 +257,8 @@ def _move(
 def _move_text(move: dict[str, Any]) -> str:
     where = f"to cover ({move['cover']})" if move["kind"] == "cover" else "back"
     x, y = move["destination_mm"]
-    text = f"die {move['die']}: {where} {move['moved_units']:.2f} pas to ({x:.0f}, {y:.0f})"
+    moved = in_units(move["moved_units"], "pas")
+    text = f"die {move['die']}: {where} {moved} to ({x:.0f}, {y:.0f})"
     if move["blocked_by"]:
         text += f", stopped by {', '.join(move['blocked_by'])}"
     if move.get("resistance_penalty"):

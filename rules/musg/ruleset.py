@@ -10,6 +10,7 @@ from arbitre.rules.answers import (
     DistanceAnswer,
     Margin,
     Unit,
+    in_units,
     with_certainty,
 )
 from arbitre.rules.errors import QuestionError, SceneError
@@ -134,8 +135,8 @@ class Musg(Ruleset):
         units = unit.from_mm(distance_mm)
         return DistanceAnswer(
             question="distance",
-            message=f"{a} to {b}: {units:.2f} pas ({distance_mm:.1f} mm, {options.measure})"
-            + (f" ± {sigma:.1f} mm" if sigma else ""),
+            message=f"{a} to {b}: {in_units(units, 'pas')} "
+            f"({distance_mm:.1f} mm, {options.measure})" + (f" ± {sigma:.1f} mm" if sigma else ""),
             a=a,
             b=b,
             distance_mm=distance_mm,

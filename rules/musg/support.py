@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from arbitre.rules.answers import Margin, Reason, at_most, with_certainty
+from arbitre.rules.answers import Margin, Reason, at_most, counted, in_units, with_certainty
 from arbitre.rules.model import Scene, sigma_between
 from arbitre.rules.musg.answers import LeaveAnswer, SupportAnswer
 from arbitre.rules.musg.bases import (
@@ -49,8 +49,9 @@ def leave_answer(scene: Scene, a: str) -> LeaveAnswer:
     if engaged:
         text = (
             f"{a} may leave the melee with {', '.join(engaged)} for {points} PA"
-            f" ({len(engaged)} engaged, {len(friends)} friend(s) within "
-            f"{NUMBERS.leave_friend_pas:g} pas), moving {move_units:g} pas away"
+            f" ({len(engaged)} engaged, {counted(len(friends), 'friend')} within "
+            f"{in_units(NUMBERS.leave_friend_pas, 'pas', 'g')}), moving "
+            f"{in_units(move_units, 'pas', 'g')} away"
             " even in difficult ground"
         )
     else:
@@ -103,8 +104,8 @@ def support_answer(scene: Scene, a: str) -> SupportAnswer:
     attention = _attention_chef(scene, figure, options, unit)
     kept = tuple(sorted(margins, key=lambda m: m.margin_mm)[:3])
     text = (
-        f"{a}: {len(allies)} {'ally' if len(allies) == 1 else 'allies'} within "
-        f"{NUMBERS.support_pas:g} pas (+{len(allies)} Cd)"
+        f"{a}: {counted(len(allies), 'ally', 'allies')} within "
+        f"{in_units(NUMBERS.support_pas, 'pas', 'g')} (+{len(allies)} Cd)"
         + (
             f"; may test on the Cd of {', '.join(x[2] for x in leaders)} "
             f"within {NUMBERS.leader_pas:g} pas"

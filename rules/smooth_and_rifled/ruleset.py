@@ -14,6 +14,7 @@ from arbitre.rules.answers import (
     GroupsAnswer,
     Margin,
     Unit,
+    counted,
     warning_lines,
     with_certainty,
 )
@@ -271,8 +272,8 @@ class SmoothAndRifled(Ruleset):
         alone = len(grouping.groups) - len(formed)
         return GroupsAnswer(
             question="groups",
-            message=f"{len(formed)} groups: {listing}; {alone} figure(s) acting alone"
-            + warning_lines(grouping.warnings),
+            message=f"{counted(len(formed), 'group')}: {listing}; "
+            f"{counted(alone, 'figure')} acting alone" + warning_lines(grouping.warnings),
             groups={g.name: list(g.ids) for g in grouping.groups},
             references={g.name: g.leader.id if g.leader else None for g in grouping.groups},
             sides={g.name: g.side for g in grouping.groups},

@@ -143,7 +143,7 @@ def test_snapshot_of_the_demo_table_is_a_scene_ask_reads(tmp_path: Path) -> None
     scene = tmp_path / "scene.yaml"
     code, out, _ = _run("snapshot", "--demo", "--frames", "3", "--out", str(scene))
     assert code == 0
-    assert out.strip() == f"{scene}: 7 figure(s)"
+    assert out.strip() == f"{scene}: 7 figures"
     code, out, _ = _run("ask", str(scene), "groups", "--json")
     assert code == 0
     assert len(json.loads(out)["groups"]) == 7  # every demo figure leads a group

@@ -286,7 +286,7 @@ def test_snapshot_from_a_server_writes_the_scene_it_gave(server: str, tmp_path: 
     out = tmp_path / "scene.yaml"
     code, stdout, stderr = _run("snapshot", "--server", f"{server}/good", "--out", str(out))
     assert code == 0, stderr
-    assert stdout == f"{out}: {len(SCENE['figures'])} figure(s)\n"
+    assert stdout == f"{out}: {len(SCENE['figures'])} figures\n"
     assert [f.id for f in load_scene(out).figures] == [f["id"] for f in SCENE["figures"]]
 
 

@@ -204,7 +204,7 @@ def test_snapshot_of_frames_without_the_table_writes_nothing(
     argv = ["snapshot", "--config", str(config), "--folder", str(blank), "--out", str(out)]
     result = runner.invoke(app, [*argv, "--frames", "3"])
     assert result.exit_code == 2
-    assert "the table was not found in 3 frame(s)" in result.stderr
+    assert "the table was not found in 3 frames" in result.stderr
     assert not out.exists()
 
 

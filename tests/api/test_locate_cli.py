@@ -212,7 +212,7 @@ def test_a_photo_becomes_a_scene_that_ask_answers_on(
     out = tmp_path / "photo.yaml"
     code, said, _ = _locate(image, files, "--roster", str(files.roster), "--scene", str(out))
     assert code == 0, said
-    assert f"{out}: 5 figure(s)" in said
+    assert f"{out}: 5 figures" in said
     code, answer_text, _ = _locate(image, files, "--roster", str(files.roster), "--json")
     located = {m["id"]: m for m in json.loads(answer_text)["markers"]}
     scene = yaml.safe_load(out.read_text())

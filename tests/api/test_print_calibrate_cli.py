@@ -72,7 +72,7 @@ def test_letter_paper(tmp_path: Path) -> None:
     )  # fmt: skip
     assert code == 0 and _quiet(stdout, stderr)
     boxes = _media_boxes(sheet)
-    assert len(boxes) > 1 and f"{len(boxes)} page(s) of US Letter paper" in stdout
+    assert len(boxes) > 1 and f"{len(boxes)} pages of US Letter paper" in stdout
     assert all(box == pytest.approx((612.0, 792.0), abs=0.01) for box in boxes)
 
     # the anchor sheet of `table init` too (docs/setup.md: --paper on every printed sheet)

@@ -163,8 +163,8 @@ def test_locate_fuses_two_photos_as_the_contract_says(
     assert answer["shared_errors"] == list(fused.shared_errors)
     text = runner.invoke(app, args)
     assert text.exit_code == 0
-    assert f"fused: {len(fused.markers)} marker(s)" in text.stdout
-    assert f"seen in two photos: {len(fused.agreement)} marker(s)" in text.stdout
+    assert f"fused: {len(fused.markers)} markers" in text.stdout
+    assert f"seen in two photos: {len(fused.agreement)} markers" in text.stdout
     assert len(answer["agreement"]) == len(fused.agreement)
     scene_file = tmp_path / "both.yaml"
     made = runner.invoke(app, [*args, "--scene", str(scene_file)])
@@ -173,7 +173,7 @@ def test_locate_fuses_two_photos_as_the_contract_says(
     assert asked.exit_code == 0, asked.stderr
     wrong = runner.invoke(app, [*args[:5], *args[7:]])  # one --camera for two photos
     assert wrong.exit_code == 2
-    assert "give one --camera per photo, in order: 2 photo(s), 1 --camera" in wrong.stderr
+    assert "give one --camera per photo, in order: 2 photos, 1 --camera" in wrong.stderr
 
 
 def test_of_three_views_the_one_that_disagrees_is_left_out(
