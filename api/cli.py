@@ -208,6 +208,12 @@ def ask(
             answer = ask_question(loaded, question, args or [], extras)
     except MemoryError:
         raise fail(too_costly(question)) from None
+    except RulesError as error:
+        if language is None:
+            raise
+        from arbitre.api.i18n import phrase_error
+
+        raise fail(phrase_error(error, language)) from None
     if as_json or language is None:
         typer.echo(
             json.dumps(answer.to_json()) if as_json else _with_warnings(answer.message, answer)

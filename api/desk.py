@@ -345,20 +345,26 @@ def about_question(
     return {**about, "positions": positions, "moving": moving, "stale": stale}
 
 
+def groups_answer(scene: Scene, kept: LastScene | None = None) -> dict[str, Any] | None:
+    """The ``groups`` answer's JSON of ``scene`` (kept with the last scene of ``kept``,
+    when given); None for a rule system without groups (M.U.S.G., Confrontation)."""
+    if "groups" not in find_ruleset(scene.ruleset).questions():
+        return None
+
+    def compute() -> dict[str, Any]:
+        return ask(scene, "groups", []).to_json()
+
+    return compute() if kept is None else kept.derived(scene, "groups", compute)
+
+
 def groups_of(scene: Scene, kept: LastScene | None = None) -> Mapping[str, Sequence[str]]:
     """Each group's figure ids, as the ``groups`` question gives them (none for a rule
-    system without groups), kept with the last scene of ``kept`` when given."""
-    if "groups" not in find_ruleset(scene.ruleset).questions():
+    system without groups, or a scene it refuses)."""
+    try:
+        found = groups_answer(scene, kept)
+    except RulesError:
         return {}
-
-    def compute() -> Mapping[str, Sequence[str]]:
-        try:
-            found: Mapping[str, Sequence[str]] = ask(scene, "groups", []).to_json()["groups"]
-        except RulesError:
-            return {}
-        return found
-
-    return compute() if kept is None else kept.derived(scene, "group members", compute)
+    return found["groups"] if found else {}
 
 
 def answer_scene(

@@ -19,6 +19,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from arbitre.rules.answers import area_text
+
 DEFAULT_LANGUAGE = "en"
 CATALOGUE = "strings.json"
 """The catalogue's name in the package's ``static`` folder, beside the page."""
@@ -129,6 +131,34 @@ class Phrases:
         """Words joined this language's way."""
         return self.t("list.separator").join(items)
 
+    def one(self, value: float) -> bool:
+        """Whether ``value`` takes the singular: 1 in English, below 2 in French.
+
+        >>> Phrases("en").one(1), Phrases("en").one(1.5), Phrases("fr").one(1.5)
+        (True, False, True)
+        """
+        return abs(value) < 2 if self.language == "fr" else value == 1
+
+    def count(self, noun: str, n: int) -> str:
+        """``n`` and its noun (``count.{noun}.one`` / ``.other`` in the catalogue).
+
+        >>> Phrases("fr").count("area", 1), Phrases("en").count("area", 3)
+        ('1 zone', '3 areas')
+        """
+        return self.t(f"count.{noun}.{'one' if self.one(n) else 'other'}", n=n)
+
+    def unit(self, name: str, value: float | None) -> str:
+        """A unit's name after ``value`` as this language writes it (M.U.S.G.'s pas are
+        paces in English); a unit the catalogue does not word (M, cm) as it is.
+
+        >>> Phrases("en").unit("pas", 7.9), Phrases("fr").unit("pas", 7.9)
+        ('paces', 'pas')
+        >>> Phrases("en").unit("graduation", 14.84), Phrases("fr").unit("graduation", 1.5)
+        ('graduations', 'graduation')
+        """
+        form = "one" if value is not None and self.one(value) else "other"
+        return self.t_or(f"unit.{name}.{form}", name)
+
 
 @dataclass(frozen=True, slots=True)
 class Phrased:
@@ -148,7 +178,8 @@ class Phrased:
 def phrase_answer(
     data: Mapping[str, Any], language: str, target_mm: Sequence[float] | None = None
 ) -> Phrased:
-    """An answer's JSON (``Answer.to_json()``) in the page's words.
+    """An answer's JSON (``Answer.to_json()``) in the page's words (for a terminal: a
+    reachable area is told by its size, not as "the shaded area").
 
     ``distance``, ``fire``, ``move`` and ``reach`` are worded as the page words them
     (``target_mm``: a move's destination, table mm). Other questions keep the rules'
@@ -167,6 +198,12 @@ def phrase_answer(
 
 def _units(say: Phrases, value: float | None) -> str:
     return say.number(value, 2)
+
+
+def _unit(say: Phrases, data: Mapping[str, Any], units: str) -> str:
+    """The answer's unit, worded for the number of it in ``data[units]``."""
+    value = data.get(units)
+    return say.unit(str(data.get("unit", "")), value if isinstance(value, int | float) else None)
 
 
 def _mm(say: Phrases, value: float | None) -> str:
@@ -191,7 +228,7 @@ def _distance(say: Phrases, data: Mapping[str, Any], _: Sequence[float] | None) 
         a=data.get("a", ""),
         b=data.get("b", ""),
         units=_units(say, data.get("distance_units")),
-        unit=data.get("unit", ""),
+        unit=_unit(say, data, "distance_units"),
         mm=_mm(say, data.get("distance_mm")),
     )
     mode = str(data.get("mode", ""))
@@ -212,7 +249,7 @@ def _fire(say: Phrases, data: Mapping[str, Any], _: Sequence[float] | None) -> P
         say.t(
             "detail.distance",
             units=_units(say, data.get("distance_units")),
-            unit=data.get("unit", ""),
+            unit=_unit(say, data, "distance_units"),
             mm=_mm(say, data.get("distance_mm")),
         )
     ]
@@ -243,7 +280,7 @@ def _move(say: Phrases, data: Mapping[str, Any], target_mm: Sequence[float] | No
                 "detail.cost",
                 cost=_units(say, data["cost_units"]),
                 allowance=_units(say, data.get("allowance_units")),
-                unit=data.get("unit", ""),
+                unit=_unit(say, data, "allowance_units"),
                 cost_mm=_mm(say, data.get("cost_mm")),
                 allowance_mm=_mm(say, data.get("allowance_mm")),
             )
@@ -263,10 +300,12 @@ def _reach(say: Phrases, data: Mapping[str, Any], _: Sequence[float] | None) -> 
     if not data.get("polygons_mm"):
         return Phrased(say.t("result.reach.none", a=a))
     headline = say.t(
-        "result.reach",
+        "result.reach.area",
         a=a,
+        areas=say.count("area", len(data["polygons_mm"])),
+        area=say.digits(area_text(float(data.get("area_mm2") or 0.0))),
         units=_units(say, data.get("allowance_units")),
-        unit=data.get("unit", ""),
+        unit=_unit(say, data, "allowance_units"),
         mm=_mm(say, data.get("allowance_mm")),
     )
     return Phrased(headline)
@@ -350,3 +389,27 @@ _PHRASINGS = {
     "reach": _reach,
     "contact": _contact,
 }
+
+
+def phrase_error(error: Exception, language: str) -> str:
+    """A refusal of the rules (`arbitre.rules.errors.RulesError`) in ``language``: in the
+    catalogue's words where the error has a ``code`` the catalogue words
+    (``error.{code}``), else its English message.
+
+    >>> from arbitre.rules.errors import UnknownName
+    >>> phrase_error(UnknownName("figure or group", "alpin", ["alpins"]), "fr")
+    "figurine ou groupe inconnu 'alpin' (vouliez-vous dire 'alpins' ?)"
+    """
+    say = Phrases(find_language(language))
+    code = getattr(error, "code", None)
+    message = str(error).splitlines()[0] if str(error) else type(error).__name__
+    if not code or f"error.{code}" not in catalogue()[say.language]:
+        return message
+    params = dict(getattr(error, "params", {}))
+    nearest = params.pop("nearest", None)
+    if nearest is not None:
+        names = say.t("list.or").join(map(repr, nearest)) if nearest else ""
+        params["meant"] = say.t("error.meant", names=names) if names else ""
+    if code == "argument_count":
+        params["count"] = say.count("argument", int(params["count"]))
+    return say.t(f"error.{code}", **params)

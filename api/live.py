@@ -33,7 +33,7 @@ from arbitre.api.camera_loop import (
     CameraLoop,
     shared_of,
 )
-from arbitre.api.desk import LastScene, about_question, groups_of
+from arbitre.api.desk import LastScene, about_question, groups_answer, groups_of
 from arbitre.api.fused_tracks import Disagreement, FusedTracks, fuse_tracks
 from arbitre.api.terrain_rules import terrain_read
 from arbitre.calibration.camera import CameraIntrinsics
@@ -305,7 +305,7 @@ class LiveTable:
         problem: str | None = None
         try:
             scene = self._scene_from(fused)
-            groups = self._groups_of(scene) if scene is not None else None
+            groups = groups_answer(scene, self._last_scene) if scene is not None else None
         except RulesError as error:  # e.g. a roster the ruleset refuses: say so, keep serving
             scene, groups, problem = None, None, str(error)
         unit = ruleset.unit(scene) if scene is not None else None
@@ -400,10 +400,6 @@ class LiveTable:
             return None
         return self._last_scene.scene(self._document(fused), "live table")
 
-    def _groups_of(self, scene: Scene) -> dict[str, Any]:
-        """The ``groups`` answer of a scene (kept with the last scene made)."""
-        return self._last_scene.derived(scene, "groups", lambda: ask(scene, "groups", []).to_json())
-
     def ask(
         self, question: str, args: Sequence[str], extras: Mapping[str, Any] | None = None
     ) -> tuple[Answer, dict[str, Any]]:
@@ -411,7 +407,7 @@ class LiveTable:
         fused = self.fused()
         scene = self._scene_from(fused)
         if scene is None:
-            raise QuestionError("no figure has been seen on the table yet")
+            raise QuestionError("no figure has been seen on the table yet", "no_figure_yet")
         answer = ask(scene, question, args, extras)
         groups = groups_of(scene, self._last_scene)
         return answer, about_question(self._about(fused.tracks), scene, args, groups)
@@ -421,7 +417,7 @@ class LiveTable:
         the scene's document and which positions it holds (`ask`'s second part)."""
         fused = self.fused()
         if not fused.tracks:
-            raise QuestionError("no figure has been seen on the table yet")
+            raise QuestionError("no figure has been seen on the table yet", "no_figure_yet")
         return self._document(fused), self._about(fused.tracks)
 
     def _about(self, tracks: Sequence[Track]) -> dict[str, Any]:

@@ -8,13 +8,21 @@ from __future__ import annotations
 
 import math
 import reprlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from arbitre.nearest import did_you_mean, nearest_words
 
 
 class RulesError(ValueError):
-    """Base class of every error raised by `rules`."""
+    """Base class of every error raised by `rules`.
+
+    ``code`` and ``params``, when the error has them, say it in a form other languages
+    can word (`arbitre.api.i18n.phrase_error`); the message is the English.
+    """
+
+    code: str | None = None
+    params: Mapping[str, Any] = {}
 
 
 class SceneError(RulesError):
@@ -45,6 +53,11 @@ class UnsupportedRuleset(RulesError):
 class QuestionError(RulesError):
     """A malformed question: unknown question, wrong arguments, unknown figure or group."""
 
+    def __init__(self, message: str, code: str | None = None, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
 
 class UnknownName(QuestionError):
     """A name no figure (or group) of the scene has, with the nearest names it has.
@@ -59,7 +72,12 @@ class UnknownName(QuestionError):
         self.what = what
         self.name = name
         self.nearest = nearest_words(name, known)
-        super().__init__(f"unknown {what} {shown(name)}{did_you_mean(self.nearest)}")
+        super().__init__(
+            f"unknown {what} {shown(name)}{did_you_mean(self.nearest)}",
+            "unknown_" + what.replace(" ", "_"),
+            name=shown(name),
+            nearest=self.nearest,
+        )
 
 
 SHOWN_CHARS = 80

@@ -10,7 +10,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 import pydantic
 
-from arbitre.rules.answers import Answer, Unit
+from arbitre.rules.answers import Answer, Unit, counted
 from arbitre.rules.errors import QuestionError, SceneError, UnknownName
 from arbitre.rules.lazy import imported
 from arbitre.rules.model import Figure, Scene
@@ -92,7 +92,11 @@ class Ruleset:
         if question not in known:
             names = ", ".join(sorted(known))
             raise QuestionError(
-                f"unknown question {shown(question)} for {self.name} (known: {names})"
+                f"unknown question {shown(question)} for {self.name} (known: {names})",
+                "unknown_question",
+                question=shown(question),
+                ruleset=self.name,
+                known=names,
             )
         spec = known[question]
         if (
@@ -104,7 +108,13 @@ class Ruleset:
         if len(args) != len(spec.args):
             wanted = " ".join(spec.args) if spec.args else "no arguments"
             raise QuestionError(
-                f"{question} takes {len(spec.args)} argument(s) ({wanted}), got {shown(list(args))}"
+                f"{question} takes {counted(len(spec.args), 'argument')} ({wanted}), "
+                f"got {shown(list(args))}",
+                "argument_count",
+                question=question,
+                count=len(spec.args),
+                wanted=" ".join(spec.args),
+                given=shown(list(args)),
             )
         for name, arg in zip(spec.args, args, strict=True):
             if len(arg) > MAX_ARGUMENT:

@@ -198,7 +198,10 @@ class NoReference(QuestionError):
     def __init__(self, group: Group) -> None:
         super().__init__(
             f"group {group.name!r} has no reference figure to measure from (no_reference): "
-            f"mark one of {', '.join(group.ids)} `reference: true`"
+            f"mark one of {', '.join(group.ids)} `reference: true`",
+            "no_reference",
+            group=repr(group.name),
+            figures=", ".join(group.ids),
         )
 
 

@@ -299,3 +299,48 @@ def test_french_margins_read_par_rapport_au_contact() -> None:
     assert _fill(FR["detail.margin"], mm="3,0", limit=FR["margin.contact"]) == (
         "Marge par rapport au contact : 3,0 mm"
     )
+
+
+def test_reach_in_french_says_where_in_a_terminal() -> None:
+    # A terminal has no coloured zone: the areas are counted and sized, as in English.
+    answer = _json(str(EXAMPLE), "reach", "alpins")
+    area_cm2 = round(answer["area_mm2"] / 100)
+    assert len(answer["polygons_mm"]) == 1 and area_cm2 >= 100  # written without decimals
+    code, out, _ = _ask(str(EXAMPLE), "reach", "alpins", "--lang", "fr")
+    assert code == 0
+    assert out.splitlines() == [
+        f"alpins peut aller n'importe où dans 1 zone de {area_cm2} cm² (jusqu'à 1,00 M, 100,0 mm)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ("distance", "alpin", "verts"),
+            "arbitre: figurine ou groupe inconnu 'alpin' (vouliez-vous dire 'alpins' ou 'alp3' ?)",
+        ),
+        (("distance", "alpins"), "arbitre: distance attend 2 arguments (A B), reçu ['alpins']"),
+        (("fire", "alpins", "verts", "chef"), "arbitre: fire attend 2 arguments (A B), reçu "),
+        (("distancee", "a", "b"), "arbitre: question inconnue 'distancee' pour choc-base-6 ("),
+    ],
+)
+def test_a_refusal_is_in_french_too(args: tuple[str, ...], said: str) -> None:
+    code, out, err = _ask(str(EXAMPLE), *args, "--lang", "fr")
+    assert (code, out) == (2, "")
+    assert err.startswith(said) and len(err.splitlines()) == 1
+
+
+def test_units_are_worded_in_each_language() -> None:
+    # M.U.S.G.'s pas are paces in English; a graduation takes an s from 2 on in French,
+    # from anything but 1 in English
+    english, french = Phrases("en"), Phrases("fr")
+    assert [english.unit("pas", v) for v in (1, 7.9)] == ["pace", "paces"]
+    assert [french.unit("pas", v) for v in (1, 7.9)] == ["pas", "pas"]
+    assert [english.unit("graduation", v) for v in (1, 1.5, 2)] == ["graduation"] + [
+        "graduations"
+    ] * 2
+    assert [french.unit("graduation", v) for v in (1, 1.5, 2)] == ["graduation"] * 2 + [
+        "graduations"
+    ]
+    assert english.unit("M", 3) == french.unit("M", 3) == "M"
