@@ -33,6 +33,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from arbitre.api.limits import QUESTION_MEMORY_BYTES, cap_memory, too_costly
+from arbitre.api.routes.errors import refusal
 from arbitre.rules.errors import RulesError, stopped_after
 from arbitre.rules.model import Scene
 from arbitre.rules.questions import ask
@@ -374,20 +375,21 @@ def answer_scene(
     extras: Mapping[str, Any],
     source: str,
     about: Mapping[str, Any],
-) -> tuple[bool, bytes | str]:
+) -> tuple[bool, bytes | dict[str, Any]]:
     """Parse a scene's data and answer a question on it: ``(True, the answer's JSON with
-    ``about`` added, as the bytes of the HTTP body)``, or ``(False, the one-line
-    message)`` when the rules refuse. Run in a worker process, which writes the JSON
-    too: the server's process, which the camera's thread shares, only passes it on."""
+    ``about`` added, as the bytes of the HTTP body)``, or ``(False, the refusal's body)``
+    (`arbitre.api.routes.errors.refusal`) when the rules refuse. Run in a worker process,
+    which writes the JSON too: the server's process, which the camera's thread shares, only
+    passes it on."""
     try:
         scene = _LAST.scene(document, source)
         found = ask(scene, question, args, extras).to_json()
         if about.get("positions") != "scene":
             about = about_question(about, scene, args, groups_of(scene, _LAST))
     except RulesError as error:
-        return False, str(error).splitlines()[0]
+        return False, refusal(error)
     except MemoryError:  # past the worker's memory (`cap_memory`)
-        return False, too_costly(question)
+        return False, {"detail": too_costly(question)}
     return True, json_body({**found, **about})
 
 

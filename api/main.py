@@ -29,7 +29,7 @@ from arbitre.api.live import LiveTable
 from arbitre.api.pace import PACE_PER_S, Pace
 from arbitre.api.routes import ask, camera, page, scenes, state, terrain
 from arbitre.api.routes.camera import MAX_STREAMS, SharedJpeg
-from arbitre.api.routes.errors import errors
+from arbitre.api.routes.errors import Refused, errors
 from arbitre.rules.scene import MAX_SCENE_BYTES
 
 STATIC = Path(__file__).parent / "static"
@@ -131,9 +131,10 @@ async def one_line_http_error(request: Request, error: Exception) -> Response:
         return JSONResponse({"detail": "error"}, status_code=500)
     if error.status_code in (204, 304):
         return Response(status_code=error.status_code, headers=error.headers)
-    return JSONResponse(
-        {"detail": short(str(error.detail))}, status_code=error.status_code, headers=error.headers
-    )
+    body: dict[str, Any] = {"detail": short(str(error.detail))}
+    if isinstance(error, Refused) and error.code:
+        body |= {"code": error.code, "params": error.params}
+    return JSONResponse(body, status_code=error.status_code, headers=error.headers)
 
 
 async def unexpected_500(request: Request, error: Exception) -> Response:

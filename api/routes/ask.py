@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from arbitre.api.desk import RETRY_AFTER_S, Busy, QuestionDesk, TooLong, answer_scene
 from arbitre.api.live import LiveTable
-from arbitre.api.routes.errors import errors
+from arbitre.api.routes.errors import Refused, errors, refusal
 from arbitre.api.routes.state import live_of
 from arbitre.rules.errors import RulesError
 from arbitre.rules.questions import ask
@@ -67,7 +67,7 @@ async def post_ask(question: Question, request: Request) -> dict[str, Any] | Res
                 document, about, source = question.scene, SCENE_ABOUT, "scene"
             else:
                 (document, about), source = live.question_input(), "live table"
-            ok, found = await desk.run(
+            _, found = await desk.run(
                 answer_scene,
                 document,
                 question.question,
@@ -76,8 +76,8 @@ async def post_ask(question: Question, request: Request) -> dict[str, Any] | Res
                 source,
                 about,
             )
-            if not ok:
-                raise HTTPException(status_code=422, detail=found)
+            if isinstance(found, dict):  # refused
+                raise Refused(**found)
             # written by the worker: this process, the camera's, only passes it on
             return Response(content=found, media_type="application/json")
         return await desk.run(_answer_here, live, question)
@@ -86,7 +86,7 @@ async def post_ask(question: Question, request: Request) -> dict[str, Any] | Res
     except TooLong as error:
         raise HTTPException(status_code=422, detail=f"{question.question}: {error}") from None
     except RulesError as error:
-        raise HTTPException(status_code=422, detail=str(error).splitlines()[0]) from None
+        raise Refused(**refusal(error)) from None
 
 
 SCENE_ABOUT: dict[str, Any] = {"positions": "scene", "moving": [], "stale": []}

@@ -2,15 +2,43 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
 
 
 class Detail(BaseModel):
-    """An error: one short sentence, never more than an excerpt of the input."""
+    """An error: one short sentence, never more than an excerpt of the input; for a
+    refusal of the rules that other languages can word, its ``code`` and ``params`` too
+    (the page words ``error.{code}`` of its catalogue with them)."""
 
     detail: str = Field(examples=["body.question: Input should be a valid string"])
+    code: str | None = Field(default=None, examples=["unknown_figure_or_group"])
+    params: dict[str, Any] | None = Field(default=None, examples=[{"name": "'alpin'"}])
+
+
+class Refused(HTTPException):
+    """A refusal of the rules (422): its English line, and its ``code`` and ``params``
+    when it has them."""
+
+    def __init__(
+        self, detail: str, code: str | None = None, params: Mapping[str, Any] | None = None
+    ) -> None:
+        super().__init__(status_code=422, detail=detail)
+        self.code = code
+        self.params = dict(params or {})
+
+
+def refusal(error: Exception) -> dict[str, Any]:
+    """A refusal's body (``detail``, and ``code`` and ``params`` when the error has a
+    code): what `Refused` takes as keywords, as plain data for another process."""
+    detail = str(error).splitlines()[0] if str(error) else type(error).__name__
+    code = getattr(error, "code", None)
+    if not code:
+        return {"detail": detail}
+    return {"detail": detail, "code": code, "params": dict(getattr(error, "params", {}))}
 
 
 MEANINGS = {

@@ -23,7 +23,7 @@ import {
   zoomMap,
 } from "./draw.js";
 import { createEditor } from "./editor.js";
-import { initialLanguage, language, list, localDigits, number, setLanguage, t, tOr, translatePage } from "./i18n.js";
+import { errorWords, initialLanguage, language, list, localDigits, number, setLanguage, t, tOr, translatePage, unitWord } from "./i18n.js";
 import * as server from "./server.js";
 
 const MODES = ["distance", "fire", "move"];
@@ -415,7 +415,7 @@ function reasonsText(reasons) {
 }
 
 function distanceResult(data, [a, b]) {
-  const headline = t("result.distance", { a: nameOf(a), b: nameOf(b), units: units(data.distance_units, data.unit), unit: data.unit, mm: mm(data.distance_mm) });
+  const headline = t("result.distance", { a: nameOf(a), b: nameOf(b), units: units(data.distance_units, data.unit), unit: unitWord(data.unit, data.distance_units), mm: mm(data.distance_mm) });
   const details = [t("detail.mode", { mode: tOr(`mode.${data.mode}`, data.mode) })];
   if (data.sigma_mm > 0) details.push(t("detail.sigma", { sigma: number(data.sigma_mm, 1) }));
   return { headline, details, verdict: "neutral" };
@@ -424,7 +424,7 @@ function distanceResult(data, [a, b]) {
 function fireResult(data, [a, b]) {
   const names = { a: nameOf(a), b: nameOf(b) };
   const headline = t(data.allowed ? "result.fire.yes" : "result.fire.no", names);
-  const details = [t("detail.distance", { units: units(data.distance_units, data.unit), unit: data.unit, mm: mm(data.distance_mm) })];
+  const details = [t("detail.distance", { units: units(data.distance_units, data.unit), unit: unitWord(data.unit, data.distance_units), mm: mm(data.distance_mm) })];
   if (data.reasons?.length) details.push(t("detail.reasons", { reasons: reasonsText(data.reasons) }));
   if (data.band) details.push(t("detail.band", { band: tOr(`band.${data.band}`, data.band) }));
   if (data.allowed && data.pi) details.push(t("detail.pi", { pi: data.pi }));
@@ -452,7 +452,7 @@ function moveResult(data, [a], target) {
   const details = [];
   if (data.reasons?.length) details.push(t("detail.reasons", { reasons: reasonsText(data.reasons) }));
   if (data.cost_units !== null && data.cost_units !== undefined) {
-    details.push(t("detail.cost", { cost: units(data.cost_units, data.unit), allowance: units(data.allowance_units, data.unit), unit: data.unit, cost_mm: mm(data.cost_mm), allowance_mm: mm(data.allowance_mm) }));
+    details.push(t("detail.cost", { cost: units(data.cost_units, data.unit), allowance: units(data.allowance_units, data.unit), unit: unitWord(data.unit, data.allowance_units), cost_mm: mm(data.cost_mm), allowance_mm: mm(data.allowance_mm) }));
   }
   if (data.blocked_by?.length) details.push(t("detail.path_blocked", { names: namesOf(data.blocked_by) }));
   if (data.margin_mm !== null && data.margin_mm !== undefined) details.push(marginDetail(data));
@@ -476,7 +476,7 @@ function reachResult(data, [a]) {
   const empty = !(data.polygons_mm || []).length;
   const headline = empty
     ? t("result.reach.none", { a: nameOf(a) })
-    : t("result.reach", { a: nameOf(a), units: units(data.allowance_units, data.unit), unit: data.unit, mm: mm(data.allowance_mm) });
+    : t("result.reach", { a: nameOf(a), units: units(data.allowance_units, data.unit), unit: unitWord(data.unit, data.allowance_units), mm: mm(data.allowance_mm) });
   return { headline, details: [], verdict: "neutral" };
 }
 
@@ -495,7 +495,8 @@ function describeAnswer() {
     // 422: the rules cannot take this question (two figures of one group, a question
     // the rule system does not have), not a server failing.
     const key = !detail ? "result.offline" : status === 422 ? "result.refused" : "result.error";
-    return { headline: t(key, { detail }), details: [], notes: [], verdict: status === 422 ? "refused" : "error" };
+    const words = detail ? errorWords(app.error) : detail;
+    return { headline: t(key, { detail: words }), details: [], notes: [], verdict: status === 422 ? "refused" : "error" };
   }
   const answer = app.answer;
   if (!answer && app.pending) return { headline: t("hint.wait"), details: [], notes: [], verdict: "pending" };
@@ -544,7 +545,7 @@ async function send(question, args) {
   app.pending = false;
   renderHint();
   if (!reply.ok) {
-    app.error = { detail: reply.detail, status: reply.status };
+    app.error = { detail: reply.detail, status: reply.status, code: reply.code, params: reply.params };
     app.answer = null;
     renderResult();
     renderLive();

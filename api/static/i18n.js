@@ -69,6 +69,38 @@ export function list(items) {
   return items.join(t("list.separator"));
 }
 
+/** Whether `value` takes the singular: 1 in English, below 2 in French. */
+function one(value) {
+  return current === "fr" ? Math.abs(value) < 2 : value === 1;
+}
+
+/** `n` and its noun (count.{noun}.one / .other in the catalogue). */
+export function count(noun, n) {
+  return t(`count.${noun}.${one(n) ? "one" : "other"}`, { n });
+}
+
+/** A unit's name after `value` as this language writes it (M.U.S.G.'s pas are paces in English). */
+export function unitWord(unit, value) {
+  const form = typeof value === "number" && one(value) ? "one" : "other";
+  return tOr(`unit.${unit}.${form}`, unit ?? "");
+}
+
+/**
+ * A refusal of the server in this language: error.{code} of the catalogue with its params
+ * when the server gave a code the catalogue words, else its English detail.
+ */
+export function errorWords({ detail, code, params }) {
+  if (!code || !(`error.${code}` in STRINGS[current])) return detail;
+  const words = { ...params };
+  if (Array.isArray(words.nearest)) {
+    const names = words.nearest.map((name) => `'${name}'`).join(t("list.or"));
+    words.meant = names ? t("error.meant", { names }) : "";
+    delete words.nearest;
+  }
+  if (code === "argument_count") words.count = count("argument", Number(words.count));
+  return t(`error.${code}`, words);
+}
+
 /** Fill the static texts of the page: data-i18n (text), data-i18n-label (aria-label). */
 export function translatePage(root) {
   for (const node of root.querySelectorAll("[data-i18n]")) {

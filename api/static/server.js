@@ -9,12 +9,17 @@ function apiUrl(path) {
 }
 
 async function readDetail(response) {
+  return (await readRefusal(response)).detail;
+}
+
+/** A refusal's body: its English `detail`, and its `code` and `params` when it has them. */
+async function readRefusal(response) {
   try {
     const body = await response.json();
-    if (typeof body.detail === "string") return body.detail;
-    return JSON.stringify(body.detail ?? body);
+    const detail = typeof body.detail === "string" ? body.detail : JSON.stringify(body.detail ?? body);
+    return { detail, code: body.code ?? null, params: body.params ?? {} };
   } catch {
-    return `HTTP ${response.status}`;
+    return { detail: `HTTP ${response.status}`, code: null, params: {} };
   }
 }
 
@@ -31,7 +36,7 @@ export async function ask(question, args, extras = {}, scene = null) {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
     });
-    if (!response.ok) return { ok: false, status: response.status, detail: await readDetail(response) };
+    if (!response.ok) return { ok: false, status: response.status, ...(await readRefusal(response)) };
     return { ok: true, data: await response.json() };
   } catch (error) {
     return { ok: false, status: 0, detail: null };

@@ -259,3 +259,19 @@ def test_an_error_no_route_foresaw_is_one_line_of_json(monkeypatch: pytest.Monke
         assert reply.json() == {"detail": "internal error (ZeroDivisionError); the table goes on"}
         monkeypatch.setattr(live, "state", healthy)
         assert client.get("/api/state").status_code == 200
+
+
+def test_a_refusal_of_the_rules_gives_its_code_for_other_languages(
+    demo: tuple[TestClient, LiveTable],
+) -> None:
+    # the demo's groups are alpins, verts...: "alpin" is one letter short of alpins
+    client, _ = demo
+    got = client.post("/api/ask", json={"question": "distance", "args": ["alpin", "verts"]})
+    assert got.status_code == 422
+    body = got.json()
+    assert body["detail"].startswith("unknown figure or group 'alpin' (did you mean 'alpins'")
+    assert body["code"] == "unknown_figure_or_group"
+    assert body["params"]["name"] == "'alpin'" and body["params"]["nearest"][0] == "alpins"
+    # a refusal without a code is the English line alone, as before
+    bad = client.post("/api/ask", json={"question": "distance", "args": ["a"], "extras": {"x": 1}})
+    assert bad.status_code == 422 and set(bad.json()) <= {"detail", "code", "params"}

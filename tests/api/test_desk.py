@@ -120,7 +120,12 @@ def test_a_worker_keeps_the_last_scene_it_parsed() -> None:
     ok, again = answer_scene(dict(document), "distance", ["a", "b"], {}, "scene", about)
     assert ok and again == first
     ok, message = answer_scene(document, "distance", ["a", "zz"], {}, "scene", about)
-    assert not ok and "zz" in str(message)
+    # the refusal's English, and its code and params for the page's other languages
+    assert not ok and message == {
+        "detail": "unknown figure 'zz'",
+        "code": "unknown_figure",
+        "params": {"name": "'zz'", "nearest": []},
+    }
 
 
 def test_a_full_desk_answers_503_with_retry_after(live: LiveTable) -> None:

@@ -62,7 +62,7 @@ def test_a_worker_past_its_memory_answers_in_one_line(monkeypatch: pytest.Monkey
     monkeypatch.setattr(desk, "ask", hungry)
     document = {"ruleset": "musg", "table": {"width_mm": 900, "depth_mm": 600}, "figures": []}
     ok, found = desk.answer_scene(document, "reach", ["a"], {}, "scene", {})
-    assert (ok, found) == (False, too_costly("reach"))
+    assert (ok, found) == (False, {"detail": too_costly("reach")})
     assert "\n" not in too_costly("reach")
 
 
