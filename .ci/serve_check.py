@@ -103,7 +103,7 @@ def main() -> None:
                 raise SystemExit(f"ci: the page does not load {needed}: {sorted(page)}")
         if base + "openapi.json" not in docs:
             raise SystemExit(f"ci: /docs does not load /openapi.json: {sorted(docs)}")
-        print(f"ci: the installed wheel serves the page ({len(page)} files) and the docs")
+        print(f"ci: the installed arbitre serves the page ({len(page)} files) and the docs")
     finally:
         server.terminate()
         server.wait(timeout=10)
