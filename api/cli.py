@@ -740,7 +740,9 @@ def table_init(
             max=6,
         ),
     ] = None,
-    sheet: Annotated[Path | None, typer.Option(help="anchor sheet to print (.pdf/.svg)")] = None,
+    sheet: Annotated[
+        Path | None, typer.Option(help="anchor sheet to print (.pdf: the guide and the cards)")
+    ] = None,
     paper: Annotated[str, typer.Option(help="paper size of the sheet: a4 or letter")] = "a4",
     force: Annotated[
         bool, typer.Option("--force", help="overwrite table.yaml and the sheet if they exist")
@@ -767,8 +769,8 @@ def table_init(
         refuse_overwrite(path, force=force)
     # Both files are checked before either is written: a sheet of another kind, or the
     # sheet in the place of table.yaml, writes neither.
-    if sheet.suffix.lower() not in (".pdf", ".svg"):
-        raise fail(f"{sheet}: write the sheet as a .pdf or .svg file")
+    if sheet.suffix.lower() != ".pdf":  # two pages: the set-up guide, then the cards
+        raise fail(f"{sheet}: write the anchor sheet as a .pdf file (it has two pages)")
     if sheet.resolve() == out.resolve():
         raise fail(f"{sheet}: the sheet and table.yaml must be two files")
     anchors = corner_anchors(width_mm, depth_mm, anchor_size_mm, inset_mm, edge_middles=middles)

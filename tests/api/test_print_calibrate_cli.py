@@ -275,5 +275,5 @@ def test_table_init_s_sheet_is_a_pdf_an_svg_holds_one_page(tmp_path: Path) -> No
         "--out", str(table), "--sheet", str(sheet),
     )  # fmt: skip
     assert (code, stdout) == (2, "")
-    assert stderr == f"arbitre: {sheet}: 2 pages do not fit one SVG file; write a .pdf\n"
+    assert stderr == f"arbitre: {sheet}: write the anchor sheet as a .pdf file (it has two pages)\n"
     assert list(tmp_path.iterdir()) == []
