@@ -44,6 +44,7 @@ from arbitre.rules.answers import (
     Reason,
     Said,
     Unit,
+    at_most,
     reach_words,
     refusing,
     warning_lines,
@@ -346,7 +347,7 @@ class ChocBase6Neutral(Ruleset):
             path = pathing.shortest_path(field, mover.xy, goal, radius_mm, max_cost_mm=allowance_mm)
             if not path.found:
                 reasons.append(Reason.PATH_BLOCKED)
-            elif path.cost_mm > allowance_mm:
+            elif not at_most(path.cost_mm, allowance_mm):
                 straight_cost = straight_cost_mm(field, mover.xy, goal, radius_mm)
                 reasons.append(
                     Reason.PATH_BLOCKED

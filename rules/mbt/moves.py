@@ -14,6 +14,7 @@ from arbitre.rules.answers import (
     GroupsAnswer,
     Margin,
     Reason,
+    at_most,
     reach_words,
     with_certainty,
 )
@@ -22,7 +23,7 @@ from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import area_answer, swept_hulls
 from arbitre.rules.links import Links
 from arbitre.rules.mbt.answers import MbtMoveAnswer, MbtReachAnswer, reason_words
-from arbitre.rules.mbt.numbers import COST_SLACK_MM, NUMBERS, TOUCH_MM2, MbtOptions, _options, _unit
+from arbitre.rules.mbt.numbers import NUMBERS, TOUCH_MM2, MbtOptions, _options, _unit
 from arbitre.rules.mbt.plates import (
     Plate,
     _aligned,
@@ -248,16 +249,16 @@ def move_answer(scene: Scene, a: str, x: str, y: str, as_group: Flag = False) ->
         swept = _swept_through(scene, mover, way_points, ground, options) if way.found else ()
         crossed = list(dict.fromkeys((*way.blocked_by, *swept)))
         usable = way.found and not swept
-        if usable and (way.cost_mm <= allowance_mm + COST_SLACK_MM or not crossed):
+        if usable and (at_most(way.cost_mm, allowance_mm) or not crossed):
             cost_mm, points = way.cost_mm, way_points
-            if way.cost_mm > allowance_mm + COST_SLACK_MM:
+            if not at_most(way.cost_mm, allowance_mm):
                 reasons.append(Reason.OVER_ALLOWANCE)
         else:
             detour_mm = way.cost_mm if usable else None
             reasons.append(Reason.PATH_BLOCKED)
-            if straight_mm > allowance_mm + COST_SLACK_MM:
+            if not at_most(straight_mm, allowance_mm):
                 reasons.append(Reason.OVER_ALLOWANCE)
-    elif straight_mm > allowance_mm + COST_SLACK_MM:
+    elif not at_most(straight_mm, allowance_mm):
         reasons.append(Reason.OVER_ALLOWANCE)
     measured_mm = cost_mm if detour_mm is None else detour_mm
     margin = Margin("allowance", abs(allowance_mm - measured_mm), mover.figure.sigma_mm)

@@ -50,7 +50,6 @@ ELEPHANT_FIGURES = 1  # "cinq points pour un éléphant": 1 + 4
 
 BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
 TOUCH_MM2 = 1e-3  # overlaps smaller than this area are touches
-COST_SLACK_MM = 1e-6  # a way costing the allowance plus this is within it
 NEAR_SLACK_MM = 1.0  # bases farther apart than a tolerance plus this never touch
 
 

@@ -10,7 +10,15 @@ import numpy as np
 import shapely
 
 from arbitre.rules import pathing
-from arbitre.rules.answers import Margin, Reason, Unit, in_units, reach_words, with_certainty
+from arbitre.rules.answers import (
+    Margin,
+    Reason,
+    Unit,
+    at_most,
+    in_units,
+    reach_words,
+    with_certainty,
+)
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import area_answer
 from arbitre.rules.model import Figure, Scene
@@ -110,7 +118,7 @@ def move_answer(
         path = pathing.shortest_path(terrain, mover.xy, goal, radius_mm, max_cost_mm=allowance_mm)
         if not path.found:
             reasons.append(Reason.PATH_BLOCKED)
-        elif path.cost_mm > allowance_mm + TOUCH_MM:
+        elif not at_most(path.cost_mm, allowance_mm):
             straight = straight_cost_mm(terrain, mover.xy, goal, radius_mm)
             reasons.append(
                 Reason.PATH_BLOCKED

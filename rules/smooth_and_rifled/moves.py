@@ -20,6 +20,7 @@ from arbitre.rules.answers import (
     ReachAnswer,
     Reason,
     Said,
+    at_most,
     reach_words,
     warning_lines,
     with_certainty,
@@ -118,7 +119,7 @@ def move_question(
         # move end on what it overlaps there): a way whose centre crosses or ends on one
         # crosses it all the same. A way that cannot avoid one is looked for without them.
         crossed = obstacles_crossed(path, plan.obstacles)
-        within = path.found and path.cost_mm <= plan.allowance_mm
+        within = path.found and at_most(path.cost_mm, plan.allowance_mm)
         if not crossed and plan.obstacles and not within:
             over = plan.open_field().shortest_path(mover.xy, goal, max_cost_mm=plan.allowance_mm)
             if crossed := obstacles_crossed(over, plan.obstacles):
@@ -149,7 +150,7 @@ def move_question(
         if not path.found:
             reasons.append(Reason.PATH_BLOCKED)
             blocked_by.extend(path.blocked_by)
-        elif path.cost_mm > plan.allowance_mm:
+        elif not at_most(path.cost_mm, plan.allowance_mm):
             straight = plan.field.straight_cost_mm(mover.xy, goal)
             blocked = path.blocked_by and straight <= plan.allowance_mm
             if Reason.OBSTACLE_CROSSING not in reasons and blocked:
@@ -165,7 +166,7 @@ def move_question(
     limit_mm = options_of(scene).mm(NUMBERS.backwards_cm)
     if backwards_mm > 0.0:
         margins.append(Margin("backwards", abs(limit_mm - backwards_mm), mover.sigma_mm))
-    if backwards_mm > limit_mm:
+    if not at_most(backwards_mm, limit_mm):
         reasons.append(Reason.BACKWARDS_TOO_FAR)
         warnings.append(
             Said(
