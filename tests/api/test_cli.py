@@ -97,7 +97,7 @@ def test_impact_with_a_die() -> None:
     [
         (("fire", "nobody", "verts"), "unknown figure or group 'nobody'"),
         (("teleport", "alpins"), "unknown question 'teleport'"),
-        (("fire", "alpins"), "fire takes 2 argument(s) (A B), got ['alpins']"),
+        (("fire", "alpins"), "fire takes 2 arguments (A B), got ['alpins']"),
         (("move", "alpins", "east", "10"), "X must be a number of millimetres, got 'east'"),
         (("impact", "alpins", "verts", "--die", "9"), "a die shows 1 to 6, got 9"),
     ],

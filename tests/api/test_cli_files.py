@@ -96,7 +96,11 @@ def test_table_init_checks_the_sheet_too_before_writing_anything(tmp_path: Path)
 @pytest.mark.parametrize(
     ("table", "sheet", "says"),
     [
-        ("table.yaml", "anchors.png", "anchors.png: write the sheet as a .pdf or .svg file"),
+        (
+            "table.yaml",
+            "anchors.png",
+            "anchors.png: write the anchor sheet as a .pdf file (it has two pages)",
+        ),
         ("table.pdf", "table.pdf", "table.pdf: the sheet and table.yaml must be two files"),
     ],
 )
