@@ -342,7 +342,9 @@ class CameraLoop:
             draw_overlays(image, frame, self.roster)
         if max_width is not None and image.shape[1] > max_width:
             height = round(image.shape[0] * max_width / image.shape[1])
-            image = cv2.resize(image, (max_width, height), interpolation=cv2.INTER_AREA)
+            image = cv2.resize(image, (max_width, height), interpolation=cv2.INTER_AREA).astype(
+                np.uint8, copy=False
+            )
         if not health["ok"]:
             draw_banner(image, health["message"])
         ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])

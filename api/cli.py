@@ -579,8 +579,8 @@ def locate(
         )
     for rejected in located.markers_rejected:
         typer.echo(f"  warning: marker {rejected.id} not placed: {rejected.reason}")
-    for anchor in located.pose.anchors_rejected:
-        typer.echo(f"  warning: anchor {anchor.id} left out of the pose: {anchor.reason}")
+    for left_out in located.pose.anchors_rejected:
+        typer.echo(f"  warning: anchor {left_out.id} left out of the pose: {left_out.reason}")
     for duplicate in frame.detections.duplicates:
         typer.echo(f"  warning: marker {duplicate} seen more than once; not placed")
     for anchor in the_table.anchors:
@@ -809,8 +809,8 @@ def _live_table(
     from arbitre.api.live import LiveTable
     from arbitre.api.settings import SourceSpec
 
-    sources = {"--demo": demo, "--demo-club": demo_club, "--camera-index": camera_index}
-    chosen = _given({**sources, "--video": video, "--folder": folder, "--url": url})
+    flags = {"--demo": demo, "--demo-club": demo_club, "--camera-index": camera_index}
+    chosen = _given({**flags, "--video": video, "--folder": folder, "--url": url})
     if len(chosen) > 1:
         raise fail(f"choose one source, not {' and '.join(chosen)}")
     if (demo or demo_club) and config is not None:
@@ -935,12 +935,10 @@ def _say_fused(images: list[Path], fused: Any) -> None:
     if placed:
         worst_off, worst_id, worst_view = max(placed)
         shared = [a.apart_mm for a in fused.anchors if a.apart_mm is not None]
-        apart = (
-            f"; the anchors two photos saw, at most {max(shared):.2f} mm apart" if shared else ""
-        )
+        both = f"; the anchors two photos saw, at most {max(shared):.2f} mm apart" if shared else ""
         typer.echo(
             f"anchors: each photo places them within {worst_off:.2f} mm of table.yaml "
-            f"(the worst, anchor {worst_id} in photo {worst_view}){apart}"
+            f"(the worst, anchor {worst_id} in photo {worst_view}){both}"
         )
     for warning in fused.warnings:
         typer.echo(f"  warning: {warning}")

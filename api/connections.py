@@ -20,7 +20,7 @@ HEAD_S = 10.0
 """A request's line and headers must come whole within this long."""
 
 
-class HeadInTime(H11Protocol):  # type: ignore[misc]  # uvicorn is untyped here
+class HeadInTime(H11Protocol):
     """uvicorn's HTTP/1.1 protocol, closing a connection whose request head is not whole
     within `HEAD_S`."""
 

@@ -216,4 +216,5 @@ class DemoSource(FrameSource):
         self.again = self._since_render >= len(self._noise)
         self._since_render += 1
         noisy = self._picture + self._noise[self._frame % len(self._noise)]
-        return np.clip(noisy, 0, 255).astype(np.uint8)
+        frame: NDArray[np.uint8] = np.clip(noisy, 0, 255).astype(np.uint8)
+        return frame

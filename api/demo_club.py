@@ -258,7 +258,8 @@ class ClubCamera(FrameSource):
         self.again = self._since_change >= len(self._noise)
         self._since_change += 1
         noisy = picture + self._noise[self._frame % len(self._noise)]
-        return np.clip(noisy, 0, 255).astype(np.uint8)
+        frame: NDArray[np.uint8] = np.clip(noisy, 0, 255).astype(np.uint8)
+        return frame
 
     def close(self) -> None:
         if self.view == 0:

@@ -11,15 +11,16 @@ a second from each 1080p camera, 8 from each 4K one.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from arbitre.api.bench.vision import setup_of
 from arbitre.api.live import LiveTable, TableConfig
 from arbitre.calibration.progress import Steps
+from arbitre.calibration.simulated import setup_of
 from arbitre.vision.simulate import club_cameras, preset, render
 from arbitre.vision.sources import FrameSource
 
@@ -98,7 +99,7 @@ def run_cameras_bench(
 
 
 def _both(
-    config: TableConfig, sources: list[FrameSource], seconds: float, steps: Steps | None
+    config: TableConfig, sources: Sequence[FrameSource], seconds: float, steps: Steps | None
 ) -> tuple[list[float], int]:
     """Each camera's measured frames a second over ``seconds`` (after a warm-up), the state
     made every `STATE_EVERY_S`; and the figures the table tracked at the end."""

@@ -58,7 +58,7 @@ def generated_scene(figures: int = 200, terrain: int = 50, seed: int = 1) -> Sce
     for _attempt in range(200 * figures):
         if len(placed) >= figures:
             break
-        size = int(min(rng.integers(1, 7), figures - len(placed)))
+        size = min(int(rng.integers(1, 7)), figures - len(placed))
         side = ("blue", "red")[group_number % 2]
         origin = rng.uniform([40, 40], [width - 40, depth - 40])
         crew = [origin + [30.0 * (k % 3), 30.0 * (k // 3)] for k in range(size)]
@@ -279,7 +279,7 @@ def ruleset_scene_data(
     cluster = 0
     while len(placed) < figures:
         cx, cy = spots[cluster]
-        size = int(min(rng.integers(2, 5), figures - len(placed)))
+        size = min(int(rng.integers(2, 5)), figures - len(placed))
         side = ("blue", "red")[cluster % 2]
         for k in range(size):
             figure: dict[str, Any] = {
