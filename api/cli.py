@@ -19,6 +19,7 @@ from typing import Annotated, Any, NoReturn, TypeVar, cast
 
 import typer
 
+from arbitre.bounds import LONGEST_MM
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.progress import Progress
 from arbitre.rules.answers import counted
@@ -71,7 +72,7 @@ def _options(
 F = TypeVar("F", bound=Callable[..., Any])
 _T = TypeVar("_T")
 
-MAX_TABLE_MM = 100_000.0
+MAX_TABLE_MM = LONGEST_MM
 """The largest table side (100 m), as in a scene."""
 
 MAX_CAMERA_INDEX = 63

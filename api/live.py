@@ -270,7 +270,7 @@ class LiveTable:
         cameras = [camera.view(now) for camera in self.cameras]
         pictured = [camera.image_px() for camera in self.cameras]
         first = cameras[0]
-        terrain_version = self.terrain_version  # before the terrain is read (set_terrain)
+        terrain_version = self.terrain_version  # before the terrain is read (use_terrain)
         ruleset = find_ruleset(self.config.ruleset)
         figures = []
         for track in tracks:
@@ -367,13 +367,6 @@ class LiveTable:
         parse_scene(
             {**self._document(self.fused()), "terrain": pieces, "figures": []}, source="terrain"
         )
-        return pieces
-
-    def set_terrain(self, terrain: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-        """Use new fixed terrain from the next state and question on (RulesError if bad)."""
-        with self.settings_lock:
-            pieces = self.check_terrain(terrain)
-            self.use_terrain(pieces)
         return pieces
 
     def use_terrain(self, pieces: Sequence[Mapping[str, Any]]) -> None:

@@ -41,6 +41,15 @@ class SourceSpec(BaseModel):
     folder: str | None = None
     url: str | None = None
 
+    @pydantic.model_validator(mode="after")
+    def _exactly_one(self) -> SourceSpec:
+        given = [name for name, value in self if value is not None]
+        if len(given) != 1:
+            names = "camera_index, video, folder or url"
+            found = f"got {' and '.join(given)}" if given else "got none"
+            raise ValueError(f"give one source: {names} ({found})")
+        return self
+
 
 class CameraSpec(BaseModel):
     """One of several cameras: its camera.yaml and where its frames come from."""
@@ -257,9 +266,8 @@ def without_height(config: TableConfig) -> str | None:
 
 
 def summary(settings: Settings, config: TableConfig) -> list[str]:
-    """What an arbitre.yaml sets up, in a few lines: cameras, table, roster, rules."""
-    from arbitre.calibration.units import unit_for
-
+    """What an arbitre.yaml sets up, in a few lines: cameras, table, roster, rules (the
+    unit as the rule system measures on this table, its options given)."""
     lines = []
     for spec, camera in zip(settings.camera_specs, config.cameras, strict=True):
         width, height = camera.image_size
@@ -277,11 +285,11 @@ def summary(settings: Settings, config: TableConfig) -> list[str]:
     roster = config.roster
     pieces = f", {len(roster.terrain)} terrain pieces on markers" if roster.terrain else ""
     lines.append(f"roster: {settings.roster}, {len(roster.figures)} figures{pieces}")
-    unit = unit_for(config.ruleset, config.options)
+    ruleset = find_ruleset(config.ruleset)
+    unit = ruleset.unit(parse_scene(scene_document(config, (), ())))
     options = ", ".join(f"{k}: {v}" for k, v in config.options.items()) or "none"
     fixed = ", ".join(str(piece.get("id")) for piece in config.terrain) or "none"
-    ruleset = find_ruleset(config.ruleset).name
-    lines.append(f"rules: {ruleset}, 1 {unit.name} = {unit.unit_mm:g} mm; options: {options}")
+    lines.append(f"rules: {ruleset.name}, 1 {unit.name} = {unit.mm:g} mm; options: {options}")
     lines.append(f"terrain: {fixed}")
     return lines
 

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from arbitre.bounds import LONGEST_MM
 from arbitre.calibration.errors import CalibrationError
 
 FloatArray = NDArray[np.float64]
@@ -55,12 +56,12 @@ class SetUp:
 
     def __post_init__(self) -> None:
         checks = (
-            ("table width, mm", self.width_mm, 0.0 < self.width_mm <= 100_000.0),
-            ("table depth, mm", self.depth_mm, 0.0 < self.depth_mm <= 100_000.0),
+            ("table width, mm", self.width_mm, 0.0 < self.width_mm <= LONGEST_MM),
+            ("table depth, mm", self.depth_mm, 0.0 < self.depth_mm <= LONGEST_MM),
             ("field of view, degrees", self.fov_deg, 1.0 <= self.fov_deg <= 170.0),
-            ("camera height, mm", self.height_mm, 0.0 < self.height_mm <= 100_000.0),
-            ("distance behind the edge, mm", self.back_mm, abs(self.back_mm) <= 100_000.0),
-            ("aim, mm", self.aim_mm, abs(self.aim_mm) <= 100_000.0),
+            ("camera height, mm", self.height_mm, 0.0 < self.height_mm <= LONGEST_MM),
+            ("distance behind the edge, mm", self.back_mm, abs(self.back_mm) <= LONGEST_MM),
+            ("aim, mm", self.aim_mm, abs(self.aim_mm) <= LONGEST_MM),
             ("marker size, mm", self.marker_mm, 1.0 <= self.marker_mm <= 1000.0),
             ("marker height, mm", self.marker_height_mm, 0.0 <= self.marker_height_mm <= 1000.0),
         )

@@ -24,6 +24,7 @@ import pydantic
 from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, Field
 
+from arbitre.bounds import LONGEST_MM
 from arbitre.calibration._files import FieldProblem, file_error, read_mapping
 from arbitre.calibration.board import aruco_dictionary, dictionary_size
 from arbitre.calibration.errors import CalibrationFileError
@@ -32,7 +33,7 @@ from arbitre.outlines import outline_problem
 
 DEFAULT_DICTIONARY = "DICT_4X4_250"
 
-MAX_LENGTH_MM = 100_000.0
+MAX_LENGTH_MM = LONGEST_MM
 """The longest length table.yaml and roster.yaml may give (a table's side, an anchor's
 place, a base, a terrain outline): 100 m, as in a scene."""
 

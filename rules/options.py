@@ -27,6 +27,7 @@ from typing import Annotated, Any, Literal
 import pydantic
 from pydantic import BeforeValidator, Field, TypeAdapter
 
+from arbitre.bounds import LONGEST_MM
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.errors import shown as shown  # one short repr for every message
 
@@ -141,7 +142,7 @@ Name = Annotated[_Name, Takes("a name (text)")]
 
 # --- numbers of a scene's options (``options:``), strict alike: never a boolean -------------
 
-MAX_OPTION_MM = 100_000.0
+MAX_OPTION_MM = LONGEST_MM
 """The longest length a scene's option may give (100 m, the largest table)."""
 
 MIN_LENGTH_MM = 1.0

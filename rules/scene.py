@@ -24,6 +24,7 @@ import shapely
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
+from arbitre.bounds import LONGEST_MM
 from arbitre.files import (
     MAX_YAML_NESTING,
     MAX_YAML_VALUES,
@@ -51,10 +52,8 @@ from arbitre.rules.options import shown
 Finite = Annotated[float, Field(allow_inf_nan=False, strict=True)]
 Angle = Annotated[float, Field(allow_inf_nan=False, strict=True, ge=-360.0, le=360.0)]
 """An angle in degrees, -360 to 360 (as an option's ``facing_deg``): 1e300 is no facing."""
-_LONGEST_MM = 100_000.0
-"""The largest length a figure may give (a base, an uncertainty): 100 m, a table's side."""
-Positive = Annotated[float, Field(gt=0, le=_LONGEST_MM, allow_inf_nan=False, strict=True)]
-NonNegative = Annotated[float, Field(ge=0, le=_LONGEST_MM, allow_inf_nan=False, strict=True)]
+Positive = Annotated[float, Field(gt=0, le=LONGEST_MM, allow_inf_nan=False, strict=True)]
+NonNegative = Annotated[float, Field(ge=0, le=LONGEST_MM, allow_inf_nan=False, strict=True)]
 Flag = Annotated[bool, Field(strict=True)]
 
 
@@ -76,7 +75,7 @@ def _plain_data(value: Any) -> Any:
     return value
 
 
-Signed = Annotated[float, Field(ge=-_LONGEST_MM, le=_LONGEST_MM, allow_inf_nan=False, strict=True)]
+Signed = Annotated[float, Field(ge=-LONGEST_MM, le=LONGEST_MM, allow_inf_nan=False, strict=True)]
 """A length that may be negative (a shared error's move), at most 100 m either way."""
 
 MAX_SHARED_ERRORS = 256
@@ -158,7 +157,7 @@ class FigureSpec(_Strict):
         )
 
 
-MAX_TABLE_MM = _LONGEST_MM
+MAX_TABLE_MM = LONGEST_MM
 """The largest table side a scene may give (100 m)."""
 
 TableSide = Annotated[float, Field(gt=0, le=MAX_TABLE_MM, allow_inf_nan=False, strict=True)]

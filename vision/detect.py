@@ -946,10 +946,6 @@ class MarkerTracker:
         self.full_scans = 0
         self.last_was_full_scan = False
 
-    def reset(self) -> None:
-        """Forget the markers seen: the next frame gets a full scan."""
-        self._last = ()
-
     def update(self, image: NDArray[np.generic] | None) -> DetectionResult:
         """Detect the markers of the next frame (same conventions as `detect_markers`)."""
         grey = as_grey(image)

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from arbitre.api.live import LiveTable
 from arbitre.api.routes.errors import errors
+from arbitre.bounds import LONGEST_MM
 from arbitre.rules.errors import RulesError
 from arbitre.rules.options import MIN_LENGTH_MM
 
@@ -65,7 +66,7 @@ def require_token(request: Request, token: str | None) -> None:
         )
 
 
-MAX_OPTION = 100_000.0
+MAX_OPTION = LONGEST_MM
 """Largest size of a number in options: 100 m, the largest table a scene may have."""
 MIN_CELL_MM = 10.0
 """Smallest cell of a hex or square grid (``hex_mm``, ``square_mm``): less than any base;

@@ -14,7 +14,10 @@ from arbitre.calibration.errors import CalibrationError
 from arbitre.rules.errors import RulesError
 
 MAX_PIECES = 500
-MAX_POINTS = 2000
+"""The most fixed terrain pieces the page may save."""
+MAX_SAVED_POINTS = 2000
+"""The most outline points the page may save in all, every piece together (a scene's
+outline may hold ten times as many in one piece: `arbitre.rules.scene.MAX_POINTS`)."""
 
 router = APIRouter(prefix="/api")
 
@@ -38,9 +41,9 @@ def put_terrain(
     """Replace the fixed terrain (token needed): checked, saved to arbitre.yaml, used at once."""
     require_token(request, x_arbitre_token)
     points = sum(_points(piece) for piece in change.terrain)
-    if points > MAX_POINTS:
+    if points > MAX_SAVED_POINTS:
         raise HTTPException(
-            status_code=422, detail=f"terrain: {points} points, at most {MAX_POINTS} allowed"
+            status_code=422, detail=f"terrain: {points} points, at most {MAX_SAVED_POINTS} allowed"
         )
     live = live_of(request)
     # the file and the live table get the same terrain, one save after the other

@@ -102,11 +102,6 @@ __all__ = [
     "shortest_path",
 ]
 
-# The public API presents itself as ``arbitre.rules.pathing.X`` (reprs, pickles, doctests).
-for _public in (BlockingPolygon, CostlyRegion, DiscHull, Field, Path):
-    _public.__module__ = __name__
-del _public
-
 
 def __getattr__(name: str) -> Any:
     """The two queries, imported when first used: a command that only measures distances
@@ -122,6 +117,5 @@ def __getattr__(name: str) -> Any:
         query = search.shortest_path
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    query.__module__ = __name__
     globals()[name] = query
     return query

@@ -16,7 +16,7 @@ import shapely
 from arbitre.rules.pathing.model import BoolArray, FloatArray, IntArray
 from arbitre.rules.pathing.prepare import _Zone
 from arbitre.rules.pathing.primitives import _TWO_PI, _bbox_pairs, _circle_segment_angles, _empty2
-from arbitre.rules.pathing.region import _Region
+from arbitre.rules.pathing.region import Region
 
 _CLIFF = 2.0
 """The last column of a boundary point where a zone's edge meets an obstacle (1: a vertex)."""
@@ -27,7 +27,7 @@ class _Scene(Protocol):
 
     radius: float
     rect: tuple[float, float, float, float]
-    nodes: _Region
+    nodes: Region
     disc_xy: FloatArray
     disc_rho: FloatArray
     circ_xy: FloatArray

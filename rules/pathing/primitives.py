@@ -132,18 +132,6 @@ def _circle_segment_angles(
     return np.concatenate(index), np.concatenate(angles)
 
 
-def _segment_boxes(
-    edges: FloatArray, pad: float
-) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    """Boxes of segments (N, 4) as min x, min y, max x, max y, each side moved out by ``pad``."""
-    return (
-        np.minimum(edges[:, 0], edges[:, 2]) - pad,
-        np.minimum(edges[:, 1], edges[:, 3]) - pad,
-        np.maximum(edges[:, 0], edges[:, 2]) + pad,
-        np.maximum(edges[:, 1], edges[:, 3]) + pad,
-    )
-
-
 def _bbox_pairs(
     a_min_x: FloatArray,
     a_min_y: FloatArray,

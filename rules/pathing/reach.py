@@ -20,7 +20,7 @@ from arbitre.rules.pathing.prepare import _prepare
 from arbitre.rules.pathing.primitives import _TWO_PI, _angle
 from arbitre.rules.pathing.query import _FULL, _free_space, _levels, _table_rect
 from arbitre.rules.pathing.rays import _Rays
-from arbitre.rules.pathing.region import _Region
+from arbitre.rules.pathing.region import Region, RegionKind
 from arbitre.rules.pathing.scene import _Scene
 
 _AREA_SPACING_MM: Final = 5.0
@@ -100,7 +100,7 @@ def reachable_area(
     if budget <= 0.0 or rect is None or rect[0] > rect[2] or rect[1] > rect[3]:
         return shapely.Polygon()
     levels = _levels(prep, radius, [start])
-    region = _Region(2, start[0], start[1], start[0], start[1], budget)
+    region = Region(RegionKind.DISC, start[0], start[1], start[0], start[1], budget)
     error = max(_FRONTIER_MM, _FRONTIER_SHARE * budget)
     scene = _Scene(
         prep,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import IntEnum
 
 import numpy as np
 
@@ -11,15 +12,23 @@ from arbitre.rules.pathing.model import BoolArray, FloatArray
 from arbitre.rules.pathing.primitives import _bbox_pairs, _point_segment_dist2
 
 
+class RegionKind(IntEnum):
+    """The shapes of a `Region`."""
+
+    EVERYWHERE = 0
+    ELLIPSE = 1
+    """Foci a and b, major axis ``size``: where a path from a to b of cost ``size`` may go."""
+    DISC = 2
+    """Radius ``size`` around a."""
+    BAND = 3
+    """Points within ``size`` of the polyline ``line``."""
+
+
 @dataclass(frozen=True, slots=True, eq=False)
-class _Region:
-    """Points that a path of bounded cost can visit.
+class Region:
+    """Points that a path of bounded cost can visit: a `RegionKind` and its sizes."""
 
-    Kind 0: everything; 1: the ellipse with foci a, b and major axis ``size``; 2: the
-    disc of radius ``size`` around a; 3: points within ``size`` of the polyline ``line``.
-    """
-
-    kind: int
+    kind: RegionKind
     ax: float
     ay: float
     bx: float
@@ -29,12 +38,12 @@ class _Region:
 
     def near(self, x: FloatArray, y: FloatArray, pad: FloatArray | float) -> BoolArray:
         """Whether discs of radius ``pad`` around the points meet the region."""
-        if self.kind == 0:
+        if self.kind is RegionKind.EVERYWHERE:
             return np.ones(np.shape(x), dtype=bool)
-        if self.kind == 1:
+        if self.kind is RegionKind.ELLIPSE:
             total = np.hypot(x - self.ax, y - self.ay) + np.hypot(x - self.bx, y - self.by)
             return total <= self.size + 2.0 * pad + 1e-6
-        if self.kind == 3 and self.line is not None:
+        if self.kind is RegionKind.BAND and self.line is not None:
             shape = np.shape(x)
             px = np.reshape(x, -1)
             py = np.reshape(y, -1)
@@ -61,12 +70,12 @@ class _Region:
 
     def box(self) -> tuple[float, float, float, float]:
         """A bounding box of the region."""
-        if self.kind == 0:
+        if self.kind is RegionKind.EVERYWHERE:
             return (-math.inf, -math.inf, math.inf, math.inf)
-        if self.kind == 1:
+        if self.kind is RegionKind.ELLIPSE:
             mx, my, half = (self.ax + self.bx) / 2, (self.ay + self.by) / 2, self.size / 2
             return (mx - half, my - half, mx + half, my + half)
-        if self.kind == 3 and self.line is not None:
+        if self.kind is RegionKind.BAND and self.line is not None:
             low = self.line.min(axis=0) - self.size
             high = self.line.max(axis=0) + self.size
             return (float(low[0]), float(low[1]), float(high[0]), float(high[1]))

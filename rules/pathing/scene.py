@@ -24,7 +24,7 @@ from arbitre.rules.pathing.primitives import (
     _empty2,
 )
 from arbitre.rules.pathing.query import _FULL, _IGNORED
-from arbitre.rules.pathing.region import _Region
+from arbitre.rules.pathing.region import Region
 
 _SKIRT_MM = 1e-3
 """How far beside a zone's edge the ground is looked at, to tell skirting from riding it."""
@@ -41,9 +41,9 @@ class _Scene:
         goal: tuple[float, float] | None,
         levels: IntArray,
         rect: tuple[float, float, float, float],
-        region: _Region,
+        region: Region,
         spacing: float,
-        nodes: _Region | None = None,
+        nodes: Region | None = None,
         bend_loss_mm: float | None = None,
     ) -> None:
         nodes = region if nodes is None else nodes

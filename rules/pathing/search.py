@@ -25,7 +25,7 @@ from arbitre.rules.pathing.model import (
 from arbitre.rules.pathing.prepare import _prepare
 from arbitre.rules.pathing.query import _blocked_by, _free_space, _levels, _table_rect
 from arbitre.rules.pathing.refraction import _refine
-from arbitre.rules.pathing.region import _Region
+from arbitre.rules.pathing.region import Region, RegionKind
 from arbitre.rules.pathing.scene import _Scene
 
 _SEARCH_SPACING_MM: Final = 8.0
@@ -106,7 +106,7 @@ def shortest_path(
             goal,
             levels,
             rect,
-            _Region(2, *start, *goal, 0.0),
+            Region(RegionKind.DISC, *start, *goal, 0.0),
             _SEARCH_SPACING_MM,
         )
         if not scene.point_free[1]:
@@ -125,7 +125,11 @@ def shortest_path(
     attempts = 0
     while True:
         unbounded = bound >= whole
-        region = _Region(0, 0, 0, 0, 0, 0) if unbounded else _Region(1, *start, *goal, bound)
+        region = (
+            Region(RegionKind.EVERYWHERE, 0, 0, 0, 0, 0)
+            if unbounded
+            else Region(RegionKind.ELLIPSE, *start, *goal, bound)
+        )
         scene = _Scene(prep, radius, start, goal, levels, rect, region, _SEARCH_SPACING_MM)
         if not scene.point_free[1]:
             return nothing
@@ -186,7 +190,7 @@ def _polish(
     path: Path,
     start: tuple[float, float],
     goal: tuple[float, float],
-    region: _Region,
+    region: Region,
     blocked_by: tuple[str, ...],
 ) -> Path:
     """Search again near a path shaped by costly regions, with dense boundary samples.
@@ -194,7 +198,7 @@ def _polish(
     The corridor keeps the route found on the coarse samples but lets the path bend
     wherever the finer samples allow; the cheaper of both answers is returned.
     """
-    corridor = _Region(3, 0.0, 0.0, 0.0, 0.0, _CORRIDOR_MM, path.points_mm)
+    corridor = Region(RegionKind.BAND, 0.0, 0.0, 0.0, 0.0, _CORRIDOR_MM, path.points_mm)
     fine = _Scene(
         scene.prep,
         scene.radius,

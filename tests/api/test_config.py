@@ -214,6 +214,9 @@ def test_snapshot_of_frames_without_the_table_writes_nothing(
         ({"camera": "missing.yaml"}, "missing.yaml"),
         ({"colour": "red"}, "colour"),
         ({"source": {"webcam": 0}}, "source.webcam"),
+        # a source is one of four: two at once, or none, is a mistake named in the file
+        ({"source": {"video": "a.mp4", "folder": "frames"}}, r"\(got video and folder\)"),
+        ({"source": {}}, r"source: give one source: camera_index, video, folder or url"),
     ],
 )
 def test_bad_settings_are_one_line(

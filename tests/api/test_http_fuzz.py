@@ -215,7 +215,7 @@ def test_terrain_never_5xx(demo: tuple[TestClient, LiveTable], body: str) -> Non
                 _text({"question": "move", "args": FIGURES[:1] + ["400", "300"]}),
             )
     finally:
-        live.set_terrain(kept)
+        live.use_terrain(kept)
 
 
 @FUZZ

@@ -287,7 +287,7 @@ def test_without_arbitre_yaml_the_change_lasts_until_restart(
         assert "until the server stops" in reply.json()["message"]
         assert client.get("/api/state").json()["terrain"][-1] == STRIP
     finally:
-        live.set_terrain(_pieces())
+        live.use_terrain(_pieces())
 
 
 # ---- scene files ----------------------------------------------------------------------

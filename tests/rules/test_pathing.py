@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
 import math
 import multiprocessing
 
@@ -29,11 +28,6 @@ TABLE = (1200.0, 900.0)
 
 def disc(x: float, y: float, radius: float, ident: str) -> DiscHull:
     return DiscHull(np.array([[x, y, radius]]), ident)
-
-
-def test_doctest() -> None:
-    result = doctest.testmod(pathing)
-    assert result.failed == 0 and result.attempted > 0
 
 
 # ------------------------------------------------------------------ hand-worked cases

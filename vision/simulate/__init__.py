@@ -97,25 +97,3 @@ __all__ = [
     "render",
     "render_plane",
 ]
-
-# The public API presents itself as ``arbitre.vision.simulate.X`` (reprs, pickles, doctests).
-for _public in (
-    Camera,
-    MarkerTruth,
-    Preset,
-    Render,
-    RenderOptions,
-    SimArea,
-    SimBody,
-    SimMarker,
-    SimScene,
-    SimTable,
-    anchors,
-    figure,
-    look_at,
-    preset,
-    render,
-    render_plane,
-):
-    _public.__module__ = __name__
-del _public
