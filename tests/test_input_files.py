@@ -214,7 +214,13 @@ def test_read_bounded_reads_a_regular_file_whole(tmp_path: Path) -> None:
 def test_load_yaml_reads_ordinary_files_as_safe_load_does(yaml_backend: str) -> None:
     text = TABLE + "notes: {when: 2024-09-14, ok: yes, n: 010}\n"
     assert load_yaml(text) == yaml.safe_load(text)
-    assert load_yaml("[" * MAX_YAML_NESTING + "]" * MAX_YAML_NESTING) is not None
+    # 40 brackets are 40 lists, each the only item of the one around it, the innermost
+    # empty: the deepest nesting read, [[[...[]...]]].
+    deepest: list[Any] = []
+    for _ in range(MAX_YAML_NESTING - 1):
+        deepest = [deepest]
+    assert MAX_YAML_NESTING == 40
+    assert load_yaml("[" * 40 + "]" * 40) == deepest
 
 
 def _refusal(text: str) -> tuple[str, int, int]:
