@@ -4,16 +4,26 @@ from __future__ import annotations
 
 import itertools
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, TypeVar
 
 import pydantic
 
-from arbitre.rules.answers import Answer, Unit, counted
+from arbitre.rules.answers import (
+    Answer,
+    ContactAnswer,
+    DistanceAnswer,
+    Margin,
+    Unit,
+    counted,
+    in_units,
+    with_certainty,
+)
 from arbitre.rules.errors import QuestionError, SceneError, UnknownName
 from arbitre.rules.lazy import imported
-from arbitre.rules.model import Figure, Scene
+from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.options import bind_options, shown
 
 OptionsT = TypeVar("OptionsT")
@@ -45,8 +55,34 @@ class Question:
         return self.answerer
 
 
-class Ruleset:
-    """Base of the rule systems. Subclasses set ``name``, ``aliases`` and their questions."""
+@dataclass(frozen=True, slots=True)
+class Measure:
+    """A length a rule system measures between two of its things (figures or groups):
+    the figures it is measured from, whose uncertainties count, the length in mm, and how
+    it was measured (``mode``: ``reference``, ``head``, ``edge``, ``centre``, ``rect``)."""
+
+    first: Figure
+    second: Figure
+    mm: float
+    mode: str
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """How far apart two things are for contact: the figures measured, their gap in mm
+    (negative when their bases overlap, as the rule system reports it) and the gap up to
+    which (or under which, `Ruleset.contact_up_to`) they touch."""
+
+    first: Figure
+    second: Figure
+    gap_mm: float
+    threshold_mm: float
+
+
+class Ruleset(ABC):
+    """Base of the rule systems: each names itself (``name``, ``aliases``), gives its
+    options' model, its unit and its questions (`MeasuringRuleset` answers distance and
+    contact for those that measure the open table in millimetres)."""
 
     name: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
@@ -58,10 +94,13 @@ class Ruleset:
         return self.options_model.model_validate(dict(raw))
 
     def validate(self, scene: Scene) -> None:
-        """Check what the rule system needs of a scene (raise SceneError when bad)."""
+        """Check what the rule system needs of a scene (raise SceneError when bad); by
+        default nothing beyond what every scene is checked for."""
+        return None
 
+    @abstractmethod
     def unit(self, scene: Scene) -> Unit:
-        raise NotImplementedError
+        """The unit the scene is measured in (its options may set its length)."""
 
     def grid(self, scene: Scene) -> dict[str, Any] | None:
         """The cells laid on the table when the scene plays on a grid, for drawing them:
@@ -70,8 +109,9 @@ class Ruleset:
         (hexes with neighbours along the grid's x axis). None on open ground."""
         return None
 
+    @abstractmethod
     def questions(self) -> Mapping[str, Question]:
-        raise NotImplementedError
+        """Every question the rule system answers, by name."""
 
     def ask(
         self,
@@ -122,6 +162,68 @@ class Ruleset:
         handler = spec.handler
         options = bind_options(question, handler, extras)
         return handler(scene, *args, **options)
+
+
+class MeasuringRuleset(Ruleset):
+    """A rule system that measures the open table in millimetres: it says how (`measure`,
+    `gap`), and the distance and contact questions are answered here, alike for all."""
+
+    contact_up_to: ClassVar[bool] = True
+    """Whether two things exactly at the contact threshold touch ("contact up to"), or only
+    under it (Choc Base 6: "contact under")."""
+
+    @abstractmethod
+    def measure(self, scene: Scene, a: str, b: str) -> Measure:
+        """What ``distance A B`` measures, as the book says to."""
+
+    @abstractmethod
+    def gap(self, scene: Scene, a: str, b: str) -> Gap:
+        """What ``contact A B`` compares with the contact threshold, as the book says to."""
+
+    def distance(self, scene: Scene, a: str, b: str) -> DistanceAnswer:
+        """How far apart A and B are, measured as `measure` says, in the scene's unit."""
+        measured = self.measure(scene, a, b)
+        unit = self.unit(scene)
+        units = unit.from_mm(measured.mm)
+        sigma = sigma_between(measured.first, measured.second)
+        return DistanceAnswer(
+            question="distance",
+            message=f"{a} to {b}: {in_units(units, unit.name)} ({measured.mm:.1f} mm, "
+            f"{measured.mode})" + (f" ± {sigma:.1f} mm" if sigma else ""),
+            a=a,
+            b=b,
+            distance_mm=measured.mm,
+            distance_units=units,
+            unit=unit.name,
+            mode=measured.mode,
+            sigma_mm=sigma,
+        )
+
+    def contact(self, scene: Scene, a: str, b: str) -> ContactAnswer:
+        """Whether A and B are in contact: their `gap` against its threshold, and the
+        margin between them, "too close to call" within its uncertainty."""
+        found = self.gap(scene, a, b)
+        gap_mm, threshold_mm = found.gap_mm, found.threshold_mm
+        touching = gap_mm <= threshold_mm if self.contact_up_to else gap_mm < threshold_mm
+        margin = Margin(
+            "contact", abs(threshold_mm - gap_mm), sigma_between(found.first, found.second)
+        )
+        verdict = "in contact" if touching else "not in contact"
+        apart = f"gap {gap_mm:.1f} mm" if gap_mm >= 0.0 else f"overlapping by {-gap_mm:.1f} mm"
+        rule = "up to" if self.contact_up_to else "under"
+        return ContactAnswer(
+            question="contact",
+            message=with_certainty(
+                f"{a} and {b} are {verdict}: {apart} (contact {rule} {threshold_mm:g} mm)",
+                margin,
+            ),
+            margins=(margin,),
+            a=a,
+            b=b,
+            contact=touching,
+            gap_mm=gap_mm,
+            threshold_mm=threshold_mm,
+        )
 
 
 MAX_ARGUMENT = 200

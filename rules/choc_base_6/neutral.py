@@ -32,8 +32,6 @@ import shapely
 
 from arbitre.rules import pathing
 from arbitre.rules.answers import (
-    ContactAnswer,
-    DistanceAnswer,
     FireAnswer,
     GroupsAnswer,
     ImpactAnswer,
@@ -85,17 +83,18 @@ from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import area_answer, centre_distance_mm
 from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.options import Bonus, Die, Name, SideDice
-from arbitre.rules.ruleset import Question, Ruleset, coordinate_mm
+from arbitre.rules.ruleset import Gap, Measure, MeasuringRuleset, Question, coordinate_mm
 from arbitre.rules.terrain import straight_cost_mm
 
 _FIRE_CHECKS = {Reason.OUT_OF_RANGE: "range", Reason.LINE_BLOCKED: "line"}
 """The margin each refusal of a shot rests on."""
 
 
-class ChocBase6Neutral(Ruleset):
+class ChocBase6Neutral(MeasuringRuleset):
     """Choc Base 6 on a neutral surface, distances in M from reference figures' heads."""
 
     name = "choc-base-6"
+    contact_up_to = False  # "contact under" a thickness of figures
 
     def unit(self, scene: Scene) -> Unit:
         return Unit("M", options_of(scene).unit_mm)
@@ -123,51 +122,26 @@ class ChocBase6Neutral(Ruleset):
 
     # --- questions ---------------------------------------------------------------------
 
-    def distance(self, scene: Scene, a: str, b: str) -> DistanceAnswer:
+    def measure(self, scene: Scene, a: str, b: str) -> Measure:
         grouping = find_groups(scene)
         first, second = measure_point(scene, grouping, a), measure_point(scene, grouping, b)
-        distance_mm = centre_distance_mm(first.xy, second.xy)
-        unit = self.unit(scene)
         both_references = all(
             f.reference or is_group(grouping, n) for f, n in ((first, a), (second, b))
         )
-        sigma = sigma_between(first, second)
-        units = unit.from_mm(distance_mm)
-        return DistanceAnswer(
-            question="distance",
-            message=f"{a} to {b}: {units:.2f} {unit.name} ({distance_mm:.1f} mm)"
-            + (f" ± {sigma:.1f} mm" if sigma else ""),
-            a=a,
-            b=b,
-            distance_mm=distance_mm,
-            distance_units=units,
-            unit=unit.name,
-            mode="reference" if both_references else "head",
-            sigma_mm=sigma,
-        )
+        distance_mm = centre_distance_mm(first.xy, second.xy)
+        return Measure(first, second, distance_mm, "reference" if both_references else "head")
 
-    def contact(self, scene: Scene, a: str, b: str) -> ContactAnswer:
-        options = options_of(scene)
+    def gap(self, scene: Scene, a: str, b: str) -> Gap:
+        """Two groups touch when their reference figures stand less than a thickness of
+        figures (``thickness_mm``) apart beyond a thickness: the gap is their distance less
+        one thickness, in contact under one thickness."""
+        thickness_mm = options_of(scene).thickness_mm
         grouping = find_groups(scene)
         first, second = group_named(scene, grouping, a), group_named(scene, grouping, b)
         if first.name == second.name:
             raise QuestionError(f"{a!r} and {b!r} are the same group {first.name!r}")
-        touching, gap_mm, margin = _contact(first, second, options.thickness_mm)
-        verdict = "in contact" if touching else "not in contact"
-        return ContactAnswer(
-            question="contact",
-            message=with_certainty(
-                f"{first.name} and {second.name} are {verdict}: the reference figures are "
-                f"{gap_mm:.1f} mm apart (contact under {options.thickness_mm:g} mm)",
-                margin,
-            ),
-            margins=(margin,),
-            a=a,
-            b=b,
-            contact=touching,
-            gap_mm=gap_mm,
-            threshold_mm=options.thickness_mm,
-        )
+        _, gap_mm, _ = _contact(first, second, thickness_mm)
+        return Gap(reference_of(first), reference_of(second), gap_mm, thickness_mm)
 
     def fire(self, scene: Scene, a: str, b: str) -> FireAnswer:
         options = options_of(scene)

@@ -49,5 +49,5 @@ Partition = Annotated[
 """The ``partition`` option: which split of the melee (0 is the first listed)."""
 
 
-def _options(scene: Scene) -> ConfrontationOptions:
+def options_of(scene: Scene) -> ConfrontationOptions:
     return scene_options(scene, ConfrontationOptions)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from arbitre.rules.confrontation.book import ConfrontationOptions, _options
+from arbitre.rules.confrontation.book import ConfrontationOptions, options_of
 from arbitre.rules.geometry import pairs_within
 from arbitre.rules.model import Base, BaseShape, Figure, Scene, centres_mm
 
@@ -50,7 +50,7 @@ def edge_gap_mm(a: Figure, b: Figure, options: ConfrontationOptions) -> float:
 @functools.lru_cache(maxsize=16)
 def find_contacts(scene: Scene) -> Contacts:
     """The base contacts of a scene, found once per scene (a spatial index on the centres)."""
-    options = _options(scene)
+    options = options_of(scene)
     figures = scene.figures
     gaps: dict[tuple[int, int], float] = {}
     enemies: list[list[int]] = [[] for _ in figures]

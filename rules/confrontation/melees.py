@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from arbitre.rules.answers import counted
-from arbitre.rules.confrontation.book import _options
+from arbitre.rules.confrontation.book import options_of
 from arbitre.rules.confrontation.contacts import Contacts, find_contacts
 from arbitre.rules.confrontation.dice import dice_of_split
 from arbitre.rules.confrontation.partition import (
@@ -60,7 +60,7 @@ class Melee:
 @functools.lru_cache(maxsize=16)
 def find_melees(scene: Scene) -> tuple[Melee, ...]:
     """Every melee of a scene with its splits, computed once per scene."""
-    options = _options(scene)
+    options = options_of(scene)
     contacts = find_contacts(scene)
     seen: set[int] = set()
     melees: list[Melee] = []

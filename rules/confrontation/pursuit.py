@@ -7,7 +7,7 @@ import numpy as np
 from arbitre.rules import pathing
 from arbitre.rules.answers import Said, area_text
 from arbitre.rules.confrontation.answers import PursuitAnswer
-from arbitre.rules.confrontation.book import BLOCKING_TERRAIN, COSTLY_TERRAIN, NUMBERS, _options
+from arbitre.rules.confrontation.book import BLOCKING_TERRAIN, COSTLY_TERRAIN, NUMBERS, options_of
 from arbitre.rules.confrontation.contacts import base_of, find_contacts
 from arbitre.rules.confrontation.dice import pursuit_distance_cm
 from arbitre.rules.errors import QuestionError
@@ -19,7 +19,7 @@ from arbitre.rules.terrain import terrain_regions
 
 def pursuit_answer(scene: Scene, a: str) -> PursuitAnswer:
     """Where A may pursue: half its MOU, rounded up, around the other figures and terrain."""
-    options = _options(scene)
+    options = options_of(scene)
     figure = figure_named(scene, a)
     mou = figure.attrs.get("mou_cm")
     if mou is None:

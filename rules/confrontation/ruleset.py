@@ -6,18 +6,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from arbitre.rules.answers import (
-    ContactAnswer,
-    DistanceAnswer,
-    Margin,
     Unit,
-    with_certainty,
 )
-from arbitre.rules.confrontation.book import NUMBERS, ConfrontationOptions, _options
+from arbitre.rules.confrontation.book import NUMBERS, ConfrontationOptions, options_of
 from arbitre.rules.confrontation.contacts import edge_gap_mm
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.model import Scene, sigma_between
+from arbitre.rules.model import Scene
 from arbitre.rules.options import MAX_OPTION_MM
-from arbitre.rules.ruleset import Question, Ruleset, check_attr_number, figure_named
+from arbitre.rules.ruleset import (
+    Gap,
+    Measure,
+    MeasuringRuleset,
+    Question,
+    check_attr_number,
+    figure_named,
+)
 
 _HERE = "arbitre.rules.confrontation"
 
@@ -32,7 +35,7 @@ MAX_INI = 100
 """The largest INI a figure may carry (the book's run from 0 to about 10)."""
 
 
-class Confrontation(Ruleset):
+class Confrontation(MeasuringRuleset):
     """Confrontation 3: base contact, melees split into combats, combat dice, pursuit."""
 
     name = "confrontation"
@@ -77,46 +80,14 @@ class Confrontation(Ruleset):
 
     # --- questions ---------------------------------------------------------------------
 
-    def distance(self, scene: Scene, a: str, b: str) -> DistanceAnswer:
+    def measure(self, scene: Scene, a: str, b: str) -> Measure:
         first, second = figure_named(scene, a), figure_named(scene, b)
-        gap_mm = max(0.0, edge_gap_mm(first, second, _options(scene)))
-        sigma = sigma_between(first, second)
-        unit = self.unit(scene)
-        units = unit.from_mm(gap_mm)
-        return DistanceAnswer(
-            question="distance",
-            message=f"{a} to {b}: {units:.1f} cm edge to edge ({gap_mm:.1f} mm)"
-            + (f" ± {sigma:.1f} mm" if sigma else ""),
-            a=a,
-            b=b,
-            distance_mm=gap_mm,
-            distance_units=units,
-            unit=unit.name,
-            mode="edge",
-            sigma_mm=sigma,
-        )
+        gap_mm = max(0.0, edge_gap_mm(first, second, options_of(scene)))
+        return Measure(first, second, gap_mm, "edge")
 
-    def contact(self, scene: Scene, a: str, b: str) -> ContactAnswer:
-        options = _options(scene)
+    def gap(self, scene: Scene, a: str, b: str) -> Gap:
         first, second = figure_named(scene, a), figure_named(scene, b)
         if first.id == second.id:
             raise QuestionError(f"{a!r} and {b!r} are the same figure")
-        gap_mm = edge_gap_mm(first, second, options)
-        tolerance = options.contact_tolerance_mm
-        touching = gap_mm <= tolerance
-        margin = Margin("contact", abs(tolerance - gap_mm), sigma_between(first, second))
-        verdict = "in base contact" if touching else "not in contact"
-        text = (
-            f"{a} and {b} are {verdict}: gap {max(gap_mm, 0.0):.1f} mm "
-            f"(contact up to {tolerance:g} mm)"
-        )
-        return ContactAnswer(
-            question="contact",
-            message=with_certainty(text, margin),
-            margins=(margin,),
-            a=a,
-            b=b,
-            contact=touching,
-            gap_mm=max(gap_mm, 0.0),
-            threshold_mm=tolerance,
-        )
+        options = options_of(scene)
+        return Gap(first, second, edge_gap_mm(first, second, options), options.contact_tolerance_mm)

@@ -23,8 +23,8 @@ from arbitre.rules.mbt.numbers import (
     NUMBERS,
     TOUCH_MM2,
     MbtOptions,
-    _options,
-    _unit,
+    options_of,
+    unit_of,
 )
 from arbitre.rules.mbt.plates import (
     Plate,
@@ -44,7 +44,7 @@ from arbitre.rules.options import Die
 
 def contact_answer(scene: Scene, a: str, b: str) -> MbtContactAnswer:
     """Whether A and B touch, by an edge or a corner, and which edges."""
-    options = _options(scene)
+    options = options_of(scene)
     first, second = _pair(scene, a, b)
     gap, touching, kind, edges, margin = _contact(first, second, options)
     text = (
@@ -69,7 +69,7 @@ def contact_answer(scene: Scene, a: str, b: str) -> MbtContactAnswer:
 
 def facing_answer(scene: Scene, a: str, b: str) -> FacingAnswer:
     """Whether A and B are face to face; if A contacts B otherwise, how B turns to face A."""
-    options = _options(scene)
+    options = options_of(scene)
     attacker, target = _pair(scene, a, b)
     _, touching, _, _, margin = _contact(attacker, target, options)
     face = _face_to_face(attacker, target, options)
@@ -126,8 +126,8 @@ def combat_answer(
     die_panic: Die | None = None,
 ) -> CombatAnswer:
     """The combat of A against B; with the dice, its outcome and the recoil."""
-    options = _options(scene)
-    unit = _unit(scene)
+    options = options_of(scene)
+    unit = unit_of(scene)
     first, second = _pair(scene, a, b)
     reasons: list[Reason] = []
     if not scene.are_enemies(first.figure.side, second.figure.side):

@@ -23,7 +23,7 @@ from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import area_answer, swept_hulls
 from arbitre.rules.links import Links
 from arbitre.rules.mbt.answers import MbtMoveAnswer, MbtReachAnswer, reason_words
-from arbitre.rules.mbt.numbers import NUMBERS, TOUCH_MM2, MbtOptions, _options, _unit
+from arbitre.rules.mbt.numbers import NUMBERS, TOUCH_MM2, MbtOptions, options_of, unit_of
 from arbitre.rules.mbt.plates import (
     Plate,
     _aligned,
@@ -215,8 +215,8 @@ def _swept_through(
 def move_answer(scene: Scene, a: str, x: str, y: str, as_group: Flag = False) -> MbtMoveAnswer:
     """Whether A may move its centre to (X, Y) mm, and by which way; with ``as_group``,
     A's whole group moves as one, A's centre going to (X, Y)."""
-    options = _options(scene)
-    unit = _unit(scene)
+    options = options_of(scene)
+    unit = unit_of(scene)
     moving = _mover(scene, a, as_group, options)
     mover = moving.plate
     goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")]) + moving.offset_mm
@@ -300,8 +300,8 @@ def move_answer(scene: Scene, a: str, x: str, y: str, as_group: Flag = False) ->
 def reach_answer(scene: Scene, a: str, as_group: Flag = False) -> MbtReachAnswer:
     """Where A may move its centre within its allowance (with ``as_group``, its group
     moving as one)."""
-    options = _options(scene)
-    unit = _unit(scene)
+    options = options_of(scene)
+    unit = unit_of(scene)
     moving = _mover(scene, a, as_group, options)
     mover = moving.plate
     members = {p.figure.id for p in moving.members}
@@ -349,7 +349,7 @@ def _group_warnings(scene: Scene, a: str, moving: Mover, options: MbtOptions) ->
 
 def groups_answer(scene: Scene) -> GroupsAnswer:
     """Bases in contact and aligned, by group."""
-    options = _options(scene)
+    options = options_of(scene)
     plates = _plates(scene)
     links: Links[str] = Links(p.figure.id for p in plates)
     for i, j in near_pairs(plates, options.contact_tolerance_mm).tolist():

@@ -70,10 +70,10 @@ class MbtOptions(BaseModel):
     panic_distance: Literal["depth", "move"] = "depth"
 
 
-def _options(scene: Scene) -> MbtOptions:
+def options_of(scene: Scene) -> MbtOptions:
     return scene_options(scene, MbtOptions)
 
 
-def _unit(scene: Scene) -> Unit:
+def unit_of(scene: Scene) -> Unit:
     """A scene's graduation."""
-    return Unit("graduation", _options(scene).graduation_mm)
+    return Unit("graduation", options_of(scene).graduation_mm)

@@ -15,7 +15,7 @@ from arbitre.rules.errors import QuestionError
 from arbitre.rules.mbt.answers import PanicAnswer
 from arbitre.rules.mbt.combat import _die
 from arbitre.rules.mbt.moves import move_allowance
-from arbitre.rules.mbt.numbers import NUMBERS, TOUCH_MM2, MbtOptions, _options, _unit
+from arbitre.rules.mbt.numbers import NUMBERS, TOUCH_MM2, MbtOptions, options_of, unit_of
 from arbitre.rules.mbt.plates import Plate, _blocking_terrain, _plate, _plates, penetration_mm
 from arbitre.rules.model import Scene, sigma_between
 from arbitre.rules.options import Dice, Die
@@ -172,8 +172,8 @@ def panic_answer(
     les piétine et les détruit." ``die`` is A's panic die, ``dice`` those of the
     elephants it sets off, in turn; ``direction`` names A's way instead of a die.
     """
-    options = _options(scene)
-    unit = _unit(scene)
+    options = options_of(scene)
+    unit = unit_of(scene)
     first = _plate(scene, a)
     if not _is_elephant(first):
         raise QuestionError(f"base {a!r} is not an elephant (attrs.elephant)")

@@ -7,12 +7,19 @@ from collections.abc import Mapping
 
 import shapely
 
-from arbitre.rules.answers import DistanceAnswer, Unit
+from arbitre.rules.answers import Unit
 from arbitre.rules.errors import SceneError
-from arbitre.rules.mbt.numbers import TYPES, MbtOptions, _unit
+from arbitre.rules.mbt.numbers import TYPES, MbtOptions, options_of, unit_of
 from arbitre.rules.mbt.plates import _plate
-from arbitre.rules.model import BaseShape, Scene, sigma_between
-from arbitre.rules.ruleset import Question, Ruleset, check_attr_flags, check_attr_number
+from arbitre.rules.model import BaseShape, Scene
+from arbitre.rules.ruleset import (
+    Gap,
+    Measure,
+    MeasuringRuleset,
+    Question,
+    check_attr_flags,
+    check_attr_number,
+)
 
 _HERE = "arbitre.rules.mbt"
 
@@ -20,7 +27,7 @@ MAX_BASE_FIGURES = 100
 """The most figures a base may carry (``attrs.figures``; the book's bases hold 1 to 4)."""
 
 
-class Mbt(Ruleset):
+class Mbt(MeasuringRuleset):
     """MBT: rectangular bases with a facing, distances in graduations."""
 
     name = "mbt"
@@ -28,7 +35,7 @@ class Mbt(Ruleset):
     options_model = MbtOptions
 
     def unit(self, scene: Scene) -> Unit:
-        return _unit(scene)
+        return unit_of(scene)
 
     def validate(self, scene: Scene) -> None:
         for index, figure in enumerate(scene.figures):
@@ -91,19 +98,14 @@ class Mbt(Ruleset):
 
     # --- measures ----------------------------------------------------------------------
 
-    def distance(self, scene: Scene, a: str, b: str) -> DistanceAnswer:
+    def measure(self, scene: Scene, a: str, b: str) -> Measure:
         first, second = _plate(scene, a), _plate(scene, b)
-        unit = self.unit(scene)
         gap = float(shapely.distance(first.polygon(), second.polygon()))
-        sigma = sigma_between(first.figure, second.figure)
-        return DistanceAnswer(
-            question="distance",
-            message=f"{a} to {b}: {unit.from_mm(gap):.2f} graduations ({gap:.1f} mm)",
-            a=a,
-            b=b,
-            distance_mm=gap,
-            distance_units=unit.from_mm(gap),
-            unit=unit.name,
-            mode="rect",
-            sigma_mm=sigma,
-        )
+        return Measure(first.figure, second.figure, gap, "rect")
+
+    def gap(self, scene: Scene, a: str, b: str) -> Gap:
+        """The bases' gap, for what contact compares (the ``contact`` question itself says
+        more: by an edge or a corner, and which edges)."""
+        measured = self.measure(scene, a, b)
+        tolerance = options_of(scene).contact_tolerance_mm
+        return Gap(measured.first, measured.second, measured.mm, tolerance)

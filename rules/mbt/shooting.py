@@ -13,7 +13,7 @@ from arbitre.rules.answers import (
 )
 from arbitre.rules.mbt.answers import MbtFireAnswer, reason_words
 from arbitre.rules.mbt.combat import _resolve, _side
-from arbitre.rules.mbt.numbers import NUMBERS, _options, _unit
+from arbitre.rules.mbt.numbers import NUMBERS, options_of, unit_of
 from arbitre.rules.mbt.plates import Plate, _layout, _pair, penetration_mm
 from arbitre.rules.model import Scene, sigma_between
 from arbitre.rules.options import Die
@@ -43,8 +43,8 @@ def fire_answer(
     scene: Scene, a: str, b: str, die_a: Die | None = None, die_b: Die | None = None
 ) -> MbtFireAnswer:
     """Whether archers A may shoot at B; with the dice, the outcome."""
-    options = _options(scene)
-    unit = _unit(scene)
+    options = options_of(scene)
+    unit = unit_of(scene)
     shooter, target = _pair(scene, a, b)
     reasons: list[Reason] = []
     margins: list[Margin] = []

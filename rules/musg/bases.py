@@ -25,12 +25,12 @@ from arbitre.rules.musg.book import (
 from arbitre.rules.ruleset import scene_options
 
 
-def _options(scene: Scene) -> MusgOptions:
+def options_of(scene: Scene) -> MusgOptions:
     return scene_options(scene, MusgOptions)
 
 
-def _unit(scene: Scene) -> Unit:
-    return Unit("pas", _options(scene).pace_mm)
+def unit_of(scene: Scene) -> Unit:
+    return Unit("pas", options_of(scene).pace_mm)
 
 
 def _base(figure: Figure, options: MusgOptions) -> Base:

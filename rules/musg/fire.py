@@ -15,9 +15,9 @@ from arbitre.rules.musg.bases import (
     _footprints,
     _gap,
     _measure,
-    _options,
-    _unit,
     _weapon,
+    options_of,
+    unit_of,
 )
 from arbitre.rules.musg.book import BOW_KINDS, NUMBERS, Weapon, cover_roll_needed
 from arbitre.rules.musg.sight import Sight, figures_on_line, line_of_sight
@@ -26,8 +26,8 @@ from arbitre.rules.ruleset import figure_named
 
 def fire_answer(scene: Scene, a: str, b: str) -> MusgFireAnswer:
     """May A shoot at B: range band, sight, cover rolls, figures that may take the shot."""
-    options = _options(scene)
-    unit = _unit(scene)
+    options = options_of(scene)
+    unit = unit_of(scene)
     shooter, target = figure_named(scene, a), figure_named(scene, b)
     if shooter.id == target.id:
         raise QuestionError(f"{a!r} and {b!r} are the same figure")

@@ -8,7 +8,7 @@ from arbitre.rules.answers import Margin, Said, in_units, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.musg.answers import ExplosionAnswer
-from arbitre.rules.musg.bases import _measure, _options, _unit, _weapon
+from arbitre.rules.musg.bases import _measure, _weapon, options_of, unit_of
 from arbitre.rules.musg.book import NUMBERS, TABLE_MAX, Strength
 from arbitre.rules.musg.dice import _die, _int_arg, damage_needed
 from arbitre.rules.options import Die, Flag
@@ -53,8 +53,8 @@ def explosion_answer(
     the weapon explodes); ``artillery`` and ``strength`` stand for the weapon's profile.
     A figure without ``attrs.weapon`` is refused: it has nothing to explode.
     """
-    options = _options(scene)
-    unit = _unit(scene)
+    options = options_of(scene)
+    unit = unit_of(scene)
     bearer = figure_named(scene, a)
     weapon = _weapon(bearer)
     given_piece = None if artillery is None else _flag(artillery, "artillery")

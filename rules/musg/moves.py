@@ -27,10 +27,10 @@ from arbitre.rules.musg.bases import (
     _footprint,
     _footprint_at,
     _move_pas,
-    _options,
     _overlap_beyond,
     _radius,
-    _unit,
+    options_of,
+    unit_of,
 )
 from arbitre.rules.musg.book import (
     BLOCKING_TERRAIN,
@@ -61,8 +61,8 @@ def move_answer(
     left = _pa_left(pa_left)
     if mode not in MODES:
         raise QuestionError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
-    options = _options(scene)
-    unit = _unit(scene)
+    options = options_of(scene)
+    unit = unit_of(scene)
     mover = figure_named(scene, a)
     goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")])
     allowance_units = _move_pas(mover) * NUMBERS.move_factor[mode]
@@ -285,8 +285,8 @@ def reach_answer(scene: Scene, a: str, mode: Mode = "walk") -> MusgReachAnswer:
     """Where A may walk, run or charge: the reachable area in table mm."""
     if mode not in MODES:
         raise QuestionError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
-    options = _options(scene)
-    unit = _unit(scene)
+    options = options_of(scene)
+    unit = unit_of(scene)
     mover = figure_named(scene, a)
     allowance_units = _move_pas(mover) * NUMBERS.move_factor[mode]
     allowance_mm = unit.to_mm(allowance_units)

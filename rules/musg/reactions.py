@@ -16,9 +16,9 @@ from arbitre.rules.musg.answers import ReactionAnswer
 from arbitre.rules.musg.bases import (
     _footprint,
     _footprint_at,
-    _options,
     _overlap_beyond,
-    _unit,
+    options_of,
+    unit_of,
 )
 from arbitre.rules.musg.book import BLOCKING_TERRAIN, COVER_TERRAIN, NUMBERS, TOUCH_MM, MusgOptions
 from arbitre.rules.musg.dice import _int_arg
@@ -118,8 +118,8 @@ def under_fire_answer(scene: Scene, a: str, b: str, die: D3 | None = None) -> Re
     "le personnage visé doit se déplacer soit de 1d3 pas vers le couvert le plus proche
     soit en arrière s'il n'y a pas de couvert à la distance indiquée par le dé."
     """
-    options = _options(scene)
-    unit = _unit(scene)
+    options = options_of(scene)
+    unit = unit_of(scene)
     figure, shooter = figure_named(scene, a), figure_named(scene, b)
     if figure.id == shooter.id:
         raise QuestionError(f"{a!r} and {b!r} are the same figure")
@@ -170,8 +170,8 @@ def under_charge_answer(scene: Scene, a: str, b: str, die: D3 | None = None) -> 
     la charge. S'il ne peut pas reculer du score indiqué par le dé, il perd 1 à sa
     résistance si le personnage qui le charge arrive au contact."
     """
-    options = _options(scene)
-    unit = _unit(scene)
+    options = options_of(scene)
+    unit = unit_of(scene)
     figure, charger = figure_named(scene, a), figure_named(scene, b)
     if figure.id == charger.id:
         raise QuestionError(f"{a!r} and {b!r} are the same figure")

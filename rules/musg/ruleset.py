@@ -6,19 +6,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from arbitre.rules.answers import (
-    ContactAnswer,
-    DistanceAnswer,
-    Margin,
     Unit,
-    in_units,
-    with_certainty,
 )
 from arbitre.rules.errors import QuestionError, SceneError
-from arbitre.rules.model import Figure, Scene, sigma_between
-from arbitre.rules.musg.bases import _gap, _measure, _options, _unit
+from arbitre.rules.model import Figure, Scene
+from arbitre.rules.musg.bases import _gap, _measure, options_of, unit_of
 from arbitre.rules.musg.book import RANKS, TABLE_MAX, MusgOptions, parse_weapon
 from arbitre.rules.options import MAX_OPTION_MM, MIN_LENGTH_MM
-from arbitre.rules.ruleset import Question, Ruleset, check_attr_number, figure_named
+from arbitre.rules.ruleset import (
+    Gap,
+    Measure,
+    MeasuringRuleset,
+    Question,
+    check_attr_number,
+    figure_named,
+)
 
 _HERE = "arbitre.rules.musg"
 
@@ -29,7 +31,7 @@ WEAPON_PAS = ("short_pas", "medium_pas", "long_pas", "range_pas")
 """The lengths of a weapon's profile, in pas."""
 
 
-class Musg(Ruleset):
+class Musg(MeasuringRuleset):
     """M.U.S.G.: characters measured in pas, edge to edge."""
 
     name = "musg"
@@ -37,7 +39,7 @@ class Musg(Ruleset):
     options_model = MusgOptions
 
     def unit(self, scene: Scene) -> Unit:
-        return _unit(scene)
+        return unit_of(scene)
 
     def validate(self, scene: Scene) -> None:
         for index, figure in enumerate(scene.figures):
@@ -126,54 +128,22 @@ class Musg(Ruleset):
 
     # --- measures ----------------------------------------------------------------------
 
-    def distance(self, scene: Scene, a: str, b: str) -> DistanceAnswer:
+    def measure(self, scene: Scene, a: str, b: str) -> Measure:
         first, second = figure_named(scene, a), figure_named(scene, b)
-        options = _options(scene)
-        distance_mm = _measure(first, second, options)
-        unit = self.unit(scene)
-        sigma = sigma_between(first, second)
-        units = unit.from_mm(distance_mm)
-        return DistanceAnswer(
-            question="distance",
-            message=f"{a} to {b}: {in_units(units, 'pas')} "
-            f"({distance_mm:.1f} mm, {options.measure})" + (f" ± {sigma:.1f} mm" if sigma else ""),
-            a=a,
-            b=b,
-            distance_mm=distance_mm,
-            distance_units=units,
-            unit=unit.name,
-            mode=options.measure,
-            sigma_mm=sigma,
-        )
+        options = options_of(scene)
+        return Measure(first, second, _measure(first, second, options), options.measure)
 
-    def contact(self, scene: Scene, a: str, b: str) -> ContactAnswer:
+    def gap(self, scene: Scene, a: str, b: str) -> Gap:
         first, second = figure_named(scene, a), figure_named(scene, b)
         if first.id == second.id:
             raise QuestionError(f"{a!r} and {b!r} are the same figure")
-        options = _options(scene)
-        gap_mm = _gap(first, second, options)
-        touching = gap_mm <= options.contact_tolerance_mm
-        margin = Margin(
-            "contact",
-            abs(options.contact_tolerance_mm - gap_mm),
-            sigma_between(first, second),
-        )
-        verdict = "in contact" if touching else "not in contact"
-        return ContactAnswer(
-            question="contact",
-            message=with_certainty(f"{a} and {b} are {verdict} (gap {gap_mm:.1f} mm)", margin),
-            margins=(margin,),
-            a=a,
-            b=b,
-            contact=touching,
-            gap_mm=gap_mm,
-            threshold_mm=options.contact_tolerance_mm,
-        )
+        options = options_of(scene)
+        return Gap(first, second, _gap(first, second, options), options.contact_tolerance_mm)
 
 
 def _check_pas(scene: Scene, figure: Figure, where: str, value: object, least: float) -> None:
     """A length in pas: at least ``least`` pas and 1 mm, at most 100 m (the largest table)."""
-    pace_mm = _options(scene).pace_mm
+    pace_mm = options_of(scene).pace_mm
     longest = MAX_OPTION_MM / pace_mm
     shortest = max(least, MIN_LENGTH_MM / pace_mm)
     expected = f"{shortest:.3g} to {longest:.4g} pas (at most 100 m)"

@@ -10,9 +10,9 @@ from arbitre.rules.musg.bases import (
     _gap,
     _measure,
     _move_pas,
-    _options,
     _rank_index,
-    _unit,
+    options_of,
+    unit_of,
 )
 from arbitre.rules.musg.book import NUMBERS
 from arbitre.rules.ruleset import figure_named
@@ -20,8 +20,8 @@ from arbitre.rules.ruleset import figure_named
 
 def leave_answer(scene: Scene, a: str) -> LeaveAnswer:
     """The PA and move it costs A to leave the melee it is engaged in."""
-    options = _options(scene)
-    unit = _unit(scene)
+    options = options_of(scene)
+    unit = unit_of(scene)
     figure = figure_named(scene, a)
     margins: list[Margin] = []
     engaged: list[str] = []
@@ -75,8 +75,8 @@ def leave_answer(scene: Scene, a: str) -> LeaveAnswer:
 
 def support_answer(scene: Scene, a: str) -> SupportAnswer:
     """Allies within support range of A, and higher ranks it may test on."""
-    options = _options(scene)
-    unit = _unit(scene)
+    options = options_of(scene)
+    unit = unit_of(scene)
     figure = figure_named(scene, a)
     support_mm = unit.to_mm(NUMBERS.support_pas)
     leader_mm = unit.to_mm(NUMBERS.leader_pas)

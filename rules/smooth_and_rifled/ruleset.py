@@ -9,21 +9,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from arbitre.rules.answers import (
-    ContactAnswer,
-    DistanceAnswer,
     GroupsAnswer,
-    Margin,
     Unit,
     counted,
     warning_lines,
-    with_certainty,
 )
 from arbitre.rules.errors import QuestionError, SceneError, shown
-from arbitre.rules.model import Figure, Scene, sigma_between
+from arbitre.rules.model import Figure, Scene
 from arbitre.rules.ruleset import (
     MAX_COORDINATE_MM,
+    Gap,
+    Measure,
+    MeasuringRuleset,
     Question,
-    Ruleset,
     check_attr_flags,
     check_attr_number,
 )
@@ -63,7 +61,7 @@ FLAGS = (
 """The figures' attrs that are true or false."""
 
 
-class SmoothAndRifled(Ruleset):
+class SmoothAndRifled(MeasuringRuleset):
     """Smooth & Rifled: individual figures and groups, measured edge to edge in cm."""
 
     name = "smooth-and-rifled"
@@ -228,42 +226,13 @@ class SmoothAndRifled(Ruleset):
 
     # --- measures ------------------------------------------------------------------------
 
-    def distance(self, scene: Scene, a: str, b: str) -> DistanceAnswer:
+    def measure(self, scene: Scene, a: str, b: str) -> Measure:
         first, second, gap = _closest(scene, a, b)
-        sigma = sigma_between(first, second)
-        return DistanceAnswer(
-            question="distance",
-            message=f"{a} to {b}: {UNIT.from_mm(gap):.1f} cm edge to edge ({gap:.1f} mm)"
-            + (f" ± {sigma:.1f} mm" if sigma else ""),
-            a=a,
-            b=b,
-            distance_mm=gap,
-            distance_units=UNIT.from_mm(gap),
-            unit=UNIT.name,
-            mode="edge",
-            sigma_mm=sigma,
-        )
+        return Measure(first, second, gap, "edge")
 
-    def contact(self, scene: Scene, a: str, b: str) -> ContactAnswer:
-        options = options_of(scene)
+    def gap(self, scene: Scene, a: str, b: str) -> Gap:
         first, second, gap = _closest(scene, a, b)
-        tolerance = options.contact_tolerance_mm
-        touching = gap <= tolerance
-        margin = Margin("contact", abs(tolerance - gap), sigma_between(first, second))
-        verdict = "in contact" if touching else "not in contact"
-        return ContactAnswer(
-            question="contact",
-            message=with_certainty(
-                f"{a} and {b} are {verdict}: gap {gap:.1f} mm (contact up to {tolerance:g} mm)",
-                margin,
-            ),
-            margins=(margin,),
-            a=a,
-            b=b,
-            contact=touching,
-            gap_mm=gap,
-            threshold_mm=tolerance,
-        )
+        return Gap(first, second, gap, options_of(scene).contact_tolerance_mm)
 
     def groups(self, scene: Scene) -> GroupsAnswer:
         grouping = find_groups(scene)

@@ -53,7 +53,9 @@ def test_fire_as_json_on_the_example() -> None:
 def test_human_answer_is_one_sentence() -> None:
     code, out, _ = _run("ask", str(EXAMPLE), "distance", "alpins", "verts")
     assert code == 0
-    assert out.strip() == "alpins to verts: 3.41 M (340.6 mm)"
+    # chef (300, 300) to sergent (560, 520), the two groups' reference figures:
+    # hypot(260, 220) = 340.59 mm = 3.41 M of 100 mm, measured reference to reference
+    assert out.strip() == "alpins to verts: 3.41 M (340.6 mm, reference)"
 
 
 def test_the_human_answer_gives_its_warnings_too() -> None:

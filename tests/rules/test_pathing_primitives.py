@@ -13,7 +13,7 @@ from arbitre.rules.pathing.model import TOLERANCE_MM
 from arbitre.rules.pathing.prepare import _prepare
 from arbitre.rules.pathing.primitives import _bbox_pairs, _point_segment_dist2
 from arbitre.rules.pathing.query import _block, _levels, _table_rect
-from arbitre.rules.pathing.region import _Region
+from arbitre.rules.pathing.region import Region, RegionKind
 from arbitre.rules.pathing.scene import _Scene
 
 SEEDS = settings(max_examples=30, deadline=None, derandomize=True)
@@ -72,7 +72,7 @@ def scene_of(seed: int) -> _Scene:
     start = (600.0, 450.0)
     rect = _table_rect(prep, 12.5, start)
     assert rect is not None
-    region = _Region(2, *start, *start, 400.0)
+    region = Region(RegionKind.DISC, *start, *start, 400.0)
     return _Scene(prep, 12.5, start, None, _levels(prep, 12.5, [start]), rect, region, 5.0)
 
 
@@ -115,7 +115,7 @@ def test_free_points_are_clear_of_every_disc_and_edge(seed: int) -> None:
 def test_a_band_round_a_line_holds_the_points_within_its_width(seed: int, width: float) -> None:
     rng = np.random.default_rng(seed)
     line = np.cumsum(rng.uniform(-60.0, 60.0, (int(rng.integers(2, 30)), 2)), axis=0) + 600.0
-    band = _Region(3, 0.0, 0.0, 0.0, 0.0, width, line)
+    band = Region(RegionKind.BAND, 0.0, 0.0, 0.0, 0.0, width, line)
     # Random points, and points about the band's width off the line's vertices.
     beside = line + rng.normal(0.0, width, (len(line), 2))
     points = np.vstack([rng.uniform(300.0, 900.0, (2000, 2)), beside])
