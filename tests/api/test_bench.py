@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import numpy as np
+from types import SimpleNamespace
+
 import pytest
 
+from arbitre.api.bench import every_question, growth
 from arbitre.api.bench.cameras import SET_UPS, cameras_lines, run_cameras_bench
 from arbitre.api.bench.cli_start import RULESETS, cli_start_lines, cli_start_report
 from arbitre.api.bench.every_question import RULESETS as EVERY_RULESET
@@ -15,7 +17,10 @@ from arbitre.api.bench.live_scene import live_scene_lines, live_scene_report
 from arbitre.api.bench.rules import run_rules_bench
 from arbitre.api.bench.serve import run_serve_bench
 from arbitre.calibration.progress import Steps
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.model import Scene
 from arbitre.rules.registry import find_ruleset
+from tests.api.clock import Clock
 
 
 def test_the_rules_bench_counts_every_question_timed() -> None:
@@ -60,10 +65,44 @@ def test_the_growth_bench_fits_a_slope_through_every_question() -> None:
     assert seen[-1] == (len(QUESTIONS) * 2, len(QUESTIONS) * 2)
     for row in rows:
         assert len(row["cold_ms"]) == len(row["warm_ms"]) == 2 and min(row["cold_ms"]) > 0
-        # Two sizes: the fitted slope is the one through both points.
-        ratio = np.log(row["cold_ms"][1] / row["cold_ms"][0]) / np.log(2.0)
-        assert row["cold_growth"] == pytest.approx(ratio)
     assert len(growth_lines(rows)) == 1 + len(QUESTIONS)
+
+
+def test_the_growth_bench_times_each_question_cold_then_warm_and_fits_the_slope(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A clock moved only by the questions: cold, 1, 4 and 8 ms at 10, 20 and 80 figures;
+    # warm (the same scene asked again), 10 us a figure.
+    clock = Clock()
+    cold_s = {10: 1e-3, 20: 4e-3, 80: 8e-3}
+    asked: list[Scene] = []
+
+    def timed_ask(scene: Scene, question: str, args: list[str]) -> None:
+        n = len(scene.figures)
+        clock.now += 10e-6 * n if any(s is scene for s in asked) else cold_s[n]
+        asked.append(scene)
+
+    monkeypatch.setattr(growth, "time", SimpleNamespace(perf_counter=clock))
+    monkeypatch.setattr(growth, "ask", timed_ask)
+    rows = growth_report(sizes=(10, 20, 80), repeat=3)
+    # Least squares of ln(ms) on ln(figures), both in units of ln 2 from the first point:
+    # cold x = 0, 1, 3 and y = 0, 2, 3; means 4/3 and 5/3;
+    #   sum dx dy = (-4/3)(-5/3) + (-1/3)(1/3) + (5/3)(4/3) = (20 - 1 + 20) / 9 = 13/3,
+    #   sum dx dx = (16 + 1 + 25) / 9 = 14/3: slope 13/14 (the two ends alone would say 1);
+    # warm 0.1, 0.2, 0.8 ms: y = x, slope 1.
+    for row in rows:
+        assert row["figures"] == [10, 20, 80]
+        assert row["cold_ms"] == pytest.approx([1.0, 4.0, 8.0])
+        assert row["warm_ms"] == pytest.approx([0.1, 0.2, 0.8])
+        assert row["cold_growth"] == pytest.approx(13 / 14)
+        assert row["warm_growth"] == pytest.approx(1.0)
+    assert len(asked) == len(QUESTIONS) * 3 * 3 * 2  # sizes, repeats, cold and warm
+    # No target below 200 figures, and N^0.93 is within N^1.3.
+    assert growth_lines(rows)[1].split() == [
+        *("choc-base-6", "fire", "10:", "1.0", "/", "0.1", "ms,", "20:", "4.0", "/", "0.2"),
+        *("ms,", "80:", "8.0", "/", "0.8", "ms;", "growth", "N^0.93", "cold,", "N^1.00"),
+        *("warm", "ok"),
+    ]
 
 
 def test_the_live_scene_bench_reads_each_state_three_ways() -> None:
@@ -90,13 +129,57 @@ def test_the_every_question_bench_asks_every_question_of_every_rule_system() -> 
     }
     assert asked == expected
     assert seen[-1] == (2 * len(expected), 2 * len(expected))
-    for row in rows:
-        small, large = row["cold_ms"]
-        assert row["growth"] == pytest.approx(np.log(large / small) / np.log(4.0))
+    assert all(len(row["cold_ms"]) == 2 and min(row["cold_ms"]) > 0 for row in rows)
     # A distance is measured, never refused: both figures are on the table.
     distances = [row for row in rows if row["question"] == "distance"]
     assert len(distances) == 5 and not any(row["refused"] for row in distances)
     assert every_question_lines(rows)[0].startswith("every question, cold, 100 to 400 figures")
+
+
+def test_the_every_question_bench_times_each_question_cold_and_says_its_growth(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A clock moved only by the questions, each asked 3 times at 100 and 400 figures: a
+    # distance 10 us a figure; a shot 1 ms times (figures / 100) squared; a move refused
+    # after 2 ms; the other questions 1 ms. The first asking of each is 5 times as long
+    # (the median of 3 leaves it out).
+    clock = Clock()
+    asked: list[tuple[str, int]] = []
+
+    def timed_ask(scene: Scene, question: str, args: list[str]) -> None:
+        n = len(scene.figures)
+        cost_s = {"distance": 10e-6 * n, "fire": 1e-3 * (n / 100) ** 2, "move": 2e-3}
+        first = (question, n) not in asked
+        asked.append((question, n))
+        clock.now += cost_s.get(question, 1e-3) * (5 if first else 1)
+        if question == "move":
+            raise QuestionError("A may not move there\nsecond line")
+
+    monkeypatch.setattr(every_question, "RULESETS", ("mbt",))
+    monkeypatch.setattr(every_question, "time", SimpleNamespace(perf_counter=clock))
+    monkeypatch.setattr(every_question, "ask", timed_ask)
+    rows = {row["question"]: row for row in every_question_report(repeat=3)}
+    assert sorted(rows) == sorted(find_ruleset("mbt").questions())
+    assert len(asked) == len(rows) * 2 * 3
+    # Growth: ln(time at 400 / time at 100) / ln(400 / 100) = ln(ratio) / ln 4.
+    # distance: 1 ms, then 4 ms: ln 4 / ln 4 = 1.
+    assert rows["distance"]["cold_ms"] == pytest.approx([1.0, 4.0])
+    assert rows["distance"]["growth"] == pytest.approx(1.0)
+    # fire: 1 ms, then 16 ms: ln 16 / ln 4 = 2.
+    assert rows["fire"]["cold_ms"] == pytest.approx([1.0, 16.0])
+    assert rows["fire"]["growth"] == pytest.approx(2.0)
+    # move: 2 ms at both sizes, growth 0, timed to its refusal, whose first line is kept.
+    assert rows["move"]["cold_ms"] == pytest.approx([2.0, 2.0])
+    assert rows["move"]["growth"] == pytest.approx(0.0)
+    assert rows["move"]["refused"] == "A may not move there"
+    assert rows["panic"]["cold_ms"] == pytest.approx([1.0, 1.0])
+    assert not rows["panic"]["refused"]
+    # Growths 0 (7 questions), 1 and 2: median 0; only fire is past N^1.3.
+    assert every_question_lines(list(rows.values())) == [
+        "every question, cold, 100 to 400 figures: 9 questions, growth N^0.00 to N^2.00 "
+        "(median N^0.00; target N^1.3) SLOW: 1",
+        "              mbt fire: 100: 1.0 ms, 400: 16.0 ms; N^2.00",
+    ]
 
 
 def test_the_club_cameras_bench_tracks_the_figures_both_cameras_see() -> None:
