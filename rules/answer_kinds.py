@@ -6,8 +6,12 @@ first used: a distance or a contact needs none of them).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
-from arbitre.rules.answers import Answer, Checked, Reason
+import shapely
+
+from arbitre.rules.answers import Answer, Checked, Reason, reach_words
+from arbitre.rules.geometry import area_answer
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +55,39 @@ class ReachAnswer(Answer):
     allowance_mm: float = 0.0
     allowance_units: float = 0.0
     unit: str = ""
+
+
+ReachT = TypeVar("ReachT", bound=ReachAnswer)
+
+
+def reach_answer_of(
+    kind: type[ReachT],
+    mover: str,
+    area: shapely.Geometry,
+    allowance: tuple[float, float, str],
+    *,
+    verb: str = "move",
+    within: str,
+    **more: Any,
+) -> ReachT:
+    """A reach answer of ``kind`` (`ReachAnswer` or a rule system's own): where ``mover``
+    may go, the reachable ``area`` snapped and measured (`area_answer`), its allowance
+    (mm, units, the unit's name), and the sentence of `reach_words` (``verb``,
+    ``within``); ``more``: the kind's own fields."""
+    found = area_answer(area)
+    allowance_mm, allowance_units, unit = allowance
+    return kind(
+        question="reach",
+        message=reach_words(mover, verb, len(found.polygons), found.area_mm2, within),
+        mover=mover,
+        area_mm2=found.area_mm2,
+        polygons_mm=found.polygons_mm,
+        holes_mm=found.holes_mm,
+        allowance_mm=allowance_mm,
+        allowance_units=allowance_units,
+        unit=unit,
+        **more,
+    )
 
 
 @dataclass(frozen=True, slots=True)

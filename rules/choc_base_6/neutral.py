@@ -31,6 +31,7 @@ import numpy as np
 import shapely
 
 from arbitre.rules import pathing
+from arbitre.rules.answer_kinds import reach_answer_of
 from arbitre.rules.answers import (
     FireAnswer,
     GroupsAnswer,
@@ -43,7 +44,6 @@ from arbitre.rules.answers import (
     Said,
     Unit,
     at_most,
-    reach_words,
     refusing,
     warning_lines,
     with_certainty,
@@ -80,7 +80,7 @@ from arbitre.rules.choc_base_6.neutral_groups import (
 from arbitre.rules.choc_base_6.neutral_messages import fire_message, move_message
 from arbitre.rules.choc_base_6.neutral_obstacles import enemy_contact, line_blockers, move_field
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.geometry import area_answer, centre_distance_mm
+from arbitre.rules.geometry import centre_distance_mm
 from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.options import Bonus, Die, Name, SideDice
 from arbitre.rules.ruleset import Gap, Measure, MeasuringRuleset, Question, coordinate_mm
@@ -373,23 +373,12 @@ class ChocBase6Neutral(MeasuringRuleset):
         allowance_mm = unit.to_mm(allowance_units)
         field = move_field(scene, {f.id for f in movers}, mover, options)
         area = pathing.reachable_area(field, mover.xy, radius_mm, allowance_mm)
-        found = area_answer(area)
-        return ReachAnswer(
-            question="reach",
-            message=reach_words(
-                a,
-                "move",
-                len(found.polygons),
-                found.area_mm2,
-                f"within {allowance_units} {unit.name}",
-            ),
-            mover=a,
-            area_mm2=found.area_mm2,
-            polygons_mm=found.polygons_mm,
-            holes_mm=found.holes_mm,
-            allowance_mm=allowance_mm,
-            allowance_units=float(allowance_units),
-            unit=unit.name,
+        return reach_answer_of(
+            ReachAnswer,
+            a,
+            area,
+            (allowance_mm, float(allowance_units), unit.name),
+            within=f"within {allowance_units} {unit.name}",
         )
 
     def groups(self, scene: Scene) -> GroupsAnswer:

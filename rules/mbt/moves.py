@@ -10,17 +10,18 @@ import numpy as np
 import shapely
 
 from arbitre.rules import pathing
+from arbitre.rules.answer_kinds import reach_answer_of
 from arbitre.rules.answers import (
     GroupsAnswer,
     Margin,
     Reason,
     at_most,
-    reach_words,
+    in_units,
     with_certainty,
 )
 from arbitre.rules.base_field import BaseField, base_field
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.geometry import area_answer, swept_hulls
+from arbitre.rules.geometry import swept_hulls
 from arbitre.rules.links import Links
 from arbitre.rules.mbt.answers import MbtMoveAnswer, MbtReachAnswer, reason_words
 from arbitre.rules.mbt.numbers import NUMBERS, TOUCH_MM2, MbtOptions, options_of, unit_of
@@ -310,23 +311,13 @@ def reach_answer(scene: Scene, a: str, as_group: Flag = False) -> MbtReachAnswer
     ground = _ground(scene, mover, members, options)
     area = ground.field.reachable_area(mover.centre, allowance_mm)
     back = -moving.offset_mm
-    found = area_answer(shapely.transform(area, lambda xy: xy + back))
-    return MbtReachAnswer(
-        question="reach",
-        message=reach_words(
-            a,
-            "move its centre",
-            len(found.polygons),
-            found.area_mm2,
-            f"within {allowance_units:g} graduations",
-        ),
-        mover=a,
-        area_mm2=found.area_mm2,
-        polygons_mm=found.polygons_mm,
-        holes_mm=found.holes_mm,
-        allowance_mm=allowance_mm,
-        allowance_units=allowance_units,
-        unit=unit.name,
+    return reach_answer_of(
+        MbtReachAnswer,
+        a,
+        shapely.transform(area, lambda xy: xy + back),
+        (allowance_mm, allowance_units, unit.name),
+        verb="move its centre",
+        within=f"within {in_units(allowance_units, 'graduation', 'g')}",
         group=tuple(sorted(members)) if len(members) > 1 else (),
         warnings=_group_warnings(scene, a, moving, options),
     )

@@ -10,17 +10,16 @@ import numpy as np
 import shapely
 
 from arbitre.rules import pathing
+from arbitre.rules.answer_kinds import reach_answer_of
 from arbitre.rules.answers import (
     Margin,
     Reason,
     Unit,
     at_most,
     in_units,
-    reach_words,
     with_certainty,
 )
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.geometry import area_answer
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.musg.answers import _REASON_TEXT, MusgMoveAnswer, MusgReachAnswer
 from arbitre.rules.musg.bases import (
@@ -293,23 +292,13 @@ def reach_answer(scene: Scene, a: str, mode: Mode = "walk") -> MusgReachAnswer:
     area = pathing.reachable_area(
         _field(scene, mover, options), mover.xy, _radius(mover, options), allowance_mm
     )
-    found = area_answer(area)
-    return MusgReachAnswer(
-        question="reach",
-        message=reach_words(
-            a,
-            mode,
-            len(found.polygons),
-            found.area_mm2,
-            f"within {in_units(allowance_units, 'pas', 'g')}",
-        ),
-        mover=a,
-        area_mm2=found.area_mm2,
-        polygons_mm=found.polygons_mm,
-        holes_mm=found.holes_mm,
-        allowance_mm=allowance_mm,
-        allowance_units=allowance_units,
-        unit=unit.name,
+    return reach_answer_of(
+        MusgReachAnswer,
+        a,
+        area,
+        (allowance_mm, allowance_units, unit.name),
+        verb=mode,
+        within=f"within {in_units(allowance_units, 'pas', 'g')}",
         mode=mode,
     )
 

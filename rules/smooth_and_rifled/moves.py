@@ -15,19 +15,19 @@ import numpy as np
 import shapely
 
 from arbitre.rules import pathing
+from arbitre.rules.answer_kinds import reach_answer_of
 from arbitre.rules.answers import (
     Margin,
     ReachAnswer,
     Reason,
     Said,
     at_most,
-    reach_words,
     warning_lines,
     with_certainty,
 )
 from arbitre.rules.base_field import BaseField, base_field, disc_field
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.geometry import area_answer, base_gaps_mm
+from arbitre.rules.geometry import base_gaps_mm
 from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind, sigma_between
 from arbitre.rules.options import Degrees
 from arbitre.rules.ruleset import coordinate_mm
@@ -222,24 +222,13 @@ def reach_question(
     """Where A may move in this action (§6.1)."""
     plan = move_plan(scene, a, action, action_index, mode)
     area = plan.field.reachable_area(plan.mover.xy, plan.allowance_mm)
-    found = area_answer(area)
-    return ReachAnswer(
-        question="reach",
-        message=reach_words(
-            a,
-            "move",
-            len(found.polygons),
-            found.area_mm2,
-            f"with {UNIT.from_mm(plan.allowance_mm):g} cm "
-            f"({plan.kind}, {plan.mode}, action {plan.index})",
-        ),
-        mover=a,
-        area_mm2=found.area_mm2,
-        polygons_mm=found.polygons_mm,
-        holes_mm=found.holes_mm,
-        allowance_mm=plan.allowance_mm,
-        allowance_units=UNIT.from_mm(plan.allowance_mm),
-        unit=UNIT.name,
+    allowance_cm = UNIT.from_mm(plan.allowance_mm)
+    return reach_answer_of(
+        ReachAnswer,
+        a,
+        area,
+        (plan.allowance_mm, allowance_cm, UNIT.name),
+        within=f"with {allowance_cm:g} cm ({plan.kind}, {plan.mode}, action {plan.index})",
     )
 
 
