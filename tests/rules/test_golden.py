@@ -18,6 +18,7 @@ import yaml
 
 from arbitre.rules.questions import ask
 from arbitre.rules.scene import parse_scene
+from tests.rules.reasons_in_code import reasons_named
 
 GOLDEN = Path(__file__).parent / "golden"
 CASES = [
@@ -86,19 +87,12 @@ RULE_SYSTEMS = {
 
 @pytest.mark.parametrize("system", sorted(RULE_SYSTEMS))
 def test_every_reason_code_a_rule_system_gives_is_in_its_golden_scenes(system: str) -> None:
-    import re
-
     from arbitre import rules
-    from arbitre.rules.answers import Reason
 
     patterns, prefixes = RULE_SYSTEMS[system]
     folder = Path(rules.__file__).parent
-    given = {
-        Reason[name].value
-        for pattern in patterns
-        for module in folder.glob(pattern)
-        for name in re.findall(r"Reason\.([A-Z_]+)", module.read_text(encoding="utf-8"))
-    }
+    modules = [module for pattern in patterns for module in folder.glob(pattern)]
+    given = {reason.value for reason in reasons_named(modules)}
     seen: set[str] = set()
     for path, _index, item in (case.values for case in CASES):
         if path.name.startswith(prefixes):
