@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -260,6 +260,35 @@ def at_most(value: float, limit: float) -> bool:
     (False, True)
     """
     return value <= limit + ROUNDING
+
+
+def allowance_verdict(
+    found: bool,
+    cost_mm: float,
+    blocked: bool,
+    allowance_mm: float,
+    straight_cost_mm: Callable[[], float],
+) -> Reason | None:
+    """Why the cheapest way to a goal does not make a move within its allowance, or None
+    when it does: no way at all, or a way dearer than the allowance only because something
+    stands across the straight line (``blocked``, and the straight way, costly ground
+    counted, would be within it: `path_blocked`), or the goal is simply too far
+    (`over_allowance`). A cost equal to the allowance on paper is within it (`at_most`).
+
+    >>> allowance_verdict(True, 200.00000000000003, False, 200.0, lambda: 200.0) is None
+    True
+    >>> allowance_verdict(True, 260.0, True, 200.0, lambda: 190.0)
+    <Reason.PATH_BLOCKED: 'path_blocked'>
+    >>> allowance_verdict(True, 260.0, True, 200.0, lambda: 240.0)
+    <Reason.OVER_ALLOWANCE: 'over_allowance'>
+    """
+    if not found:
+        return Reason.PATH_BLOCKED
+    if at_most(cost_mm, allowance_mm):
+        return None
+    if blocked and at_most(straight_cost_mm(), allowance_mm):
+        return Reason.PATH_BLOCKED
+    return Reason.OVER_ALLOWANCE
 
 
 def combined_sigma(*sigmas_mm: float) -> float:

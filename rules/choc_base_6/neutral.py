@@ -43,7 +43,7 @@ from arbitre.rules.answers import (
     Reason,
     Said,
     Unit,
-    at_most,
+    allowance_verdict,
     refusing,
     warning_lines,
     with_certainty,
@@ -319,15 +319,15 @@ class ChocBase6Neutral(MeasuringRuleset):
             path = pathing.Path(False, math.inf, math.inf, np.empty((0, 2)), ())
         else:
             path = pathing.shortest_path(field, mover.xy, goal, radius_mm, max_cost_mm=allowance_mm)
-            if not path.found:
-                reasons.append(Reason.PATH_BLOCKED)
-            elif not at_most(path.cost_mm, allowance_mm):
-                straight_cost = straight_cost_mm(field, mover.xy, goal, radius_mm)
-                reasons.append(
-                    Reason.PATH_BLOCKED
-                    if path.blocked_by and straight_cost <= allowance_mm
-                    else Reason.OVER_ALLOWANCE
-                )
+            refused = allowance_verdict(
+                path.found,
+                path.cost_mm,
+                bool(path.blocked_by),
+                allowance_mm,
+                lambda: straight_cost_mm(field, mover.xy, goal, radius_mm),
+            )
+            if refused is not None:
+                reasons.append(refused)
             if path.found:
                 margins.append(
                     Margin("allowance", abs(allowance_mm - path.cost_mm), mover.sigma_mm)

@@ -15,7 +15,7 @@ from arbitre.rules.answers import (
     Margin,
     Reason,
     Unit,
-    at_most,
+    allowance_verdict,
     in_units,
     with_certainty,
 )
@@ -115,15 +115,15 @@ def move_answer(
         path = pathing.Path(False, math.inf, math.inf, np.empty((0, 2)), ())
     else:
         path = pathing.shortest_path(terrain, mover.xy, goal, radius_mm, max_cost_mm=allowance_mm)
-        if not path.found:
-            reasons.append(Reason.PATH_BLOCKED)
-        elif not at_most(path.cost_mm, allowance_mm):
-            straight = straight_cost_mm(terrain, mover.xy, goal, radius_mm)
-            reasons.append(
-                Reason.PATH_BLOCKED
-                if path.blocked_by and straight <= allowance_mm
-                else Reason.OVER_ALLOWANCE
-            )
+        refused = allowance_verdict(
+            path.found,
+            path.cost_mm,
+            bool(path.blocked_by),
+            allowance_mm,
+            lambda: straight_cost_mm(terrain, mover.xy, goal, radius_mm),
+        )
+        if refused is not None:
+            reasons.append(refused)
         if path.found:
             margins.append(Margin("allowance", abs(allowance_mm - path.cost_mm), mover.sigma_mm))
     legal = not reasons

@@ -21,6 +21,7 @@ from arbitre.rules.answers import (
     ReachAnswer,
     Reason,
     Said,
+    allowance_verdict,
     at_most,
     warning_lines,
     with_certainty,
@@ -147,17 +148,17 @@ def move_question(
                 )
             )
             path = dataclasses.replace(path, cost_mm=member_mm)
-        if not path.found:
-            reasons.append(Reason.PATH_BLOCKED)
+        refused = allowance_verdict(
+            path.found,
+            path.cost_mm,
+            bool(path.blocked_by) and Reason.OBSTACLE_CROSSING not in reasons,
+            plan.allowance_mm,
+            lambda: plan.field.straight_cost_mm(mover.xy, goal),
+        )
+        if refused is not None:
+            reasons.append(refused)
+        if refused is Reason.PATH_BLOCKED:
             blocked_by.extend(path.blocked_by)
-        elif not at_most(path.cost_mm, plan.allowance_mm):
-            straight = plan.field.straight_cost_mm(mover.xy, goal)
-            blocked = path.blocked_by and straight <= plan.allowance_mm
-            if Reason.OBSTACLE_CROSSING not in reasons and blocked:
-                reasons.append(Reason.PATH_BLOCKED)
-                blocked_by.extend(path.blocked_by)
-            else:
-                reasons.append(Reason.OVER_ALLOWANCE)
         if path.found:
             margins.append(
                 Margin("allowance", abs(plan.allowance_mm - path.cost_mm), mover.sigma_mm)
