@@ -4,12 +4,18 @@ A question on a hostile scene could build arrays of gigabytes before any time li
 rings. `cap_memory` makes the system refuse the process more than a fixed amount of
 memory beyond what it holds now (``RLIMIT_DATA``, which counts the heap and the large
 blocks NumPy maps): past it, the allocation fails with `MemoryError`, which the question's
-caller turns into one line, and the process lives on.
+caller turns into one line, and the process lives on. `in_time` bounds a wait on work
+that may never end (a video pipe nobody writes to, a server sending a byte now and then).
 """
 
 from __future__ import annotations
 
 import re
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+_T = TypeVar("_T")
 
 QUESTION_MEMORY_BYTES = 400_000_000
 """What a question may take beyond what its process held before: 400 MB. Every question
@@ -48,3 +54,25 @@ def too_costly(question: str) -> str:
         f"{question}: the scene is too costly for this question (it would take more than "
         f"{QUESTION_MEMORY_BYTES // 1_000_000:,} MB); simplify its terrain"
     )
+
+
+def in_time(work: Callable[[], _T], seconds: float) -> _T:
+    """What ``work()`` gives, done beside this thread; `TimeoutError` when it has not
+    finished within ``seconds`` (it is then left behind, a daemon thread)."""
+    got: list[tuple[bool, Any]] = []
+
+    def run() -> None:
+        try:
+            got.append((True, work()))
+        except BaseException as error:  # handed to the caller's thread
+            got.append((False, error))
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if not got:
+        raise TimeoutError
+    done, value = got[0]
+    if not done:
+        raise value
+    return cast(_T, value)

@@ -12,6 +12,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from arbitre.api.live import TableConfig, scene_document
+from arbitre.api.sources import SourceSpec
 from arbitre.calibration.camera import load_camera
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.table import load_roster, load_table
@@ -29,26 +30,6 @@ from arbitre.rules.errors import RulesError
 from arbitre.rules.registry import find_ruleset
 from arbitre.rules.scene import parse_scene
 from arbitre.vision.tracking import Track
-
-
-class SourceSpec(BaseModel):
-    """Where frames come from: exactly one of the fields."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    camera_index: int | None = None
-    video: str | None = None
-    folder: str | None = None
-    url: str | None = None
-
-    @pydantic.model_validator(mode="after")
-    def _exactly_one(self) -> SourceSpec:
-        given = [name for name, value in self if value is not None]
-        if len(given) != 1:
-            names = "camera_index, video, folder or url"
-            found = f"got {' and '.join(given)}" if given else "got none"
-            raise ValueError(f"give one source: {names} ({found})")
-        return self
 
 
 class CameraSpec(BaseModel):
@@ -297,7 +278,5 @@ def summary(settings: Settings, config: TableConfig) -> list[str]:
 def _source_words(source: SourceSpec | None) -> str:
     if source is None:
         return "none in the file (give one to serve: --camera-index, --video, ...)"
-    if source.camera_index is not None:
-        return f"webcam {source.camera_index}"
-    kind, value = next((k, v) for k, v in source.model_dump().items() if v is not None)
-    return f"{kind} {value}"
+    kind, value = source.chosen()
+    return f"{kind.title} {value}"

@@ -12,8 +12,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from arbitre.api import cli
-from arbitre.api.cli import app
+from arbitre.api.cli import app, ask
 from tests.api.crowded import crowded_table
 from tests.console import run_console
 
@@ -293,11 +292,11 @@ def test_an_alarm_lost_once_still_stops_the_work(capsys: pytest.CaptureFixture[s
     stops with its one line, not after its 5 s (a single ring would let it run them)."""
     lost = []
     started = time.monotonic()
-    with pytest.raises(typer.Exit) as stopped, cli._time_limit(0.05, "stopped after 0.05 s"):
+    with pytest.raises(typer.Exit) as stopped, ask._time_limit(0.05, "stopped after 0.05 s"):
         while time.monotonic() < started + 5.0:
             try:
                 time.sleep(0.01)
-            except cli._OutOfTime:
+            except ask._OutOfTime:
                 if lost:
                     raise
                 lost.append(time.monotonic() - started)

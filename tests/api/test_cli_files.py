@@ -344,9 +344,9 @@ def test_an_interrupted_snapshot_leaves_the_old_scene_whole(
 def test_snapshot_from_a_server_that_trickles_gives_up_in_time(
     server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from arbitre.api import cli
+    from arbitre.api.cli import snapshot
 
-    monkeypatch.setattr(cli, "SERVER_DEADLINE_S", 1.0)  # each byte comes well within 10 s
+    monkeypatch.setattr(snapshot, "SERVER_DEADLINE_S", 1.0)  # each byte comes well within 10 s
     out = tmp_path / "scene.yaml"
     # The whole answer takes 12 s; only the deadline gives this line.
     code, _, stderr = _run("snapshot", "--server", f"{server}/trickle", "--out", str(out))

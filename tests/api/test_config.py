@@ -11,7 +11,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from arbitre.api import cli
+from arbitre.api import sources
 from arbitre.api.cli import app
 from arbitre.api.settings import load_settings
 from arbitre.calibration.errors import CalibrationError
@@ -93,7 +93,7 @@ def test_a_video_that_cannot_be_read_is_one_line(
     text.write_text("not a video", encoding="utf-8")
     pipe = tmp_path / "pipe"
     os.mkfifo(pipe)
-    monkeypatch.setattr(cli, "VIDEO_DEADLINE_S", 0.5)  # nobody will write to the pipe
+    monkeypatch.setattr(sources, "VIDEO_DEADLINE_S", 0.5)  # nobody will write to the pipe
     for video, says in [
         (tmp_path / "missing.avi", "missing.avi: no such file"),
         (tmp_path, "a folder; give its images with --folder"),

@@ -28,9 +28,9 @@ except MemoryError:
 
 STUCK = """
 import signal, time
-from arbitre.api import cli
-cli._OWN_PROCESS = True  # as `main` says it
-with cli._time_limit(1.0, "reach: stopped after 1 s"):
+from arbitre.api.cli import ask, common
+common.OWN_PROCESS = True  # as `entry` says it
+with ask._time_limit(1.0, "reach: stopped after 1 s"):
     signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM])  # as a compiled loop would
     time.sleep(60)
 """

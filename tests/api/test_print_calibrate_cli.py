@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from arbitre.api.cli import _progress_bar, app
+from arbitre.api.cli import app
+from arbitre.api.cli.common import progress_bar
 from arbitre.vision.simulate import Camera, look_at, render_plane
 
 runner = CliRunner()
@@ -193,16 +194,16 @@ class _Terminal(io.StringIO):
 def test_the_bar_is_drawn_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -> None:
     terminal = _Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
-    with _progress_bar("working") as progress:
+    with progress_bar("working") as progress:
         assert progress is not None
         progress(1, 2)
         progress(2, 2)
     assert "━" in terminal.getvalue() and "2/2" in terminal.getvalue()
 
-    with _progress_bar("working", quiet=True) as progress:  # --json
+    with progress_bar("working", quiet=True) as progress:  # --json
         assert progress is None
     monkeypatch.setattr("sys.stderr", io.StringIO())  # not a terminal
-    with _progress_bar("working") as progress:
+    with progress_bar("working") as progress:
         assert progress is None
 
 
