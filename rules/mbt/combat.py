@@ -16,7 +16,7 @@ from arbitre.rules.mbt.answers import (
     Side,
     reason_words,
 )
-from arbitre.rules.mbt.numbers import (
+from arbitre.rules.mbt.book import (
     DEFAULT_FIGURES,
     ELEPHANT_FIGURES,
     NEAR_SLACK_MM,

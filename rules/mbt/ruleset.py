@@ -9,7 +9,7 @@ import shapely
 
 from arbitre.rules.answers import Unit
 from arbitre.rules.errors import SceneError
-from arbitre.rules.mbt.numbers import TYPES, MbtOptions, options_of, unit_of
+from arbitre.rules.mbt.book import TYPES, MbtOptions, options_of, unit_of
 from arbitre.rules.mbt.plates import _plate
 from arbitre.rules.model import BaseShape, Scene
 from arbitre.rules.ruleset import (

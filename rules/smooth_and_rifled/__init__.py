@@ -28,14 +28,17 @@ arithmetic of :mod:`~arbitre.rules.smooth_and_rifled.dice`),
 :mod:`~arbitre.rules.smooth_and_rifled.support` (saves, rally, standards, guns' crews, ambushes),
 :mod:`~arbitre.rules.smooth_and_rifled.scenario` (objective, deployment) and
 :mod:`~arbitre.rules.smooth_and_rifled.withdrawal` (falling back before a charge).
-:mod:`~arbitre.rules.smooth_and_rifled.model` holds the options, the book's distances and
-the groups; :mod:`~arbitre.rules.smooth_and_rifled.answers` the answer types.
+:mod:`~arbitre.rules.smooth_and_rifled.book` holds the book's numbers and the options,
+:mod:`~arbitre.rules.smooth_and_rifled.bases` the bases and the gaps between them,
+:mod:`~arbitre.rules.smooth_and_rifled.groups` the groups around Leaders,
+:mod:`~arbitre.rules.smooth_and_rifled.arguments` the words some questions are given, and
+:mod:`~arbitre.rules.smooth_and_rifled.answers` the answer types.
 """
 
 from typing import TYPE_CHECKING
 
 from arbitre.rules.lazy import exported_lazily
-from arbitre.rules.smooth_and_rifled.model import NUMBERS, SmoothAndRifledOptions
+from arbitre.rules.smooth_and_rifled.book import NUMBERS, SmoothAndRifledOptions
 from arbitre.rules.smooth_and_rifled.ruleset import SmoothAndRifled
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """Smooth & Rifled geometry: fire arcs, lines of fire, cover, sight in woods, templates.
 
 Table millimetres throughout; points are float64 arrays of shape (2,). Footprints
-are the shapely polygons of `arbitre.rules.smooth_and_rifled.model.footprint`.
+are the shapely polygons of `arbitre.rules.smooth_and_rifled.bases.footprint`.
 """
 
 from __future__ import annotations
@@ -16,15 +16,9 @@ import shapely
 from arbitre.rules.answers import at_most
 from arbitre.rules.geometry import segment_distances
 from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind, sigma_across_line
-from arbitre.rules.smooth_and_rifled.model import (
-    NUMBERS,
-    SmoothAndRifledOptions,
-    base_of,
-    footprints,
-    gaps_of,
-    index_of,
-    is_mounted,
-)
+from arbitre.rules.smooth_and_rifled.bases import base_of, footprints, gaps_of, index_of
+from arbitre.rules.smooth_and_rifled.book import NUMBERS, SmoothAndRifledOptions
+from arbitre.rules.smooth_and_rifled.groups import is_mounted
 
 FAR_MM = 1e5
 """Radius of the sectors that stand for unbounded arcs."""

@@ -37,27 +37,26 @@ from arbitre.rules.smooth_and_rifled.answers import (
     SRMoveAnswer,
     reason_words,
 )
-from arbitre.rules.smooth_and_rifled.geometry import in_arc
-from arbitre.rules.smooth_and_rifled.model import (
-    MOVES_CM,
-    NUMBERS,
-    UNIT,
-    Action,
-    ActionIndex,
-    Group,
-    SmoothAndRifledOptions,
-    action_index,
+from arbitre.rules.smooth_and_rifled.arguments import action_index, choice
+from arbitre.rules.smooth_and_rifled.bases import (
     base_of,
-    choice,
     figure_gap_mm,
     footprint,
     footprints,
     gaps_of,
     index_of,
-    is_mounted,
-    options_of,
-    resolve,
 )
+from arbitre.rules.smooth_and_rifled.book import (
+    MOVES_CM,
+    NUMBERS,
+    UNIT,
+    Action,
+    ActionIndex,
+    SmoothAndRifledOptions,
+    options_of,
+)
+from arbitre.rules.smooth_and_rifled.geometry import in_arc
+from arbitre.rules.smooth_and_rifled.groups import Group, is_mounted, resolve
 from arbitre.rules.terrain import grown_by_base, straight_cost_mm
 
 COSTLY_TERRAIN = (TerrainKind.DIFFICULT, TerrainKind.WOOD)

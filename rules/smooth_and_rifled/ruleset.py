@@ -25,17 +25,16 @@ from arbitre.rules.ruleset import (
     check_attr_flags,
     check_attr_number,
 )
-from arbitre.rules.smooth_and_rifled.model import (
+from arbitre.rules.smooth_and_rifled.bases import figure_gap_mm
+from arbitre.rules.smooth_and_rifled.book import (
     FIGURE_TYPES,
     UNIT,
     SmoothAndRifledOptions,
-    figure_gap_mm,
-    find_groups,
     options_of,
-    resolve,
     va_last,
     weapon_range_cm,
 )
+from arbitre.rules.smooth_and_rifled.groups import find_groups, resolve
 
 _HERE = "arbitre.rules.smooth_and_rifled"
 

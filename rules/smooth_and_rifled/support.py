@@ -29,24 +29,20 @@ from arbitre.rules.smooth_and_rifled.answers import (
     SRStandardAnswer,
     reason_words,
 )
-from arbitre.rules.smooth_and_rifled.dice import FACES
-from arbitre.rules.smooth_and_rifled.geometry import in_arc
-from arbitre.rules.smooth_and_rifled.model import (
+from arbitre.rules.smooth_and_rifled.arguments import number
+from arbitre.rules.smooth_and_rifled.bases import figure_gap_mm, footprints, index_of
+from arbitre.rules.smooth_and_rifled.book import (
     GUNS,
     MM_PER_CM,
     NUMBERS,
     UNIT,
     VaLast,
-    figure_gap_mm,
-    footprints,
-    index_of,
-    is_leader,
-    is_musician,
-    number,
     options_of,
-    resolve,
     va_last,
 )
+from arbitre.rules.smooth_and_rifled.dice import FACES
+from arbitre.rules.smooth_and_rifled.geometry import in_arc
+from arbitre.rules.smooth_and_rifled.groups import is_leader, is_musician, resolve
 
 SAVE_ATTRS = ("leader", "senior_officer", "hero", "standard", "musician", "sniper")
 """Figures with a save (§6.2.8): Leaders, heroes, standard-bearers, musicians, snipers."""

@@ -20,6 +20,9 @@ from arbitre.rules.smooth_and_rifled.answers import (
     probability,
     reason_words,
 )
+from arbitre.rules.smooth_and_rifled.arguments import flag, number
+from arbitre.rules.smooth_and_rifled.bases import footprints, gaps_of, index_of
+from arbitre.rules.smooth_and_rifled.book import NUMBERS, options_of
 from arbitre.rules.smooth_and_rifled.dice import (
     FACES,
     MELEE,
@@ -38,19 +41,7 @@ from arbitre.rules.smooth_and_rifled.dice import (
 )
 from arbitre.rules.smooth_and_rifled.fire import fire_question
 from arbitre.rules.smooth_and_rifled.geometry import cover, in_arc, line_of_fire, sight
-from arbitre.rules.smooth_and_rifled.model import (
-    NUMBERS,
-    find_groups,
-    flag,
-    footprints,
-    gaps_of,
-    index_of,
-    is_leader,
-    is_mounted,
-    number,
-    options_of,
-    resolve,
-)
+from arbitre.rules.smooth_and_rifled.groups import find_groups, is_leader, is_mounted, resolve
 
 
 def damage_question(

@@ -15,16 +15,11 @@ from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Die, Flag
 from arbitre.rules.smooth_and_rifled.answers import SRWithdrawalAnswer, reason_words
+from arbitre.rules.smooth_and_rifled.arguments import flag
+from arbitre.rules.smooth_and_rifled.bases import base_of
+from arbitre.rules.smooth_and_rifled.book import MM_PER_CM, NUMBERS, UNIT, options_of
 from arbitre.rules.smooth_and_rifled.dice import FACES
-from arbitre.rules.smooth_and_rifled.model import (
-    MM_PER_CM,
-    NUMBERS,
-    UNIT,
-    base_of,
-    flag,
-    options_of,
-    resolve,
-)
+from arbitre.rules.smooth_and_rifled.groups import resolve
 from arbitre.rules.smooth_and_rifled.moves import BLOCKING_TERRAIN, OVERLAP_MM2
 from arbitre.rules.smooth_and_rifled.support import die_value
 

@@ -65,10 +65,10 @@ _RECT = {"shape": "rect", "width_mm": 40.0, "depth_mm": 20.0}
 DISTANCE_NEEDS = {
     "smooth-and-rifled": (
         [dict(f, type="infantry") for f in _TWO],
-        {"model", "ruleset"},
+        {"bases", "book", "groups", "ruleset"},
     ),
     "musg": (_TWO, {"bases", "book", "ruleset"}),
-    "mbt": ([dict(f, type="infantry", base=_RECT) for f in _TWO], {"numbers", "plates", "ruleset"}),
+    "mbt": ([dict(f, type="infantry", base=_RECT) for f in _TWO], {"book", "plates", "ruleset"}),
     "confrontation": (_TWO, {"book", "contacts", "ruleset"}),
 }
 

@@ -60,7 +60,7 @@ def test_only_the_figure_that_moved_is_read_again() -> None:
 
 
 def test_a_figure_that_did_not_move_keeps_its_outline() -> None:
-    from arbitre.rules.smooth_and_rifled.model import footprint
+    from arbitre.rules.smooth_and_rifled.bases import footprint
 
     reader = SceneReader()
     before = reader.read(_three())

@@ -1,0 +1,239 @@
+"""Smooth & Rifled: the book's numbers and options.
+
+Every measure of the game is base edge to base edge, in cm (28 mm figures); the
+``scale: 15mm`` option halves every distance of the rules. The options questions take
+(``--with``) are typed here too (see `arbitre.rules.options`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from arbitre.rules.answers import Unit
+from arbitre.rules.errors import QuestionError, shown
+from arbitre.rules.model import Figure, Scene
+from arbitre.rules.options import GapMm, Takes
+from arbitre.rules.ruleset import scene_options
+
+MM_PER_CM = 10.0
+UNIT = Unit("cm", MM_PER_CM)
+
+# --- the options questions take (``--with``), typed (see arbitre.rules.options) ----------
+
+Action = Literal["first", "later"]
+"""The ``action`` option of moves and charges: the activation's first action or a later one."""
+ActionIndex = Annotated[int, Field(ge=1, le=3), Takes("the action's rank, 1, 2 or 3")]
+"""The ``action_index`` option: which action of the activation (3: running)."""
+Calibre = Literal["light", "medium"]
+"""The ``calibre`` option of ``explosion``: a gun of `GUNS`."""
+Edge = Literal["x0", "x_max", "y0", "y_max"]
+"""The ``edge`` option of ``deployment``: the table edge a side deploys along."""
+Turn = Annotated[int, Field(ge=1, le=1000), Takes("a turn's number, a whole number 1 to 1000")]
+"""The ``turn`` option of ``objective``."""
+LengthCm = Annotated[
+    float,
+    Field(gt=0, le=1000, allow_inf_nan=False, strict=True),
+    Takes("a length in cm, a number above 0 and at most 1000"),
+]
+"""The ``length_cm`` option of ``roundshot``: the strip's length rolled, in cm."""
+VaLast = Annotated[
+    int, Field(ge=1, le=6), Takes("the last number of the spotter's VA, a whole number 1 to 6")
+]
+"""The ``va`` option of ``spot``."""
+
+
+class SmoothAndRifledOptions(BaseModel):
+    """``options:`` of a Smooth & Rifled scene."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    scale: Literal["28mm", "15mm"] = "28mm"
+    contact_tolerance_mm: GapMm = 2.0
+    loose_order: bool = False
+    group_rule: Literal["chain_and_radius", "chain_or_radius"] = "chain_and_radius"
+    leader_radius_cm: Annotated[float, Field(gt=0, allow_inf_nan=False, le=10_000, strict=True)] = (
+        10.0
+    )
+
+    @property
+    def scale_factor(self) -> float:
+        """Factor applied to every distance of the rules (15 mm games halve them)."""
+        return 0.5 if self.scale == "15mm" else 1.0
+
+    def mm(self, rule_cm: float) -> float:
+        """A distance of the rule book (cm at 28 mm) as table millimetres at this scale.
+
+        >>> SmoothAndRifledOptions(scale="15mm").mm(12)
+        60.0
+        """
+        return rule_cm * MM_PER_CM * self.scale_factor
+
+    def mm_or(self, rule_cm: float, small_scale_cm: float | None) -> float:
+        """A distance the book gives for both scales: its own 15 mm value when it has one.
+
+        >>> small, large = SmoothAndRifledOptions(scale="15mm"), SmoothAndRifledOptions()
+        >>> small.mm_or(25, 15), large.mm_or(25, 15)
+        (150.0, 250.0)
+        """
+        if self.scale == "15mm" and small_scale_cm is not None:
+            return small_scale_cm * MM_PER_CM
+        return self.mm(rule_cm)
+
+
+@dataclass(frozen=True, slots=True)
+class Numbers:
+    """The book's distances (cm, 28 mm scale) and angles."""
+
+    chain_cm: float = 3.0
+    loose_chain_cm: float = 8.0
+    musician_factor: float = 2.0
+    single_arc_deg: float = 180.0
+    group_arc_deg: float = 90.0
+    charge_arc_deg: float = 180.0
+    cover_ignore_cm: float = 3.0
+    wood_sight_cm: float = 5.0
+    same_wood_sight_cm: float = 15.0
+    window_sight_cm: float = 30.0
+    group_charge_cm: float = 8.0
+    max_attackers: int = 2
+    volley_spread_cm: float = 8.0
+    strip_width_cm: float = 4.0
+    canister_cone_deg: float = 90.0
+    default_base_mm: float = 25.0
+    max_actions: int = 3
+    backwards_cm: float = 3.0  # §6.1: at most 3 cm backwards keeping the facing
+    save_radius_cm: float = 5.0  # §6.2.8: the hit passes to the nearest figure within 5 cm
+    save_from: int = 4  # §6.2.8: 1-3 the figure is hit, 4-6 the hit passes
+    rally_cm: float = 20.0  # §6.2.9: 1 action with a Leader, standard or hero within 20 cm
+    rally_actions: tuple[int, int] = (1, 2)
+    standard_morale_cm: float = 30.0  # §7.0: most companions within 30 cm
+    standard_reroll_cm: float = 40.0  # §8.0: at least 50% of friends within 40 cm
+    objective_friend_cm: float = 3.0  # Annexe II scenario 1: a friend within 3 cm
+    objective_enemy_cm: float = 25.0  # ... no enemy within 25 cm
+    objective_enemy_15mm_cm: float = 15.0  # ... (15 cm in 15 mm, the book's own number)
+    objective_from_turn: int = 3
+    deployment_cm: float = 30.0  # Annexe I: 30 cm from the table edge (15 cm in 15 mm)
+    scout_deployment_cm: float = 40.0  # ... scouts 40 cm
+    scout_deployment_15mm_cm: float = 25.0  # ... (25 cm in 15 mm, the book's own number)
+    withdrawal_cm: float = 15.0  # §6.7.3: fall back 15 cm + 1d6
+    spot_cm: float = 30.0  # §6.3: an ambush is never spotted beyond 30 cm
+    scout_spot_cm: float = 45.0  # §6.3, §8.0: scouts spot at 45 cm
+    auto_spot_cm: float = 15.0  # §6.3: spotted automatically at 15 cm or less
+    spot_arc_deg: float = 180.0
+    crew_cm: float = 3.0  # Artillerie: gunners within 3 cm of their piece
+    ammunition_cm: float = 10.0  # Artillerie: an ammunition box within 10 cm
+
+
+NUMBERS = Numbers()
+
+
+@dataclass(frozen=True, slots=True)
+class Gun:
+    """An artillery piece's numbers (Règles avancées, light and medium guns)."""
+
+    medium_range_cm: float
+    canister_cm: float
+    explosion_cm: float
+    strip_dice: int
+    strip_factor: int
+    crew: tuple[int, int] = (3, 6)
+
+
+GUNS: Mapping[str, Gun] = MappingProxyType(
+    {
+        "light": Gun(
+            medium_range_cm=60.0, canister_cm=30.0, explosion_cm=20.0, strip_dice=4, strip_factor=1
+        ),
+        "medium": Gun(
+            medium_range_cm=90.0,
+            canister_cm=45.0,
+            explosion_cm=30.0,
+            strip_dice=4,
+            strip_factor=2,
+            crew=(4, 12),
+        ),
+    }
+)
+
+MOVES_CM: Mapping[tuple[str, str], tuple[float, float]] = MappingProxyType(
+    {
+        ("infantry", "normal"): (12.0, 8.0),
+        ("infantry", "charge"): (12.0, 8.0),
+        ("infantry", "column"): (12.0, 8.0),
+        ("infantry", "road"): (12.0, 8.0),
+        ("infantry_group", "normal"): (8.0, 5.0),
+        ("infantry_group", "charge"): (12.0, 8.0),
+        ("infantry_group", "column"): (12.0, 8.0),
+        ("infantry_group", "road"): (12.0, 8.0),
+        ("cavalry", "normal"): (20.0, 12.0),
+        ("cavalry", "charge"): (20.0, 12.0),
+        ("cavalry", "road"): (20.0, 12.0),
+        ("artillery", "normal"): (6.0, 4.0),
+        ("artillery", "road"): (16.0, 10.0),
+    }
+)
+"""Move per action (first, later) in cm, by kind of mover and kind of move (§6.1)."""
+
+FIGURE_TYPES = ("infantry", "cavalry", "artillery")
+
+
+def options_of(scene: Scene) -> SmoothAndRifledOptions:
+    return scene_options(scene, SmoothAndRifledOptions)
+
+
+def va_last(figure: Figure) -> int | None:
+    """The last number of a figure's VA (``attrs.va``, like ``1/2/2``), a die's face; None
+    when the figure gives none.
+
+    >>> va_last(Figure("scout", "blue", 0, 0, attrs={"va": "1/2/4"}))
+    4
+    """
+    declared = figure.attrs.get("va")
+    if declared is None:
+        return None
+    parts = str(declared).replace("-", "/").split("/") if isinstance(declared, str) else declared
+    last = parts[-1] if isinstance(parts, list | tuple) and parts else None
+    if isinstance(last, str) and last.strip().isdigit():
+        last = int(last.strip())
+    if isinstance(last, bool) or not isinstance(last, int) or not 1 <= last <= VA_FACES:
+        raise QuestionError(
+            f"figure {figure.id!r}: attrs.va must be like 1/2/2, its last number a die's "
+            f"face 1 to {VA_FACES}, got {shown(declared)}"
+        )
+    return last
+
+
+VA_FACES = 6
+"""The faces of the die a VA's last number is compared with."""
+
+MIN_RANGE_CM = 1.0
+"""The shortest medium range a weapon may give (the book's run from 15 to 90 cm)."""
+
+MAX_RANGE_CM = 3000.0
+"""The longest medium range a weapon may give: its extreme range, 3R, is then 90 m, within
+the largest table (100 m)."""
+
+
+def weapon_range_cm(figure: Figure) -> float | None:
+    """The weapon's medium range R in cm (``attrs.weapon.medium_range_cm``), None if unarmed."""
+    weapon = figure.attrs.get("weapon")
+    if weapon is None:
+        return None
+    if not isinstance(weapon, Mapping) or "medium_range_cm" not in weapon:
+        raise QuestionError(f"figure {figure.id!r}: attrs.weapon needs medium_range_cm")
+    value = weapon["medium_range_cm"]
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not MIN_RANGE_CM <= value <= MAX_RANGE_CM
+    ):
+        raise QuestionError(
+            f"figure {figure.id!r}: attrs.weapon.medium_range_cm must be a number of cm, "
+            f"{MIN_RANGE_CM:g} to {MAX_RANGE_CM:g}, got {shown(value)}"
+        )
+    return float(value)
