@@ -8,7 +8,7 @@ from typing import Any
 from arbitre.api.terrain_rules import TERRAIN_READ, terrain_read
 from arbitre.rules.choc_base_6 import book as cb6
 from arbitre.rules.confrontation import book as confrontation
-from arbitre.rules.mbt import numbers as mbt
+from arbitre.rules.mbt import book as mbt
 from arbitre.rules.model import TerrainKind
 from arbitre.rules.musg import book as musg
 from arbitre.rules.questions import ask
