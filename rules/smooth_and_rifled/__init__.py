@@ -30,8 +30,7 @@ arithmetic of :mod:`~arbitre.rules.smooth_and_rifled.dice`),
 :mod:`~arbitre.rules.smooth_and_rifled.withdrawal` (falling back before a charge).
 :mod:`~arbitre.rules.smooth_and_rifled.book` holds the book's numbers and the options,
 :mod:`~arbitre.rules.smooth_and_rifled.bases` the bases and the gaps between them,
-:mod:`~arbitre.rules.smooth_and_rifled.groups` the groups around Leaders,
-:mod:`~arbitre.rules.smooth_and_rifled.arguments` the words some questions are given, and
+:mod:`~arbitre.rules.smooth_and_rifled.groups` the groups around Leaders, and
 :mod:`~arbitre.rules.smooth_and_rifled.answers` the answer types.
 """
 

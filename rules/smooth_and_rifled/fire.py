@@ -18,7 +18,6 @@ from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.options import Flag
 from arbitre.rules.smooth_and_rifled.answers import SRFireAnswer, reason_words
-from arbitre.rules.smooth_and_rifled.arguments import flag
 from arbitre.rules.smooth_and_rifled.bases import figure_gap_mm, footprints, gaps_of, index_of
 from arbitre.rules.smooth_and_rifled.book import (
     MM_PER_CM,
@@ -54,7 +53,7 @@ def fire_question(
 ) -> SRFireAnswer:
     """May A (a figure or a group) shoot at B: bands, arc, line, sight, cover and dice (§6.2)."""
     options = options_of(scene)
-    is_aimed, has_moved = flag(aimed, "aimed"), flag(moved, "moved")
+    is_aimed, has_moved = aimed, moved
     group, lead = resolve(scene, a)
     team = list(group.figures) if group is not None else [lead]
     target = _target(scene, b, team)

@@ -37,7 +37,6 @@ from arbitre.rules.smooth_and_rifled.answers import (
     SRMoveAnswer,
     reason_words,
 )
-from arbitre.rules.smooth_and_rifled.arguments import action_index, choice
 from arbitre.rules.smooth_and_rifled.bases import (
     base_of,
     figure_gap_mm,
@@ -249,9 +248,7 @@ def charge_question(
         return group_charge(
             scene, options, a, b, attackers_group, charger, defenders_group, defender
         )
-    return single_charge(
-        scene, options, a, b, charger, defender, plain_action_index(action, action_index)
-    )
+    return single_charge(scene, options, a, b, charger, defender, action_rank(action, action_index))
 
 
 def backwards_distance_mm(start: np.ndarray, goal: np.ndarray, facing_deg: float) -> float:
@@ -336,17 +333,26 @@ def _kind(figure: Figure, group: Group | None) -> str:
     return "infantry_group" if group is not None else "infantry"
 
 
-def plain_action_index(action: object, index: object) -> int:
-    """The action's rank (1 = first) from the ``action`` / ``action_index`` extras."""
-    return action_index(action, index)
+def action_rank(action: Action | None, index: ActionIndex | None) -> int:
+    """Which action of the activation (1 = the first): ``action: first|later`` or
+    ``action_index: 1..3`` (3: running), which must agree when both are given.
+
+    >>> action_rank(None, None), action_rank("later", None), action_rank("later", 3)
+    (1, 2, 3)
+    """
+    if index is not None:
+        if action is not None and (action == "first") != (index == 1):
+            raise QuestionError(f"action {action!r} contradicts action_index {index!r}")
+        return index
+    return 2 if action == "later" else 1
 
 
 def move_plan(
     scene: Scene,
     a: str,
-    action: object,
-    index_extra: object,
-    mode: object,
+    action: Action | None,
+    index_extra: ActionIndex | None,
+    mode: Mode,
     goal: np.ndarray | None = None,
 ) -> _Plan:
     """The mover, its allowance for this action and kind of move, and its field.
@@ -359,10 +365,10 @@ def move_plan(
     options = options_of(scene)
     group, mover = resolve(scene, a)
     kind = _kind(mover, group)
-    how = choice(mode, "mode", MODES)
+    how: str = mode
     if (kind, how) not in MOVES_CM:
         raise QuestionError(f"{kind.replace('_', ' ')} has no {how} move")
-    index = plain_action_index(action, index_extra)
+    index = action_rank(action, index_extra)
     first_cm, later_cm = MOVES_CM[(kind, how)]
     allowance_mm = options.mm(first_cm if index == 1 else later_cm)
     moving = {f.id for f in group.figures} if group is not None else {mover.id}

@@ -13,7 +13,6 @@ from arbitre.rules.smooth_and_rifled.answers import (
     SRObjectiveAnswer,
     reason_words,
 )
-from arbitre.rules.smooth_and_rifled.arguments import choice, number
 from arbitre.rules.smooth_and_rifled.bases import footprints
 from arbitre.rules.smooth_and_rifled.book import MM_PER_CM, NUMBERS, UNIT, Edge, Turn, options_of
 
@@ -60,7 +59,7 @@ def objective_question(
     warnings: list[str] = []
     when: int | None = None
     if turn is not None:
-        when = int(number(turn, "turn", positive=True))
+        when = turn
         if when < NUMBERS.objective_from_turn:
             reasons.append(Reason.TOO_EARLY)
     else:
@@ -122,7 +121,7 @@ def deployment_question(scene: Scene, side: str, edge: Edge | None = None) -> SR
     """
     if edge is None:
         raise QuestionError(f"deployment needs the side's edge: --with edge={'|'.join(EDGES)}")
-    where = choice(edge, "edge", EDGES)
+    where = edge
     options = options_of(scene)
     figures = _side_figures(scene, side)
     zone_mm = options.mm(NUMBERS.deployment_cm)

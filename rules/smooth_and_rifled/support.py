@@ -29,7 +29,6 @@ from arbitre.rules.smooth_and_rifled.answers import (
     SRStandardAnswer,
     reason_words,
 )
-from arbitre.rules.smooth_and_rifled.arguments import number
 from arbitre.rules.smooth_and_rifled.bases import figure_gap_mm, footprints, index_of
 from arbitre.rules.smooth_and_rifled.book import (
     GUNS,
@@ -52,14 +51,6 @@ TIE_MM = 0.01
 
 RALLY_ATTRS = ("leader", "senior_officer", "standard", "hero")
 """Figures whose presence within 20 cm rallies in one action (§6.2.9)."""
-
-
-def die_value(value: object, name: str) -> int:
-    """A die the players rolled, 1 to 6."""
-    rolled = number(value, name)
-    if rolled != int(rolled) or not 1 <= rolled <= FACES:
-        raise QuestionError(f"{name} must be a die's face, 1 to {FACES}, got {value!r}")
-    return int(rolled)
 
 
 def has_save(figure: Figure) -> bool:
@@ -105,7 +96,7 @@ def save_question(scene: Scene, a: str, die: Die | None = None) -> SRSaveAnswer:
     options = options_of(scene)
     figure = _figure(scene, a)
     radius_mm = options.mm(NUMBERS.save_radius_cm)
-    rolled = die_value(die, "die") if die is not None else None
+    rolled = die
     warnings: list[str] = []
     if not has_save(figure):
         return SRSaveAnswer(
@@ -429,11 +420,9 @@ def gun_question(scene: Scene, a: str) -> SRGunAnswer:
 # --- spotting an ambush (§6.3, §6.3.1) ---------------------------------------------------
 
 
-def _va_last(figure: Figure, va: object) -> int | None:
+def _va_last(figure: Figure, va: int | None) -> int | None:
     """The last number of the spotter's VA: the ``va`` extra, else ``attrs.va``."""
-    if va is not None:
-        return die_value(va, "va")
-    return va_last(figure)
+    return va if va is not None else va_last(figure)
 
 
 def spot_question(
@@ -489,8 +478,7 @@ def spot_question(
     allowed = not reasons
     automatic = allowed and gap <= auto_mm
     last = _va_last(spotter, va)
-    rolled = die_value(die, "die") if die is not None else None
-    again = die_value(reroll, "reroll") if reroll is not None else None
+    rolled, again = die, reroll
     if again is not None and not scout:
         raise QuestionError(f"only scouts re-roll a failed spotting test; {spotter.id} is no scout")
     chance: float | None = None

@@ -20,7 +20,6 @@ from arbitre.rules.smooth_and_rifled.answers import (
     probability,
     reason_words,
 )
-from arbitre.rules.smooth_and_rifled.arguments import flag, number
 from arbitre.rules.smooth_and_rifled.bases import footprints, gaps_of, index_of
 from arbitre.rules.smooth_and_rifled.book import NUMBERS, options_of
 from arbitre.rules.smooth_and_rifled.dice import (
@@ -53,7 +52,7 @@ def damage_question(
     _, target = resolve(scene, b)
     if not scene.are_enemies(shooter.side, target.side):
         raise QuestionError(f"{b!r} is not an enemy of {a!r}")
-    is_aimed = flag(aimed, "aimed")
+    is_aimed = aimed
     shelter = cover(scene, options, shooter, target)
     weight = shelter.weight if shelter.grade != "none" else None
     modifier = damage_modifier(weight, aimed=is_aimed)
@@ -65,7 +64,7 @@ def damage_question(
     rolled: int | None = None
     outcome: str | None = None
     if die is not None:
-        rolled = int(number(die, "die"))
+        rolled = die
         if not 1 <= rolled <= FACES:
             raise QuestionError(f"a die shows 1 to {FACES}, got {die!r}")
         outcome = damage(rolled, modifier)
@@ -124,8 +123,8 @@ def volley_question(
     band, shooters = max(verdict.volleys.items(), key=lambda item: len(item[1]))
     threshold = TO_HIT[band]
     in_cover = verdict.cover_grade != "none"
-    reroll = shooting_rerolls(cover=in_cover, aimed=flag(aimed, "aimed"), sniper=False)
-    dice = volley_dice(len(shooters), aimed=flag(aimed, "aimed"), moved=flag(moved, "moved"))
+    reroll = shooting_rerolls(cover=in_cover, aimed=aimed, sniper=False)
+    dice = volley_dice(len(shooters), aimed=aimed, moved=moved)
     spread = volley_distribution(dice, threshold, reroll)
     team = [f for f in group.figures if f.id in shooters]
     prey = _prey(scene, target)
@@ -142,7 +141,7 @@ def volley_question(
     hit: list[str] = []
     lost = 0
     if hits is not None:
-        counted = int(number(hits, "hits"))
+        counted = hits
         if counted < 0:
             raise QuestionError(f"hits must be 0 or more, got {hits!r}")
         if order is not None:
@@ -330,8 +329,7 @@ def melee_question(
     if len(attackers) > 2 or len(defenders) > 2 or (len(attackers) == 2 and len(defenders) == 2):
         raise QuestionError("a melee is one against one, or two against one")
     _check_sides(scene, attackers, defenders)
-    is_charging = flag(charging, "charging")
-    across = flag(across_obstacle, "across_obstacle")
+    is_charging, across = charging, across_obstacle
     dice_a = _side_dice(attackers, defenders, charging=is_charging, across=across)
     dice_b = _side_dice(defenders, attackers, charging=False, across=False)
     hits_on_a = min(_combat(f) for f in defenders)

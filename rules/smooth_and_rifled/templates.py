@@ -19,7 +19,6 @@ from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Degrees
 from arbitre.rules.ruleset import coordinate_mm
 from arbitre.rules.smooth_and_rifled.answers import SRTemplateAnswer
-from arbitre.rules.smooth_and_rifled.arguments import number
 from arbitre.rules.smooth_and_rifled.bases import footprints, gaps_of, index_of
 from arbitre.rules.smooth_and_rifled.book import (
     GUNS,
@@ -89,7 +88,7 @@ def roundshot_question(
     chances: dict[str, float] = {}
     size_mm: float | None = None
     if length_cm is not None:
-        size_mm = options.mm(number(length_cm, "length_cm", positive=True))
+        size_mm = options.mm(length_cm)
         for name, need in sorted(needed.items(), key=lambda item: item[1]):
             if need <= size_mm:
                 hit.append(name)

@@ -15,13 +15,11 @@ from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Die, Flag
 from arbitre.rules.smooth_and_rifled.answers import SRWithdrawalAnswer, reason_words
-from arbitre.rules.smooth_and_rifled.arguments import flag
 from arbitre.rules.smooth_and_rifled.bases import base_of
 from arbitre.rules.smooth_and_rifled.book import MM_PER_CM, NUMBERS, UNIT, options_of
 from arbitre.rules.smooth_and_rifled.dice import FACES
 from arbitre.rules.smooth_and_rifled.groups import resolve
 from arbitre.rules.smooth_and_rifled.moves import BLOCKING_TERRAIN, OVERLAP_MM2
-from arbitre.rules.smooth_and_rifled.support import die_value
 
 
 def _combat(figures: Sequence[Figure]) -> int | None:
@@ -86,8 +84,7 @@ def withdrawal_question(
                 )
             )
 
-    rolled = die_value(die, "die") if die is not None else None
-    test_roll = die_value(test_die, "test_die") if test_die is not None else None
+    rolled, test_roll = die, test_die
     needs: int | None = None
     again = False
     chance: float | None = None
@@ -95,9 +92,7 @@ def withdrawal_question(
     if kind == "test":
         needs = _combat(defenders)
         theirs = _combat(attackers)
-        again = flag(defensive, "defensive") or (
-            needs is not None and theirs is not None and needs > theirs
-        )
+        again = defensive or (needs is not None and theirs is not None and needs > theirs)
         if needs is None:
             warnings.append(
                 Said("test_needs_combat", "the morale test needs the defenders' C (attrs.combat)")
