@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pydantic
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
 from arbitre.api.live import TableConfig, scene_document
-from arbitre.api.sources import SourceSpec
+from arbitre.api.sources import SOURCE_KINDS, SourceKind, find_kind
 from arbitre.calibration.camera import load_camera
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.table import load_roster, load_table
@@ -30,6 +30,42 @@ from arbitre.rules.errors import RulesError
 from arbitre.rules.registry import find_ruleset
 from arbitre.rules.scene import parse_scene
 from arbitre.vision.tracking import Track
+
+
+class _OneSource(BaseModel):
+    """What `SourceSpec` does; its fields, one per kind, come from `SOURCE_KINDS`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @pydantic.model_validator(mode="after")
+    def _exactly_one(self) -> _OneSource:
+        given = [name for name, value in self if value is not None]
+        if len(given) != 1:
+            *first, last = (kind.key for kind in SOURCE_KINDS)
+            names = f"{', '.join(first)} or {last}"
+            found = f"got {' and '.join(given)}" if given else "got none"
+            raise ValueError(f"give one source: {names} ({found})")
+        return self
+
+    def chosen(self) -> tuple[SourceKind, Any]:
+        """The kind of source given and its value."""
+        key, value = next((key, value) for key, value in self if value is not None)
+        return find_kind(key), value
+
+
+if TYPE_CHECKING:  # a checker sees the methods; the fields are made from the table
+    SourceSpec = _OneSource
+else:
+    SourceSpec = pydantic.create_model(
+        "SourceSpec",
+        __base__=_OneSource,
+        __module__=__name__,
+        __doc__="Where frames come from: exactly one of the fields.",
+        **{
+            kind.key: ((int if kind.value_type is int else str) | None, None)
+            for kind in SOURCE_KINDS
+        },
+    )
 
 
 class CameraSpec(BaseModel):

@@ -3,8 +3,9 @@ live table read.
 
 A kind is a key of arbitre.yaml's ``source:`` (``source: {video: game.mp4}``), the option
 of ``serve`` and ``snapshot`` of the same name with dashes (``--video``), and how its
-`FrameSource` is opened from the value given. `SOURCE_KINDS` lists them; `SourceSpec`
-(the ``source:`` mapping) has one field per kind, and `open_source` opens the one given.
+`FrameSource` is opened from the value given. `SOURCE_KINDS` lists them;
+`arbitre.api.settings.SourceSpec` (the ``source:`` mapping) has one field per kind, and
+`open_source` opens the one given.
 A new kind of source is one entry of `SOURCE_KINDS` (docs/adding-a-frame-source.md).
 """
 
@@ -14,9 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import pydantic
-from pydantic import BaseModel, ConfigDict
 
 from arbitre.vision.errors import VisionError
 
@@ -117,42 +115,6 @@ SOURCE_KINDS: tuple[SourceKind, ...] = (
 def find_kind(key: str) -> SourceKind:
     """The kind of source whose key (under ``source:``) is ``key``."""
     return next(kind for kind in SOURCE_KINDS if kind.key == key)
-
-
-class _OneSource(BaseModel):
-    """What `SourceSpec` does; its fields, one per kind, come from `SOURCE_KINDS`."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    @pydantic.model_validator(mode="after")
-    def _exactly_one(self) -> _OneSource:
-        given = [name for name, value in self if value is not None]
-        if len(given) != 1:
-            *first, last = (kind.key for kind in SOURCE_KINDS)
-            names = f"{', '.join(first)} or {last}"
-            found = f"got {' and '.join(given)}" if given else "got none"
-            raise ValueError(f"give one source: {names} ({found})")
-        return self
-
-    def chosen(self) -> tuple[SourceKind, Any]:
-        """The kind of source given and its value."""
-        key, value = next((key, value) for key, value in self if value is not None)
-        return find_kind(key), value
-
-
-if TYPE_CHECKING:  # a checker sees the methods; the fields are made from the table
-    SourceSpec = _OneSource
-else:
-    SourceSpec = pydantic.create_model(
-        "SourceSpec",
-        __base__=_OneSource,
-        __module__=__name__,
-        __doc__="Where frames come from: exactly one of the fields.",
-        **{
-            kind.key: ((int if kind.value_type is int else str) | None, None)
-            for kind in SOURCE_KINDS
-        },
-    )
 
 
 def open_source(given: tuple[SourceKind, Any] | None, base: Path) -> FrameSource:

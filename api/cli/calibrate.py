@@ -7,7 +7,6 @@ from typing import Annotated
 import typer
 
 from arbitre.api.cli.common import bad_input_exits_2, fail, progress_bar
-from arbitre.rules.answers import counted
 
 app = typer.Typer(help="Calibrate the camera.", no_args_is_help=True)
 
@@ -32,6 +31,7 @@ def calibrate_camera(
     from arbitre.calibration.camera import save_camera
     from arbitre.calibration.intrinsics import CalibrationFailure, calibrate_camera_from_files
     from arbitre.files import refuse_overwrite
+    from arbitre.rules.answers import counted
 
     refuse_overwrite(out, force=force)  # before the long search, not after
     target = load_board(board)
