@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import types
 import typing
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -96,8 +95,5 @@ def _models_in(annotation: Any) -> Iterator[type[pydantic.BaseModel]]:
     if isinstance(annotation, type) and issubclass(annotation, pydantic.BaseModel):
         yield annotation
         return
-    if typing.get_origin(annotation) in (typing.Union, types.UnionType) or typing.get_args(
-        annotation
-    ):
-        for inner in typing.get_args(annotation):
-            yield from _models_in(inner)
+    for inner in typing.get_args(annotation):  # a union, list[...], dict[...]
+        yield from _models_in(inner)

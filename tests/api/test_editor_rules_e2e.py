@@ -17,7 +17,7 @@ import pytest
 from arbitre.api.demo import DemoSource, demo_config
 from arbitre.api.live import LiveTable
 
-from .test_page_e2e import CHROMIUM, CHROMIUM_ARGS, _get_json, _playwright
+from .test_page_e2e import _get_json, launched_chromium
 from .test_terrain_page_e2e import TOKEN, _save_terrain, _tap_table, serving
 
 KINDS = ["wood", "difficult", "impassable", "building", "obstacle"]
@@ -38,13 +38,8 @@ def smooth_and_rifled() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    sync_playwright = _playwright()
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with launched_chromium() as chromium:
+        yield chromium
 
 
 def _editor(browser: Any, base: str) -> tuple[Any, Any, list[str]]:

@@ -15,7 +15,7 @@ from arbitre.api.live import LiveTable
 from arbitre.api.routes.errors import refusal
 from arbitre.rules.errors import QuestionError, UnknownName
 
-from .test_page_e2e import CHROMIUM, CHROMIUM_ARGS, _playwright
+from .test_page_e2e import launched_chromium
 from .test_terrain_page_e2e import serving
 
 REFUSALS = [
@@ -36,18 +36,13 @@ REFUSALS = [
 
 @pytest.fixture(scope="module")
 def page() -> Iterator[Any]:
-    sync_playwright = _playwright()
     with (
         serving(LiveTable(demo_config(), DemoSource(move_every_s=1e9))) as base,
-        sync_playwright() as playwright,
+        launched_chromium() as browser,
     ):
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page()
-            page.goto(base, wait_until="domcontentloaded")
-            yield page
-        finally:
-            browser.close()
+        page = browser.new_page()
+        page.goto(base, wait_until="domcontentloaded")
+        yield page
 
 
 def _in_page(page: Any, language: str, script: str, arg: Any) -> Any:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .test_page_e2e import CHROMIUM, CHROMIUM_ARGS, _get_json, _playwright, _serving
+from .test_page_e2e import _get_json, _serving, launched_chromium
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -124,13 +124,8 @@ def demo() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    sync_playwright = _playwright()
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with launched_chromium() as chromium:
+        yield chromium
 
 
 def _open(browser: Any, base: str, viewport: dict[str, int], figures: int) -> tuple[Any, Any]:

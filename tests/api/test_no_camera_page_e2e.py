@@ -19,7 +19,7 @@ from arbitre.api.demo import DemoSource, demo_config
 from arbitre.api.live import LiveTable
 from arbitre.vision.sources import FrameSource
 
-from .test_page_e2e import CHROMIUM, CHROMIUM_ARGS, _get_json, _playwright
+from .test_page_e2e import _get_json, launched_chromium
 from .test_terrain_page_e2e import serving
 
 PHONE = {"width": 390, "height": 844}
@@ -61,13 +61,8 @@ def server(camera: Unplugged) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    sync_playwright = _playwright()
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with launched_chromium() as chromium:
+        yield chromium
 
 
 def _state_is(page: Any, state: str) -> None:

@@ -20,6 +20,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +138,18 @@ def _playwright() -> Any:
     except ImportError:
         pytest.fail("playwright for Python is missing (pip install playwright)", pytrace=False)
     return sync_playwright
+
+
+@contextmanager
+def launched_chromium() -> Iterator[Any]:
+    """Debian's chromium, headless, driven by Playwright; closed when the block ends."""
+    sync_playwright = _playwright()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 @pytest.fixture(scope="module")
