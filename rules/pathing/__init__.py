@@ -65,9 +65,9 @@ Modules
 meet, :mod:`~arbitre.rules.pathing.graph` searches it, :mod:`~arbitre.rules.pathing.legs` and
 :mod:`~arbitre.rules.pathing.refraction` turn the result into a path, and
 :mod:`~arbitre.rules.pathing.cast` and :mod:`~arbitre.rules.pathing.rays` outline reachable areas;
-:mod:`~arbitre.rules.pathing.primitives` holds the vectorised geometry they share, over
-the compiled loops of :mod:`~arbitre.rules.pathing.kernels` (numba; compiled on first
-use and cached).
+:mod:`~arbitre.rules.pathing.primitives` holds the vectorised geometry they share, and
+:mod:`~arbitre.rules.pathing.kernels` the tests they make thousands of times, as compiled
+loops (numba; compiled on first use and cached).
 """
 
 from __future__ import annotations

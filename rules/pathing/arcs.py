@@ -13,9 +13,10 @@ from typing import Protocol
 import numpy as np
 import shapely
 
+from arbitre.rules.pathing.kernels import box_pairs
 from arbitre.rules.pathing.model import BoolArray, FloatArray, IntArray
-from arbitre.rules.pathing.prepare import _Zone
-from arbitre.rules.pathing.primitives import _TWO_PI, _bbox_pairs, _circle_segment_angles, _empty2
+from arbitre.rules.pathing.prepare import Zone
+from arbitre.rules.pathing.primitives import TWO_PI, circle_segment_angles, empty_points
 from arbitre.rules.pathing.region import Region
 
 _CLIFF = 2.0
@@ -23,7 +24,8 @@ _CLIFF = 2.0
 
 
 class _Scene(Protocol):
-    """What the arc computations read of a pathing scene (`arbitre.rules.pathing.scene._Scene`)."""
+    """What the arc computations read of a query's scene (`~arbitre.rules.pathing.scene.QueryScene`,
+    which imports this module)."""
 
     radius: float
     rect: tuple[float, float, float, float]
@@ -37,14 +39,14 @@ class _Scene(Protocol):
     raw_edges: FloatArray
     zones: list[tuple[float, shapely.Geometry, FloatArray, FloatArray]]
     zone_edges: list[tuple[IntArray, FloatArray]]
-    zone_ref: list[_Zone]
+    zone_ref: list[Zone]
 
     def points_free(self, points: FloatArray) -> BoolArray: ...
 
     def weight_at(self, x: FloatArray, y: FloatArray) -> FloatArray: ...
 
 
-def _circle_runs(scene: _Scene) -> tuple[FloatArray, FloatArray, IntArray, BoolArray]:
+def free_runs(scene: _Scene) -> tuple[FloatArray, FloatArray, IntArray, BoolArray]:
     """Free angular runs of every circle, found exactly from obstacle breakpoints."""
     ox = scene.circ_xy[:, 0]
     oy = scene.circ_xy[:, 1]
@@ -94,9 +96,9 @@ def _circle_runs(scene: _Scene) -> tuple[FloatArray, FloatArray, IntArray, BoolA
             a = np.arccos(c[i]) if is_x else np.arcsin(c[i])
             index += [i, i]
             if is_x:
-                angles += [np.mod(a, _TWO_PI), np.mod(-a, _TWO_PI)]
+                angles += [np.mod(a, TWO_PI), np.mod(-a, TWO_PI)]
             else:
-                angles += [np.mod(a, _TWO_PI), np.mod(math.pi - a, _TWO_PI)]
+                angles += [np.mod(a, TWO_PI), np.mod(math.pi - a, TWO_PI)]
         for k, marks in enumerate(scene.circ_marks):
             if len(marks):
                 index.append(np.full(len(marks), k, dtype=np.intp))
@@ -109,7 +111,7 @@ def _circle_runs(scene: _Scene) -> tuple[FloatArray, FloatArray, IntArray, BoolA
     return _merge_runs(count, owner, start, stop, free)
 
 
-def _circle_weights(scene: _Scene) -> tuple[FloatArray, list[FloatArray], list[FloatArray]]:
+def circle_weights(scene: _Scene) -> tuple[FloatArray, list[FloatArray], list[FloatArray]]:
     """Piecewise constant cost per mm around every circle.
 
     Returns a constant weight per circle (NaN where it varies) and, where it
@@ -165,7 +167,7 @@ def _circle_circle_angles(
     Returns the index of the first circle of every crossing pair and the two angles
     on it where they cross.
     """
-    i, j = _bbox_pairs(ox - rho, oy - rho, ox + rho, oy + rho, cx - r, cy - r, cx + r, cy + r)
+    i, j = box_pairs(ox - rho, oy - rho, ox + rho, oy + rho, cx - r, cy - r, cx + r, cy + r)
     dx = cx[j] - ox[i]
     dy = cy[j] - oy[i]
     dist = np.hypot(dx, dy)
@@ -177,7 +179,7 @@ def _circle_circle_angles(
     cos_half = (rho[i] ** 2 + dist**2 - rj**2) / (2.0 * rho[i] * dist)
     half = np.arccos(np.clip(cos_half, -1.0, 1.0))
     base = np.arctan2(dy, dx)
-    return i, np.mod(base - half, _TWO_PI), np.mod(base + half, _TWO_PI)
+    return i, np.mod(base - half, TWO_PI), np.mod(base + half, TWO_PI)
 
 
 def _circle_edge_angles(
@@ -185,7 +187,7 @@ def _circle_edge_angles(
 ) -> tuple[IntArray, FloatArray]:
     """Where circles meet any of ``segments`` ``(S, 4)``: circle index and angle on it."""
     s = segments
-    i, j = _bbox_pairs(
+    i, j = box_pairs(
         ox - rho,
         oy - rho,
         ox + rho,
@@ -195,7 +197,7 @@ def _circle_edge_angles(
         np.maximum(s[:, 0], s[:, 2]),
         np.maximum(s[:, 1], s[:, 3]),
     )
-    pair, ang = _circle_segment_angles(ox[i], oy[i], rho[i], s[j, 0], s[j, 1], s[j, 2], s[j, 3])
+    pair, ang = circle_segment_angles(ox[i], oy[i], rho[i], s[j, 0], s[j, 1], s[j, 2], s[j, 3])
     return i[pair], ang
 
 
@@ -223,10 +225,10 @@ def _pieces(
     if len(ang):
         nxt[:-1] = ang[1:]
         last = np.concatenate([idx[1:] != idx[:-1], [True]])
-        nxt[last] = ang[first[idx[last]]] + _TWO_PI
+        nxt[last] = ang[first[idx[last]]] + TWO_PI
     owner = np.concatenate([idx, empty]).astype(np.intp)
     start = np.concatenate([ang, np.zeros(len(empty))])
-    stop = np.concatenate([nxt, np.full(len(empty), _TWO_PI)])
+    stop = np.concatenate([nxt, np.full(len(empty), TWO_PI)])
     order = np.lexsort((start, owner))
     return owner[order], start[order], stop[order]
 
@@ -242,7 +244,7 @@ def _merge_runs(
         lo, hi = int(splits[k]), int(splits[k + 1])
         flags = free[lo:hi]
         if np.all(flags):
-            runs.append([(0.0, _TWO_PI)])
+            runs.append([(0.0, TWO_PI)])
             full[k] = True
             continue
         if not np.any(flags):
@@ -265,7 +267,7 @@ def _merge_runs(
                 current = None
         if current is not None:
             mine.append(current)
-        runs.append([(a % _TWO_PI, length) for a, length in mine])
+        runs.append([(a % TWO_PI, length) for a, length in mine])
     width = max([len(r) for r in runs] + [1])
     run_start = np.zeros((count, width))
     run_len = np.full((count, width), -math.inf)
@@ -276,7 +278,7 @@ def _merge_runs(
     return run_start, run_len, np.array([len(r) for r in runs], dtype=np.intp), full
 
 
-def _cliffs(
+def cliff_points(
     scene: _Scene, circ_xy: list[FloatArray], circ_rho: list[FloatArray]
 ) -> tuple[FloatArray, FloatArray]:
     """Where region boundaries meet grown obstacles: extra boundary nodes.
@@ -287,7 +289,7 @@ def _cliffs(
     points: list[FloatArray] = []
     infos: list[FloatArray] = []
     if not scene.zones:
-        return _empty2(), np.zeros((0, 4))
+        return empty_points(), np.zeros((0, 4))
     cxy = np.array(circ_xy, dtype=np.float64).reshape(-1, 2)
     crho = np.concatenate(circ_rho) if circ_rho else np.zeros(0)
     offsets = np.zeros((0, 4))
@@ -314,7 +316,7 @@ def _cliffs(
         span = np.hypot(edges[:, 2] - edges[:, 0], edges[:, 3] - edges[:, 1])
         hits: list[tuple[IntArray, FloatArray]] = []
         if len(crho):
-            i, j = _bbox_pairs(
+            i, j = box_pairs(
                 lo_x,
                 lo_y,
                 hi_x,
@@ -339,7 +341,7 @@ def _cliffs(
                 hits.append((i[good], u[good]))
         if len(offsets):
             o = offsets
-            i, j = _bbox_pairs(
+            i, j = box_pairs(
                 lo_x,
                 lo_y,
                 hi_x,
@@ -381,5 +383,5 @@ def _cliffs(
                 )
             )
     if not points:
-        return _empty2(), np.zeros((0, 4))
+        return empty_points(), np.zeros((0, 4))
     return np.concatenate(points), np.concatenate(infos)

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from arbitre.rules.pathing.kernels import first_hits
+from arbitre.rules.pathing.kernels import crossings, first_hits
 from arbitre.rules.pathing.model import TOLERANCE_MM, BoolArray, FloatArray, IntArray
-from arbitre.rules.pathing.primitives import _crossing_intervals
-from arbitre.rules.pathing.scene import _Scene
+from arbitre.rules.pathing.scene import QueryScene
 
 
-def _cast(
-    scene: _Scene,
+def cast_rays(
+    scene: QueryScene,
     ox: FloatArray,
     oy: FloatArray,
     ux: FloatArray,
@@ -51,7 +50,7 @@ def _cast(
         e = scene.raw_edges
         dx = stop * ux
         dy = stop * uy
-        rows, ta, tb = _crossing_intervals(ox, oy, dx, dy, e)
+        rows, ta, tb = crossings(ox, oy, dx, dy, e)
         mid = (ta + tb) / 2.0
         inside = scene.inside_solids(ox[rows] + mid * dx[rows], oy[rows] + mid * dy[rows])
         inside &= (tb - ta) * stop[rows] > TOLERANCE_MM
@@ -97,7 +96,7 @@ def _closest(
 ) -> None:
     """Keep, per ray, the nearest hit, its obstacle, the piece hit and its normal.
 
-    ``rows`` are ascending (pairs from `_bbox_pairs`). Of a ray's nearest hits the first
+    ``rows`` are ascending (pairs from `box_pairs`). Of a ray's nearest hits the first
     is kept; hits at NaN are never kept.
     """
     if len(rows) == 0:
@@ -119,7 +118,7 @@ def _closest(
 
 
 def _budget_cut(
-    scene: _Scene,
+    scene: QueryScene,
     ox: FloatArray,
     oy: FloatArray,
     ux: FloatArray,
@@ -144,7 +143,7 @@ def _budget_cut(
     edges = np.concatenate([z[2] for z in scene.zones])
     dx = length[cand] * ux[cand]
     dy = length[cand] * uy[cand]
-    rows, ta, tb = _crossing_intervals(ox[cand], oy[cand], dx, dy, edges)
+    rows, ta, tb = crossings(ox[cand], oy[cand], dx, dy, edges)
     mid = (ta + tb) / 2.0
     weight = scene.piece_weights(
         ox[cand][rows] + mid * dx[rows],

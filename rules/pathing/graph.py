@@ -16,9 +16,9 @@ from typing import Any, Final
 import numpy as np
 
 from arbitre.rules.pathing.kernels import expansion
-from arbitre.rules.pathing.model import BoolArray, FloatArray, IntArray, _Edges
-from arbitre.rules.pathing.primitives import _angle, _tangents
-from arbitre.rules.pathing.scene import _Scene
+from arbitre.rules.pathing.model import BoolArray, Departures, FloatArray, IntArray
+from arbitre.rules.pathing.primitives import polar_angle, tangent_segments
+from arbitre.rules.pathing.scene import QueryScene
 
 _AHEAD: Final = 48
 """How many queued nodes Dijkstra looks at to fan them out with the node it expands."""
@@ -54,7 +54,7 @@ class _Open:
 
 
 def _fan_open(
-    scene: _Scene,
+    scene: QueryScene,
     sources: list[tuple[float, float, float, int, int, int]],
     reach: float,
     settled: BoolArray | None = None,
@@ -95,7 +95,7 @@ def _fan_open(
         ok &= np.hypot(tx - ox, ty - oy) - trho - rho <= reach + 1e-6
     # tangents only between the pairs left, in the same order
     src, column = np.nonzero(ok)
-    t1x, t1y, t2x, t2y, tangent = _tangents(
+    t1x, t1y, t2x, t2y, tangent = tangent_segments(
         ox[src, 0],
         oy[src, 0],
         rho[src, 0],
@@ -123,7 +123,7 @@ def _fan_open(
         fits = np.nonzero(least <= bound + 1e-6 * (1.0 + bound))[0]
         src, sel = src[fits], sel[fits]
         t1x, t1y, t2x, t2y = t1x[fits], t1y[fits], t2x[fits], t2y[fits]
-    phi1 = _angle(t1x - ox[src, 0], t1y - oy[src, 0])
+    phi1 = polar_angle(t1x - ox[src, 0], t1y - oy[src, 0])
     run1 = np.zeros(len(sel), dtype=np.intp)
     off1 = np.zeros(len(sel))
     from_circle = circle[src, 0] >= 0
@@ -139,7 +139,9 @@ def _fan_open(
     off2 = np.zeros(len(sel))
     if np.any(is_c):
         cidx = tc[is_c]
-        phi2[is_c] = _angle(t2x[is_c] - scene.circ_xy[cidx, 0], t2y[is_c] - scene.circ_xy[cidx, 1])
+        phi2[is_c] = polar_angle(
+            t2x[is_c] - scene.circ_xy[cidx, 0], t2y[is_c] - scene.circ_xy[cidx, 1]
+        )
         run2[is_c], off2[is_c] = scene.run_lookup(cidx, phi2[is_c])
     good = (run1 >= 0) & (run2 >= 0)
     good[~is_c] &= scene.point_free[tp[~is_c]]
@@ -161,7 +163,7 @@ def _fan_open(
 
 
 def _fan_out(
-    scene: _Scene,
+    scene: QueryScene,
     ox: float,
     oy: float,
     rho: float,
@@ -169,7 +171,7 @@ def _fan_out(
     circle: int,
     point: int,
     reach: float,
-) -> _Edges:
+) -> Departures:
     """All free tangent segments from a circle (with a winding) or a point.
 
     Targets farther than ``reach`` (beyond the source circle) are left out.
@@ -178,12 +180,12 @@ def _fan_out(
 
 
 def _fan_out_many(
-    scene: _Scene,
+    scene: QueryScene,
     sources: list[tuple[float, float, float, int, int, int]],
     reach: float,
     settled: BoolArray | None = None,
     toward: tuple[float, float, float] | None = None,
-) -> list[_Edges]:
+) -> list[Departures]:
     """:func:`_fan_out` of several sources, testing all their segments at once.
 
     Every test is made segment by segment, so each answer is what the source alone gets.
@@ -223,15 +225,15 @@ def _fan_out_many(
     )
     bounds = np.searchsorted(src, np.arange(len(sources) + 1)).tolist()
     return [
-        _Edges(*(column[lo:hi] for column in columns))
+        Departures(*(column[lo:hi] for column in columns))
         for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)
     ]
 
 
-class _Graph:
+class SearchGraph:
     """Nodes found by the search: points and tangent points with a winding."""
 
-    def __init__(self, scene: _Scene) -> None:
+    def __init__(self, scene: QueryScene) -> None:
         self.scene = scene
         self.ids: dict[object, int] = {}
         self.x: list[float] = []
@@ -246,7 +248,7 @@ class _Graph:
         self.parent: list[int] = []
         self.via: list[tuple[float, float, float, float, float, float] | None] = []
         self.done: list[bool] = []
-        self.early: dict[tuple[int, int], _Edges] = {}  # fan-outs made ahead of time
+        self.early: dict[tuple[int, int], Departures] = {}  # fan-outs made ahead of time
         self.settled = np.zeros(len(scene.points), dtype=bool)  # points whose node is done
         self.toward: tuple[float, float, float] | None = None  # A*'s goal and bound
 
@@ -284,8 +286,11 @@ class _Graph:
 
 
 def _within(
-    scene: _Scene, edges: _Edges, source: tuple[float, float, float, int, int, int], reach: float
-) -> _Edges:
+    scene: QueryScene,
+    edges: Departures,
+    source: tuple[float, float, float, int, int, int],
+    reach: float,
+) -> Departures:
     """The segments of a fan-out whose target lies within ``reach`` of the source.
 
     The same test as :func:`_fan_open` makes on every target.
@@ -296,11 +301,11 @@ def _within(
     keep = np.nonzero(near <= reach + 1e-6)[0]
     if len(keep) == len(t):
         return edges
-    return _Edges(*(getattr(edges, field.name)[keep] for field in dataclasses.fields(edges)))
+    return Departures(*(getattr(edges, field.name)[keep] for field in dataclasses.fields(edges)))
 
 
 def _source(
-    scene: _Scene, graph: _Graph, node: int
+    scene: QueryScene, graph: SearchGraph, node: int
 ) -> tuple[tuple[int, int], tuple[float, float, float, int, int, int]]:
     """The departure key of a node and its source for :func:`_fan_out_many`."""
     circle = graph.circle[node]
@@ -314,8 +319,12 @@ def _source(
 
 
 def _departures(
-    scene: _Scene, graph: _Graph, node: int, reach: float, ahead: Callable[[], Sequence[int]]
-) -> _Edges:
+    scene: QueryScene,
+    graph: SearchGraph,
+    node: int,
+    reach: float,
+    ahead: Callable[[], Sequence[int]],
+) -> Departures:
     """The fan-out of a node's point, or of its circle with its winding, made once.
 
     The nodes ``ahead()`` (next in the queue, expanded later with a reach no larger: A*
@@ -349,15 +358,15 @@ def _departures(
 
 
 def _successors(
-    scene: _Scene,
-    graph: _Graph,
+    scene: QueryScene,
+    graph: SearchGraph,
     node: int,
     reach: float,
     ahead: Callable[[], Sequence[int]],
     reached: FloatArray,
     seen: BoolArray,
     point_cost: FloatArray,
-) -> tuple[_Edges, IntArray, FloatArray, FloatArray]:
+) -> tuple[Departures, IntArray, FloatArray, FloatArray]:
     """The free edges out of a node worth following: their indices, the cost at their
     far end and the turn along the node's circle before each.
 
@@ -411,9 +420,9 @@ def _queued(heap: list[tuple[float, float, int]], done: list[bool], count: int) 
     return [int(entry[2]) for entry in heapq.nsmallest(count, heap) if not done[entry[2]]]
 
 
-def _search(scene: _Scene, goal: tuple[float, float] | None, bound: float) -> _Graph:
+def best_first(scene: QueryScene, goal: tuple[float, float] | None, bound: float) -> SearchGraph:
     """A* towards the goal (or Dijkstra when ``goal`` is None) up to ``bound``."""
-    graph = _Graph(scene)
+    graph = SearchGraph(scene)
     sx, sy = scene.points[0]
     start = graph.node(("p", 0), float(sx), float(sy), -1, 0, 0.0, 0, 0.0, 0)
     graph.g[start] = 0.0

@@ -13,16 +13,16 @@ from typing import Final
 
 import numpy as np
 
-from arbitre.rules.pathing.graph import _Graph
+from arbitre.rules.pathing.graph import SearchGraph
 from arbitre.rules.pathing.model import FloatArray
-from arbitre.rules.pathing.primitives import _TWO_PI, _angle, _tangents
-from arbitre.rules.pathing.scene import _Scene
+from arbitre.rules.pathing.primitives import TWO_PI, polar_angle, tangent_segments
+from arbitre.rules.pathing.scene import QueryScene
 
 _OUTPUT_ARC_STEP: Final = math.radians(2.0)
 
 
 @dataclass(frozen=True, slots=True)
-class _Stop:
+class Stop:
     """A point of a route (start, goal, boundary sample) or a circle it wraps around."""
 
     circle: int  # -1 for a point
@@ -36,7 +36,7 @@ class _Stop:
 
 
 @dataclass(frozen=True, slots=True)
-class _Leg:
+class Leg:
     """Evaluated route between two consecutive points."""
 
     cost: float
@@ -44,7 +44,7 @@ class _Leg:
     pieces: tuple[tuple[float, ...], ...]  # (0, x0, y0, x1, y1) or (1, circle, wind, phi, delta)
 
 
-def _chain(graph: _Graph, node: int) -> list[int]:
+def _chain(graph: SearchGraph, node: int) -> list[int]:
     """Nodes of the search tree from the start to ``node``."""
     chain: list[int] = []
     while node >= 0:
@@ -54,26 +54,26 @@ def _chain(graph: _Graph, node: int) -> list[int]:
     return chain
 
 
-def _route(graph: _Graph, node: int) -> list[_Stop]:
+def route_stops(graph: SearchGraph, node: int) -> list[Stop]:
     """Stops from the start to ``node``."""
     chain = _chain(graph, node)
     scene = graph.scene
-    stops: list[_Stop] = []
+    stops: list[Stop] = []
     for n in chain:
         point = graph.point[n]
         if graph.circle[n] < 0 and scene.first_boundary <= point < scene.end_boundary:
             zone, ring, param, _ = scene.boundary_info[point - scene.first_boundary]
             stops.append(
-                _Stop(-1, 0, graph.x[n], graph.y[n], point, int(zone), int(ring), float(param))
+                Stop(-1, 0, graph.x[n], graph.y[n], point, int(zone), int(ring), float(param))
             )
         else:
-            stops.append(_Stop(graph.circle[n], graph.wind[n], graph.x[n], graph.y[n], point))
+            stops.append(Stop(graph.circle[n], graph.wind[n], graph.x[n], graph.y[n], point))
     return stops
 
 
-def _eval_leg(
-    scene: _Scene, a: tuple[float, float], wraps: Sequence[_Stop], b: tuple[float, float]
-) -> _Leg | None:
+def taut_leg(
+    scene: QueryScene, a: tuple[float, float], wraps: Sequence[Stop], b: tuple[float, float]
+) -> Leg | None:
     """Cost, length and pieces of the taut route ``a -> wraps -> b``, None if not free."""
     discs = [(a[0], a[1], 0.0, 0)]
     for stop in wraps:
@@ -88,7 +88,7 @@ def _eval_leg(
     for k in range(count):
         ox, oy, rho, wind = discs[k]
         tx, ty, trho, twind = discs[k + 1]
-        t1x, t1y, t2x, t2y, ok = _tangents(
+        t1x, t1y, t2x, t2y, ok = tangent_segments(
             ox,
             oy,
             rho,
@@ -115,8 +115,8 @@ def _eval_leg(
     for m, stop in enumerate(wraps):
         c = stop.circle
         ox, oy = scene.circ_xy[c]
-        arrive = _angle(np.array([x1[m] - ox]), np.array([y1[m] - oy]))
-        leave = _angle(np.array([x0[m + 1] - ox]), np.array([y0[m + 1] - oy]))
+        arrive = polar_angle(np.array([x1[m] - ox]), np.array([y1[m] - oy]))
+        leave = polar_angle(np.array([x0[m + 1] - ox]), np.array([y0[m + 1] - oy]))
         run, off = scene.run_lookup(
             np.array([c, c], dtype=np.intp), np.concatenate([arrive, leave])
         )
@@ -124,8 +124,8 @@ def _eval_leg(
         if run[0] < 0 or run[1] < 0:
             return None
         if scene.run_full[c]:
-            delta = float(np.mod(stop.wind * (leave[0] - arrive[0]), _TWO_PI))
-            if delta > _TWO_PI - tol:
+            delta = float(np.mod(stop.wind * (leave[0] - arrive[0]), TWO_PI))
+            if delta > TWO_PI - tol:
                 delta = 0.0
         else:
             if run[0] != run[1]:
@@ -146,14 +146,14 @@ def _eval_leg(
     seg = np.hypot(x1 - x0, y1 - y0)
     cost += float(np.sum(scene.segments_cost(x0, y0, x1, y1, seg)))
     length += float(np.sum(seg))
-    return _Leg(cost, length, tuple(pieces))
+    return Leg(cost, length, tuple(pieces))
 
 
-def _split_legs(stops: list[_Stop]) -> list[tuple[int, list[_Stop], int]]:
+def split_legs(stops: list[Stop]) -> list[tuple[int, list[Stop], int]]:
     """Legs between consecutive point stops: (index of a, wraps, index of b)."""
-    legs: list[tuple[int, list[_Stop], int]] = []
+    legs: list[tuple[int, list[Stop], int]] = []
     last = 0
-    wraps: list[_Stop] = []
+    wraps: list[Stop] = []
     for k in range(1, len(stops)):
         if stops[k].circle >= 0:
             wraps.append(stops[k])
@@ -164,7 +164,7 @@ def _split_legs(stops: list[_Stop]) -> list[tuple[int, list[_Stop], int]]:
     return legs
 
 
-def _polyline(scene: _Scene, legs: list[_Leg]) -> FloatArray:
+def legs_polyline(scene: QueryScene, legs: list[Leg]) -> FloatArray:
     """Sampled polyline of evaluated legs."""
     out: list[tuple[float, float]] = []
     for leg in legs:
@@ -190,7 +190,7 @@ def _polyline(scene: _Scene, legs: list[_Leg]) -> FloatArray:
     return array
 
 
-def _legs_from_search(scene: _Scene, graph: _Graph, target: int) -> list[_Leg]:
+def legs_from_search(scene: QueryScene, graph: SearchGraph, target: int) -> list[Leg]:
     """Pieces straight from the search tree (used if re-evaluation fails)."""
     chain = _chain(graph, target)
     pieces: list[tuple[float, ...]] = []
@@ -205,4 +205,4 @@ def _legs_from_search(scene: _Scene, graph: _Graph, target: int) -> list[_Leg]:
             length += float(scene.circ_rho[c]) * delta
         pieces.append((0.0, t1x, t1y, t2x, t2y))
         length += math.hypot(t2x - t1x, t2y - t1y)
-    return [_Leg(graph.g[target], length, tuple(pieces))]
+    return [Leg(graph.g[target], length, tuple(pieces))]

@@ -224,7 +224,7 @@ class Path:
     blocked_by: tuple[str, ...]
 
 
-def _as_point(value: object, name: str) -> tuple[float, float]:
+def as_point(value: object, name: str) -> tuple[float, float]:
     """Return ``value`` as a finite ``(x, y)`` pair or raise ``ValueError``."""
     try:
         array = np.asarray(value, dtype=np.float64)
@@ -237,7 +237,7 @@ def _as_point(value: object, name: str) -> tuple[float, float]:
     return float(array[0]), float(array[1])
 
 
-def _as_length(value: object, name: str) -> float:
+def as_length(value: object, name: str) -> float:
     """Return ``value`` as a finite, non-negative length or raise ``ValueError``."""
     number = _finite_float(value, name)
     if number < 0.0:
@@ -245,7 +245,7 @@ def _as_length(value: object, name: str) -> float:
     return number
 
 
-def _is_plus_inf(value: object) -> bool:
+def is_plus_inf(value: object) -> bool:
     """Whether ``value`` is positive infinity."""
     try:
         return float(cast(float, value)) == math.inf
@@ -254,7 +254,7 @@ def _is_plus_inf(value: object) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class _Edges:
+class Departures:
     """Free tangent segments leaving one node (or one circle with one winding)."""
 
     target: IntArray  # index into the scene's target arrays

@@ -25,14 +25,14 @@ from arbitre.rules.pathing.model import (
     base_overlap,
 )
 from arbitre.rules.pathing.outline import path_outline, vertex_budgets, vertex_count
-from arbitre.rules.pathing.primitives import _angle, _cross2, _empty2
+from arbitre.rules.pathing.primitives import cross2, empty_points, polar_angle
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class _Obstacle:
+class Obstacle:
     """A blocking obstacle reduced to raw discs, raw edges and convex corners."""
 
     ident: str
@@ -81,7 +81,7 @@ def _hull_core(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
     return lower[:-1] + upper[:-1]
 
 
-def _prepare_hull(hull: DiscHull) -> _Obstacle:
+def _prepare_hull(hull: DiscHull) -> Obstacle:
     """Hull discs, core polygon and tangent normals of a :class:`DiscHull`."""
     key = (hull.ident, hull.discs.tobytes())
     cached = _HULLS.get(key)
@@ -100,20 +100,20 @@ def _prepare_hull(hull: DiscHull) -> _Obstacle:
         disc_xy, disc_r, normals, edges, solid = xy, radii, (np.zeros(0),), np.zeros((0, 4)), None
     else:
         disc_xy, disc_r, normals, edges, solid = _hull_outline(xy, radii)
-    result = _Obstacle(
+    result = Obstacle(
         hull.ident,
         disc_xy,
         disc_r,
         normals,
         edges,
         solid,
-        _empty2(),
-        _empty2(),
+        empty_points(),
+        empty_points(),
         centre,
         bound,
         True,
     )
-    _remember(_HULLS, key, result, 8192)
+    remember_bounded(_HULLS, key, result, 8192)
     return result
 
 
@@ -149,7 +149,7 @@ def _hull_outline(
     )
     core = np.array(core_list, dtype=np.float64).reshape(-1, 2)
     on_hull = np.unique(np.concatenate([i, j]))
-    normal_angles = _angle(nx, ny)
+    normal_angles = polar_angle(nx, ny)
     normals = tuple(
         np.concatenate([normal_angles[i == disc], normal_angles[j == disc]]) for disc in on_hull
     )
@@ -168,7 +168,7 @@ def _hull_outline(
     return xy[on_hull], radii[on_hull], normals, edges, solid
 
 
-def _prepare_polygon(blocking: BlockingPolygon, max_vertices: int) -> _Obstacle:
+def _prepare_polygon(blocking: BlockingPolygon, max_vertices: int) -> Obstacle:
     """Edges, convex corners and corner normals of a :class:`BlockingPolygon`, simplified
     to at most ``max_vertices`` vertices by an outline that contains it (`path_outline`)."""
     cached = _POLYGONS.get((blocking, max_vertices))
@@ -189,20 +189,20 @@ def _prepare_polygon(blocking: BlockingPolygon, max_vertices: int) -> _Obstacle:
         before = np.roll(ring, 1, axis=0)
         inx, iny = ring[:, 0] - before[:, 0], ring[:, 1] - before[:, 1]
         outx, outy = after[:, 0] - ring[:, 0], after[:, 1] - ring[:, 1]
-        turn = _cross2(inx, iny, outx, outy)
+        turn = cross2(inx, iny, outx, outy)
         convex = turn > 1e-9 * np.hypot(inx, iny) * np.hypot(outx, outy)
         edges.append(np.column_stack([ring, after]))
         corners.append(ring[convex])
-        normals.append(np.column_stack([_angle(iny, -inx), _angle(outy, -outx)])[convex])
+        normals.append(np.column_stack([polar_angle(iny, -inx), polar_angle(outy, -outx)])[convex])
     exterior = rings[0]
     centre = (exterior.min(axis=0) + exterior.max(axis=0)) / 2.0
     bound = float(np.max(np.hypot(exterior[:, 0] - centre[0], exterior[:, 1] - centre[1])))
     shapely.prepare(polygon)
     all_edges = np.concatenate(edges)
     all_corners = np.concatenate(corners)
-    result = _Obstacle(
+    result = Obstacle(
         blocking.ident,
-        _empty2(),
+        empty_points(),
         np.zeros(0),
         (),
         all_edges,
@@ -213,12 +213,12 @@ def _prepare_polygon(blocking: BlockingPolygon, max_vertices: int) -> _Obstacle:
         bound,
         len(rings) == 1 and len(all_corners) == len(all_edges),
     )
-    _remember(_POLYGONS, (blocking, max_vertices), result, 4096)
+    remember_bounded(_POLYGONS, (blocking, max_vertices), result, 4096)
     return result
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class _Zone:
+class Zone:
     """Union of the costly regions with factor >= some level."""
 
     extra: float  # cost added per mm inside, above the level below
@@ -232,7 +232,7 @@ class _Zone:
     samples: dict[float, tuple[FloatArray, IntArray, FloatArray, BoolArray]]
 
 
-def _prepare_zones(costly: tuple[CostlyRegion, ...], reach_mm: float) -> tuple[_Zone, ...]:
+def _prepare_zones(costly: tuple[CostlyRegion, ...], reach_mm: float) -> tuple[Zone, ...]:
     """Nested unions of costly regions, one per distinct factor above 1, each grown by
     ``reach_mm``: the mover's radius, since it pays while its base overlaps the region
     (regions already ``grown`` are taken as they are)."""
@@ -240,7 +240,7 @@ def _prepare_zones(costly: tuple[CostlyRegion, ...], reach_mm: float) -> tuple[_
     if cached is not None:
         return cached
     levels = sorted({region.factor for region in costly if region.factor > 1.0})
-    zones: list[_Zone] = []
+    zones: list[Zone] = []
     below = 1.0
     for level in levels:
         paying = [c for c in costly if c.factor >= level]
@@ -275,7 +275,7 @@ def _prepare_zones(costly: tuple[CostlyRegion, ...], reach_mm: float) -> tuple[_
                 edge_ring.append(np.full(len(step), len(rings) - 1, dtype=np.intp))
                 edge_start.append(lengths[-1][:-1])
         zones.append(
-            _Zone(
+            Zone(
                 level - below,
                 inner,
                 closed,
@@ -289,13 +289,11 @@ def _prepare_zones(costly: tuple[CostlyRegion, ...], reach_mm: float) -> tuple[_
         )
         below = level
     result = tuple(zones)
-    _remember(_ZONES, (costly, reach_mm), result, 64)
+    remember_bounded(_ZONES, (costly, reach_mm), result, 64)
     return result
 
 
-def _zone_samples(
-    zone: _Zone, spacing: float
-) -> tuple[FloatArray, IntArray, FloatArray, BoolArray]:
+def zone_samples(zone: Zone, spacing: float) -> tuple[FloatArray, IntArray, FloatArray, BoolArray]:
     """Boundary sample points of a zone: positions, ring index, arc length, is-vertex."""
     cached = zone.samples.get(spacing)
     if cached is not None:
@@ -315,7 +313,7 @@ def _zone_samples(
         ring_ids.append(np.full(len(edge), index, dtype=np.intp))
         vertex.append(fraction == 0.0)
     result = (
-        np.concatenate(points) if points else _empty2(),
+        np.concatenate(points) if points else empty_points(),
         np.concatenate(ring_ids) if ring_ids else np.zeros(0, dtype=np.intp),
         np.concatenate(params) if params else np.zeros(0),
         np.concatenate(vertex) if vertex else np.zeros(0, dtype=bool),
@@ -324,7 +322,7 @@ def _zone_samples(
     return result
 
 
-def _ring_point(zone: _Zone, ring: int, param: float) -> tuple[float, float]:
+def ring_point(zone: Zone, ring: int, param: float) -> tuple[float, float]:
     """Point at arc length ``param`` (wrapping) along a zone boundary ring."""
     coords = zone.rings[ring]
     cum = zone.lengths[ring]
@@ -340,7 +338,7 @@ def _ring_point(zone: _Zone, ring: int, param: float) -> tuple[float, float]:
     )
 
 
-class _Prepared:
+class PreparedField:
     """A field with bounding circles of all obstacles; details are prepared on demand."""
 
     __slots__ = (
@@ -359,7 +357,7 @@ class _Prepared:
         self.width = field.width_mm
         self.depth = field.depth_mm
         self.sources: tuple[DiscHull | BlockingPolygon, ...] = field.hulls + field.polygons
-        self.items: list[_Obstacle | None] = [None] * len(self.sources)
+        self.items: list[Obstacle | None] = [None] * len(self.sources)
         self.budgets = [0] * len(field.hulls) + vertex_budgets(
             [vertex_count(p.polygon) for p in field.polygons]
         )
@@ -398,7 +396,7 @@ class _Prepared:
         else:
             self.costly_boxes = np.zeros((0, 4))
 
-    def obstacle(self, index: int) -> _Obstacle:
+    def obstacle(self, index: int) -> Obstacle:
         """The prepared obstacle ``index`` (hulls first, then polygons)."""
         item = self.items[index]
         if item is None:
@@ -412,7 +410,7 @@ class _Prepared:
 
     def zones_for(
         self, box: tuple[float, float, float, float], reach_mm: float
-    ) -> tuple[_Zone, ...]:
+    ) -> tuple[Zone, ...]:
         """Zones of the costly regions whose bounds, grown by ``reach_mm``, meet ``box``."""
         if not self.costly:
             return ()
@@ -428,7 +426,7 @@ class _Prepared:
         return _prepare_zones(chosen, reach_mm) if chosen else ()
 
 
-def _remember(store: dict[_K, _V], key: _K, value: _V, size: int) -> None:
+def remember_bounded(store: dict[_K, _V], key: _K, value: _V, size: int) -> None:
     """Insert into a small cache, dropping the oldest entries beyond ``size``."""
     store[key] = value
     while len(store) > size:
@@ -438,17 +436,17 @@ def _remember(store: dict[_K, _V], key: _K, value: _V, size: int) -> None:
             break
 
 
-def _prepare(field: Field) -> _Prepared:
+def prepare_field(field: Field) -> PreparedField:
     """Prepare a field (cached by identity for a few fields)."""
     hit = _FIELDS.get(id(field))
     if hit is not None and hit[0] is field:
         return hit[1]
-    prepared = _Prepared(field)
-    _remember(_FIELDS, id(field), (field, prepared), 8)
+    prepared = PreparedField(field)
+    remember_bounded(_FIELDS, id(field), (field, prepared), 8)
     return prepared
 
 
-_FIELDS: dict[int, tuple[Field, _Prepared]] = {}
-_HULLS: dict[tuple[str, bytes], _Obstacle] = {}
-_POLYGONS: dict[tuple[BlockingPolygon, int], _Obstacle] = {}
-_ZONES: dict[tuple[tuple[CostlyRegion, ...], float], tuple[_Zone, ...]] = {}
+_FIELDS: dict[int, tuple[Field, PreparedField]] = {}
+_HULLS: dict[tuple[str, bytes], Obstacle] = {}
+_POLYGONS: dict[tuple[BlockingPolygon, int], Obstacle] = {}
+_ZONES: dict[tuple[tuple[CostlyRegion, ...], float], tuple[Zone, ...]] = {}

@@ -1,8 +1,9 @@
 """Vectorised plane geometry the search is built on.
 
-Distances between points and segments, tangents between circles, where circles
-meet segments, overlapping boxes and where segments cross edges. Coordinates are
-table mm; arrays of pairs are given elementwise and broadcast.
+Angles, tangents between circles and where circles meet segments. Coordinates are
+table mm; arrays of pairs are given elementwise and broadcast. (Distances between
+points and segments, overlapping boxes and where segments cross edges are compiled
+loops, in :mod:`~arbitre.rules.pathing.kernels`.)
 """
 
 from __future__ import annotations
@@ -12,54 +13,22 @@ from typing import Final, cast
 
 import numpy as np
 
-from arbitre.rules.pathing.kernels import (
-    box_pairs,
-    crossings,
-    point_segment_dist2,
-    segment_segment_dist,
-)
 from arbitre.rules.pathing.model import TOLERANCE_MM, BoolArray, FloatArray, IntArray
 
-_TWO_PI: Final = 2.0 * math.pi
+TWO_PI: Final = 2.0 * math.pi
 
 
-def _cross2(ax: FloatArray, ay: FloatArray, bx: FloatArray, by: FloatArray) -> FloatArray:
+def cross2(ax: FloatArray, ay: FloatArray, bx: FloatArray, by: FloatArray) -> FloatArray:
     """z component of the cross product of 2-D vectors."""
     return ax * by - ay * bx
 
 
-def _point_segment_dist2(
-    px: FloatArray,
-    py: FloatArray,
-    ax: FloatArray,
-    ay: FloatArray,
-    bx: FloatArray,
-    by: FloatArray,
-) -> FloatArray:
-    """Squared distance from points to segments (broadcasting)."""
-    return point_segment_dist2(px, py, ax, ay, bx, by)
-
-
-def _segment_segment_dist(
-    p0x: FloatArray,
-    p0y: FloatArray,
-    p1x: FloatArray,
-    p1y: FloatArray,
-    ax: FloatArray,
-    ay: FloatArray,
-    bx: FloatArray,
-    by: FloatArray,
-) -> FloatArray:
-    """Distance between segments ``p0-p1`` and ``a-b`` (0 when they cross)."""
-    return segment_segment_dist(p0x, p0y, p1x, p1y, ax, ay, bx, by)
-
-
-def _angle(x: FloatArray, y: FloatArray) -> FloatArray:
+def polar_angle(x: FloatArray, y: FloatArray) -> FloatArray:
     """Angles in [0, 2 pi)."""
-    return cast(FloatArray, np.mod(np.arctan2(y, x), _TWO_PI))
+    return cast(FloatArray, np.mod(np.arctan2(y, x), TWO_PI))
 
 
-def _tangents(
+def tangent_segments(
     ox: float | FloatArray,
     oy: float | FloatArray,
     rho: float | FloatArray,
@@ -95,7 +64,7 @@ def _tangents(
     return t1x, t1y, t2x, t2y, ok
 
 
-def _circle_segment_angles(
+def circle_segment_angles(
     ox: FloatArray,
     oy: FloatArray,
     rho: FloatArray,
@@ -128,39 +97,12 @@ def _circle_segment_angles(
         hit = good & (s >= -1e-12) & (s <= 1.0 + 1e-12)
         where = np.nonzero(hit)[0]
         index.append(where)
-        angles.append(_angle(gx[where] + s[where] * fx[where], gy[where] + s[where] * fy[where]))
+        angles.append(
+            polar_angle(gx[where] + s[where] * fx[where], gy[where] + s[where] * fy[where])
+        )
     return np.concatenate(index), np.concatenate(angles)
 
 
-def _bbox_pairs(
-    a_min_x: FloatArray,
-    a_min_y: FloatArray,
-    a_max_x: FloatArray,
-    a_max_y: FloatArray,
-    b_min_x: FloatArray,
-    b_min_y: FloatArray,
-    b_max_x: FloatArray,
-    b_max_y: FloatArray,
-) -> tuple[IntArray, IntArray]:
-    """Index pairs of overlapping boxes between two box sets, by the first set's index
-    then the second's."""
-    return box_pairs(a_min_x, a_min_y, a_max_x, a_max_y, b_min_x, b_min_y, b_max_x, b_max_y)
-
-
-def _crossing_intervals(
-    x0: FloatArray,
-    y0: FloatArray,
-    dx: FloatArray,
-    dy: FloatArray,
-    edges: FloatArray,
-) -> tuple[IntArray, FloatArray, FloatArray]:
-    """Split each segment ``p0 + t d, t in [0, 1]`` where it crosses ``edges``.
-
-    Returns, for every piece, the segment index and its parameter range; the pieces
-    come by segment and, within one, in order along it.
-    """
-    return crossings(x0, y0, dx, dy, edges)
-
-
-def _empty2() -> FloatArray:
+def empty_points() -> FloatArray:
+    """No points: an empty (0, 2) array."""
     return np.zeros((0, 2), dtype=np.float64)

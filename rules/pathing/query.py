@@ -12,17 +12,22 @@ import math
 import numpy as np
 import shapely
 
+from arbitre.rules.pathing.kernels import point_segment_dist2, segment_segment_dist
 from arbitre.rules.pathing.model import TOLERANCE_MM, IntArray
-from arbitre.rules.pathing.prepare import _Obstacle, _Prepared, _remember
-from arbitre.rules.pathing.primitives import _TWO_PI, _point_segment_dist2, _segment_segment_dist
+from arbitre.rules.pathing.prepare import Obstacle, PreparedField, remember_bounded
+from arbitre.rules.pathing.primitives import TWO_PI
 
-_FULL, _RAW, _IGNORED = 2, 1, 0
+LEVEL_GROWN, LEVEL_RAW, LEVEL_IGNORED = 2, 1, 0
+"""How an obstacle blocks a query (:func:`blocking_levels`): grown by the mover's radius,
+with its raw shape, or not at all."""
 
 
-def _levels(prep: _Prepared, radius: float, points: list[tuple[float, float]]) -> IntArray:
+def blocking_levels(
+    prep: PreparedField, radius: float, points: list[tuple[float, float]]
+) -> IntArray:
     """Per obstacle: grown (2), raw (1) or ignored (0) for a query touching ``points``."""
     count = len(prep.sources)
-    levels = np.full(count, _FULL, dtype=np.intp)
+    levels = np.full(count, LEVEL_GROWN, dtype=np.intp)
     for px, py in points:
         near = np.hypot(prep.centres[:, 0] - px, prep.centres[:, 1] - py)
         for k in np.nonzero(near < prep.bounds + radius + 1.0)[0]:
@@ -36,7 +41,7 @@ def _levels(prep: _Prepared, radius: float, points: list[tuple[float, float]]) -
                 inside = bool(np.any(d < -TOLERANCE_MM))
             if len(obstacle.edges):
                 e = obstacle.edges
-                d2 = _point_segment_dist2(
+                d2 = point_segment_dist2(
                     np.array(px), np.array(py), e[:, 0], e[:, 1], e[:, 2], e[:, 3]
                 )
                 edge_gap = float(np.sqrt(np.min(d2)))
@@ -46,12 +51,12 @@ def _levels(prep: _Prepared, radius: float, points: list[tuple[float, float]]) -
                 gap = min(gap, edge_gap)
             if gap >= radius - TOLERANCE_MM:
                 continue
-            levels[k] = min(int(levels[k]), _IGNORED if inside else _RAW)
+            levels[k] = min(int(levels[k]), LEVEL_IGNORED if inside else LEVEL_RAW)
     return levels
 
 
-def _table_rect(
-    prep: _Prepared, radius: float, start: tuple[float, float]
+def table_rect(
+    prep: PreparedField, radius: float, start: tuple[float, float]
 ) -> tuple[float, float, float, float] | None:
     """Box for the mover's centre: the table shrunk by ``radius``, relaxed for the start."""
     sx, sy = start
@@ -67,8 +72,8 @@ def _table_rect(
     )
 
 
-def _blocked_by(
-    prep: _Prepared,
+def straight_line_blockers(
+    prep: PreparedField,
     radius: float,
     levels: IntArray,
     start: tuple[float, float],
@@ -80,23 +85,21 @@ def _blocked_by(
     x0, y0, x1, y1 = (np.array([v]) for v in (sx, sy, gx, gy))
     if not prep.sources:
         return ()
-    d2 = _point_segment_dist2(prep.centres[:, 0], prep.centres[:, 1], x0, y0, x1, y1)
-    near = (levels != _IGNORED) & (d2 <= (prep.bounds + radius + 1.0) ** 2)
+    d2 = point_segment_dist2(prep.centres[:, 0], prep.centres[:, 1], x0, y0, x1, y1)
+    near = (levels != LEVEL_IGNORED) & (d2 <= (prep.bounds + radius + 1.0) ** 2)
     for k in np.nonzero(near)[0]:
         obstacle = prep.obstacle(int(k))
-        c = radius if levels[k] == _FULL else 0.0
+        c = radius if levels[k] == LEVEL_GROWN else 0.0
         hit = False
         if len(obstacle.disc_r):
-            dd = _point_segment_dist2(
-                obstacle.disc_xy[:, 0], obstacle.disc_xy[:, 1], x0, y0, x1, y1
-            )
+            dd = point_segment_dist2(obstacle.disc_xy[:, 0], obstacle.disc_xy[:, 1], x0, y0, x1, y1)
             limit = obstacle.disc_r + c - TOLERANCE_MM
             hit = bool(np.any((limit > 0.0) & (dd < limit * limit)))
         if not hit and len(obstacle.edges):
             segment = shapely.LineString([(sx, sy), (gx, gy)])
             if c > 10.0 * TOLERANCE_MM:
                 e = obstacle.edges
-                d = _segment_segment_dist(x0, y0, x1, y1, e[:, 0], e[:, 1], e[:, 2], e[:, 3])
+                d = segment_segment_dist(x0, y0, x1, y1, e[:, 0], e[:, 1], e[:, 2], e[:, 3])
                 hit = bool(np.min(d) < c - TOLERANCE_MM)
                 if not hit and obstacle.solid is not None:
                     hit = bool(shapely.contains_xy(obstacle.solid, sx, sy))
@@ -116,8 +119,8 @@ def _sides(radius: float, outer_mm: float | None) -> int:
     return int(min(2048, max(64, math.ceil(math.pi / half))))
 
 
-def _free_space(
-    prep: _Prepared,
+def free_space(
+    prep: PreparedField,
     radius: float,
     levels: IntArray,
     kept: IntArray,
@@ -140,10 +143,10 @@ def _free_space(
     table = shapely.box(xmin, ymin, xmax, ymax)
     blocks: list[shapely.Geometry] = []
     for k in kept:
-        if levels[k] == _IGNORED:
+        if levels[k] == LEVEL_IGNORED:
             continue
         obstacle = prep.obstacle(int(k))
-        block = _block(obstacle, radius if levels[k] == _FULL else 0.0, outer_mm)
+        block = grown_block(obstacle, radius if levels[k] == LEVEL_GROWN else 0.0, outer_mm)
         if block is not None:
             blocks.append(block)
     if not blocks:
@@ -154,12 +157,12 @@ def _free_space(
     if known is not None and all(a is b for a, b in zip(known[0], blocks, strict=True)):
         return known[1]
     free = table.difference(shapely.union_all(blocks))
-    _remember(_FREE, key, (tuple(blocks), free), 32)
+    remember_bounded(_FREE, key, (tuple(blocks), free), 32)
     return free
 
 
-def _block(obstacle: _Obstacle, c: float, outer_mm: float | None) -> shapely.Geometry | None:
-    """An obstacle grown by ``c`` as shapely geometry (see :func:`_free_space`), None for
+def grown_block(obstacle: Obstacle, c: float, outer_mm: float | None) -> shapely.Geometry | None:
+    """An obstacle grown by ``c`` as shapely geometry (see :func:`free_space`), None for
     one with neither discs nor a polygonal part; kept between queries."""
     key = (obstacle, c, outer_mm)
     if key in _BLOCKS:
@@ -169,7 +172,7 @@ def _block(obstacle: _Obstacle, c: float, outer_mm: float | None) -> shapely.Geo
         rho = obstacle.disc_r + c
         sides = _sides(float(np.max(rho)), outer_mm)
         grow = 1.0 / math.cos(math.pi / sides) if outer_mm is not None else 1.0
-        angles = np.linspace(0.0, _TWO_PI, sides, endpoint=False)
+        angles = np.linspace(0.0, TWO_PI, sides, endpoint=False)
         ring = np.column_stack([np.cos(angles), np.sin(angles)])
         pts = obstacle.disc_xy[:, None, :] + (rho * grow)[:, None, None] * ring[None]
         pts = pts.reshape(-1, 2)
@@ -189,11 +192,11 @@ def _block(obstacle: _Obstacle, c: float, outer_mm: float | None) -> shapely.Geo
             segs = max(4, math.ceil(1.5 * (math.pi / 2.0) / longest))
             grow_buffer = 1.0 / math.cos(0.75 * (math.pi / 2.0) / segs)
             block = obstacle.solid.buffer(c * grow_buffer, quad_segs=segs)
-    _remember(_BLOCKS, key, block, 1024)
+    remember_bounded(_BLOCKS, key, block, 1024)
     return block
 
 
-_BLOCKS: dict[tuple[_Obstacle, float, float | None], shapely.Geometry | None] = {}
+_BLOCKS: dict[tuple[Obstacle, float, float | None], shapely.Geometry | None] = {}
 _FREE: dict[
     tuple[float, float, float, float, tuple[int, ...]],
     tuple[tuple[shapely.Geometry, ...], shapely.Geometry],

@@ -10,10 +10,10 @@ from typing import Final
 
 import numpy as np
 
-from arbitre.rules.pathing.cast import _cast
+from arbitre.rules.pathing.cast import cast_rays
 from arbitre.rules.pathing.model import BoolArray, FloatArray, IntArray
-from arbitre.rules.pathing.primitives import _TWO_PI, _empty2
-from arbitre.rules.pathing.scene import _Scene
+from arbitre.rules.pathing.primitives import TWO_PI, empty_points
+from arbitre.rules.pathing.scene import QueryScene
 
 _CHORD_RAD: Final = 0.25
 """The widest angle a sweep's outline cuts across its circle in one chord."""
@@ -164,7 +164,7 @@ def _step_point(
     return np.where(circle, best_x, px), np.where(circle, best_y, py)
 
 
-class _Rays:
+class Rays:
     """Rays to cast, in groups that each outline one polygon.
 
     A group is a closed fan (kind 0), a half fan (1), a sweep of tangent rays along
@@ -183,12 +183,12 @@ class _Rays:
         self.bases: list[FloatArray] = []
         self.circles: list[tuple[float, float, float, int, float]] = []
         self.kind = np.zeros(0, dtype=np.intp)
-        self.base = _empty2()
+        self.base = empty_points()
         self.circle = np.zeros((0, 5))
         self.gid = np.zeros(0, dtype=np.intp)
         self.param = np.zeros(0)
-        self.o = _empty2()
-        self.u = _empty2()
+        self.o = empty_points()
+        self.u = empty_points()
         self.b = np.zeros(0)
         self.touch_owner = np.zeros(0, dtype=np.intp)
         self.touch = np.zeros(0)
@@ -197,7 +197,7 @@ class _Rays:
         self.length = np.zeros(0)
         self.owner = np.zeros(0, dtype=np.intp)
         self.piece = np.zeros(0, dtype=np.intp)
-        self.normal = _empty2()
+        self.normal = empty_points()
         self.depth = np.zeros(0, dtype=np.intp)
 
     def add(
@@ -280,7 +280,7 @@ class _Rays:
         turn = np.arccos(np.clip(np.sum(u_k * u_j, axis=1), -1.0, 1.0))
         gap = np.where(
             fan,
-            np.mod(self.param[j] - self.param[k], _TWO_PI) * far,
+            np.mod(self.param[j] - self.param[k], TWO_PI) * far,
             np.hypot(*(o_j - o_k).T) + turn * far,
         )
         need = gap > 0.02
@@ -290,12 +290,12 @@ class _Rays:
             return 0
         group = self.gid[k]
         upper = np.where(
-            fan & (self.param[j] < self.param[k]), self.param[j] + _TWO_PI, self.param[j]
+            fan & (self.param[j] < self.param[k]), self.param[j] + TWO_PI, self.param[j]
         )
         param = 0.5 * (self.param[k] + upper)
         start = self.param[np.searchsorted(self.gid, group)]
-        wrapped = fan & (param >= start + _TWO_PI)
-        param = np.where(wrapped, param - _TWO_PI, param)
+        wrapped = fan & (param >= start + TWO_PI)
+        param = np.where(wrapped, param - TWO_PI, param)
         budgets = np.where(fan, self.b[k], 0.5 * (self.b[k] + self.b[j]))
         origins = 0.5 * (o_k[need] + o_j[need])
         directions = u_k[need] + u_j[need]
@@ -373,13 +373,13 @@ class _Rays:
         self.depth = np.concatenate([self.depth, np.zeros(count, dtype=np.intp)])
         self.parts = []
 
-    def cast(self, scene: _Scene) -> None:
+    def cast(self, scene: QueryScene) -> None:
         """Cast the rays not cast yet (none are added halfway)."""
         self._gather()
         todo = np.nonzero(~self.done)[0]
         if len(todo) == 0:
             return
-        length, _, owner, normal, piece = _cast(
+        length, _, owner, normal, piece = cast_rays(
             scene,
             self.o[todo, 0],
             self.o[todo, 1],
@@ -393,7 +393,7 @@ class _Rays:
         self.piece[todo] = piece
         self.done[todo] = True
 
-    def polygons(self, scene: _Scene, levels: int = 6) -> list[FloatArray]:
+    def polygons(self, scene: QueryScene, levels: int = 6) -> list[FloatArray]:
         """Cast all rays, refining each group up to ``levels`` times, and return the rings."""
         self.cast(scene)
         if len(self.gid) == 0:

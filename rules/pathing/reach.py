@@ -14,14 +14,14 @@ from typing import Final
 import numpy as np
 import shapely
 
-from arbitre.rules.pathing.graph import _Graph, _search
-from arbitre.rules.pathing.model import Field, FloatArray, IntArray, _as_length, _as_point
-from arbitre.rules.pathing.prepare import _prepare
-from arbitre.rules.pathing.primitives import _TWO_PI, _angle
-from arbitre.rules.pathing.query import _FULL, _free_space, _levels, _table_rect
-from arbitre.rules.pathing.rays import _Rays
+from arbitre.rules.pathing.graph import SearchGraph, best_first
+from arbitre.rules.pathing.model import Field, FloatArray, IntArray, as_length, as_point
+from arbitre.rules.pathing.prepare import prepare_field
+from arbitre.rules.pathing.primitives import TWO_PI, polar_angle
+from arbitre.rules.pathing.query import LEVEL_GROWN, blocking_levels, free_space, table_rect
+from arbitre.rules.pathing.rays import Rays
 from arbitre.rules.pathing.region import Region, RegionKind
-from arbitre.rules.pathing.scene import _Scene
+from arbitre.rules.pathing.scene import QueryScene
 
 _AREA_SPACING_MM: Final = 5.0
 _SWEEP_STEP: Final = math.radians(2.0)
@@ -92,17 +92,17 @@ def reachable_area(
         come no closer than 1 mm). Where it errs further (rarely, up to about twice
         that), it mostly leaves reachable ground out.
     """
-    start = _as_point(start_mm, "start_mm")
-    radius = _as_length(mover_radius_mm, "mover_radius_mm")
-    budget = _as_length(budget_mm, "budget_mm")
-    prep = _prepare(field)
-    rect = _table_rect(prep, radius, start)
+    start = as_point(start_mm, "start_mm")
+    radius = as_length(mover_radius_mm, "mover_radius_mm")
+    budget = as_length(budget_mm, "budget_mm")
+    prep = prepare_field(field)
+    rect = table_rect(prep, radius, start)
     if budget <= 0.0 or rect is None or rect[0] > rect[2] or rect[1] > rect[3]:
         return shapely.Polygon()
-    levels = _levels(prep, radius, [start])
+    levels = blocking_levels(prep, radius, [start])
     region = Region(RegionKind.DISC, start[0], start[1], start[0], start[1], budget)
     error = max(_FRONTIER_MM, _FRONTIER_SHARE * budget)
-    scene = _Scene(
+    scene = QueryScene(
         prep,
         radius,
         start,
@@ -113,7 +113,7 @@ def reachable_area(
         _AREA_SPACING_MM,
         bend_loss_mm=error / _BENDS,
     )
-    graph = _search(scene, None, budget)
+    graph = best_first(scene, None, budget)
     # a power of two: the obstacles drawn for it are kept for every allowance near this
     drawing = 2.0 ** math.floor(math.log2(error / _DRAWING_SHARE))
     shapes = _sweep_shapes(scene, graph, budget, drawing)
@@ -126,9 +126,9 @@ def reachable_area(
     # The paths may leave the obstacles the start overlaps, but no move may end on one
     # (the move questions refuse such a goal): the area is that of the grown obstacles,
     # whatever the start overlaps.
-    ends = np.full_like(levels, _FULL)
-    blocking = np.union1d(scene.kept, np.nonzero(levels != _FULL)[0])
-    free = _free_space(prep, radius, ends, blocking, rect, window, drawing)
+    ends = np.full_like(levels, LEVEL_GROWN)
+    blocking = np.union1d(scene.kept, np.nonzero(levels != LEVEL_GROWN)[0])
+    free = free_space(prep, radius, ends, blocking, rect, window, drawing)
     if not shapes:
         return shapely.Polygon()
     reach = _union(shapes)
@@ -196,10 +196,10 @@ def _without_slivers(polygon: shapely.Polygon) -> shapely.Polygon:
 
 
 def _add_fans(
-    rays: _Rays,
+    rays: Rays,
     kind: int,
-    scene: _Scene,
-    graph: _Graph,
+    scene: QueryScene,
+    graph: SearchGraph,
     nodes: list[int],
     rems: list[float],
     starts: list[float],
@@ -223,9 +223,9 @@ def _add_fans(
     span = np.asarray(spans, dtype=np.float64)
     x = np.asarray(graph.x)[node]
     y = np.asarray(graph.y)[node]
-    closed = span >= _TWO_PI
-    steps = np.minimum(180, np.maximum(24, np.ceil(_TWO_PI * rem / 1.5))).astype(np.intp)
-    sizes = np.where(closed, steps, np.maximum(3, (steps * span / _TWO_PI).astype(np.intp) + 1))
+    closed = span >= TWO_PI
+    steps = np.minimum(180, np.maximum(24, np.ceil(TWO_PI * rem / 1.5))).astype(np.intp)
+    sizes = np.where(closed, steps, np.maximum(3, (steps * span / TWO_PI).astype(np.intp) + 1))
     fan = np.repeat(np.arange(count), sizes)
     k = np.arange(len(fan)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
     step = np.where(closed, span / steps, span / np.maximum(sizes - 1, 1))
@@ -241,7 +241,7 @@ def _add_fans(
         which: IntArray, at: FloatArray, owner: IntArray, touch: FloatArray, rank: int
     ) -> None:
         """Directions ``at`` (absolute) for fans ``which``, kept within each one's span."""
-        offset = np.mod(at - start[which], _TWO_PI)
+        offset = np.mod(at - start[which], TWO_PI)
         inside = offset <= span[which]
         fans.append(which[inside])
         angles.append(offset[inside] + start[which][inside])
@@ -259,7 +259,7 @@ def _add_fans(
             j = min(max(j, 0), len(coords) - 2)
             ahead = coords[j + 1] - coords[j]
             behind = coords[j - 1 if j > 0 else len(coords) - 2] - coords[j]
-            edge = _angle(np.array([ahead[0], behind[0]]), np.array([ahead[1], behind[1]]))
+            edge = polar_angle(np.array([ahead[0], behind[0]]), np.array([ahead[1], behind[1]]))
             extra(np.full(2, i), edge, np.full(2, -1), np.full(2, np.inf), 1)
         edges = scene.departures.get((-1 - point, 0))
         if edges is not None and len(edges.target):
@@ -268,13 +268,13 @@ def _add_fans(
             target_point = scene.target_point[edges.target]
             corner = scene.point_corner[np.maximum(target_point, 0)] & (target_point >= 0)
             towards = ((owner >= 0) | corner) & (dist > 1e-9) & (dist < rem[i])
-            at = _angle(edges.t2x[towards] - x[i], edges.t2y[towards] - y[i])
+            at = polar_angle(edges.t2x[towards] - x[i], edges.t2y[towards] - y[i])
             extra(np.full(len(at), i), at, owner[towards], dist[towards], 0)
     corners = scene.table_corners
     apart = np.hypot(corners[None, :, 0] - x[:, None], corners[None, :, 1] - y[:, None])
     which, corner_index = np.nonzero((apart < rem[:, None]) & (apart > 1e-9))
     if len(which):
-        at = _angle(corners[corner_index, 0] - x[which], corners[corner_index, 1] - y[which])
+        at = polar_angle(corners[corner_index, 0] - x[which], corners[corner_index, 1] - y[which])
         extra(which, at, np.full(len(which), -1), np.full(len(which), np.inf), 1)
     fan, angle, owner, touch = _one_a_direction(
         np.concatenate(fans),
@@ -335,7 +335,7 @@ def _one_a_direction(
     return group[keep], param[keep], owners[keep], touch[keep]
 
 
-def _touch_owner(scene: _Scene, target: IntArray) -> IntArray:
+def _touch_owner(scene: QueryScene, target: IntArray) -> IntArray:
     """Obstacle owning each search target (-1 for start, goal and region samples)."""
     circle = scene.target_circle[target]
     point = scene.target_point[target]
@@ -347,7 +347,7 @@ def _touch_owner(scene: _Scene, target: IntArray) -> IntArray:
 
 
 def _boundary_frames(
-    scene: _Scene, graph: _Graph, nodes: list[int]
+    scene: QueryScene, graph: SearchGraph, nodes: list[int]
 ) -> tuple[IntArray, FloatArray, FloatArray, FloatArray, FloatArray, IntArray]:
     """Refraction at boundary nodes, once per boundary edge through each node.
 
@@ -403,7 +403,7 @@ def _boundary_frames(
 
 
 def _sweep_shapes(
-    scene: _Scene, graph: _Graph, budget: float, straight_mm: float
+    scene: QueryScene, graph: SearchGraph, budget: float, straight_mm: float
 ) -> list[shapely.Geometry]:
     """Polygons of the points reachable from settled nodes within the remaining budget,
     without the vertices within ``straight_mm`` of the line through their neighbours.
@@ -416,7 +416,7 @@ def _sweep_shapes(
     done = np.array(graph.done, dtype=bool)
     circle = np.array(graph.circle, dtype=np.intp)
     settled = np.nonzero(done & (g < budget))[0]
-    rays = _Rays()
+    rays = Rays()
     point_nodes = [int(n) for n in settled if circle[n] < 0]
     on_edge = [
         n
@@ -429,7 +429,7 @@ def _sweep_shapes(
     edge_set = set(on_edge) - vertex_set
     closed = [node for node in point_nodes if node not in edge_set]
     rems = [float(budget - g[node]) for node in closed]
-    _add_fans(rays, 0, scene, graph, closed, rems, [0.0] * len(closed), [_TWO_PI] * len(closed))
+    _add_fans(rays, 0, scene, graph, closed, rems, [0.0] * len(closed), [TWO_PI] * len(closed))
     # refracted strips along costly-region edges
     half_fans: set[int] = set()
     wide_fans: set[int] = set()
@@ -498,7 +498,7 @@ def _sweep_shapes(
         base = math.atan2(tangent_m[1], tangent_m[0])
         low = base + (math.pi if side_m > 0 else 0.0)
         centre = math.atan2(refracted_m[1], refracted_m[0])
-        centre = low + (centre - low) % _TWO_PI
+        centre = low + (centre - low) % TWO_PI
         if node in wide_fans:
             start, span = low, math.pi
         else:
@@ -526,7 +526,12 @@ def _sweep_shapes(
 
 
 def _circle_sweeps(
-    scene: _Scene, graph: _Graph, settled: IntArray, g: FloatArray, budget: float, rays: _Rays
+    scene: QueryScene,
+    graph: SearchGraph,
+    settled: IntArray,
+    g: FloatArray,
+    budget: float,
+    rays: Rays,
 ) -> None:
     """Add sweeps of tangent rays along free arcs from non-dominated circle arrivals.
 
@@ -556,9 +561,9 @@ def _circle_sweeps(
             leave_towards = (leave_owner >= 0) | (scene.point_corner[np.maximum(tp, 0)] & (tp >= 0))
         corner_at, corner_runs, corner_offsets = _corner_tangents(scene, c, wind, full)
         if full:
-            delta = np.mod(wind * (phis[None, :] - phis[:, None]), _TWO_PI)
+            delta = np.mod(wind * (phis[None, :] - phis[:, None]), TWO_PI)
             reach_ok = np.ones_like(delta, dtype=bool)
-            extent = np.full(len(nodes), _TWO_PI - 1e-9)
+            extent = np.full(len(nodes), TWO_PI - 1e-9)
         else:
             delta = wind * (offs[None, :] - offs[:, None])
             reach_ok = (runs[None, :] == runs[:, None]) & (delta >= -tol)
@@ -577,7 +582,7 @@ def _circle_sweeps(
         # where each arrival's sweep would leave by a departure or towards a table corner
         if departures is not None and len(departures.target):
             if full:
-                leave = np.mod(wind * (departures.phi1[None, :] - phis[:, None]), _TWO_PI)
+                leave = np.mod(wind * (departures.phi1[None, :] - phis[:, None]), TWO_PI)
             else:
                 leave = np.where(
                     departures.run1[None, :] == runs[:, None],
@@ -588,7 +593,7 @@ def _circle_sweeps(
             end = np.minimum(stop_at, extent + tol)
             leaving = (leave > 0.0) & (leave <= end[:, None]) & leave_towards
         if full:
-            into_corners = np.mod(wind * (corner_at[None, :] - phis[:, None]), _TWO_PI)
+            into_corners = np.mod(wind * (corner_at[None, :] - phis[:, None]), TWO_PI)
         else:
             into_corners = np.where(
                 corner_runs[None, :] == runs[:, None],
@@ -605,7 +610,7 @@ def _circle_sweeps(
                 continue
             # stop just short of the end of the free arc: the last tangent ray then
             # leaves the obstacle instead of grazing (and numerically cutting) it
-            span = float(min(stop_at[m], extent[m] - 5e-5, _TWO_PI - 1e-6))
+            span = float(min(stop_at[m], extent[m] - 5e-5, TWO_PI - 1e-6))
             rem0 = budget - gs[m]
             if span <= 1e-9 or rem0 <= 0.0:
                 continue
@@ -672,7 +677,7 @@ def _circle_sweeps(
     _add_sweeps(rays, sweeps)
 
 
-def _add_sweeps(rays: _Rays, sweeps: list[_Sweep]) -> None:
+def _add_sweeps(rays: Rays, sweeps: list[_Sweep]) -> None:
     """Add the sweeps as groups of tangent rays, with the sines and cosines of all their
     angles in one pass."""
     if not sweeps:
@@ -693,7 +698,7 @@ def _add_sweeps(rays: _Rays, sweeps: list[_Sweep]) -> None:
 
 
 def _corner_tangents(
-    scene: _Scene, c: int, wind: int, full: bool
+    scene: QueryScene, c: int, wind: int, full: bool
 ) -> tuple[FloatArray, IntArray, FloatArray]:
     """Where a sweep along circle ``c`` leaves by a tangent ray towards each corner of the
     table: the angles on the circle and, unless the circle is free all round, the free

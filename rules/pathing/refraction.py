@@ -13,11 +13,11 @@ from typing import Final
 
 import numpy as np
 
-from arbitre.rules.pathing.legs import _eval_leg, _Leg, _split_legs, _Stop
+from arbitre.rules.pathing.legs import Leg, Stop, split_legs, taut_leg
 from arbitre.rules.pathing.model import TOLERANCE_MM
-from arbitre.rules.pathing.prepare import _ring_point, _Zone
-from arbitre.rules.pathing.primitives import _TWO_PI
-from arbitre.rules.pathing.scene import _Scene
+from arbitre.rules.pathing.prepare import Zone, ring_point
+from arbitre.rules.pathing.primitives import TWO_PI
+from arbitre.rules.pathing.scene import QueryScene
 
 _REFINE_STOP_MM: Final = 1e-4
 
@@ -43,7 +43,7 @@ class _Side:
 
 
 def _side(
-    scene: _Scene, leg: _Leg, wraps: Sequence[_Stop], end: tuple[float, float], before: bool
+    scene: QueryScene, leg: Leg, wraps: Sequence[Stop], end: tuple[float, float], before: bool
 ) -> _Side:
     """The fixed context of a bend from an evaluated leg."""
     if not wraps:
@@ -53,7 +53,7 @@ def _side(
     circle = int(piece[1])
     wind = int(piece[2])
     phi = piece[3] if before else piece[3] + wind * piece[4]
-    phi = phi % _TWO_PI
+    phi = phi % TWO_PI
     run, offset = scene.run_lookup(np.array([circle], dtype=np.intp), np.array([phi]))
     ox, oy = scene.circ_xy[circle]
     return _Side(float(ox), float(oy), circle, wind, phi, int(run[0]), float(offset[0]))
@@ -77,7 +77,7 @@ def _tangent_point(
 
 
 def _side_cost(
-    scene: _Scene, side: _Side, px: float, py: float, before: bool
+    scene: QueryScene, side: _Side, px: float, py: float, before: bool
 ) -> tuple[float, float, float, float, float] | None:
     """Arc cost on the side's circle and the segment between it and the bend point."""
     if side.circle < 0:
@@ -89,17 +89,17 @@ def _side_cost(
     touch = _tangent_point(side.x, side.y, rho, side.wind, px, py, before)
     if touch is None:
         return None
-    phi = math.atan2(touch[1] - side.y, touch[0] - side.x) % _TWO_PI
+    phi = math.atan2(touch[1] - side.y, touch[0] - side.x) % TWO_PI
     tol = float(scene.ang_tol[c])
     if scene.run_full[c]:
         delta = side.wind * (phi - side.phi) if before else side.wind * (side.phi - phi)
-        delta %= _TWO_PI
-        if delta > _TWO_PI - tol:
+        delta %= TWO_PI
+        if delta > TWO_PI - tol:
             delta = 0.0
     else:
-        offset = (phi - float(scene.run_start[c, side.run])) % _TWO_PI
-        if offset > _TWO_PI - tol:
-            offset -= _TWO_PI
+        offset = (phi - float(scene.run_start[c, side.run])) % TWO_PI
+        if offset > TWO_PI - tol:
+            offset -= TWO_PI
         if offset > float(scene.run_len[c, side.run]) + tol:
             return None
         delta = side.wind * (offset - side.offset) if before else side.wind * (side.offset - offset)
@@ -119,7 +119,7 @@ def _side_cost(
     return arc, px, py, touch[0], touch[1]
 
 
-def _bend_cost(scene: _Scene, first: _Side, second: _Side, px: float, py: float) -> float:
+def _bend_cost(scene: QueryScene, first: _Side, second: _Side, px: float, py: float) -> float:
     """Cost of the two pieces meeting at a bend point (without collision checks)."""
     a = _side_cost(scene, first, px, py, True)
     b = _side_cost(scene, second, px, py, False)
@@ -134,20 +134,20 @@ def _bend_cost(scene: _Scene, first: _Side, second: _Side, px: float, py: float)
 
 
 def _with_crossings(
-    scene: _Scene,
-    stops: list[_Stop],
-    legs: list[tuple[int, list[_Stop], int]],
-    evaluated: list[_Leg],
-) -> list[_Stop]:
+    scene: QueryScene,
+    stops: list[Stop],
+    legs: list[tuple[int, list[Stop], int]],
+    evaluated: list[Leg],
+) -> list[Stop]:
     """Insert a bend wherever a straight piece crosses a costly-region boundary."""
-    out: list[_Stop] = [stops[0]]
+    out: list[Stop] = [stops[0]]
     for (_, wraps, b), leg in zip(legs, evaluated, strict=True):
         segments = [piece for piece in leg.pieces if piece[0] == 0.0]
         for k, piece in enumerate(segments):
             _, x0, y0, x1, y1 = piece
             for t, zone, ring, param in _boundary_crossings(scene, x0, y0, x1, y1):
                 out.append(
-                    _Stop(-1, 0, x0 + t * (x1 - x0), y0 + t * (y1 - y0), -1, zone, ring, param)
+                    Stop(-1, 0, x0 + t * (x1 - x0), y0 + t * (y1 - y0), -1, zone, ring, param)
                 )
             if k < len(wraps):
                 out.append(wraps[k])
@@ -156,7 +156,7 @@ def _with_crossings(
 
 
 def _boundary_crossings(
-    scene: _Scene, x0: float, y0: float, x1: float, y1: float
+    scene: QueryScene, x0: float, y0: float, x1: float, y1: float
 ) -> list[tuple[float, int, int, float]]:
     """Proper crossings of a segment with region boundaries: (t, zone, ring, arc length)."""
     found: list[tuple[float, int, int, float]] = []
@@ -198,7 +198,7 @@ class _BendObjective:
     """
 
     def __init__(
-        self, scene: _Scene, first: _Side, second: _Side, zone: _Zone, ring: int, s0: float
+        self, scene: QueryScene, first: _Side, second: _Side, zone: Zone, ring: int, s0: float
     ) -> None:
         self.scene = scene
         self.first = first
@@ -211,7 +211,7 @@ class _BendObjective:
     def feasible(self, s: float) -> bool:
         """Whether the bend at ``s`` lies on the table and both neighbours reach it
         tangentially."""
-        px, py = _ring_point(self.zone, self.ring, s)
+        px, py = ring_point(self.zone, self.ring, s)
         x_lo, y_lo, x_hi, y_hi = self.scene.rect
         return (
             x_lo - TOLERANCE_MM <= px <= x_hi + TOLERANCE_MM
@@ -222,7 +222,7 @@ class _BendObjective:
 
     def cost(self, s: float) -> float:
         """Cost of the two pieces meeting at a reachable bend ``s``."""
-        px, py = _ring_point(self.zone, self.ring, s)
+        px, py = ring_point(self.zone, self.ring, s)
         return _bend_cost(self.scene, self.first, self.second, px, py)
 
     def __call__(self, s: float) -> float:
@@ -246,19 +246,19 @@ class _BendObjective:
 
 
 def _eval_legs(
-    scene: _Scene, stops: list[_Stop], legs: list[tuple[int, list[_Stop], int]]
-) -> list[_Leg] | None:
+    scene: QueryScene, stops: list[Stop], legs: list[tuple[int, list[Stop], int]]
+) -> list[Leg] | None:
     """Evaluate every leg of a route, None if one of them is not free."""
-    evaluated: list[_Leg] = []
+    evaluated: list[Leg] = []
     for a, wraps, b in legs:
-        leg = _eval_leg(scene, (stops[a].x, stops[a].y), wraps, (stops[b].x, stops[b].y))
+        leg = taut_leg(scene, (stops[a].x, stops[a].y), wraps, (stops[b].x, stops[b].y))
         if leg is None:
             return None
         evaluated.append(leg)
     return evaluated
 
 
-def _refine(scene: _Scene, stops: list[_Stop]) -> tuple[list[_Stop], list[_Leg]] | None:
+def refine_bends(scene: QueryScene, stops: list[Stop]) -> tuple[list[Stop], list[Leg]] | None:
     """Slide bends on costly-region boundaries along the boundary to lower the cost.
 
     Every point where the route meets a region boundary becomes a bend (the graph's
@@ -266,7 +266,7 @@ def _refine(scene: _Scene, stops: list[_Stop]) -> tuple[list[_Stop], list[_Leg]]
     moved along its boundary by a bounded 1-D minimisation, until the total cost
     changes by less than ``_REFINE_STOP_MM``.
     """
-    legs = _split_legs(stops)
+    legs = split_legs(stops)
     evaluated = _eval_legs(scene, stops, legs)
     if evaluated is None:
         return None
@@ -274,7 +274,7 @@ def _refine(scene: _Scene, stops: list[_Stop]) -> tuple[list[_Stop], list[_Leg]]
         crossed = _with_crossings(scene, stops, legs, evaluated)
         if len(crossed) > len(stops):
             stops = crossed
-            legs = _split_legs(stops)
+            legs = split_legs(stops)
             evaluated = _eval_legs(scene, stops, legs)
             if evaluated is None:
                 return None
@@ -315,9 +315,9 @@ def _refine(scene: _Scene, stops: list[_Stop]) -> tuple[list[_Stop], list[_Leg]]
             s1 = float(result.x)
             if float(result.fun) >= local(s0) - 1e-9:
                 continue
-            p = _ring_point(zone, ring, s1)
-            leg_a = _eval_leg(scene, points[prev_a], prev_wraps, p)
-            leg_b = _eval_leg(scene, p, next_wraps, points[next_b])
+            p = ring_point(zone, ring, s1)
+            leg_a = taut_leg(scene, points[prev_a], prev_wraps, p)
+            leg_b = taut_leg(scene, p, next_wraps, points[next_b])
             if leg_a is None or leg_b is None:
                 continue
             if leg_a.cost + leg_b.cost < evaluated[m - 1].cost + evaluated[m].cost - 1e-9:
@@ -330,7 +330,7 @@ def _refine(scene: _Scene, stops: list[_Stop]) -> tuple[list[_Stop], list[_Leg]]
         if before - after < _REFINE_STOP_MM:
             break
     moved = [
-        _Stop(s.circle, s.wind, points[k][0], points[k][1], s.point, s.zone, s.ring, s.param)
+        Stop(s.circle, s.wind, points[k][0], points[k][1], s.point, s.zone, s.ring, s.param)
         for k, s in enumerate(stops)
     ]
     return moved, evaluated

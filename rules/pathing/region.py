@@ -8,8 +8,8 @@ from enum import IntEnum
 
 import numpy as np
 
+from arbitre.rules.pathing.kernels import box_pairs, point_segment_dist2
 from arbitre.rules.pathing.model import BoolArray, FloatArray
-from arbitre.rules.pathing.primitives import _bbox_pairs, _point_segment_dist2
 
 
 class RegionKind(IntEnum):
@@ -52,7 +52,7 @@ class Region:
             # band) can come within the band of it.
             a, b = self.line[:-1], self.line[1:]
             reach = limit + 1.0
-            i, j = _bbox_pairs(
+            i, j = box_pairs(
                 px - reach,
                 py - reach,
                 px + reach,
@@ -62,7 +62,7 @@ class Region:
                 np.maximum(a[:, 0], b[:, 0]),
                 np.maximum(a[:, 1], b[:, 1]),
             )
-            d2 = _point_segment_dist2(px[i], py[i], a[j, 0], a[j, 1], b[j, 0], b[j, 1])
+            d2 = point_segment_dist2(px[i], py[i], a[j, 0], a[j, 1], b[j, 0], b[j, 1])
             near = np.zeros(len(px), dtype=bool)
             near[i[d2 <= limit[i] * limit[i]]] = True
             return np.reshape(near, shape)

@@ -13,29 +13,33 @@ from typing import cast
 import numpy as np
 import shapely
 
-from arbitre.rules.pathing.arcs import _circle_runs, _circle_weights, _cliffs
-from arbitre.rules.pathing.kernels import arc_weights, points_clear, segments_meet
-from arbitre.rules.pathing.model import TOLERANCE_MM, BoolArray, FloatArray, IntArray, _Edges
-from arbitre.rules.pathing.prepare import _Prepared, _Zone, _zone_samples
-from arbitre.rules.pathing.primitives import (
-    _TWO_PI,
-    _bbox_pairs,
-    _crossing_intervals,
-    _empty2,
+from arbitre.rules.pathing.arcs import circle_weights, cliff_points, free_runs
+from arbitre.rules.pathing.kernels import (
+    arc_weights,
+    box_pairs,
+    crossings,
+    points_clear,
+    segments_meet,
 )
-from arbitre.rules.pathing.query import _FULL, _IGNORED
+from arbitre.rules.pathing.model import TOLERANCE_MM, BoolArray, Departures, FloatArray, IntArray
+from arbitre.rules.pathing.prepare import PreparedField, Zone, zone_samples
+from arbitre.rules.pathing.primitives import (
+    TWO_PI,
+    empty_points,
+)
+from arbitre.rules.pathing.query import LEVEL_GROWN, LEVEL_IGNORED
 from arbitre.rules.pathing.region import Region
 
 _SKIRT_MM = 1e-3
 """How far beside a zone's edge the ground is looked at, to tell skirting from riding it."""
 
 
-class _Scene:
+class QueryScene:
     """Obstacles, circles, points and zones that matter for one query."""
 
     def __init__(
         self,
-        prep: _Prepared,
+        prep: PreparedField,
         radius: float,
         start: tuple[float, float],
         goal: tuple[float, float] | None,
@@ -54,10 +58,10 @@ class _Scene:
         self.rect = rect
         self.region = region
         self.levels = levels
-        clearance = np.where(levels == _FULL, radius, 0.0)
+        clearance = np.where(levels == LEVEL_GROWN, radius, 0.0)
         box = region.box()
         pad = 2.0 * radius + 1.0
-        kept = (levels != _IGNORED) & region.near(
+        kept = (levels != LEVEL_IGNORED) & region.near(
             prep.centres[:, 0], prep.centres[:, 1], prep.bounds + clearance
         )
         kept &= (prep.centres[:, 0] + prep.bounds >= box[0] - pad) & (
@@ -115,13 +119,13 @@ class _Scene:
                         point_xy.append(obstacle.corners[k])
                         point_owner.append(int(index))
             if len(obstacle.edges):
-                if levels[index] == _FULL and full_edges:
+                if levels[index] == LEVEL_GROWN and full_edges:
                     edge_full.append(obstacle.edges)
                     edge_full_owner.append(np.full(len(obstacle.edges), index, dtype=np.intp))
                 else:
                     edge_raw.append(obstacle.edges)
 
-        self.disc_xy = np.concatenate(disc_xy) if disc_xy else _empty2()
+        self.disc_xy = np.concatenate(disc_xy) if disc_xy else empty_points()
         self.disc_rho = np.concatenate(disc_rho) if disc_rho else np.zeros(0)
         self.disc_owner = np.concatenate(disc_owner) if disc_owner else np.zeros(0, dtype=np.intp)
         self.edges = np.concatenate(edge_full) if edge_full else np.zeros((0, 4))
@@ -135,7 +139,7 @@ class _Scene:
 
         # zones and their boundary points
         self.zones: list[tuple[float, shapely.Geometry, FloatArray, FloatArray]] = []
-        self.zone_ref: list[_Zone] = []
+        self.zone_ref: list[Zone] = []
         self.zone_edges: list[tuple[IntArray, FloatArray]] = []
         bpoints: list[FloatArray] = []
         binfo: list[FloatArray] = []
@@ -166,7 +170,7 @@ class _Scene:
                     zone, spacing, start, bend_loss_mm, heaviest
                 )
             else:
-                samples, ring_ids, params, vertex = _zone_samples(zone, spacing)
+                samples, ring_ids, params, vertex = zone_samples(zone, spacing)
             keep = nodes.near(samples[:, 0], samples[:, 1], 0.0)
             if np.any(keep):
                 bpoints.append(samples[keep])
@@ -181,7 +185,7 @@ class _Scene:
                     )
                 )
 
-        cliffs = _cliffs(self, circ_xy, circ_rho)
+        cliffs = cliff_points(self, circ_xy, circ_rho)
         if len(cliffs[0]):
             bpoints.append(cliffs[0])
             binfo.append(cliffs[1])
@@ -191,7 +195,7 @@ class _Scene:
         if goal is not None:
             head.append(np.array([goal]))
         self.first_boundary = len(head)
-        boundary = np.concatenate(bpoints) if bpoints else _empty2()
+        boundary = np.concatenate(bpoints) if bpoints else empty_points()
         self.boundary_info = np.concatenate(binfo) if binfo else np.zeros((0, 4))
         obstacle_points = np.array(point_xy, dtype=np.float64).reshape(-1, 2)
         keep_points = nodes.near(obstacle_points[:, 0], obstacle_points[:, 1], 0.0)
@@ -232,8 +236,8 @@ class _Scene:
         self.circ_rho = crho[near_c]
         self.circ_owner = cowner[near_c]
         self.circ_marks = [m for m, keep in zip(circ_marks, near_c, strict=True) if keep]
-        self.run_start, self.run_len, self.run_count, self.run_full = _circle_runs(self)
-        self.weight_const, self.weight_angles, self.weight_cum = _circle_weights(self)
+        self.run_start, self.run_len, self.run_count, self.run_full = free_runs(self)
+        self.weight_const, self.weight_angles, self.weight_cum = circle_weights(self)
         alive = self.run_count > 0
         if not np.all(alive):
             self.circ_xy = self.circ_xy[alive]
@@ -262,7 +266,7 @@ class _Scene:
             [np.arange(nc), np.arange(nc), np.full(npnt, -1)]
         ).astype(np.intp)
         self.target_point = np.concatenate([np.full(2 * nc, -1), np.arange(npnt)]).astype(np.intp)
-        self.departures: dict[tuple[int, int], _Edges] = {}
+        self.departures: dict[tuple[int, int], Departures] = {}
         # the columns of each fan-out the search's compiled step reads, by its id
         self.packed: dict[int, tuple[FloatArray, IntArray, IntArray]] = {}
 
@@ -334,7 +338,7 @@ class _Scene:
         if len(self.solids) == 0 or len(x) == 0:
             return out
         b = self.solid_boxes
-        i, j = _bbox_pairs(x, y, x, y, b[:, 0], b[:, 1], b[:, 2], b[:, 3])
+        i, j = box_pairs(x, y, x, y, b[:, 0], b[:, 1], b[:, 2], b[:, 3])
         if len(i):
             hit = shapely.contains_xy(self.solids[j], x[i], y[i])
             k = np.nonzero(hit)[0]
@@ -360,12 +364,12 @@ class _Scene:
             e = self.raw_edges
             lo_x, hi_x = np.minimum(x0, x1), np.maximum(x0, x1)
             lo_y, hi_y = np.minimum(y0, y1), np.maximum(y0, y1)
-            i, _ = _bbox_pairs(lo_x, lo_y, hi_x, hi_y, *self._raw_box)
+            i, _ = box_pairs(lo_x, lo_y, hi_x, hi_y, *self._raw_box)
             cand = i[~blocked[i]]
             if len(cand):
                 dx = x1[cand] - x0[cand]
                 dy = y1[cand] - y0[cand]
-                rows, ta, tb = _crossing_intervals(x0[cand], y0[cand], dx, dy, e)
+                rows, ta, tb = crossings(x0[cand], y0[cand], dx, dy, e)
                 long = (tb - ta) * np.hypot(dx[rows], dy[rows]) > TOLERANCE_MM
                 rows, ta, tb = rows[long], ta[long], tb[long]
                 mid = (ta + tb) / 2.0
@@ -395,7 +399,7 @@ class _Scene:
                 continue
             dx = x1[cand] - x0[cand]
             dy = y1[cand] - y0[cand]
-            rows, ta, tb = _crossing_intervals(x0[cand], y0[cand], dx, dy, edges)
+            rows, ta, tb = crossings(x0[cand], y0[cand], dx, dy, edges)
             mid = (ta + tb) / 2.0
             extra = self.zone_extra(
                 index,
@@ -470,8 +474,8 @@ class _Scene:
         start = self.run_start[circle]
         length = self.run_len[circle]
         tol = self.ang_tol[circle][:, None]
-        offset = np.mod(phi[:, None] - start, _TWO_PI)
-        offset = np.where(offset > _TWO_PI - tol, offset - _TWO_PI, offset)
+        offset = np.mod(phi[:, None] - start, TWO_PI)
+        offset = np.where(offset > TWO_PI - tol, offset - TWO_PI, offset)
         inside = offset <= length + tol
         which = np.argmax(inside, axis=1)
         rows = np.arange(len(circle))
@@ -487,7 +491,7 @@ _DENSE_MM = 1.0
 
 
 def _denser_near(
-    zone: _Zone, spacing: float, start: tuple[float, float], loss_mm: float, weight: float
+    zone: Zone, spacing: float, start: tuple[float, float], loss_mm: float, weight: float
 ) -> tuple[FloatArray, IntArray, FloatArray, BoolArray]:
     """Boundary samples of a zone, closer together near ``start``, ``spacing`` apart far off.
 
@@ -498,7 +502,7 @@ def _denser_near(
     makes that loss ``w k^2 / 8``: at most ``loss_mm`` for every cost up to ``weight``
     when ``k = sqrt(8 loss_mm / weight)``.
     """
-    points, ring_ids, params, vertex = _zone_samples(zone, _DENSE_MM)
+    points, ring_ids, params, vertex = zone_samples(zone, _DENSE_MM)
     if spacing <= _DENSE_MM or len(points) == 0:
         return points, ring_ids, params, vertex
     distance = np.hypot(points[:, 0] - start[0], points[:, 1] - start[1])

@@ -12,21 +12,26 @@ from typing import Final
 import numpy as np
 import shapely
 
-from arbitre.rules.pathing.graph import _Graph, _search
-from arbitre.rules.pathing.legs import _legs_from_search, _polyline, _route
+from arbitre.rules.pathing.graph import SearchGraph, best_first
+from arbitre.rules.pathing.legs import legs_from_search, legs_polyline, route_stops
 from arbitre.rules.pathing.model import (
     TOLERANCE_MM,
     Field,
     Path,
-    _as_length,
-    _as_point,
-    _is_plus_inf,
+    as_length,
+    as_point,
+    is_plus_inf,
 )
-from arbitre.rules.pathing.prepare import _prepare
-from arbitre.rules.pathing.query import _blocked_by, _free_space, _levels, _table_rect
-from arbitre.rules.pathing.refraction import _refine
+from arbitre.rules.pathing.prepare import prepare_field
+from arbitre.rules.pathing.query import (
+    blocking_levels,
+    free_space,
+    straight_line_blockers,
+    table_rect,
+)
+from arbitre.rules.pathing.refraction import refine_bends
 from arbitre.rules.pathing.region import Region, RegionKind
-from arbitre.rules.pathing.scene import _Scene
+from arbitre.rules.pathing.scene import QueryScene
 
 _SEARCH_SPACING_MM: Final = 8.0
 _POLISH_SPACING_MM: Final = 2.0
@@ -79,16 +84,16 @@ def shortest_path(
     >>> path.found, path.cost_mm, path.blocked_by
     (True, 500.0, ())
     """
-    start = _as_point(start_mm, "start_mm")
-    goal = _as_point(goal_mm, "goal_mm")
-    radius = _as_length(mover_radius_mm, "mover_radius_mm")
+    start = as_point(start_mm, "start_mm")
+    goal = as_point(goal_mm, "goal_mm")
+    radius = as_length(mover_radius_mm, "mover_radius_mm")
     limit: float | None = None
-    if max_cost_mm is not None and not _is_plus_inf(max_cost_mm):
-        limit = _as_length(max_cost_mm, "max_cost_mm")
-    prep = _prepare(field)
-    rect = _table_rect(prep, radius, start)
-    levels = _levels(prep, radius, [start, goal])
-    blocked_by = _blocked_by(prep, radius, levels, start, goal)
+    if max_cost_mm is not None and not is_plus_inf(max_cost_mm):
+        limit = as_length(max_cost_mm, "max_cost_mm")
+    prep = prepare_field(field)
+    rect = table_rect(prep, radius, start)
+    levels = blocking_levels(prep, radius, [start, goal])
+    blocked_by = straight_line_blockers(prep, radius, levels, start, goal)
     nothing = Path(False, math.inf, math.inf, np.zeros((0, 2)), blocked_by)
     if rect is None or rect[0] > rect[2] + TOLERANCE_MM or rect[1] > rect[3] + TOLERANCE_MM:
         return nothing
@@ -99,7 +104,7 @@ def shortest_path(
         return nothing
     straight = math.hypot(gx - start[0], gy - start[1])
     if straight <= 1e-9:
-        scene = _Scene(
+        scene = QueryScene(
             prep,
             radius,
             start,
@@ -130,10 +135,10 @@ def shortest_path(
             if unbounded
             else Region(RegionKind.ELLIPSE, *start, *goal, bound)
         )
-        scene = _Scene(prep, radius, start, goal, levels, rect, region, _SEARCH_SPACING_MM)
+        scene = QueryScene(prep, radius, start, goal, levels, rect, region, _SEARCH_SPACING_MM)
         if not scene.point_free[1]:
             return nothing
-        graph = _search(scene, goal, math.inf if unbounded else bound)
+        graph = best_first(scene, goal, math.inf if unbounded else bound)
         target = graph.ids.get(("p", 1))
         if target is not None and graph.done[target]:
             path, costly = _finish(scene, graph, target, blocked_by)
@@ -150,10 +155,10 @@ def shortest_path(
         bound *= 2.0
 
 
-def _connected(scene: _Scene, start: tuple[float, float], goal: tuple[float, float]) -> bool:
+def _connected(scene: QueryScene, start: tuple[float, float], goal: tuple[float, float]) -> bool:
     """False when start and goal are certainly in different parts of free space."""
     everything = np.arange(len(scene.prep.sources), dtype=np.intp)
-    free = _free_space(
+    free = free_space(
         scene.prep, scene.radius, scene.levels, everything, scene.rect, None, outer_mm=None
     )
     first = shapely.Point(start)
@@ -165,28 +170,28 @@ def _connected(scene: _Scene, start: tuple[float, float], goal: tuple[float, flo
 
 
 def _finish(
-    scene: _Scene, graph: _Graph, target: int, blocked_by: tuple[str, ...]
+    scene: QueryScene, graph: SearchGraph, target: int, blocked_by: tuple[str, ...]
 ) -> tuple[Path, bool]:
     """Turn a search result into a :class:`Path`, refining bends on region boundaries.
 
     Also tells whether costly regions shaped the path (it bends on their boundaries
     or runs through them).
     """
-    stops = _route(graph, target)
-    refined = _refine(scene, stops)
+    stops = route_stops(graph, target)
+    refined = refine_bends(scene, stops)
     if refined is None:
-        legs = _legs_from_search(scene, graph, target)
+        legs = legs_from_search(scene, graph, target)
     else:
         legs = refined[1]
     cost = sum(leg.cost for leg in legs)
     length = sum(leg.length for leg in legs)
     bends = any(scene.first_boundary <= stop.point < scene.end_boundary for stop in stops)
-    path = Path(True, float(cost), float(length), _polyline(scene, legs), blocked_by)
+    path = Path(True, float(cost), float(length), legs_polyline(scene, legs), blocked_by)
     return path, bends or cost > length + 1e-9
 
 
 def _polish(
-    scene: _Scene,
+    scene: QueryScene,
     path: Path,
     start: tuple[float, float],
     goal: tuple[float, float],
@@ -199,7 +204,7 @@ def _polish(
     wherever the finer samples allow; the cheaper of both answers is returned.
     """
     corridor = Region(RegionKind.BAND, 0.0, 0.0, 0.0, 0.0, _CORRIDOR_MM, path.points_mm)
-    fine = _Scene(
+    fine = QueryScene(
         scene.prep,
         scene.radius,
         start,
@@ -210,7 +215,7 @@ def _polish(
         _POLISH_SPACING_MM,
         corridor,
     )
-    graph = _search(fine, goal, path.cost_mm * 1.001 + 0.5)
+    graph = best_first(fine, goal, path.cost_mm * 1.001 + 0.5)
     target = graph.ids.get(("p", 1))
     if target is None or not graph.done[target]:
         return path

@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arbitre.rules.pathing import BlockingPolygon, DiscHull, Field
+from arbitre.rules.pathing.kernels import box_pairs, point_segment_dist2
 from arbitre.rules.pathing.model import TOLERANCE_MM
-from arbitre.rules.pathing.prepare import _prepare
-from arbitre.rules.pathing.primitives import _bbox_pairs, _point_segment_dist2
-from arbitre.rules.pathing.query import _block, _levels, _table_rect
+from arbitre.rules.pathing.prepare import prepare_field
+from arbitre.rules.pathing.query import blocking_levels, grown_block, table_rect
 from arbitre.rules.pathing.region import Region, RegionKind
-from arbitre.rules.pathing.scene import _Scene
+from arbitre.rules.pathing.scene import QueryScene
 
 SEEDS = settings(max_examples=30, deadline=None, derandomize=True)
 
@@ -40,12 +40,12 @@ def test_box_pairs_are_every_overlapping_pair_in_order(seed: int, n: int, m: int
         for j in range(m)
         if a[0][i] <= b[2][j] and a[2][i] >= b[0][j] and a[1][i] <= b[3][j] and a[3][i] >= b[1][j]
     ]
-    i, j = _bbox_pairs(*a, *b)
+    i, j = box_pairs(*a, *b)
     assert list(zip(i.tolist(), j.tolist(), strict=True)) == expected
     assert i.dtype == np.intp and j.dtype == np.intp
 
 
-def scene_of(seed: int) -> _Scene:
+def scene_of(seed: int) -> QueryScene:
     """The scene of a reachable area among random figures' hulls and walls."""
     rng = np.random.default_rng(seed)
     hulls = tuple(
@@ -68,12 +68,14 @@ def scene_of(seed: int) -> _Scene:
         for k, (x, y) in enumerate(rng.uniform([100.0, 100.0], [1000.0, 700.0], (5, 2)))
     )
     field = Field(1200.0, 900.0, hulls=hulls, polygons=walls)
-    prep = _prepare(field)
+    prep = prepare_field(field)
     start = (600.0, 450.0)
-    rect = _table_rect(prep, 12.5, start)
+    rect = table_rect(prep, 12.5, start)
     assert rect is not None
     region = Region(RegionKind.DISC, *start, *start, 400.0)
-    return _Scene(prep, 12.5, start, None, _levels(prep, 12.5, [start]), rect, region, 5.0)
+    return QueryScene(
+        prep, 12.5, start, None, blocking_levels(prep, 12.5, [start]), rect, region, 5.0
+    )
 
 
 @SEEDS
@@ -98,7 +100,7 @@ def test_free_points_are_clear_of_every_disc_and_edge(seed: int) -> None:
     gap = np.hypot(x[:, None] - scene.disc_xy[None, :, 0], y[:, None] - scene.disc_xy[None, :, 1])
     expected &= np.all(gap >= scene.disc_rho[None, :] - TOLERANCE_MM, axis=1)
     e = scene.edges
-    d2 = _point_segment_dist2(
+    d2 = point_segment_dist2(
         x[:, None], y[:, None], e[None, :, 0], e[None, :, 1], e[None, :, 2], e[None, :, 3]
     )
     expected &= np.all(d2 >= (scene.radius - TOLERANCE_MM) ** 2, axis=1)
@@ -120,7 +122,7 @@ def test_a_band_round_a_line_holds_the_points_within_its_width(seed: int, width:
     beside = line + rng.normal(0.0, width, (len(line), 2))
     points = np.vstack([rng.uniform(300.0, 900.0, (2000, 2)), beside])
     pad = rng.uniform(0.0, 20.0, len(points))
-    d2 = _point_segment_dist2(
+    d2 = point_segment_dist2(
         points[:, :1],
         points[:, 1:],
         line[None, :-1, 0],
@@ -150,7 +152,7 @@ def test_obstacles_drawn_large_hold_the_exact_shape_within_the_slack(
         return
     radius = float(rng.uniform(1.0, 40.0))
     field = Field(200.0, 200.0, polygons=(BlockingPolygon(rock, "rock"),))
-    block = _block(_prepare(field).obstacle(0), radius, slack)
+    block = grown_block(prepare_field(field).obstacle(0), radius, slack)
     assert block is not None
     exact = rock.buffer(radius, quad_segs=512)
     assert exact.buffer(-1e-5).difference(block).area == 0.0

@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from arbitre.vision.errors import VisionError
 from arbitre.vision.simulate.camera import FloatArray
-from arbitre.vision.simulate.rays import _Rays
+from arbitre.vision.simulate.rays import Rays
 from arbitre.vision.simulate.scene import (
     INK_BGR,
     PAPER_BGR,
@@ -20,8 +20,8 @@ from arbitre.vision.simulate.scene import (
     SimBody,
     SimMarker,
     SimTable,
-    _card_side_mm,
-    _to_local,
+    card_side_mm,
+    table_to_local,
 )
 
 _LIGHT_DIRECTION = np.array([0.35, -0.45, 0.82]) / np.linalg.norm([0.35, -0.45, 0.82])
@@ -33,15 +33,15 @@ def _shade(colour: Colour, normals: FloatArray) -> NDArray[np.float32]:
     return np.asarray(light[:, None] * np.asarray(colour), dtype=np.float32)
 
 
-def _hit_card(
-    rays: _Rays, marker: SimMarker, card: NDArray[np.bool_]
+def hit_card(
+    rays: Rays, marker: SimMarker, card: NDArray[np.bool_]
 ) -> tuple[FloatArray, NDArray[np.float32]]:
     """Ray parameters (N,) (inf when missed) and colours (N, 3) of a marker card."""
     modules = card.shape[0]
-    side = _card_side_mm(marker, modules)
+    side = card_side_mm(marker, modules)
     if marker.tilt_deg == 0.0:
         lam, xy = rays.plane_hits(marker.z_mm)
-        local = _to_local(xy, marker.x_mm, marker.y_mm, marker.rotation_deg)
+        local = table_to_local(xy, marker.x_mm, marker.y_mm, marker.rotation_deg)
     else:
         axes = marker.frame()
         centre = np.array([marker.x_mm, marker.y_mm, marker.z_mm])
@@ -60,11 +60,11 @@ def _hit_card(
     return np.where(inside, lam, np.inf), colours.astype(np.float32)
 
 
-def _hit_body(rays: _Rays, body: SimBody) -> tuple[FloatArray, NDArray[np.float32]]:
+def hit_body(rays: Rays, body: SimBody) -> tuple[FloatArray, NDArray[np.float32]]:
     """Ray parameters (N,) (inf when missed) and shaded colours (N, 3) of a body."""
     top_lam, top_xy = rays.plane_hits(body.height_mm)
-    local_top = _to_local(top_xy, body.x_mm, body.y_mm, body.rotation_deg)
-    origin = _to_local(rays.origin[None, :2], body.x_mm, body.y_mm, body.rotation_deg)[0]
+    local_top = table_to_local(top_xy, body.x_mm, body.y_mm, body.rotation_deg)
+    origin = table_to_local(rays.origin[None, :2], body.x_mm, body.y_mm, body.rotation_deg)[0]
     angle = math.radians(body.rotation_deg)
     c, s = math.cos(angle), math.sin(angle)
     d = rays.directions
@@ -112,7 +112,7 @@ def _hit_body(rays: _Rays, body: SimBody) -> tuple[FloatArray, NDArray[np.float3
     return lam, _shade(body.colour_bgr, normals)
 
 
-def _hit_area(rays: _Rays, area: SimArea) -> tuple[FloatArray, NDArray[np.float32]]:
+def hit_area(rays: Rays, area: SimArea) -> tuple[FloatArray, NDArray[np.float32]]:
     """Ray parameters (N,) (inf when missed) and colours (N, 3) of a terrain piece.
 
     The ground is textured (3 mm flecks, as flock or sand): the top's colour varies by
@@ -140,8 +140,8 @@ def _hit_area(rays: _Rays, area: SimArea) -> tuple[FloatArray, NDArray[np.float3
     return lam, colours.astype(np.float32)
 
 
-def _table_colours(
-    rays: _Rays, table: SimTable
+def table_colours(
+    rays: Rays, table: SimTable
 ) -> tuple[FloatArray, NDArray[np.float32], NDArray[np.bool_]]:
     """Ray parameters (N,), colours (N, 3) and on-table flags (N,) of the background."""
     lam, xy = rays.plane_hits(0.0)

@@ -12,7 +12,7 @@ from arbitre.vision.simulate.camera import Camera, FloatArray
 
 
 @functools.lru_cache(maxsize=2)
-def _pixel_rays_cached(
+def undistorted_grid(
     matrix_bytes: bytes, dist_bytes: bytes, width: int, height: int
 ) -> NDArray[np.float32]:
     """Normalised undistorted coordinates (H, W, 2) of every pixel centre."""
@@ -25,7 +25,7 @@ def _pixel_rays_cached(
     return grid
 
 
-def _sample_rays(
+def undistorted_samples(
     grid: NDArray[np.float32],
     rows: NDArray[np.intp],
     cols: NDArray[np.intp],
@@ -50,7 +50,7 @@ def _sample_rays(
     return np.asarray(samples.reshape(-1, 2), dtype=np.float64)
 
 
-class _Rays:
+class Rays:
     """Rays through a set of image points, in the table frame: origin + lam * directions."""
 
     def __init__(self, camera: Camera, normalised: NDArray[np.floating]) -> None:
@@ -69,15 +69,15 @@ class _Rays:
         xy = self.origin[:2] + finite[:, None] * self.directions[:, :2]
         return lam, xy
 
-    def subset(self, index: NDArray[np.intp]) -> _Rays:
+    def subset(self, index: NDArray[np.intp]) -> Rays:
         """The rays at the given indices."""
-        rays = object.__new__(_Rays)
+        rays = object.__new__(Rays)
         rays.origin = self.origin
         rays.directions = self.directions[index]
         return rays
 
 
-def _sample_offsets(s: int) -> tuple[FloatArray, FloatArray]:
+def subpixel_offsets(s: int) -> tuple[FloatArray, FloatArray]:
     """Sub-pixel offsets (s*s,) x and y on a rotated grid: s x s strata, s*s distinct rows, columns.
 
     Every column and every row of the fine grid holds one sample, so an edge along

@@ -20,16 +20,21 @@ from numpy.typing import NDArray
 
 from arbitre.vision.errors import VisionError
 from arbitre.vision.simulate.camera import Camera, FloatArray
-from arbitre.vision.simulate.hits import _hit_area, _hit_body, _hit_card, _table_colours
-from arbitre.vision.simulate.rays import _pixel_rays_cached, _Rays, _sample_offsets, _sample_rays
+from arbitre.vision.simulate.hits import hit_area, hit_body, hit_card, table_colours
+from arbitre.vision.simulate.rays import (
+    Rays,
+    subpixel_offsets,
+    undistorted_grid,
+    undistorted_samples,
+)
 from arbitre.vision.simulate.scene import (
     SimArea,
     SimBody,
     SimMarker,
     SimScene,
-    _card_side_mm,
-    _marker_card,
-    _place,
+    card_side_mm,
+    local_to_table,
+    marker_card,
 )
 
 _VISIBLE_FRACTION = 0.999
@@ -117,7 +122,7 @@ def _outline_mm(item: SimArea | SimMarker | SimBody, modules: int) -> FloatArray
         bottom = np.column_stack([ring, np.zeros(len(ring))])
         return np.concatenate([bottom, bottom + [0.0, 0.0, item.height_mm]])
     if isinstance(item, SimMarker):
-        half = _card_side_mm(item, modules) / 2.0
+        half = card_side_mm(item, modules) / 2.0
         t = np.linspace(-half, half, 5)
         ring = np.concatenate(
             [
@@ -139,8 +144,8 @@ def _outline_mm(item: SimArea | SimMarker | SimBody, modules: int) -> FloatArray
     else:
         hw, hd = item.width_mm / 2.0, item.depth_mm / 2.0
         ring = np.array([[-hw, -hd], [hw, -hd], [hw, hd], [-hw, hd], [0, -hd], [0, hd]])
-    bottom = _place(ring, item.x_mm, item.y_mm, 0.0, item.rotation_deg)
-    top = _place(ring, item.x_mm, item.y_mm, item.height_mm, item.rotation_deg)
+    bottom = local_to_table(ring, item.x_mm, item.y_mm, 0.0, item.rotation_deg)
+    top = local_to_table(ring, item.x_mm, item.y_mm, item.height_mm, item.rotation_deg)
     return np.concatenate([bottom, top])
 
 
@@ -201,14 +206,14 @@ def render(camera: Camera, scene: SimScene, options: RenderOptions | None = None
     if len(set(ids)) != len(ids):
         raise VisionError(f"marker ids must be unique in a simulated scene, got {sorted(ids)!r}")
     width, height = camera.image_size
-    cards = [_marker_card(scene.dictionary_name, m.id) for m in scene.markers]
+    cards = [marker_card(scene.dictionary_name, m.id) for m in scene.markers]
     modules = cards[0].shape[0] if cards else 8
 
-    grid = _pixel_rays_cached(
+    grid = undistorted_grid(
         camera.camera_matrix.tobytes(), camera.dist_coeffs.tobytes(), width, height
     )
-    pixel_rays = _Rays(camera, grid)
-    ground, background, on_table = _table_colours(pixel_rays, scene.table)
+    pixel_rays = Rays(camera, grid)
+    ground, background, on_table = table_colours(pixel_rays, scene.table)
     # Terrain areas are large: their insides are coloured once per pixel, and only a band
     # along their edges is sampled finely.
     area_edges = np.zeros((height, width), dtype=bool)
@@ -219,7 +224,7 @@ def render(camera: Camera, scene: SimScene, options: RenderOptions | None = None
             continue
         x0, y0, x1, y1 = box
         flat = (np.arange(y0, y1)[:, None] * width + np.arange(x0, x1)[None, :]).ravel()
-        lam, area_colour = _hit_area(pixel_rays.subset(flat), area)
+        lam, area_colour = hit_area(pixel_rays.subset(flat), area)
         shown_here = lam <= ground[flat] * (1.0 + 1e-9)
         ground[flat[shown_here]] = lam[shown_here]
         background[flat[shown_here]] = area_colour[shown_here]
@@ -244,9 +249,9 @@ def render(camera: Camera, scene: SimScene, options: RenderOptions | None = None
     pixel_index[rows, cols] = np.arange(len(rows))
 
     s = options.supersample
-    ox, oy = _sample_offsets(s)
-    rays = _Rays(camera, _sample_rays(grid, rows, cols, ox, oy))
-    depth, colour, _ = _table_colours(rays, scene.table)
+    ox, oy = subpixel_offsets(s)
+    rays = Rays(camera, undistorted_samples(grid, rows, cols, ox, oy))
+    depth, colour, _ = table_colours(rays, scene.table)
     owner = np.full(len(depth), -1, dtype=np.intp)
     card_samples = np.zeros(len(items), dtype=np.int64)
     per_pixel = np.arange(s * s)
@@ -260,15 +265,15 @@ def render(camera: Camera, scene: SimScene, options: RenderOptions | None = None
         index = (in_box[:, None] * (s * s) + per_pixel).ravel()
         subset = rays.subset(index)
         if isinstance(item, SimArea):
-            lam, item_colour = _hit_area(subset, item)
+            lam, item_colour = hit_area(subset, item)
             nearer = lam <= depth[index] * (1.0 + 1e-9)
         elif isinstance(item, SimMarker):
-            lam, item_colour = _hit_card(subset, item, cards[k - len(scene.areas)])
+            lam, item_colour = hit_card(subset, item, cards[k - len(scene.areas)])
             card_samples[k] = int(np.isfinite(lam).sum())
             # A card lies on whatever is at its height: it wins ties.
             nearer = np.isfinite(lam) & (lam <= depth[index] * (1.0 + 1e-9))
         else:
-            lam, item_colour = _hit_body(subset, item)
+            lam, item_colour = hit_body(subset, item)
             nearer = lam < depth[index]
         chosen = index[nearer]
         depth[chosen] = lam[nearer]
@@ -340,7 +345,7 @@ def _truth(
     points = np.vstack([centre, corners])
     distorted = camera.project(points)
     ideal = camera.project(points, distorted=False)
-    half = _card_side_mm(marker, modules) / 2.0
+    half = card_side_mm(marker, modules) / 2.0
     card = marker.place(np.array([[-half, half], [half, half], [half, -half], [-half, -half]]))
     in_camera = card @ camera.rotation.T + camera.tvec
     card_px = camera.project(card)

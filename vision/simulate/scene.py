@@ -169,7 +169,7 @@ class SimScene:
     and ``areas`` too)."""
 
 
-def _place(
+def local_to_table(
     local_xy: FloatArray, x_mm: float, y_mm: float, z_mm: float, rotation_deg: float
 ) -> FloatArray:
     """Local (N, 2) points turned counter-clockwise and moved to (x, y, z): (N, 3) table mm."""
@@ -179,7 +179,9 @@ def _place(
     return np.column_stack([xy, np.full(len(xy), float(z_mm))])
 
 
-def _to_local(points_xy: FloatArray, x_mm: float, y_mm: float, rotation_deg: float) -> FloatArray:
+def table_to_local(
+    points_xy: FloatArray, x_mm: float, y_mm: float, rotation_deg: float
+) -> FloatArray:
     """Table (N, 2) points in an item's frame (its centre at 0, its axes turned by rotation_deg)."""
     angle = math.radians(rotation_deg)
     c, s = math.cos(angle), math.sin(angle)
@@ -187,7 +189,7 @@ def _to_local(points_xy: FloatArray, x_mm: float, y_mm: float, rotation_deg: flo
 
 
 @functools.lru_cache(maxsize=16)
-def _marker_card(dictionary_name: str, marker_id: int) -> NDArray[np.bool_]:
+def marker_card(dictionary_name: str, marker_id: int) -> NDArray[np.bool_]:
     """The card's modules, True where white: the marker with a one-module quiet zone."""
     dictionary = _dictionary(dictionary_name)
     bits = dictionary.markerSize + 2
@@ -210,7 +212,7 @@ def _dictionary(name: str) -> cv2.aruco.Dictionary:
     return cv2.aruco.getPredefinedDictionary(code)
 
 
-def _card_side_mm(marker: SimMarker, modules: int) -> float:
+def card_side_mm(marker: SimMarker, modules: int) -> float:
     """Side of the whole card: the black square plus one module of quiet zone on each side."""
     return marker.size_mm * modules / (modules - 2)
 
