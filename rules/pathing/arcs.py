@@ -32,9 +32,6 @@ class _Scene(Protocol):
     nodes: Region
     disc_xy: FloatArray
     disc_rho: FloatArray
-    circ_xy: FloatArray
-    circ_rho: FloatArray
-    circ_marks: list[FloatArray]
     edges: FloatArray
     raw_edges: FloatArray
     zones: list[tuple[float, shapely.Geometry, FloatArray, FloatArray]]
@@ -46,11 +43,17 @@ class _Scene(Protocol):
     def weight_at(self, x: FloatArray, y: FloatArray) -> FloatArray: ...
 
 
-def free_runs(scene: _Scene) -> tuple[FloatArray, FloatArray, IntArray, BoolArray]:
-    """Free angular runs of every circle, found exactly from obstacle breakpoints."""
-    ox = scene.circ_xy[:, 0]
-    oy = scene.circ_xy[:, 1]
-    rho = scene.circ_rho
+def free_runs(
+    scene: _Scene, xy: FloatArray, rho: FloatArray, marks: list[FloatArray]
+) -> tuple[FloatArray, FloatArray, IntArray, BoolArray]:
+    """Free angular runs of every circle (centres ``xy`` (C, 2), radii ``rho``, tangent
+    angles ``marks`` on each), found exactly from obstacle breakpoints.
+
+    Returns each circle's runs (start angle, angular length), their count and whether
+    the circle is free all round.
+    """
+    ox = xy[:, 0]
+    oy = xy[:, 1]
     count = len(rho)
     index: list[IntArray] = []
     angles: list[FloatArray] = []
@@ -99,10 +102,10 @@ def free_runs(scene: _Scene) -> tuple[FloatArray, FloatArray, IntArray, BoolArra
                 angles += [np.mod(a, TWO_PI), np.mod(-a, TWO_PI)]
             else:
                 angles += [np.mod(a, TWO_PI), np.mod(math.pi - a, TWO_PI)]
-        for k, marks in enumerate(scene.circ_marks):
-            if len(marks):
-                index.append(np.full(len(marks), k, dtype=np.intp))
-                angles.append(np.ravel(marks))
+        for k, marked in enumerate(marks):
+            if len(marked):
+                index.append(np.full(len(marked), k, dtype=np.intp))
+                angles.append(np.ravel(marked))
     owner, start, stop = _pieces(count, index, angles)
     mid = (start + stop) / 2.0
     px = ox[owner] + rho[owner] * np.cos(mid)
@@ -111,21 +114,23 @@ def free_runs(scene: _Scene) -> tuple[FloatArray, FloatArray, IntArray, BoolArra
     return _merge_runs(count, owner, start, stop, free)
 
 
-def circle_weights(scene: _Scene) -> tuple[FloatArray, list[FloatArray], list[FloatArray]]:
-    """Piecewise constant cost per mm around every circle.
+def circle_weights(
+    scene: _Scene, xy: FloatArray, rho: FloatArray
+) -> tuple[FloatArray, list[FloatArray], list[FloatArray]]:
+    """Piecewise constant cost per mm around every circle (centres ``xy`` (C, 2), radii
+    ``rho``).
 
     Returns a constant weight per circle (NaN where it varies) and, where it
     varies, knot angles and the cumulative weighted angle at the knots.
     """
-    count = len(scene.circ_rho)
+    count = len(rho)
     weight_const = np.ones(count)
     weight_angles: list[FloatArray] = [np.zeros(0)] * count
     weight_cum: list[FloatArray] = [np.zeros(0)] * count
     if not scene.zones or count == 0:
         return weight_const, weight_angles, weight_cum
-    ox = scene.circ_xy[:, 0]
-    oy = scene.circ_xy[:, 1]
-    rho = scene.circ_rho
+    ox = xy[:, 0]
+    oy = xy[:, 1]
     index: list[IntArray] = []
     angles: list[FloatArray] = []
     # Every edge of each zone: a circle may reach edges the search box left out.
@@ -279,9 +284,10 @@ def _merge_runs(
 
 
 def cliff_points(
-    scene: _Scene, circ_xy: list[FloatArray], circ_rho: list[FloatArray]
+    scene: _Scene, circle_xy: FloatArray, circle_rho: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
-    """Where region boundaries meet grown obstacles: extra boundary nodes.
+    """Where region boundaries meet grown obstacles (the circles' centres ``circle_xy``
+    (C, 2) and radii ``circle_rho`` among them): extra boundary nodes.
 
     A path may leave an obstacle and cross a boundary at once; these points let
     the graph bend exactly there.
@@ -290,8 +296,6 @@ def cliff_points(
     infos: list[FloatArray] = []
     if not scene.zones:
         return empty_points(), np.zeros((0, 4))
-    cxy = np.array(circ_xy, dtype=np.float64).reshape(-1, 2)
-    crho = np.concatenate(circ_rho) if circ_rho else np.zeros(0)
     offsets = np.zeros((0, 4))
     if len(scene.edges):
         e = scene.edges
@@ -315,24 +319,24 @@ def cliff_points(
         hi_y = np.maximum(edges[:, 1], edges[:, 3])
         span = np.hypot(edges[:, 2] - edges[:, 0], edges[:, 3] - edges[:, 1])
         hits: list[tuple[IntArray, FloatArray]] = []
-        if len(crho):
+        if len(circle_rho):
             i, j = box_pairs(
                 lo_x,
                 lo_y,
                 hi_x,
                 hi_y,
-                cxy[:, 0] - crho,
-                cxy[:, 1] - crho,
-                cxy[:, 0] + crho,
-                cxy[:, 1] + crho,
+                circle_xy[:, 0] - circle_rho,
+                circle_xy[:, 1] - circle_rho,
+                circle_xy[:, 0] + circle_rho,
+                circle_xy[:, 1] + circle_rho,
             )
             fx = edges[i, 2] - edges[i, 0]
             fy = edges[i, 3] - edges[i, 1]
-            gx = edges[i, 0] - cxy[j, 0]
-            gy = edges[i, 1] - cxy[j, 1]
+            gx = edges[i, 0] - circle_xy[j, 0]
+            gy = edges[i, 1] - circle_xy[j, 1]
             a = fx * fx + fy * fy
             b = 2.0 * (fx * gx + fy * gy)
-            c = gx * gx + gy * gy - crho[j] ** 2
+            c = gx * gx + gy * gy - circle_rho[j] ** 2
             disc = b * b - 4.0 * a * c
             root = np.sqrt(np.maximum(disc, 0.0))
             for sign in (-1.0, 1.0):

@@ -140,7 +140,7 @@ def _fan_open(
     if np.any(is_c):
         cidx = tc[is_c]
         phi2[is_c] = polar_angle(
-            t2x[is_c] - scene.circ_xy[cidx, 0], t2y[is_c] - scene.circ_xy[cidx, 1]
+            t2x[is_c] - scene.circles.xy[cidx, 0], t2y[is_c] - scene.circles.xy[cidx, 1]
         )
         run2[is_c], off2[is_c] = scene.run_lookup(cidx, phi2[is_c])
     good = (run1 >= 0) & (run2 >= 0)
@@ -312,9 +312,9 @@ def _source(
     if circle < 0:
         point = graph.point[node]
         return (-1 - point, 0), (graph.x[node], graph.y[node], 0.0, 0, -1, point)
-    ox, oy = scene.circ_xy[circle]
+    ox, oy = scene.circles.xy[circle]
     wind = graph.wind[node]
-    rho = float(scene.circ_rho[circle])
+    rho = float(scene.circles.rho[circle])
     return (circle, wind), (float(ox), float(oy), rho, wind, circle, -1)
 
 
@@ -387,6 +387,7 @@ def _successors(
         scene.packed[id(edges)] = columns
     circle = graph.circle[node]
     on_circle = circle >= 0
+    circles = scene.circles
     chosen, total, turn = expansion(
         reached,
         *columns,
@@ -394,17 +395,17 @@ def _successors(
             [
                 float(on_circle),
                 float(graph.wind[node]),
-                float(on_circle and scene.run_full[circle]),
-                float(scene.ang_tol[circle]) if on_circle else 0.0,
-                float(scene.circ_rho[circle]) if on_circle else 0.0,
+                float(on_circle and circles.run_full[circle]),
+                float(circles.ang_tol[circle]) if on_circle else 0.0,
+                float(circles.rho[circle]) if on_circle else 0.0,
                 graph.phi[node],
                 graph.off[node],
-                float(scene.weight_const[circle]) if on_circle else 1.0,
+                float(circles.weight_const[circle]) if on_circle else 1.0,
             ]
         ),
         graph.run[node],
-        scene.weight_angles[circle] if on_circle else _NO_KNOTS,
-        scene.weight_cum[circle] if on_circle else _NO_KNOTS,
+        circles.weight_angles[circle] if on_circle else _NO_KNOTS,
+        circles.weight_cum[circle] if on_circle else _NO_KNOTS,
         seen,
         graph.settled,
         point_cost,
@@ -431,7 +432,7 @@ def best_first(scene: QueryScene, goal: tuple[float, float] | None, bound: float
     if use_h and bound < math.inf:
         graph.toward = (gx, gy, bound)
     heap: list[tuple[float, float, int]] = [(0.0, 0.0, start)]
-    nc = len(scene.circ_rho)
+    nc = len(scene.circles.rho)
     # Per point: whether it has a node yet, that node's cost and whether it is settled,
     # to pass over at once the segments that cannot improve a point's node.
     seen = np.zeros(len(scene.points), dtype=bool)

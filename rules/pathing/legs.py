@@ -77,8 +77,8 @@ def taut_leg(
     """Cost, length and pieces of the taut route ``a -> wraps -> b``, None if not free."""
     discs = [(a[0], a[1], 0.0, 0)]
     for stop in wraps:
-        ox, oy = scene.circ_xy[stop.circle]
-        discs.append((float(ox), float(oy), float(scene.circ_rho[stop.circle]), stop.wind))
+        ox, oy = scene.circles.xy[stop.circle]
+        discs.append((float(ox), float(oy), float(scene.circles.rho[stop.circle]), stop.wind))
     discs.append((b[0], b[1], 0.0, 0))
     count = len(discs) - 1
     x0 = np.empty(count)
@@ -114,16 +114,16 @@ def taut_leg(
     length = 0.0
     for m, stop in enumerate(wraps):
         c = stop.circle
-        ox, oy = scene.circ_xy[c]
+        ox, oy = scene.circles.xy[c]
         arrive = polar_angle(np.array([x1[m] - ox]), np.array([y1[m] - oy]))
         leave = polar_angle(np.array([x0[m + 1] - ox]), np.array([y0[m + 1] - oy]))
         run, off = scene.run_lookup(
             np.array([c, c], dtype=np.intp), np.concatenate([arrive, leave])
         )
-        tol = float(scene.ang_tol[c])
+        tol = float(scene.circles.ang_tol[c])
         if run[0] < 0 or run[1] < 0:
             return None
-        if scene.run_full[c]:
+        if scene.circles.run_full[c]:
             delta = float(np.mod(stop.wind * (leave[0] - arrive[0]), TWO_PI))
             if delta > TWO_PI - tol:
                 delta = 0.0
@@ -135,7 +135,7 @@ def taut_leg(
                 return None
             delta = max(delta, 0.0)
         begin = float(arrive[0]) if stop.wind > 0 else float(arrive[0]) - delta
-        rho = float(scene.circ_rho[c])
+        rho = float(scene.circles.rho[c])
         cost += rho * float(scene.arc_weight(c, np.array([begin]), np.array([delta]))[0])
         length += rho * delta
         pieces.append((0.0, x0[m], y0[m], x1[m], y1[m]))
@@ -178,8 +178,8 @@ def legs_polyline(scene: QueryScene, legs: list[Leg]) -> FloatArray:
                 phi = piece[3]
                 delta = piece[4]
                 steps = max(1, math.ceil(delta / _OUTPUT_ARC_STEP))
-                ox, oy = scene.circ_xy[c]
-                rho = float(scene.circ_rho[c])
+                ox, oy = scene.circles.xy[c]
+                rho = float(scene.circles.rho[c])
                 for k in range(steps + 1):
                     a = phi + wind * delta * k / steps
                     out.append((float(ox) + rho * math.cos(a), float(oy) + rho * math.sin(a)))
@@ -202,7 +202,7 @@ def legs_from_search(scene: QueryScene, graph: SearchGraph, target: int) -> list
         c = graph.circle[prev]
         if c >= 0 and delta > 0.0:
             pieces.append((1.0, float(c), float(graph.wind[prev]), graph.phi[prev], delta))
-            length += float(scene.circ_rho[c]) * delta
+            length += float(scene.circles.rho[c]) * delta
         pieces.append((0.0, t1x, t1y, t2x, t2y))
         length += math.hypot(t2x - t1x, t2y - t1y)
     return [Leg(graph.g[target], length, tuple(pieces))]

@@ -341,7 +341,7 @@ def _touch_owner(scene: QueryScene, target: IntArray) -> IntArray:
     point = scene.target_point[target]
     owner = np.full(len(target), -1, dtype=np.intp)
     is_circle = circle >= 0
-    owner[is_circle] = scene.circ_owner[circle[is_circle]]
+    owner[is_circle] = scene.circles.owner[circle[is_circle]]
     owner[~is_circle] = scene.point_owner[point[~is_circle]]
     return owner
 
@@ -545,10 +545,10 @@ def _circle_sweeps(
         if circle[node] >= 0:
             by_circle.setdefault((int(circle[node]), graph.wind[node]), []).append(int(node))
     for (c, wind), nodes in by_circle.items():
-        rho = float(scene.circ_rho[c])
-        cx, cy = scene.circ_xy[c]
-        full = bool(scene.run_full[c])
-        tol = float(scene.ang_tol[c])
+        rho = float(scene.circles.rho[c])
+        cx, cy = scene.circles.xy[c]
+        full = bool(scene.circles.run_full[c])
+        tol = float(scene.circles.ang_tol[c])
         members = np.array(nodes)
         phis = np.array([graph.phi[n] for n in nodes])
         offs = np.array([graph.off[n] for n in nodes])
@@ -568,7 +568,7 @@ def _circle_sweeps(
             delta = wind * (offs[None, :] - offs[:, None])
             reach_ok = (runs[None, :] == runs[:, None]) & (delta >= -tol)
             delta = np.maximum(delta, 0.0)
-            lengths = scene.run_len[c, runs]
+            lengths = scene.circles.run_len[c, runs]
             extent = lengths - offs if wind > 0 else offs
         begin = phis[:, None] if wind > 0 else phis[:, None] - delta
         arc_cost = rho * scene.arc_weight(
@@ -705,8 +705,8 @@ def _corner_tangents(
     run and offset into it of each. Chords between the regular rays would cut those
     corners off the area.
     """
-    rho = float(scene.circ_rho[c])
-    cx, cy = scene.circ_xy[c]
+    rho = float(scene.circles.rho[c])
+    cx, cy = scene.circles.xy[c]
     x_lo, y_lo, x_hi, y_hi = scene.rect
     px = np.array([x_lo, x_hi, x_lo, x_hi]) - cx
     py = np.array([y_lo, y_lo, y_hi, y_hi]) - cy

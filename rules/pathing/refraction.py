@@ -55,7 +55,7 @@ def _side(
     phi = piece[3] if before else piece[3] + wind * piece[4]
     phi = phi % TWO_PI
     run, offset = scene.run_lookup(np.array([circle], dtype=np.intp), np.array([phi]))
-    ox, oy = scene.circ_xy[circle]
+    ox, oy = scene.circles.xy[circle]
     return _Side(float(ox), float(oy), circle, wind, phi, int(run[0]), float(offset[0]))
 
 
@@ -85,22 +85,22 @@ def _side_cost(
             return 0.0, side.x, side.y, px, py
         return 0.0, px, py, side.x, side.y
     c = side.circle
-    rho = float(scene.circ_rho[c])
+    rho = float(scene.circles.rho[c])
     touch = _tangent_point(side.x, side.y, rho, side.wind, px, py, before)
     if touch is None:
         return None
     phi = math.atan2(touch[1] - side.y, touch[0] - side.x) % TWO_PI
-    tol = float(scene.ang_tol[c])
-    if scene.run_full[c]:
+    tol = float(scene.circles.ang_tol[c])
+    if scene.circles.run_full[c]:
         delta = side.wind * (phi - side.phi) if before else side.wind * (side.phi - phi)
         delta %= TWO_PI
         if delta > TWO_PI - tol:
             delta = 0.0
     else:
-        offset = (phi - float(scene.run_start[c, side.run])) % TWO_PI
+        offset = (phi - float(scene.circles.run_start[c, side.run])) % TWO_PI
         if offset > TWO_PI - tol:
             offset -= TWO_PI
-        if offset > float(scene.run_len[c, side.run]) + tol:
+        if offset > float(scene.circles.run_len[c, side.run]) + tol:
             return None
         delta = side.wind * (offset - side.offset) if before else side.wind * (side.offset - offset)
         if delta < -tol:
@@ -109,7 +109,7 @@ def _side_cost(
     begin = side.phi if before else phi
     if side.wind < 0:
         begin -= delta
-    const = float(scene.weight_const[c])
+    const = float(scene.circles.weight_const[c])
     if math.isnan(const):
         arc = rho * float(scene.arc_weight(c, np.array([begin]), np.array([delta]))[0])
     else:

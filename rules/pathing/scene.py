@@ -6,9 +6,11 @@ cost can meet, with vectorised tests of points and segments against them.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
-from typing import cast
+from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 import shapely
@@ -34,8 +36,71 @@ _SKIRT_MM = 1e-3
 """How far beside a zone's edge the ground is looked at, to tell skirting from riding it."""
 
 
+@dataclass(frozen=True, slots=True)
+class Circles:
+    """The circles a path can wrap around, one row each: grown discs and the rounded
+    convex corners of polygons, those near the search's nodes with some free arc.
+
+    A circle has a centre ``xy`` (C, 2) in table mm, a radius ``rho``, the obstacle
+    that owns it and the angles of the tangents marked on it; its free runs (start
+    angle and angular length of each, ``run_count`` of them, ``run_full`` when it is
+    free all round); the cost per mm around it (``weight_const``, NaN where it varies
+    along the circle, with knot angles and the cumulative weighted angle there); and
+    the angular tolerance of a point on it.
+    """
+
+    xy: FloatArray
+    rho: FloatArray
+    owner: IntArray
+    marks: list[FloatArray]
+    run_start: FloatArray
+    run_len: FloatArray
+    run_count: IntArray
+    run_full: BoolArray
+    weight_const: FloatArray
+    weight_angles: list[FloatArray]
+    weight_cum: list[FloatArray]
+    ang_tol: FloatArray
+
+    def where(self, keep: BoolArray) -> Circles:
+        """The circles where ``keep`` is True."""
+        return Circles(
+            **{
+                field.name: _rows_where(getattr(self, field.name), keep)
+                for field in dataclasses.fields(self)
+            }
+        )
+
+
+def _rows_where(column: np.ndarray | list[FloatArray], keep: BoolArray) -> Any:
+    """The rows of an array, or the items of a list, where ``keep`` is True."""
+    if isinstance(column, np.ndarray):
+        return column[keep]
+    return [item for item, chosen in zip(column, keep, strict=True) if chosen]
+
+
+@dataclass(frozen=True, slots=True)
+class _Turns:
+    """Where the kept obstacles let a path turn: circles it can wrap around (discs grown by
+    a clearance, and the convex corners of polygons rounded by it) and points (the same
+    with no clearance to speak of), each with the obstacle that owns it."""
+
+    circle_xy: FloatArray  # (C, 2)
+    circle_rho: FloatArray
+    circle_owner: IntArray
+    circle_marks: list[FloatArray]  # angles of the tangents marked on each circle
+    point_xy: FloatArray  # (P, 2)
+    point_owner: IntArray
+
+
 class QueryScene:
-    """Obstacles, circles, points and zones that matter for one query."""
+    """Obstacles, circles, points and zones that matter for one query.
+
+    Made in five steps: the obstacles near the search region are kept and broken into
+    discs, edges and solids; the costly zones that reach the region give boundary
+    samples; the points (start, goal, samples in free space, point-like corners) and
+    the circles (with their free runs) are gathered; and the search's targets are listed.
+    """
 
     def __init__(
         self,
@@ -50,8 +115,7 @@ class QueryScene:
         nodes: Region | None = None,
         bend_loss_mm: float | None = None,
     ) -> None:
-        nodes = region if nodes is None else nodes
-        self.nodes = nodes
+        self.nodes = region if nodes is None else nodes
         self.prep = prep
         self.spacing = spacing
         self.radius = radius
@@ -59,36 +123,36 @@ class QueryScene:
         self.region = region
         self.levels = levels
         clearance = np.where(levels == LEVEL_GROWN, radius, 0.0)
-        box = region.box()
-        pad = 2.0 * radius + 1.0
-        kept = (levels != LEVEL_IGNORED) & region.near(
-            prep.centres[:, 0], prep.centres[:, 1], prep.bounds + clearance
-        )
-        kept &= (prep.centres[:, 0] + prep.bounds >= box[0] - pad) & (
-            prep.centres[:, 0] - prep.bounds <= box[2] + pad
-        )
-        kept &= (prep.centres[:, 1] + prep.bounds >= box[1] - pad) & (
-            prep.centres[:, 1] - prep.bounds <= box[3] + pad
-        )
-        self.kept = np.nonzero(kept)[0]
-        self.convex = np.zeros(len(prep.sources) + 2, dtype=bool)
-        full_edges = radius > 10.0 * TOLERANCE_MM
+        self.kept = _obstacles_near(prep, levels, clearance, region, radius)
+        turns = self._take_obstacles(clearance)
+        boundary, boundary_info = self._take_zones(start, bend_loss_mm, turns)
+        self._gather_points(start, goal, boundary, boundary_info, turns)
+        self.circles = self._wrap_circles(turns)
+        self._list_targets()
+        self.departures: dict[tuple[int, int], Departures] = {}
+        # the columns of each fan-out the search's compiled step reads, by its id
+        self.packed: dict[int, tuple[FloatArray, IntArray, IntArray]] = {}
 
+    def _take_obstacles(self, clearance: FloatArray) -> _Turns:
+        """Break the kept obstacles into grown discs, edges and raw solids, and find where
+        they let a path turn."""
+        full_edges = self.radius > 10.0 * TOLERANCE_MM
+        self.convex = np.zeros(len(self.prep.sources) + 2, dtype=bool)
         disc_xy: list[FloatArray] = []
         disc_rho: list[FloatArray] = []
         disc_owner: list[IntArray] = []
-        circ_xy: list[FloatArray] = []
-        circ_rho: list[FloatArray] = []
-        circ_owner: list[IntArray] = []
-        circ_marks: list[FloatArray] = []
+        circle_xy: list[FloatArray] = []
+        circle_rho: list[FloatArray] = []
+        circle_owner: list[IntArray] = []
+        circle_marks: list[FloatArray] = []
         point_xy: list[FloatArray] = []
-        point_owner: list[int] = []
+        point_owner: list[IntArray] = []
         edge_full: list[FloatArray] = []
         edge_full_owner: list[IntArray] = []
         edge_raw: list[FloatArray] = []
         solids: list[shapely.Geometry] = []
         for index in self.kept:
-            obstacle = prep.obstacle(int(index))
+            obstacle = self.prep.obstacle(int(index))
             self.convex[index] = obstacle.convex
             c = float(clearance[index])
             if obstacle.solid is not None:
@@ -98,53 +162,65 @@ class QueryScene:
                 disc_xy.append(obstacle.disc_xy)
                 disc_rho.append(rho)
                 disc_owner.append(np.full(len(rho), index, dtype=np.intp))
-                for k in range(len(rho)):
-                    if rho[k] > 10.0 * TOLERANCE_MM:
-                        circ_xy.append(obstacle.disc_xy[k])
-                        circ_rho.append(np.array([rho[k]]))
-                        circ_owner.append(np.array([index], dtype=np.intp))
-                        circ_marks.append(obstacle.disc_normals[k])
-                    else:
-                        point_xy.append(obstacle.disc_xy[k])
-                        point_owner.append(int(index))
+                wraps = rho > 10.0 * TOLERANCE_MM
+                circle_xy.append(obstacle.disc_xy[wraps])
+                circle_rho.append(rho[wraps])
+                circle_owner.append(np.full(int(wraps.sum()), index, dtype=np.intp))
+                circle_marks.extend(obstacle.disc_normals[k] for k in np.flatnonzero(wraps))
+                point_xy.append(obstacle.disc_xy[~wraps])
+                point_owner.append(np.full(int((~wraps).sum()), index, dtype=np.intp))
             if len(obstacle.corners):
+                owner = np.full(len(obstacle.corners), index, dtype=np.intp)
                 if c > 10.0 * TOLERANCE_MM:
-                    for k in range(len(obstacle.corners)):
-                        circ_xy.append(obstacle.corners[k])
-                        circ_rho.append(np.array([c]))
-                        circ_owner.append(np.array([index], dtype=np.intp))
-                        circ_marks.append(obstacle.corner_normals[k])
+                    circle_xy.append(obstacle.corners)
+                    circle_rho.append(np.full(len(obstacle.corners), c))
+                    circle_owner.append(owner)
+                    circle_marks.extend(obstacle.corner_normals)
                 else:
-                    for k in range(len(obstacle.corners)):
-                        point_xy.append(obstacle.corners[k])
-                        point_owner.append(int(index))
+                    point_xy.append(obstacle.corners)
+                    point_owner.append(owner)
             if len(obstacle.edges):
-                if levels[index] == LEVEL_GROWN and full_edges:
+                if self.levels[index] == LEVEL_GROWN and full_edges:
                     edge_full.append(obstacle.edges)
                     edge_full_owner.append(np.full(len(obstacle.edges), index, dtype=np.intp))
                 else:
                     edge_raw.append(obstacle.edges)
-
-        self.disc_xy = np.concatenate(disc_xy) if disc_xy else empty_points()
-        self.disc_rho = np.concatenate(disc_rho) if disc_rho else np.zeros(0)
-        self.disc_owner = np.concatenate(disc_owner) if disc_owner else np.zeros(0, dtype=np.intp)
+        self.disc_xy = _joined_points(disc_xy)
+        self.disc_rho = _joined(disc_rho, np.float64)
+        self.disc_owner = _joined(disc_owner, np.intp)
         self.edges = np.concatenate(edge_full) if edge_full else np.zeros((0, 4))
-        self.edge_owner = (
-            np.concatenate(edge_full_owner) if edge_full_owner else np.zeros(0, dtype=np.intp)
-        )
+        self.edge_owner = _joined(edge_full_owner, np.intp)
         self.raw_edges = np.concatenate(edge_raw) if edge_raw else np.zeros((0, 4))
         self.solids = np.empty(len(solids), dtype=object)
         self.solids[:] = solids
         self.solid_boxes = shapely.bounds(self.solids) if solids else np.zeros((0, 4))
+        return _Turns(
+            _joined_points(circle_xy),
+            _joined(circle_rho, np.float64),
+            _joined(circle_owner, np.intp),
+            circle_marks,
+            _joined_points(point_xy),
+            _joined(point_owner, np.intp),
+        )
 
-        # zones and their boundary points
+    def _take_zones(
+        self, start: tuple[float, float], bend_loss_mm: float | None, turns: _Turns
+    ) -> tuple[FloatArray, FloatArray]:
+        """Keep the costly zones that reach the search region, with their edges that meet
+        its box, and sample their boundaries near the nodes (closer together near the
+        start when ``bend_loss_mm`` is given), and where they meet the circles of ``turns``.
+
+        Returns the samples (S, 2) and, per sample, its zone, ring, arc length along the
+        ring and kind: 0 on an edge, 1 at a vertex, 2 where the edge meets an obstacle
+        (S, 4).
+        """
         self.zones: list[tuple[float, shapely.Geometry, FloatArray, FloatArray]] = []
         self.zone_ref: list[Zone] = []
         self.zone_edges: list[tuple[IntArray, FloatArray]] = []
-        bpoints: list[FloatArray] = []
-        binfo: list[FloatArray] = []
-        region_point = (start[0], start[1])
-        zones = prep.zones_for(box, radius)
+        points: list[FloatArray] = []
+        info: list[FloatArray] = []
+        box = self.region.box()
+        zones = self.prep.zones_for(box, self.radius)
         heaviest = 1.0 + sum(zone.extra for zone in zones)
         for zone in zones:
             edges = zone.edges
@@ -158,7 +234,7 @@ class QueryScene:
             # Paths here cross only the edges that meet the box; but the zone counts
             # wherever its inside reaches, also far from its kept edges, or with none
             # kept when the whole search region lies inside it.
-            if not np.any(near) and not shapely.contains_xy(zone.inner, *region_point):
+            if not np.any(near) and not shapely.contains_xy(zone.inner, *start):
                 continue
             edges = edges[near]
             bbox = np.array(shapely.bounds(zone.closed), dtype=np.float64)
@@ -167,14 +243,14 @@ class QueryScene:
             self.zone_ref.append(zone)
             if bend_loss_mm is not None:
                 samples, ring_ids, params, vertex = _denser_near(
-                    zone, spacing, start, bend_loss_mm, heaviest
+                    zone, self.spacing, start, bend_loss_mm, heaviest
                 )
             else:
-                samples, ring_ids, params, vertex = zone_samples(zone, spacing)
-            keep = nodes.near(samples[:, 0], samples[:, 1], 0.0)
+                samples, ring_ids, params, vertex = zone_samples(zone, self.spacing)
+            keep = self.nodes.near(samples[:, 0], samples[:, 1], 0.0)
             if np.any(keep):
-                bpoints.append(samples[keep])
-                binfo.append(
+                points.append(samples[keep])
+                info.append(
                     np.column_stack(
                         [
                             np.full(int(keep.sum()), len(self.zones) - 1, dtype=np.float64),
@@ -184,91 +260,86 @@ class QueryScene:
                         ]
                     )
                 )
+        cliffs, cliff_info = cliff_points(self, turns.circle_xy, turns.circle_rho)
+        if len(cliffs):
+            points.append(cliffs)
+            info.append(cliff_info)
+        return _joined_points(points), np.concatenate(info) if info else np.zeros((0, 4))
 
-        cliffs = cliff_points(self, circ_xy, circ_rho)
-        if len(cliffs[0]):
-            bpoints.append(cliffs[0])
-            binfo.append(cliffs[1])
-
-        # points: start, goal, boundary samples, point-like obstacle nodes
-        head = [np.array([start])]
-        if goal is not None:
-            head.append(np.array([goal]))
-        self.first_boundary = len(head)
-        boundary = np.concatenate(bpoints) if bpoints else empty_points()
-        self.boundary_info = np.concatenate(binfo) if binfo else np.zeros((0, 4))
-        obstacle_points = np.array(point_xy, dtype=np.float64).reshape(-1, 2)
-        keep_points = nodes.near(obstacle_points[:, 0], obstacle_points[:, 1], 0.0)
-        obstacle_points = obstacle_points[keep_points]
-        obstacle_point_owner = np.array(point_owner, dtype=np.intp)[keep_points]
-        self.points = np.concatenate(head + [boundary, obstacle_points])
-        self.end_boundary = self.first_boundary + len(boundary)
+    def _gather_points(
+        self,
+        start: tuple[float, float],
+        goal: tuple[float, float] | None,
+        boundary: FloatArray,
+        boundary_info: FloatArray,
+        turns: _Turns,
+    ) -> None:
+        """The search's points: the start, the goal, the boundary samples in free space and
+        the point-like turns near the nodes, with the owner, corner flag and freedom of each.
+        """
+        ends = np.array([start] if goal is None else [start, goal], dtype=np.float64)
+        near = self.nodes.near(turns.point_xy[:, 0], turns.point_xy[:, 1], 0.0)
+        corners, corner_owner = turns.point_xy[near], turns.point_owner[near]
+        points = np.concatenate([ends, boundary, corners])
+        free = self.points_free(points)
+        free[0] = True
+        # a boundary sample inside an obstacle is dropped; the others stay, marked
+        first, end = len(ends), len(ends) + len(boundary)
+        landed = free[first:end]
+        if not np.all(landed):
+            keep = np.ones(len(points), dtype=bool)
+            keep[first:end] = landed
+            points, free, boundary_info = points[keep], free[keep], boundary_info[landed]
+        self.first_boundary = first
+        self.end_boundary = first + len(boundary_info)
+        self.boundary_info = boundary_info
+        self.points = points
+        self.point_free = free
         self.point_owner = np.concatenate(
-            [np.full(self.end_boundary, -1, dtype=np.intp), obstacle_point_owner]
+            [np.full(self.end_boundary, -1, dtype=np.intp), corner_owner]
         )
-        self.point_corner = np.zeros(len(self.points), dtype=bool)
-        self.point_corner[self.first_boundary : self.end_boundary] = self.boundary_info[:, 3] != 0.0
-        self.point_free = self.points_free(self.points)
-        self.point_free[0] = True
-        if not np.all(self.point_free[self.first_boundary : self.end_boundary]):
-            good = np.concatenate(
-                [
-                    np.ones(self.first_boundary, dtype=bool),
-                    self.point_free[self.first_boundary : self.end_boundary],
-                    np.ones(len(obstacle_points), dtype=bool),
-                ]
-            )
-            self.points = self.points[good]
-            self.point_owner = self.point_owner[good]
-            self.point_corner = self.point_corner[good]
-            self.boundary_info = self.boundary_info[
-                self.point_free[self.first_boundary : self.end_boundary]
-            ]
-            self.end_boundary = self.first_boundary + len(self.boundary_info)
-            self.point_free = self.point_free[good]
+        self.point_corner = np.zeros(len(points), dtype=bool)
+        self.point_corner[first : self.end_boundary] = boundary_info[:, 3] != 0.0
 
-        # circles
-        cxy = np.array(circ_xy, dtype=np.float64).reshape(-1, 2)
-        crho = np.concatenate(circ_rho) if circ_rho else np.zeros(0)
-        cowner = np.concatenate(circ_owner) if circ_owner else np.zeros(0, dtype=np.intp)
-        near_c = nodes.near(cxy[:, 0], cxy[:, 1], crho)
-        self.circ_xy = cxy[near_c]
-        self.circ_rho = crho[near_c]
-        self.circ_owner = cowner[near_c]
-        self.circ_marks = [m for m, keep in zip(circ_marks, near_c, strict=True) if keep]
-        self.run_start, self.run_len, self.run_count, self.run_full = free_runs(self)
-        self.weight_const, self.weight_angles, self.weight_cum = circle_weights(self)
-        alive = self.run_count > 0
-        if not np.all(alive):
-            self.circ_xy = self.circ_xy[alive]
-            self.circ_rho = self.circ_rho[alive]
-            self.circ_owner = self.circ_owner[alive]
-            self.circ_marks = [m for m, keep in zip(self.circ_marks, alive, strict=True) if keep]
-            self.run_start = self.run_start[alive]
-            self.run_len = self.run_len[alive]
-            self.run_count = self.run_count[alive]
-            self.run_full = self.run_full[alive]
-            self.weight_const = self.weight_const[alive]
-            self.weight_angles = [
-                w for w, keep in zip(self.weight_angles, alive, strict=True) if keep
-            ]
-            self.weight_cum = [w for w, keep in zip(self.weight_cum, alive, strict=True) if keep]
-        self.ang_tol = np.maximum(1e-9, 10.0 * TOLERANCE_MM / np.maximum(self.circ_rho, 1e-9))
+    def _wrap_circles(self, turns: _Turns) -> Circles:
+        """The circles near the nodes, with their free runs and the cost per mm around
+        them; those with no free run are left out."""
+        xy, rho = turns.circle_xy, turns.circle_rho
+        near = self.nodes.near(xy[:, 0], xy[:, 1], rho)
+        xy, rho = xy[near], rho[near]
+        marks = [m for m, keep in zip(turns.circle_marks, near, strict=True) if keep]
+        run_start, run_len, run_count, run_full = free_runs(self, xy, rho, marks)
+        weight_const, weight_angles, weight_cum = circle_weights(self, xy, rho)
+        circles = Circles(
+            xy=xy,
+            rho=rho,
+            owner=turns.circle_owner[near],
+            marks=marks,
+            run_start=run_start,
+            run_len=run_len,
+            run_count=run_count,
+            run_full=run_full,
+            weight_const=weight_const,
+            weight_angles=weight_angles,
+            weight_cum=weight_cum,
+            ang_tol=np.maximum(1e-9, 10.0 * TOLERANCE_MM / np.maximum(rho, 1e-9)),
+        )
+        alive = run_count > 0
+        return circles if np.all(alive) else circles.where(alive)
 
-        # search targets: circles with both windings, then points
-        nc = len(self.circ_rho)
+    def _list_targets(self) -> None:
+        """The search's targets: every circle with each winding, then every point."""
+        xy, rho = self.circles.xy, self.circles.rho
+        nc = len(rho)
         npnt = len(self.points)
-        self.target_x = np.concatenate([self.circ_xy[:, 0], self.circ_xy[:, 0], self.points[:, 0]])
-        self.target_y = np.concatenate([self.circ_xy[:, 1], self.circ_xy[:, 1], self.points[:, 1]])
-        self.target_rho = np.concatenate([self.circ_rho, self.circ_rho, np.zeros(npnt)])
+        self.target_x = np.concatenate([xy[:, 0], xy[:, 0], self.points[:, 0]])
+        self.target_y = np.concatenate([xy[:, 1], xy[:, 1], self.points[:, 1]])
+        self.target_rho = np.concatenate([rho, rho, np.zeros(npnt)])
         self.target_wind = np.concatenate([np.ones(nc), -np.ones(nc), np.zeros(npnt)])
         self.target_circle = np.concatenate(
             [np.arange(nc), np.arange(nc), np.full(npnt, -1)]
         ).astype(np.intp)
         self.target_point = np.concatenate([np.full(2 * nc, -1), np.arange(npnt)]).astype(np.intp)
-        self.departures: dict[tuple[int, int], Departures] = {}
-        # the columns of each fan-out the search's compiled step reads, by its id
-        self.packed: dict[int, tuple[FloatArray, IntArray, IntArray]] = {}
 
     # -- point and segment tests ------------------------------------------------
 
@@ -460,20 +531,22 @@ class QueryScene:
     def arc_weight(self, circle: int, begin: FloatArray | float, delta: FloatArray) -> FloatArray:
         """Weighted angle of counter-clockwise arcs from ``begin`` over ``delta`` (``begin``
         one angle for all or one per arc)."""
-        const = self.weight_const[circle]
+        circles = self.circles
+        const = circles.weight_const[circle]
         if not math.isnan(const):
             return cast(FloatArray, const * delta)
         return arc_weights(
-            begin, delta, math.nan, self.weight_angles[circle], self.weight_cum[circle]
+            begin, delta, math.nan, circles.weight_angles[circle], circles.weight_cum[circle]
         ).reshape(np.shape(delta))
 
     def run_lookup(self, circle: IntArray, phi: FloatArray) -> tuple[IntArray, FloatArray]:
         """Free run containing each angle (-1 if none) and the offset into it."""
         if len(circle) == 0:
             return np.zeros(0, dtype=np.intp), np.zeros(0)
-        start = self.run_start[circle]
-        length = self.run_len[circle]
-        tol = self.ang_tol[circle][:, None]
+        circles = self.circles
+        start = circles.run_start[circle]
+        length = circles.run_len[circle]
+        tol = circles.ang_tol[circle][:, None]
         offset = np.mod(phi[:, None] - start, TWO_PI)
         offset = np.where(offset > TWO_PI - tol, offset - TWO_PI, offset)
         inside = offset <= length + tol
@@ -484,6 +557,30 @@ class QueryScene:
             np.where(found, which, -1).astype(np.intp),
             offset[rows, which],
         )
+
+
+def _obstacles_near(
+    prep: PreparedField, levels: IntArray, clearance: FloatArray, region: Region, radius: float
+) -> IntArray:
+    """The obstacles that block the query (grown by ``clearance``) near the search region
+    and its box."""
+    x, y = prep.centres[:, 0], prep.centres[:, 1]
+    box = region.box()
+    pad = 2.0 * radius + 1.0
+    kept = (levels != LEVEL_IGNORED) & region.near(x, y, prep.bounds + clearance)
+    kept &= (x + prep.bounds >= box[0] - pad) & (x - prep.bounds <= box[2] + pad)
+    kept &= (y + prep.bounds >= box[1] - pad) & (y - prep.bounds <= box[3] + pad)
+    return np.nonzero(kept)[0]
+
+
+def _joined(parts: list[np.ndarray], dtype: type[np.generic]) -> np.ndarray:
+    """The arrays end to end (an empty one of ``dtype`` when there are none)."""
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=dtype)
+
+
+def _joined_points(parts: list[FloatArray]) -> FloatArray:
+    """Point sets (N_i, 2) end to end, as one (N, 2) array."""
+    return np.concatenate(parts) if parts else empty_points()
 
 
 _DENSE_MM = 1.0
