@@ -22,7 +22,6 @@ from arbitre.rules.answers import (
     with_certainty,
 )
 from arbitre.rules.errors import QuestionError, SceneError, UnknownName
-from arbitre.rules.lazy import imported
 from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.options import bind_options, shown
 
@@ -31,28 +30,18 @@ OptionsT = TypeVar("OptionsT")
 
 @dataclass(frozen=True, slots=True)
 class Question:
-    """A question a ruleset answers: its argument names and what answers it.
+    """A question a ruleset answers: its argument names and the function answering it.
 
-    ``answerer`` is the handler, or a reference ``package.module:function`` to it whose
-    module is imported when the question is first asked (or its options looked at): a
-    rule system's fire or dice tables cost nothing to a command asking for a distance.
     The handler takes the scene, one ``str`` per argument, then its options as keyword
     parameters with defaults, each annotated with a type of `arbitre.rules.options` (or a
-    ``Literal`` of choices) that says what it takes.
+    ``Literal`` of choices) that says what it takes. Every rule system declares its
+    questions this way, in its ``questions()`` table, naming the function itself.
     """
 
     name: str
     args: tuple[str, ...]
     summary: str
-    answerer: Callable[..., Answer] | str
-
-    @property
-    def handler(self) -> Callable[..., Answer]:
-        """The function (or method) answering the question."""
-        if isinstance(self.answerer, str):
-            handler: Callable[..., Answer] = imported(self.answerer)
-            return handler
-        return self.answerer
+    handler: Callable[..., Answer]
 
 
 @dataclass(frozen=True, slots=True)

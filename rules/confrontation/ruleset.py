@@ -1,5 +1,5 @@
 """The Confrontation ruleset object: its options, scene checks and measures; its other
-questions are answered by `combats` and `pursuit`, imported when first asked."""
+questions are answered by `combats` and `pursuit`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from arbitre.rules.answers import (
     Unit,
 )
 from arbitre.rules.confrontation.book import NUMBERS, ConfrontationOptions, options_of
+from arbitre.rules.confrontation.combats import dice_answer, initiative_answer, melees_answer
 from arbitre.rules.confrontation.contacts import edge_gap_mm
+from arbitre.rules.confrontation.pursuit import pursuit_answer
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Scene
 from arbitre.rules.options import MAX_OPTION_MM
@@ -21,8 +23,6 @@ from arbitre.rules.ruleset import (
     check_attr_number,
     figure_named,
 )
-
-_HERE = "arbitre.rules.confrontation"
 
 MIN_MOU_CM = 1.0
 """The shortest MOU a figure may carry: the book's MOU are a handful of cm, and half of
@@ -63,19 +63,15 @@ class Confrontation(MeasuringRuleset):
         return {
             "distance": Question("distance", ("A", "B"), "edge-to-edge distance", self.distance),
             "contact": Question("contact", ("A", "B"), "are two bases touching", self.contact),
-            "melees": Question(
-                "melees", (), "every legal split of the melees", f"{_HERE}.combats:melees_answer"
-            ),
-            "dice": Question("dice", ("A",), "combat dice of A", f"{_HERE}.combats:dice_answer"),
+            "melees": Question("melees", (), "every legal split of the melees", melees_answer),
+            "dice": Question("dice", ("A",), "combat dice of A", dice_answer),
             "initiative": Question(
                 "initiative",
                 ("A",),
                 "initiative of the combat of A",
-                f"{_HERE}.combats:initiative_answer",
+                initiative_answer,
             ),
-            "pursuit": Question(
-                "pursuit", ("A",), "pursuit move of A", f"{_HERE}.pursuit:pursuit_answer"
-            ),
+            "pursuit": Question("pursuit", ("A",), "pursuit move of A", pursuit_answer),
         }
 
     # --- questions ---------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """The MBT ruleset object: its options, scene checks and questions, each answered by its
-module (imported when the question is first asked)."""
+module's function."""
 
 from __future__ import annotations
 
@@ -10,7 +10,11 @@ import shapely
 from arbitre.rules.answers import Unit
 from arbitre.rules.errors import SceneError
 from arbitre.rules.mbt.book import TYPES, MbtOptions, options_of, unit_of
+from arbitre.rules.mbt.combat import combat_answer, contact_answer, facing_answer
+from arbitre.rules.mbt.moves import groups_answer, move_answer, reach_answer
+from arbitre.rules.mbt.panic import panic_answer
 from arbitre.rules.mbt.plates import _plate
+from arbitre.rules.mbt.shooting import fire_answer
 from arbitre.rules.model import BaseShape, Scene
 from arbitre.rules.ruleset import (
     Gap,
@@ -20,8 +24,6 @@ from arbitre.rules.ruleset import (
     check_attr_flags,
     check_attr_number,
 )
-
-_HERE = "arbitre.rules.mbt"
 
 MAX_BASE_FIGURES = 100
 """The most figures a base may carry (``attrs.figures``; the book's bases hold 1 to 4)."""
@@ -66,34 +68,24 @@ class Mbt(MeasuringRuleset):
             "distance": Question(
                 "distance", ("A", "B"), "closest points of two bases", self.distance
             ),
-            "contact": Question(
-                "contact", ("A", "B"), "edge or corner contact", f"{_HERE}.combat:contact_answer"
-            ),
+            "contact": Question("contact", ("A", "B"), "edge or corner contact", contact_answer),
             "facing": Question(
                 "facing",
                 ("A", "B"),
                 "face to face, or how B turns",
-                f"{_HERE}.combat:facing_answer",
+                facing_answer,
             ),
-            "combat": Question(
-                "combat", ("A", "B"), "the combat of A against B", f"{_HERE}.combat:combat_answer"
-            ),
-            "fire": Question(
-                "fire", ("A", "B"), "may archers A shoot at B", f"{_HERE}.shooting:fire_answer"
-            ),
+            "combat": Question("combat", ("A", "B"), "the combat of A against B", combat_answer),
+            "fire": Question("fire", ("A", "B"), "may archers A shoot at B", fire_answer),
             "panic": Question(
                 "panic",
                 ("A",),
                 "where the panicking elephant A goes, what it tramples",
-                f"{_HERE}.panic:panic_answer",
+                panic_answer,
             ),
-            "move": Question(
-                "move", ("A", "X", "Y"), "may A move to (X, Y) mm", f"{_HERE}.moves:move_answer"
-            ),
-            "reach": Question("reach", ("A",), "where may A move", f"{_HERE}.moves:reach_answer"),
-            "groups": Question(
-                "groups", (), "bases in contact and aligned", f"{_HERE}.moves:groups_answer"
-            ),
+            "move": Question("move", ("A", "X", "Y"), "may A move to (X, Y) mm", move_answer),
+            "reach": Question("reach", ("A",), "where may A move", reach_answer),
+            "groups": Question("groups", (), "bases in contact and aligned", groups_answer),
         }
 
     # --- measures ----------------------------------------------------------------------

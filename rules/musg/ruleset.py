@@ -1,5 +1,5 @@
-"""The M.U.S.G. ruleset: its options, scene checks and questions, each answered by its module
-(imported when the question is first asked)."""
+"""The M.U.S.G. ruleset: its options, scene checks and questions, each answered by its
+module's function."""
 
 from __future__ import annotations
 
@@ -12,6 +12,12 @@ from arbitre.rules.errors import QuestionError, SceneError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.musg.bases import _gap, _measure, options_of, unit_of
 from arbitre.rules.musg.book import RANKS, TABLE_MAX, MusgOptions, parse_weapon
+from arbitre.rules.musg.dice import damage_answer, initiative_answer
+from arbitre.rules.musg.fire import fire_answer
+from arbitre.rules.musg.mishaps import explosion_answer
+from arbitre.rules.musg.moves import charge_answer, move_answer, reach_answer, run_answer
+from arbitre.rules.musg.reactions import under_charge_answer, under_fire_answer
+from arbitre.rules.musg.support import leave_answer, support_answer
 from arbitre.rules.options import MAX_OPTION_MM, MIN_LENGTH_MM
 from arbitre.rules.ruleset import (
     Gap,
@@ -21,8 +27,6 @@ from arbitre.rules.ruleset import (
     check_attr_number,
     figure_named,
 )
-
-_HERE = "arbitre.rules.musg"
 
 MIN_MOVE_PAS = 1.0
 """The shortest move a figure may carry: the book's moves are a few pas."""
@@ -81,48 +85,32 @@ class Musg(MeasuringRuleset):
         return {
             "distance": Question("distance", ("A", "B"), "distance in pas", self.distance),
             "contact": Question("contact", ("A", "B"), "are two bases touching", self.contact),
-            "fire": Question(
-                "fire", ("A", "B"), "may A shoot at B; cover rolls", f"{_HERE}.fire:fire_answer"
-            ),
-            "move": Question(
-                "move", ("A", "X", "Y"), "may A move to (X, Y) mm", f"{_HERE}.moves:move_answer"
-            ),
-            "run": Question(
-                "run", ("A", "X", "Y"), "may A run to (X, Y) mm", f"{_HERE}.moves:run_answer"
-            ),
-            "charge": Question(
-                "charge", ("A", "X", "Y"), "may A charge to (X, Y)", f"{_HERE}.moves:charge_answer"
-            ),
-            "reach": Question("reach", ("A",), "where may A move", f"{_HERE}.moves:reach_answer"),
-            "leave": Question(
-                "leave", ("A",), "the cost of leaving a melee", f"{_HERE}.support:leave_answer"
-            ),
-            "support": Question(
-                "support", ("A",), "allies and leaders near A", f"{_HERE}.support:support_answer"
-            ),
-            "initiative": Question(
-                "initiative", (), "who starts the turn", f"{_HERE}.dice:initiative_answer"
-            ),
-            "damage": Question(
-                "damage", ("F", "R"), "the damage roll F vs R", f"{_HERE}.dice:damage_answer"
-            ),
+            "fire": Question("fire", ("A", "B"), "may A shoot at B; cover rolls", fire_answer),
+            "move": Question("move", ("A", "X", "Y"), "may A move to (X, Y) mm", move_answer),
+            "run": Question("run", ("A", "X", "Y"), "may A run to (X, Y) mm", run_answer),
+            "charge": Question("charge", ("A", "X", "Y"), "may A charge to (X, Y)", charge_answer),
+            "reach": Question("reach", ("A",), "where may A move", reach_answer),
+            "leave": Question("leave", ("A",), "the cost of leaving a melee", leave_answer),
+            "support": Question("support", ("A",), "allies and leaders near A", support_answer),
+            "initiative": Question("initiative", (), "who starts the turn", initiative_answer),
+            "damage": Question("damage", ("F", "R"), "the damage roll F vs R", damage_answer),
             "under_fire": Question(
                 "under_fire",
                 ("A", "B"),
                 "A flees B's fire 1d3 pas",
-                f"{_HERE}.reactions:under_fire_answer",
+                under_fire_answer,
             ),
             "under_charge": Question(
                 "under_charge",
                 ("A", "B"),
                 "A, charged by B, steps back 1d3 pas",
-                f"{_HERE}.reactions:under_charge_answer",
+                under_charge_answer,
             ),
             "explosion": Question(
                 "explosion",
                 ("A",),
                 "who A's exploding black-powder weapon hits",
-                f"{_HERE}.mishaps:explosion_answer",
+                explosion_answer,
             ),
         }
 

@@ -1,7 +1,6 @@
 """The Smooth & Rifled ruleset: its questions and measures.
 
-Each other question is answered in its own module (`fire`, `moves`, `templates`, ...),
-imported when the question is first asked.
+Each other question is answered in its own module (`fire`, `moves`, `templates`, ...).
 """
 
 from __future__ import annotations
@@ -34,9 +33,29 @@ from arbitre.rules.smooth_and_rifled.book import (
     va_last,
     weapon_range_cm,
 )
+from arbitre.rules.smooth_and_rifled.fire import fire_question
 from arbitre.rules.smooth_and_rifled.groups import find_groups, resolve
-
-_HERE = "arbitre.rules.smooth_and_rifled"
+from arbitre.rules.smooth_and_rifled.moves import charge_question, move_question, reach_question
+from arbitre.rules.smooth_and_rifled.scenario import deployment_question, objective_question
+from arbitre.rules.smooth_and_rifled.support import (
+    gun_question,
+    rally_question,
+    save_question,
+    spot_question,
+    standard_question,
+)
+from arbitre.rules.smooth_and_rifled.tables import (
+    damage_question,
+    melee_question,
+    morale_question,
+    volley_question,
+)
+from arbitre.rules.smooth_and_rifled.templates import (
+    canister_question,
+    explosion_question,
+    roundshot_question,
+)
+from arbitre.rules.smooth_and_rifled.withdrawal import withdrawal_question
 
 FLAGS = (
     "ambush",
@@ -57,6 +76,7 @@ FLAGS = (
     "terrain",
     "veteran",
 )
+
 """The figures' attrs that are true or false."""
 
 
@@ -133,93 +153,79 @@ class SmoothAndRifled(MeasuringRuleset):
             "distance": Question("distance", ("A", "B"), "edge-to-edge distance", self.distance),
             "contact": Question("contact", ("A", "B"), "are two bases in contact", self.contact),
             "groups": Question("groups", (), "the groups on the table", self.groups),
-            "fire": Question("fire", ("A", "B"), "may A shoot at B", f"{_HERE}.fire:fire_question"),
-            "move": Question(
-                "move", ("A", "X", "Y"), "may A move to (X, Y) mm", f"{_HERE}.moves:move_question"
-            ),
-            "reach": Question(
-                "reach", ("A",), "where may A move in one action", f"{_HERE}.moves:reach_question"
-            ),
-            "charge": Question(
-                "charge", ("A", "B"), "may A charge B", f"{_HERE}.moves:charge_question"
-            ),
+            "fire": Question("fire", ("A", "B"), "may A shoot at B", fire_question),
+            "move": Question("move", ("A", "X", "Y"), "may A move to (X, Y) mm", move_question),
+            "reach": Question("reach", ("A",), "where may A move in one action", reach_question),
+            "charge": Question("charge", ("A", "B"), "may A charge B", charge_question),
             "roundshot": Question(
                 "roundshot",
                 ("A", "B"),
                 "round shot of gun A at B",
-                f"{_HERE}.templates:roundshot_question",
+                roundshot_question,
             ),
-            "canister": Question(
-                "canister", ("A",), "canister of gun A", f"{_HERE}.templates:canister_question"
-            ),
+            "canister": Question("canister", ("A",), "canister of gun A", canister_question),
             "explosion": Question(
                 "explosion",
                 ("X", "Y"),
                 "an ammunition box exploding at (X, Y)",
-                f"{_HERE}.templates:explosion_question",
+                explosion_question,
             ),
             "damage": Question(
                 "damage",
                 ("A", "B"),
                 "damage roll of A's hit on B",
-                f"{_HERE}.tables:damage_question",
+                damage_question,
             ),
-            "volley": Question(
-                "volley", ("A", "B"), "volley of group A at B", f"{_HERE}.tables:volley_question"
-            ),
+            "volley": Question("volley", ("A", "B"), "volley of group A at B", volley_question),
             "morale": Question(
                 "morale",
                 ("SIDE",),
                 "moral value and break point",
-                f"{_HERE}.tables:morale_question",
+                morale_question,
             ),
-            "melee": Question(
-                "melee", ("A", "B"), "melee dice of A against B", f"{_HERE}.tables:melee_question"
-            ),
+            "melee": Question("melee", ("A", "B"), "melee dice of A against B", melee_question),
             "save": Question(
                 "save",
                 ("A",),
                 "who takes a hit on A (Leader's save)",
-                f"{_HERE}.support:save_question",
+                save_question,
             ),
             "rally": Question(
                 "rally",
                 ("A",),
                 "actions shaken A needs to rally",
-                f"{_HERE}.support:rally_question",
+                rally_question,
             ),
             "standard": Question(
                 "standard",
                 ("A",),
                 "may standard-bearer A's unit re-roll morale",
-                f"{_HERE}.support:standard_question",
+                standard_question,
             ),
             "objective": Question(
                 "objective",
                 ("SIDE", "X", "Y"),
                 "does SIDE hold the objective",
-                f"{_HERE}.scenario:objective_question",
+                objective_question,
             ),
             "deployment": Question(
                 "deployment",
                 ("SIDE",),
                 "is SIDE inside its deployment zone",
-                f"{_HERE}.scenario:deployment_question",
+                deployment_question,
             ),
             "withdrawal": Question(
                 "withdrawal",
                 ("A", "B"),
                 "A's fall-back from B's charge",
-                f"{_HERE}.withdrawal:withdrawal_question",
+                withdrawal_question,
             ),
-            "spot": Question(
-                "spot", ("A", "B"), "may A spot ambush marker B", f"{_HERE}.support:spot_question"
-            ),
+            "spot": Question("spot", ("A", "B"), "may A spot ambush marker B", spot_question),
             "gun": Question(
                 "gun",
                 ("A",),
                 "are gun A's crew and ammunition near",
-                f"{_HERE}.support:gun_question",
+                gun_question,
             ),
         }
 

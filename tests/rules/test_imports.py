@@ -1,5 +1,5 @@
-"""`arbitre.rules` is a pure core: it imports nothing from vision, calibration or api; and a
-rule system imports the module of a question only when it is asked."""
+"""`arbitre.rules` is a pure core: it imports nothing from vision, calibration or api; a
+question under one rule system imports no other."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from arbitre import rules
+from arbitre.rules.registry import find_ruleset, ruleset_names
 
 FORBIDDEN = {"vision", "calibration", "api"}
 
@@ -62,49 +63,48 @@ _TWO = [
     {"id": "b", "side": "red", "x_mm": 300.0, "y_mm": 100.0},
 ]
 _RECT = {"shape": "rect", "width_mm": 40.0, "depth_mm": 20.0}
-DISTANCE_NEEDS = {
-    "smooth-and-rifled": (
-        [dict(f, type="infantry") for f in _TWO],
-        {"bases", "book", "groups", "ruleset"},
-    ),
-    "musg": (_TWO, {"bases", "book", "ruleset"}),
-    "mbt": ([dict(f, type="infantry", base=_RECT) for f in _TWO], {"book", "plates", "ruleset"}),
-    "confrontation": (_TWO, {"book", "contacts", "ruleset"}),
+DISTANCE_SCENES = {
+    "choc-base-6": [dict(f, reference=True) for f in _TWO],
+    "smooth-and-rifled": [dict(f, type="infantry") for f in _TWO],
+    "musg": _TWO,
+    "mbt": [dict(f, type="infantry", base=_RECT) for f in _TWO],
+    "confrontation": _TWO,
 }
 
 
-@pytest.mark.parametrize("ruleset", sorted(DISTANCE_NEEDS))
-def test_a_distance_imports_only_the_modules_measures_need(ruleset: str) -> None:
-    figures, needed = DISTANCE_NEEDS[ruleset]
-    package = f"arbitre.rules.{ruleset.replace('-', '_')}"
-    scene = {"ruleset": ruleset, "table": {"width_mm": 600, "depth_mm": 400}, "figures": figures}
+@pytest.mark.parametrize("ruleset", sorted(DISTANCE_SCENES))
+def test_a_distance_imports_no_other_rule_system(ruleset: str) -> None:
+    package = ruleset.replace("-", "_")
+    scene = {
+        "ruleset": ruleset,
+        "table": {"width_mm": 600, "depth_mm": 400},
+        "figures": DISTANCE_SCENES[ruleset],
+    }
     script = (
         "import json, sys\n"
         "from arbitre.rules.questions import ask\n"
         "from arbitre.rules.scene import parse_scene\n"
         f"scene = parse_scene(json.loads({json.dumps(json.dumps(scene))}))\n"
         "print(ask(scene, 'distance', ['a', 'b']).to_json()['distance_mm'])\n"
-        f"print(' '.join(sorted(m.removeprefix('{package}.') for m in sys.modules"
-        f" if m.startswith('{package}.'))))\n"
-        "print(*(f'arbitre.rules.{m}' in sys.modules for m in ('pathing', 'answer_kinds')))\n"
+        "print(' '.join(sorted({m.split('.')[2] for m in sys.modules"
+        " if m.startswith('arbitre.rules.') and m.count('.') >= 2})))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     ).stdout.splitlines()
-    assert float(out[0]) > 0.0, out
-    assert set(out[1].split()) == needed, out
-    assert out[2] == "False False", out  # the path finder and fire's answers wait their turn
+    # 200 mm centre to centre; less for the systems that measure base edge to base edge
+    assert 0.0 < float(out[0]) <= 200.0, out
+    systems = {"choc_base_6", "smooth_and_rifled", "musg", "mbt", "confrontation"}
+    assert set(out[1].split()) & systems == {package}, out
 
 
-def test_a_question_named_by_reference_imports_its_module_when_asked() -> None:
-    script = (
-        "import sys\n"
-        "from arbitre.rules.registry import find_ruleset\n"
-        "question = find_ruleset('sr').questions()['fire']\n"
-        "print('arbitre.rules.smooth_and_rifled.fire' in sys.modules)\n"
-        "print(question.handler.__module__)\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, check=True
-    ).stdout.split()
-    assert out == ["False", "arbitre.rules.smooth_and_rifled.fire"]
+def test_every_question_names_a_function_of_its_own_rule_system() -> None:
+    """Each handler is a function object (go-to-definition and rename follow it), defined
+    in its rule system's package or in the shared core."""
+    for name in ruleset_names():
+        ruleset = find_ruleset(name)
+        package = type(ruleset).__module__.rsplit(".", 1)[0]
+        for question in ruleset.questions().values():
+            module = question.handler.__module__
+            assert callable(question.handler), (name, question.name)
+            assert module.startswith((package, "arbitre.rules.ruleset")), (name, module)
