@@ -22,10 +22,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arbitre import __version__
 from arbitre.api.bodies import MAX_BODY_BYTES, BodyGuard, send_detail
-from arbitre.api.camera_loop import STREAM_WIDTH_PX
-from arbitre.api.desk import QuestionDesk, load_path_search
 from arbitre.api.hosts import LOOPBACK, TrustedHostGuard
-from arbitre.api.live import LiveTable
+from arbitre.api.live.camera_loop import STREAM_WIDTH_PX
+from arbitre.api.live.desk import QuestionDesk, load_path_search
+from arbitre.api.live.table import LiveTable
 from arbitre.api.pace import PACE_PER_S, Pace
 from arbitre.api.routes import ask, camera, page, scenes, state, terrain
 from arbitre.api.routes.camera import MAX_STREAMS, SharedJpeg

@@ -11,8 +11,8 @@ import pydantic
 import yaml
 from pydantic import BaseModel, ConfigDict, Field
 
-from arbitre.api.live import TableConfig, scene_document
-from arbitre.api.sources import SOURCE_KINDS, SourceKind, find_kind
+from arbitre.api.live.sources import SOURCE_KINDS, SourceKind, find_kind
+from arbitre.api.live.table import TableConfig, scene_document
 from arbitre.calibration.camera import load_camera
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.table import load_roster, load_table

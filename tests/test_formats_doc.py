@@ -200,8 +200,8 @@ def real_calibration(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]
 @pytest.fixture(scope="module")
 def real_state() -> dict[str, Any]:
     """The ``/api/state`` object of the demo table after a few frames."""
-    from arbitre.api.demo import DemoSource, demo_config
-    from arbitre.api.live import LiveTable
+    from arbitre.api.live.demo import DemoSource, demo_config
+    from arbitre.api.live.table import LiveTable
 
     config = demo_config()
     live = LiveTable(config, DemoSource(move_every_s=1e9))

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.live.table import LiveTable, TableConfig
 from arbitre.calibration.progress import Steps
 from arbitre.calibration.simulated import setup_of
 from arbitre.vision.simulate import club_cameras, preset, render

@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from arbitre.api.demo import TABLE_MM, demo_camera, demo_setup
-from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.live.demo import TABLE_MM, demo_camera, demo_setup
+from arbitre.api.live.table import LiveTable, TableConfig
 from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.table import Roster, Table, roster_from_mapping
 from arbitre.rules.answers import Answer, Checked

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from arbitre.api.bench.rules import ruleset_scene_data
-from arbitre.api.desk import LastScene
+from arbitre.api.live.desk import LastScene
 from arbitre.rules.model import Scene, forget_kept
 from arbitre.rules.questions import ask
 from arbitre.rules.registry import find_ruleset

@@ -23,9 +23,9 @@ from arbitre.api.bench.flood import FLOODS, Flood, run_flood
 from arbitre.api.bench.memory import PeakMemory
 from arbitre.api.bench.ws_load import run_clients
 from arbitre.api.connections import SERVER_OPTIONS
-from arbitre.api.demo import DemoSource, demo_config
-from arbitre.api.desk import QuestionDesk
-from arbitre.api.live import LiveTable
+from arbitre.api.live.demo import DemoSource, demo_config
+from arbitre.api.live.desk import QuestionDesk
+from arbitre.api.live.table import LiveTable
 from arbitre.api.main import create_app
 from arbitre.calibration.progress import Progress, Steps
 

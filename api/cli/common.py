@@ -11,7 +11,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from arbitre.api.sources import SOURCE_KINDS, SourceKind
+from arbitre.api.live.sources import SOURCE_KINDS, SourceKind
 from arbitre.bounds import LONGEST_MM
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.progress import Progress
@@ -148,8 +148,8 @@ def live_table(
 ) -> Any:
     """The live table for ``serve`` and ``snapshot``: a demo, or arbitre.yaml and its
     sources (``sources``: each kind of source and the value its option was given)."""
-    from arbitre.api.live import LiveTable
-    from arbitre.api.sources import open_source
+    from arbitre.api.live.sources import open_source
+    from arbitre.api.live.table import LiveTable
 
     flags = {"--demo": demo, "--demo-club": demo_club}
     chosen = given({**flags, **options_given(sources)})
@@ -158,13 +158,13 @@ def live_table(
     if (demo or demo_club) and config is not None:
         raise fail(f"{chosen[0]} is a table of its own: give it or --config, not both")
     if demo_club:
-        from arbitre.api.demo_club import ClubTable, club_sources, demo_club_config
+        from arbitre.api.live.demo_club import ClubTable, club_sources, demo_club_config
 
         club = ClubTable()
         club.start()
         return LiveTable(demo_club_config(), club_sources(club), processes=True)
     if demo:
-        from arbitre.api.demo import DemoSource, demo_config
+        from arbitre.api.live.demo import DemoSource, demo_config
 
         table_config = demo_config()
         return LiveTable(table_config, DemoSource())

@@ -70,7 +70,7 @@ def locate(
         views.append(frame.located)
     fused = fuse(views) if len(views) > 1 else None
     if scene is not None:
-        from arbitre.api.live import MIN_SIGMA_MM, TableConfig, located_tracks, scene_document
+        from arbitre.api.live.table import MIN_SIGMA_MM, TableConfig, located_tracks, scene_document
 
         config = TableConfig(cameras[0], the_table, the_roster or Roster(()), ruleset=ruleset)
         if fused is None:

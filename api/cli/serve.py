@@ -54,10 +54,10 @@ def serve(
 
     import uvicorn
 
-    from arbitre.api.desk import QuestionDesk
     from arbitre.api.hosts import ALL_INTERFACES, HostError, lan_address, trusted_hosts
+    from arbitre.api.live.desk import QuestionDesk
+    from arbitre.api.live.tuio import TuioError, TuioSender, resolve_target
     from arbitre.api.main import create_app
-    from arbitre.api.tuio import TuioError, TuioSender, resolve_target
 
     try:
         tuio_target = resolve_target(tuio) if tuio is not None else None

@@ -7,8 +7,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from arbitre.api.desk import RETRY_AFTER_S, Busy, QuestionDesk, TooLong, answer_scene
-from arbitre.api.live import LiveTable
+from arbitre.api.live.desk import RETRY_AFTER_S, Busy, QuestionDesk, TooLong, answer_scene
+from arbitre.api.live.table import LiveTable
 from arbitre.api.routes.errors import Refused, errors, refusal
 from arbitre.api.routes.state import live_of
 from arbitre.rules.errors import RulesError
@@ -56,7 +56,7 @@ router = APIRouter(prefix="/api")
 async def post_ask(question: Question, request: Request) -> dict[str, Any] | Response:
     """Answer a rules question on the live table's positions, or on the scene given.
 
-    Questions are answered in turn by a few workers (`arbitre.api.desk`); when they are
+    Questions are answered in turn by a few workers (`arbitre.api.live.desk`); when they are
     all busy and the queue is full, the answer is 503 with ``Retry-After``. A question
     still unanswered after the desk's time limit is given up: 422.
     """

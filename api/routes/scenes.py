@@ -9,7 +9,7 @@ import yaml
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
-from arbitre.api.desk import Busy, TooLong
+from arbitre.api.live.desk import Busy, TooLong
 from arbitre.api.routes.ask import busy, desk_of
 from arbitre.api.routes.errors import errors
 from arbitre.api.routes.state import live_of

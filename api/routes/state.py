@@ -11,7 +11,7 @@ from fastapi import APIRouter, Header, HTTPException, Request, WebSocket, WebSoc
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from arbitre.api.live import LiveTable
+from arbitre.api.live.table import LiveTable
 from arbitre.api.routes.errors import errors
 from arbitre.bounds import LONGEST_MM
 from arbitre.rules.errors import RulesError

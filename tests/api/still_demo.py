@@ -8,9 +8,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from arbitre.api.demo import DemoSource, demo_config
 from arbitre.api.hosts import LOOPBACK
-from arbitre.api.live import LiveTable
+from arbitre.api.live.demo import DemoSource, demo_config
+from arbitre.api.live.table import LiveTable
 from arbitre.api.main import create_app
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from arbitre.api.desk import about_question, answer_scene, groups_of
+from arbitre.api.live.desk import about_question, answer_scene, groups_of
 from arbitre.rules.scene import load_scene
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from arbitre.api.live import LiveTable
+from arbitre.api.live.table import LiveTable
 from arbitre.api.main import short
 from tests.api.still_demo import still_demo
 

@@ -18,9 +18,9 @@ from fastapi.testclient import TestClient
 
 from arbitre.api.bodies import MAX_BODY_BYTES, MAX_DEPTH, BadJson, depth, strict_json
 from arbitre.api.connections import SERVER_OPTIONS
-from arbitre.api.demo import DemoSource, demo_config
 from arbitre.api.hosts import LOOPBACK
-from arbitre.api.live import LiveTable
+from arbitre.api.live.demo import DemoSource, demo_config
+from arbitre.api.live.table import LiveTable
 from arbitre.api.main import create_app
 from arbitre.rules.scene import MAX_SCENE_BYTES
 

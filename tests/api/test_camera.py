@@ -10,9 +10,9 @@ from contextlib import ExitStack
 import pytest
 from fastapi.testclient import TestClient
 
-from arbitre.api.demo import DemoSource, demo_setup
 from arbitre.api.hosts import LOOPBACK
-from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.live.demo import DemoSource, demo_setup
+from arbitre.api.live.table import LiveTable, TableConfig
 from arbitre.api.main import create_app
 from arbitre.api.routes.camera import SharedJpeg
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from arbitre.api.demo import DemoSource, demo_config
-from arbitre.api.live import MOVED_SHOWN_S, LiveTable
+from arbitre.api.live.demo import DemoSource, demo_config
+from arbitre.api.live.table import MOVED_SHOWN_S, LiveTable
 from arbitre.calibration.anchors import MOVED_FRAMES
 from arbitre.vision.simulate import arm_over
 from tests.api.clock import Clock

@@ -11,8 +11,8 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from arbitre.api import sources
 from arbitre.api.cli import app
+from arbitre.api.live import sources
 from arbitre.api.settings import load_settings
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.simulated import write_setup

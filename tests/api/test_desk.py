@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from arbitre.api import desk as desk_module
-from arbitre.api.demo import DemoSource, demo_config
-from arbitre.api.desk import Busy, QuestionDesk, TooLong, answer_scene
 from arbitre.api.limits import QUESTION_MEMORY_BYTES
-from arbitre.api.live import LiveTable
+from arbitre.api.live import desk as desk_module
+from arbitre.api.live.demo import DemoSource, demo_config
+from arbitre.api.live.desk import Busy, QuestionDesk, TooLong, answer_scene
+from arbitre.api.live.table import LiveTable
 from arbitre.api.main import create_app
 from tests.api.crowded import crowded_table
 
@@ -295,7 +295,7 @@ def test_worker_processes_end_when_the_server_is_killed_outright(tmp_path: Path)
     script = tmp_path / "server.py"
     script.write_text(
         "import os, time\n"
-        "from arbitre.api.desk import QuestionDesk\n"
+        "from arbitre.api.live.desk import QuestionDesk\n"
         "if __name__ == '__main__':\n"
         "    desk = QuestionDesk(processes=True)\n"
         "    desk.prepare(os.getpid)\n"

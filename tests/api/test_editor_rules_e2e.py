@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from arbitre.api.demo import DemoSource, demo_config
-from arbitre.api.live import LiveTable
+from arbitre.api.live.demo import DemoSource, demo_config
+from arbitre.api.live.table import LiveTable
 
 from .test_page_e2e import _get_json, launched_chromium
 from .test_terrain_page_e2e import TOKEN, _save_terrain, _tap_table, serving

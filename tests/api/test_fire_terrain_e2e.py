@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from arbitre.api.demo import FIGURES, DemoSource, demo_setup
-from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.live.demo import FIGURES, DemoSource, demo_setup
+from arbitre.api.live.table import LiveTable, TableConfig
 from arbitre.calibration.table import roster_from_mapping
 
 from .test_page_e2e import CHROMIUM, CHROMIUM_ARGS, _playwright

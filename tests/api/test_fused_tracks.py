@@ -1,4 +1,4 @@
-"""The tracks of several cameras fused into one per marker (arbitre.api.fused_tracks)."""
+"""The tracks of several cameras fused into one per marker (arbitre.api.live.fused_tracks)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from arbitre.api.fused_tracks import Disagreement, fuse_tracks
+from arbitre.api.live.fused_tracks import Disagreement, fuse_tracks
 from arbitre.vision.tracking import Shared, Track
 
 

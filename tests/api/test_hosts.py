@@ -10,7 +10,6 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from arbitre.api import hosts as hosts_module
-from arbitre.api.demo import DemoSource, demo_setup
 from arbitre.api.hosts import (
     HostError,
     check_host_name,
@@ -18,7 +17,8 @@ from arbitre.api.hosts import (
     host_of_origin,
     trusted_hosts,
 )
-from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.live.demo import DemoSource, demo_setup
+from arbitre.api.live.table import LiveTable, TableConfig
 from arbitre.api.main import create_app
 
 

@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arbitre.api.live import LiveTable
+from arbitre.api.live.table import LiveTable
 from tests.api.still_demo import still_demo
 
 TOKEN = "fuzz"

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from arbitre.api.demo import DemoSource, demo_config
 from arbitre.api.i18n import Phrases, phrase_error
-from arbitre.api.live import LiveTable
+from arbitre.api.live.demo import DemoSource, demo_config
+from arbitre.api.live.table import LiveTable
 from arbitre.api.routes.errors import refusal
 from arbitre.rules.errors import QuestionError, UnknownName
 

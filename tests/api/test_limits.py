@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from arbitre.api import desk
 from arbitre.api.limits import too_costly
+from arbitre.api.live import desk
 from tests.console import run_console
 
 CAPPED = """

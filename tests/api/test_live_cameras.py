@@ -12,9 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 from numpy.typing import NDArray
 
-from arbitre.api.demo_club import FIGURES, ClubTable, club_sources, demo_club_config
 from arbitre.api.hosts import LOOPBACK
-from arbitre.api.live import LiveTable
+from arbitre.api.live.demo_club import FIGURES, ClubTable, club_sources, demo_club_config
+from arbitre.api.live.table import LiveTable
 from arbitre.api.main import create_app
 from arbitre.vision.sources import FrameSource
 from tests.api.clock import Clock

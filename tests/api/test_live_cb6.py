@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from arbitre.api.demo import DemoSource, demo_setup
-from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.live.demo import DemoSource, demo_setup
+from arbitre.api.live.table import LiveTable, TableConfig
 from arbitre.calibration.table import Roster, RosterFigure
 
 

@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from arbitre.api.demo import DemoSource, demo_config
-from arbitre.api.live import LiveTable
+from arbitre.api.live.demo import DemoSource, demo_config
+from arbitre.api.live.table import LiveTable
 
 
 @pytest.mark.parametrize(

@@ -14,8 +14,8 @@ import itertools
 import numpy as np
 import pytest
 
-from arbitre.api.demo import DemoSource, demo_setup
-from arbitre.api.live import POSITION_STEP_MM, LiveTable, TableConfig
+from arbitre.api.live.demo import DemoSource, demo_setup
+from arbitre.api.live.table import POSITION_STEP_MM, LiveTable, TableConfig
 from arbitre.calibration.frame import locate_frame
 from arbitre.calibration.locate import LocateResult
 from arbitre.rules import scene as scene_module

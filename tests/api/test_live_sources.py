@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from numpy.typing import NDArray
 
-from arbitre.api.demo import DemoSource, demo_setup
-from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.live.demo import DemoSource, demo_setup
+from arbitre.api.live.table import LiveTable, TableConfig
 from arbitre.api.main import create_app
 from arbitre.vision.sources import FolderSource, FrameSource
 from tests.api.clock import Clock

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from arbitre.api.demo import demo_camera
-from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.live.demo import demo_camera
+from arbitre.api.live.table import LiveTable, TableConfig
 from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.table import roster_from_mapping, table_from_mapping
 from arbitre.vision.simulate import RenderOptions, SimMarker, SimScene, SimTable, anchors, render

@@ -1,4 +1,4 @@
-"""A camera's frames measured in a process of its own (arbitre.api.measuring): the same
+"""A camera's frames measured in a process of its own (arbitre.api.live.measuring): the same
 answers as in the server's process, a dead process replaced, nothing left once closed."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from arbitre.api.measuring import MeasuringProcess
+from arbitre.api.live.measuring import MeasuringProcess
 from arbitre.calibration.anchors import AnchorMemory
 from arbitre.calibration.frame import locate_frame
 from arbitre.calibration.locate import LocateResult

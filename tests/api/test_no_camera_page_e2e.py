@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from arbitre.api.demo import DemoSource, demo_config
-from arbitre.api.live import LiveTable
+from arbitre.api.live.demo import DemoSource, demo_config
+from arbitre.api.live.table import LiveTable
 from arbitre.vision.sources import FrameSource
 
 from .test_page_e2e import _get_json, launched_chromium

@@ -15,10 +15,10 @@ import pytest
 from fastapi.testclient import TestClient
 from numpy.typing import NDArray
 
-from arbitre.api.demo import DemoSource, demo_config, demo_setup
 from arbitre.api.hosts import LOOPBACK
 from arbitre.api.i18n import catalogue
-from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.live.demo import DemoSource, demo_config, demo_setup
+from arbitre.api.live.table import LiveTable, TableConfig
 from arbitre.api.main import create_app
 from arbitre.rules.scene import parse_scene
 from arbitre.vision.sources import FrameSource

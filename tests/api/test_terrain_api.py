@@ -13,10 +13,10 @@ import pytest
 import yaml
 from fastapi.testclient import TestClient
 
-from arbitre.api import live as live_module
-from arbitre.api.demo import DemoSource, demo_setup
 from arbitre.api.hosts import LOOPBACK
-from arbitre.api.live import LiveTable, TableConfig
+from arbitre.api.live import table as live_module
+from arbitre.api.live.demo import DemoSource, demo_setup
+from arbitre.api.live.table import LiveTable, TableConfig
 from arbitre.api.main import create_app
 from arbitre.api.routes import terrain as terrain_routes
 from arbitre.api.settings import UnloadableSettings, save_terrain
@@ -502,7 +502,7 @@ def test_scene_files_are_read_by_the_question_desk_never_more_at_once(
 ) -> None:
     # One worker and no place to wait: of three files sent at once, one is read and two
     # are told to retry; none is read on the camera's own threads.
-    from arbitre.api.desk import QuestionDesk
+    from arbitre.api.live.desk import QuestionDesk
     from arbitre.api.routes import scenes
 
     reading = threading.Event()

@@ -19,8 +19,8 @@ import pytest
 import uvicorn
 import yaml
 
-from arbitre.api.demo import DemoSource, demo_config
-from arbitre.api.live import LiveTable
+from arbitre.api.live.demo import DemoSource, demo_config
+from arbitre.api.live.table import LiveTable
 from arbitre.api.main import create_app
 from arbitre.rules.choc_base_6.grid import grid_of
 from arbitre.rules.scene import parse_scene

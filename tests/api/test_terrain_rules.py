@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arbitre.api.terrain_rules import TERRAIN_READ, terrain_read
+from arbitre.api.live.terrain_rules import TERRAIN_READ, terrain_read
 from arbitre.rules.choc_base_6 import book as cb6
 from arbitre.rules.confrontation import book as confrontation
 from arbitre.rules.mbt import book as mbt

@@ -22,9 +22,9 @@ from pythonosc.parsing import osc_types
 from typer.testing import CliRunner
 
 from arbitre.api.cli import app
-from arbitre.api.demo import DemoSource, demo_setup
-from arbitre.api.live import LiveTable, TableConfig
-from arbitre.api.tuio import (
+from arbitre.api.live.demo import DemoSource, demo_setup
+from arbitre.api.live.table import LiveTable, TableConfig
+from arbitre.api.live.tuio import (
     TuioError,
     TuioSender,
     resolve_target,
@@ -202,7 +202,7 @@ def test_a_failed_send_is_logged_once_and_never_raises(
 ) -> None:
     # 1000 figures make a bundle of about 76 kB: more than one UDP datagram can carry.
     crowd = [_track(i, float(i % 1200), 450.0, 0.0) for i in range(1000)]
-    with caplog.at_level(logging.WARNING, logger="arbitre.api.tuio"):
+    with caplog.at_level(logging.WARNING, logger="arbitre.api.live.tuio"):
         sender.send(crowd)
         sender.send(crowd)
         assert len(caplog.records) == 1

@@ -151,7 +151,7 @@ def resolve_target(text: str) -> tuple[str, int]:
     >>> resolve_target("localhost")
     Traceback (most recent call last):
     ...
-    arbitre.api.tuio.TuioError: --tuio takes HOST:PORT (e.g. 127.0.0.1:3333), got 'localhost'
+    arbitre.api.live.tuio.TuioError: --tuio takes HOST:PORT (e.g. 127.0.0.1:3333), got 'localhost'
     """
     host, colon, port_text = text.rpartition(":")
     if host.startswith("[") and host.endswith("]"):

@@ -1,10 +1,10 @@
 """The live table: frames in, tracked figure positions and rules answers out.
 
-Each camera watching the table has its own loop (`arbitre.api.camera_loop`): a
+Each camera watching the table has its own loop (`arbitre.api.live.camera_loop`): a
 background thread reads its source, locates the markers of each frame (the same chain
 as ``arbitre locate``) from the pose that camera holds, and feeds its figure tracker.
-The table's figures are the cameras' tracks fused (`arbitre.api.fused_tracks`); an
-``on_frame`` callback (the TUIO output of `arbitre.api.tuio`) gets them after every
+The table's figures are the cameras' tracks fused (`arbitre.api.live.fused_tracks`); an
+``on_frame`` callback (the TUIO output of `arbitre.api.live.tuio`) gets them after every
 frame. When a source gives no frame, what only that camera saw goes stale (positions
 kept, never deleted) and the source is retried every few seconds; the other cameras
 and the server go on. The state says how each camera is (``cameras``) and whether all
@@ -25,7 +25,7 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from arbitre.api.camera_loop import (
+from arbitre.api.live.camera_loop import (
     MIN_SIGMA_MM,
     MOVED_SHOWN_S,
     RETRY_S,
@@ -33,9 +33,9 @@ from arbitre.api.camera_loop import (
     CameraLoop,
     shared_of,
 )
-from arbitre.api.desk import LastScene, about_question, groups_answer, groups_of
-from arbitre.api.fused_tracks import Disagreement, FusedTracks, fuse_tracks
-from arbitre.api.terrain_rules import terrain_read
+from arbitre.api.live.desk import LastScene, about_question, groups_answer, groups_of
+from arbitre.api.live.fused_tracks import Disagreement, FusedTracks, fuse_tracks
+from arbitre.api.live.terrain_rules import terrain_read
 from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.frame import Frame
 from arbitre.calibration.locate import LocatedMarker
@@ -85,12 +85,12 @@ class TableConfig:
 
 class LiveTable:
     """The table watched by one camera or several: each camera's loop
-    (`arbitre.api.camera_loop.CameraLoop`), their tracks fused
-    (`arbitre.api.fused_tracks`), the rules' settings, with a thread-safe state.
+    (`arbitre.api.live.camera_loop.CameraLoop`), their tracks fused
+    (`arbitre.api.live.fused_tracks`), the rules' settings, with a thread-safe state.
 
     ``source`` is one frame source, or one per camera of ``config.cameras`` (in order).
     With ``processes``, each camera's frames are located in a process of its own
-    (`arbitre.api.measuring`): several cameras then measure side by side, not in turns.
+    (`arbitre.api.live.measuring`): several cameras then measure side by side, not in turns.
     """
 
     def __init__(

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from arbitre.api.live import TableConfig
+from arbitre.api.live.table import TableConfig
 from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.table import Roster, Table, roster_from_mapping, table_from_mapping
 from arbitre.vision.simulate import (

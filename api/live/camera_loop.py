@@ -8,7 +8,7 @@ deleted) and the source is retried every few seconds. A frame the source gives a
 (the same picture) is not measured twice, and when no new frame has come for a while
 the camera says so (``ok`` false, ``frame_age_s``), even if a read hangs.
 
-`arbitre.api.live.LiveTable` runs one `CameraLoop` per camera and fuses their tracks.
+`arbitre.api.live.table.LiveTable` runs one `CameraLoop` per camera and fuses their tracks.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from arbitre.api.measuring import CameraMeasure, MeasuringProcess
+from arbitre.api.live.measuring import CameraMeasure, MeasuringProcess
 from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.frame import Frame
@@ -116,7 +116,7 @@ class CameraLoop:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         # The camera's tracker and pose memory, kept from frame to frame; with ``process``,
-        # in a process of the camera's own (`arbitre.api.measuring`).
+        # in a process of the camera's own (`arbitre.api.live.measuring`).
         self._measure = (MeasuringProcess if process else CameraMeasure)(camera, table, roster)
 
     # --- the loop ----------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Several cameras' tracks of one table, fused into one track per marker.
 
-Each camera tracks the markers it sees (`arbitre.api.camera_loop.CameraLoop`); their
+Each camera tracks the markers it sees (`arbitre.api.live.camera_loop.CameraLoop`); their
 frames are not synchronised. The table's figures are the fusion of the newest tracks
 of every camera:
 

@@ -20,8 +20,8 @@ from dataclasses import replace
 import numpy as np
 from numpy.typing import NDArray
 
-from arbitre.api.demo import Figure, setup_of
-from arbitre.api.live import TableConfig
+from arbitre.api.live.demo import Figure, setup_of
+from arbitre.api.live.table import TableConfig
 from arbitre.vision.simulate import (
     FIGURE_COLOURS_BGR,
     Camera,
