@@ -9,8 +9,9 @@ Modules
 :mod:`~arbitre.rules.choc_base_6.ruleset` holds :class:`ChocBase6`, which answers
 neutral-surface scenes with :mod:`~arbitre.rules.choc_base_6.neutral` and hands hex and
 square scenes to :mod:`~arbitre.rules.choc_base_6.grid_questions`.
-:mod:`~arbitre.rules.choc_base_6.book` holds the book's numbers, the options, figure
-potentials and the impact arithmetic shared by both surfaces;
+:mod:`~arbitre.rules.choc_base_6.book` holds the book's numbers, figure potentials and
+the impact arithmetic shared by both surfaces, :mod:`~arbitre.rules.choc_base_6.options` a
+scene's options and :mod:`~arbitre.rules.choc_base_6.reasons` the words of its reasons;
 :mod:`~arbitre.rules.choc_base_6.activation` the turn order (§3) and regrouping (§4.2),
 also shared.
 
@@ -30,7 +31,6 @@ from arbitre.rules.choc_base_6.book import (
     NUMBERS,
     SHOOTER_TYPE,
     TOUCH_MM,
-    ChocBase6Options,
     GroupLike,
     Numbers,
     figure_pa,
@@ -40,7 +40,6 @@ from arbitre.rules.choc_base_6.book import (
     impact_answer,
     impact_distribution,
     is_sniper,
-    options_of,
     potentials_answer,
 )
 from arbitre.rules.choc_base_6.neutral import ChocBase6Neutral
@@ -52,6 +51,7 @@ from arbitre.rules.choc_base_6.neutral_groups import (
     footprint_discs,
     group_footprints,
 )
+from arbitre.rules.choc_base_6.options import ChocBase6Options, options_of
 from arbitre.rules.choc_base_6.ruleset import ChocBase6
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""The Choc Base 6 book: its numbers, a scene's options, figure potentials and impacts.
+"""The Choc Base 6 book: its numbers, figure potentials and impacts.
 
 The impact and potentials arithmetic is the same on every surface; each surface
 passes its own groups and its own verdict on whether a shot or a combat is allowed.
@@ -11,8 +11,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict
-
 from arbitre.rules.answers import (
     FireAnswer,
     ImpactAnswer,
@@ -21,11 +19,9 @@ from arbitre.rules.answers import (
     Unit,
     warning_lines,
 )
-from arbitre.rules.choc_base_6.reason_words import reason_words
+from arbitre.rules.choc_base_6.reasons import reason_words
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.model import Figure, Scene, TerrainKind
-from arbitre.rules.options import FiniteNumber, GapMm, LengthMm
-from arbitre.rules.ruleset import scene_options
+from arbitre.rules.model import Figure, TerrainKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,41 +61,6 @@ def group_too_big(name: str, count: int) -> Said:
         count=count,
         most=NUMBERS.max_group_size,
     )
-
-
-class ChocBase6Options(BaseModel):
-    """``options:`` of a CB6 scene."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    surface: Literal["neutral", "hex", "square"] = "neutral"
-    unit_mm: LengthMm = 100.0
-    thickness_mm: LengthMm = 25.0
-    group_radius_mm: LengthMm | None = None
-    hex_mm: LengthMm | None = None
-    square_mm: LengthMm | None = None
-    contact_tolerance_mm: GapMm = 2.0
-    # Grids (see arbitre.rules.choc_base_6.grid): the centre of cell (0, 0), table mm
-    # (default: half a cell from the table corner on both axes), the grid's turn
-    # counter-clockwise, and whether hexes have a point (neighbours along x) or a flat
-    # side (along y) upwards.
-    grid_origin_mm: tuple[FiniteNumber, FiniteNumber] | None = None
-    grid_rotation_deg: FiniteNumber = 0.0
-    hex_orientation: Literal["pointy", "flat"] = "pointy"
-
-    @property
-    def group_footprint_radius_mm(self) -> float:
-        return self.group_radius_mm if self.group_radius_mm is not None else 1.5 * self.thickness_mm
-
-    @property
-    def contact_distance_mm(self) -> float:
-        """Centre distance under which two reference figures are in contact (2 thicknesses)."""
-        return 2.0 * self.thickness_mm
-
-
-def options_of(scene: Scene) -> ChocBase6Options:
-    """A CB6 scene's options."""
-    return scene_options(scene, ChocBase6Options)
 
 
 # --- figure potentials -----------------------------------------------------------------

@@ -19,7 +19,7 @@ import numpy as np
 import shapely
 
 from arbitre.rules.answers import Unit
-from arbitre.rules.choc_base_6.book import options_of
+from arbitre.rules.choc_base_6.options import options_of
 from arbitre.rules.errors import SceneError
 from arbitre.rules.model import Scene
 

@@ -70,7 +70,7 @@ from arbitre.rules.choc_base_6.grid_groups import (
     group_names,
     touches_enemy,
 )
-from arbitre.rules.choc_base_6.reason_words import reason_words
+from arbitre.rules.choc_base_6.reasons import reason_words
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Scene
 from arbitre.rules.options import Bonus, Die, Name, SideDice

@@ -63,7 +63,6 @@ from arbitre.rules.choc_base_6.book import (
     figure_pi,
     impact_answer,
     is_sniper,
-    options_of,
     potentials_answer,
 )
 from arbitre.rules.choc_base_6.neutral_groups import (
@@ -79,6 +78,7 @@ from arbitre.rules.choc_base_6.neutral_groups import (
 )
 from arbitre.rules.choc_base_6.neutral_messages import fire_message, move_message
 from arbitre.rules.choc_base_6.neutral_obstacles import enemy_contact, line_blockers, move_field
+from arbitre.rules.choc_base_6.options import options_of
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import centre_distance_mm
 from arbitre.rules.model import Figure, Scene, sigma_between

@@ -11,7 +11,8 @@ import numpy as np
 import shapely
 
 from arbitre.rules.answers import Said
-from arbitre.rules.choc_base_6.book import NUMBERS, ChocBase6Options, group_too_big, options_of
+from arbitre.rules.choc_base_6.book import NUMBERS, group_too_big
+from arbitre.rules.choc_base_6.options import ChocBase6Options, options_of
 from arbitre.rules.errors import QuestionError, SceneError
 from arbitre.rules.geometry import centre_distance_mm, disc_hulls, pairs_within
 from arbitre.rules.links import Links

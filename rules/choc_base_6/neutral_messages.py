@@ -7,21 +7,7 @@ from collections.abc import Sequence
 
 from arbitre.rules.answers import Reason, Unit
 from arbitre.rules.choc_base_6.neutral_groups import Group
-
-_REASON_TEXT = {
-    Reason.TARGET_NOT_ENEMY: "the target is not an enemy",
-    Reason.NO_SHOOTERS: "no TD figure in the group",
-    Reason.IN_CONTACT_WITH_ENEMY: "the shooters are in contact with an enemy group",
-    Reason.TARGET_IN_CONTACT: "the target is in contact with an enemy group",
-    Reason.OUT_OF_RANGE: "out of range",
-    Reason.LINE_BLOCKED: "the line of fire crosses",
-    Reason.OFF_TABLE: "the destination is off the table",
-    Reason.IMPASSABLE: "the destination is on impassable ground",
-    Reason.DESTINATION_OCCUPIED: "the destination overlaps",
-    Reason.PATH_BLOCKED: "the way is blocked",
-    Reason.OVER_ALLOWANCE: "too far",
-    Reason.NO_REFERENCE: "no reference figure to measure from in",
-}
+from arbitre.rules.choc_base_6.reasons import NEUTRAL_REASON_WORDS
 
 
 def fire_message(
@@ -40,7 +26,7 @@ def fire_message(
         return f"{shooter.name} may shoot at {target.name} at {at}, PI {pi_total}"
     because = []
     for reason in reasons:
-        sentence = _REASON_TEXT[reason]
+        sentence = NEUTRAL_REASON_WORDS[reason]
         if reason is Reason.LINE_BLOCKED:
             sentence += " " + ", ".join(blocked_by)
         if reason is Reason.OUT_OF_RANGE:
@@ -69,7 +55,7 @@ def move_message(
         return f"{name} may move there: {cost}{detour}, allowance {allowance}"
     because = []
     for reason in reasons:
-        sentence = _REASON_TEXT[reason]
+        sentence = NEUTRAL_REASON_WORDS[reason]
         if reason is Reason.DESTINATION_OCCUPIED:
             sentence += " " + ", ".join(occupied)
         if reason is Reason.PATH_BLOCKED and blocked_by:

@@ -12,7 +12,7 @@ import shapely
 
 from arbitre.rules import pathing
 from arbitre.rules.answers import Margin
-from arbitre.rules.choc_base_6.book import BLOCKING_TERRAIN, COSTLY_TERRAIN, ChocBase6Options
+from arbitre.rules.choc_base_6.book import BLOCKING_TERRAIN, COSTLY_TERRAIN
 from arbitre.rules.choc_base_6.neutral_groups import (
     Group,
     Grouping,
@@ -21,6 +21,7 @@ from arbitre.rules.choc_base_6.neutral_groups import (
     group_footprints,
     reference_of,
 )
+from arbitre.rules.choc_base_6.options import ChocBase6Options
 from arbitre.rules.geometry import centre_distance_mm, line_penetration_mm, segment_distances
 from arbitre.rules.model import Figure, Scene, centres_mm, sigma_across_line, sigma_between
 from arbitre.rules.terrain import terrain_regions

@@ -10,11 +10,10 @@ from arbitre.rules.choc_base_6.book import (
     CLOSE_COMBAT_TYPE,
     MAX_BONUS,
     SHOOTER_TYPE,
-    ChocBase6Options,
-    options_of,
 )
 from arbitre.rules.choc_base_6.neutral import ChocBase6Neutral
 from arbitre.rules.choc_base_6.neutral_groups import find_groups
+from arbitre.rules.choc_base_6.options import ChocBase6Options, options_of
 from arbitre.rules.errors import SceneError
 from arbitre.rules.model import Scene
 from arbitre.rules.options import shown

@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 from arbitre.rules.answers import Reason
-from arbitre.rules.choc_base_6.neutral_messages import _REASON_TEXT as CB6_NEUTRAL_WORDS
-from arbitre.rules.choc_base_6.reason_words import REASON_WORDS as CB6_WORDS
+from arbitre.rules.choc_base_6.reasons import NEUTRAL_REASON_WORDS as CB6_NEUTRAL_WORDS
+from arbitre.rules.choc_base_6.reasons import REASON_WORDS as CB6_WORDS
 from arbitre.rules.mbt.answers import REASON_WORDS as MBT_WORDS
 from arbitre.rules.musg.answers import _REASON_TEXT as MUSG_WORDS
 from arbitre.rules.questions import ask

@@ -1,6 +1,9 @@
-"""The words of the reason codes in the English sentences of every surface.
+"""The words of Choc Base 6's reason codes in its English sentences.
 
-The JSON answers keep the codes (``reasons``); a sentence says them in words.
+The JSON answers keep the codes (``reasons``); a sentence says them in words (French
+words come from the page's and the command line's shared catalogue). A neutral-surface
+refusal names what it is about after some of its words ("the line of fire crosses the
+wood"), hence its own few.
 """
 
 from __future__ import annotations
@@ -27,6 +30,14 @@ REASON_WORDS = {
     Reason.NOT_IN_CONTACT: "they are not in contact",
     Reason.TOO_MANY_FIGURES: "too many figures",
 }
+
+NEUTRAL_REASON_WORDS = {
+    **REASON_WORDS,
+    Reason.LINE_BLOCKED: "the line of fire crosses",
+    Reason.DESTINATION_OCCUPIED: "the destination overlaps",
+    Reason.NO_REFERENCE: "no reference figure to measure from in",
+}
+"""The neutral surface's words, each followed by the names it is about where it needs them."""
 
 
 def reason_words(reasons: Iterable[Reason]) -> str:
