@@ -9,13 +9,14 @@ from __future__ import annotations
 import math
 import os
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
 import shapely
 
 from arbitre.rules.pathing.graph import SearchGraph, best_first
-from arbitre.rules.pathing.model import Field, FloatArray, IntArray, as_length, as_point
+from arbitre.rules.pathing.model import BoolArray, Field, FloatArray, IntArray, as_length, as_point
 from arbitre.rules.pathing.prepare import prepare_field
 from arbitre.rules.pathing.primitives import TWO_PI, polar_angle
 from arbitre.rules.pathing.query import LEVEL_GROWN, blocking_levels, free_space, table_rect
@@ -539,142 +540,216 @@ def _circle_sweeps(
     sweeps' rays in another.
     """
     circle = np.array(graph.circle, dtype=np.intp)
-    sweeps: list[_Sweep] = []
     by_circle: dict[tuple[int, int], list[int]] = {}
     for node in settled:
         if circle[node] >= 0:
             by_circle.setdefault((int(circle[node]), graph.wind[node]), []).append(int(node))
+    sweeps: list[_Sweep] = []
     for (c, wind), nodes in by_circle.items():
-        rho = float(scene.circles.rho[c])
-        cx, cy = scene.circles.xy[c]
-        full = bool(scene.circles.run_full[c])
-        tol = float(scene.circles.ang_tol[c])
-        members = np.array(nodes)
-        phis = np.array([graph.phi[n] for n in nodes])
-        offs = np.array([graph.off[n] for n in nodes])
-        runs = np.array([graph.run[n] for n in nodes])
-        gs = g[members]
-        departures = scene.departures.get((c, wind))
-        if departures is not None and len(departures.target):
-            leave_owner = _touch_owner(scene, departures.target)
-            tp = scene.target_point[departures.target]
-            leave_towards = (leave_owner >= 0) | (scene.point_corner[np.maximum(tp, 0)] & (tp >= 0))
-        corner_at, corner_runs, corner_offsets = _corner_tangents(scene, c, wind, full)
-        if full:
-            delta = np.mod(wind * (phis[None, :] - phis[:, None]), TWO_PI)
-            reach_ok = np.ones_like(delta, dtype=bool)
-            extent = np.full(len(nodes), TWO_PI - 1e-9)
-        else:
-            delta = wind * (offs[None, :] - offs[:, None])
-            reach_ok = (runs[None, :] == runs[:, None]) & (delta >= -tol)
-            delta = np.maximum(delta, 0.0)
-            lengths = scene.circles.run_len[c, runs]
-            extent = lengths - offs if wind > 0 else offs
-        begin = phis[:, None] if wind > 0 else phis[:, None] - delta
-        arc_cost = rho * scene.arc_weight(
-            c, np.broadcast_to(begin, delta.shape).ravel(), delta.ravel()
-        ).reshape(delta.shape)
-        np.fill_diagonal(reach_ok, False)
-        via = gs[:, None] + arc_cost
-        dominated = np.any(reach_ok & (via < gs[None, :] - 1e-9), axis=0)
-        takes_over = reach_ok & (gs[None, :] <= via + 1e-9) & (delta > tol)
-        stop_at = np.where(takes_over, delta, np.inf).min(axis=1)
-        # where each arrival's sweep would leave by a departure or towards a table corner
-        if departures is not None and len(departures.target):
-            if full:
-                leave = np.mod(wind * (departures.phi1[None, :] - phis[:, None]), TWO_PI)
-            else:
-                leave = np.where(
-                    departures.run1[None, :] == runs[:, None],
-                    wind * (departures.off1[None, :] - offs[:, None]),
-                    -1.0,
-                )
-            # exact departures may reach the very end of the free arc
-            end = np.minimum(stop_at, extent + tol)
-            leaving = (leave > 0.0) & (leave <= end[:, None]) & leave_towards
-        if full:
-            into_corners = np.mod(wind * (corner_at[None, :] - phis[:, None]), TWO_PI)
-        else:
-            into_corners = np.where(
-                corner_runs[None, :] == runs[:, None],
-                wind * (corner_offsets[None, :] - offs[:, None]),
-                -1.0,
-            )
-        # Each sweep's rays first, then their arc costs in one pass per circle.
-        kept: list[int] = []
-        params: list[FloatArray] = []
-        owner_parts: list[IntArray] = []
-        touch_parts: list[FloatArray] = []
-        for m in range(len(nodes)):
-            if dominated[m]:
-                continue
-            # stop just short of the end of the free arc: the last tangent ray then
-            # leaves the obstacle instead of grazing (and numerically cutting) it
-            span = float(min(stop_at[m], extent[m] - 5e-5, TWO_PI - 1e-6))
-            rem0 = budget - gs[m]
-            if span <= 1e-9 or rem0 <= 0.0:
-                continue
-            step = min(_SWEEP_STEP, _SWEEP_STEP_MM / rho)
-            n = max(2, math.ceil(span / step) + 1)
-            d = np.arange(n, dtype=np.float64) * (span / (n - 1))  # as np.linspace(0, span, n)
-            d[-1] = span
-            owners = np.full(len(d), -1, dtype=np.intp)
-            touch = np.full(len(d), np.inf)
-            if departures is not None and len(departures.target):
-                chosen = np.flatnonzero(leaving[m])
-                if len(chosen):
-                    d, owners, touch = _merge_tangent_rays(
-                        d,
-                        owners,
-                        touch,
-                        leave[m, chosen],
-                        leave_owner[chosen],
-                        departures.length[chosen],
-                    )
-            corners = into_corners[m]
-            corners = corners[(corners > 0.0) & (corners < span)]
-            if len(corners):
-                d, owners, touch = _merge_tangent_rays(
-                    d,
-                    owners,
-                    touch,
-                    corners,
-                    np.full(len(corners), -1, dtype=np.intp),
-                    np.full(len(corners), np.inf),
-                )
-            kept.append(m)
-            params.append(d)
-            owner_parts.append(owners)
-            touch_parts.append(touch)
-        if not kept:
-            continue
-        sizes = [len(d) for d in params]
-        bounds = np.cumsum([0, *sizes])
-        all_d = np.concatenate(params)
-        all_phi = np.repeat(phis[kept], sizes)
-        spent = rho * scene.arc_weight(c, all_phi if wind > 0 else all_phi - all_d, all_d)
-        all_rem = np.repeat(budget - gs[kept], sizes) - spent
-        all_alive = all_rem > 0.0
-        cut = np.logical_or.reduceat(~all_alive, bounds[:-1])
-        for i, m in enumerate(kept):
-            lo, hi = int(bounds[i]), int(bounds[i + 1])
-            d, rem, owners, touch = params[i], all_rem[lo:hi], owner_parts[i], touch_parts[i]
-            if cut[i]:
-                last = int(np.argmin(all_alive[lo:hi]))
-                if last == 0:
-                    continue
-                d_lo, d_hi = d[last - 1], d[last]
-                frac = rem[last - 1] / (rem[last - 1] - rem[last])
-                d = np.concatenate([d[:last], [d_lo + frac * (d_hi - d_lo)]])
-                rem = np.concatenate([rem[:last], [0.0]])
-                owners = np.concatenate([owners[:last], [-1]])
-                touch = np.concatenate([touch[:last], [np.inf]])
-            if len(d) < 2:
-                continue
-            sweeps.append(
-                (d, rem, owners, touch, (float(cx), float(cy), rho, int(wind), float(phis[m])))
-            )
+        arrivals = _Arrivals(
+            circle=c,
+            wind=wind,
+            rho=float(scene.circles.rho[c]),
+            centre=scene.circles.xy[c],
+            full=bool(scene.circles.run_full[c]),
+            tol=float(scene.circles.ang_tol[c]),
+            phi=np.array([graph.phi[n] for n in nodes]),
+            off=np.array([graph.off[n] for n in nodes]),
+            run=np.array([graph.run[n] for n in nodes]),
+            g=g[np.array(nodes)],
+        )
+        sweeps += _sweeps_along(scene, arrivals, budget)
     _add_sweeps(rays, sweeps)
+
+
+@dataclass(frozen=True, slots=True)
+class _Arrivals:
+    """The settled nodes on one circle with one winding, where sweeps along it start."""
+
+    circle: int
+    wind: int
+    rho: float
+    centre: FloatArray  # (2,)
+    full: bool  # the circle is free all round
+    tol: float  # the angular tolerance on it
+    phi: FloatArray  # each arrival's angle on the circle
+    off: FloatArray  # its offset into its free run
+    run: IntArray  # that free run
+    g: FloatArray  # the cost of reaching it
+
+    def ahead(self, phi: FloatArray, run: IntArray, off: FloatArray) -> FloatArray:
+        """The angle (arrivals, points) turned from each arrival along the winding to each
+        point at ``phi`` on the circle (in free run ``run`` at offset ``off``), or -1 where
+        the point lies on another free run."""
+        if self.full:
+            return np.mod(self.wind * (phi[None, :] - self.phi[:, None]), TWO_PI)
+        return np.where(
+            run[None, :] == self.run[:, None],
+            self.wind * (off[None, :] - self.off[:, None]),
+            -1.0,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Exits:
+    """The free tangent segments leaving a circle with a winding that its sweeps leave by:
+    those towards an obstacle or a corner of costly ground, within each sweep's reach."""
+
+    ahead: FloatArray  # (arrivals, segments) angle from each arrival to each segment's start
+    taken: BoolArray  # (arrivals, segments)
+    owner: IntArray  # the obstacle each segment touches
+    length: FloatArray
+
+    def of(self, arrival: int) -> tuple[FloatArray, IntArray, FloatArray]:
+        """The angles ahead, obstacles touched and lengths of the segments that the sweep
+        from ``arrival`` leaves by."""
+        chosen = np.flatnonzero(self.taken[arrival])
+        return self.ahead[arrival, chosen], self.owner[chosen], self.length[chosen]
+
+
+def _sweeps_along(scene: QueryScene, arrivals: _Arrivals, budget: float) -> list[_Sweep]:
+    """The sweeps along one circle with one winding, from each arrival that no other
+    reaches more cheaply along the circle, up to where another takes over, the free arc
+    ends or the budget runs out (at least two rays each)."""
+    dominated, stop_at, extent = _takeovers(scene, arrivals)
+    exits = _exits(scene, arrivals, np.minimum(stop_at, extent + arrivals.tol))
+    corners = arrivals.ahead(
+        *_corner_tangents(scene, arrivals.circle, arrivals.wind, arrivals.full)
+    )
+    parts: list[tuple[int, FloatArray, IntArray, FloatArray]] = []
+    for m in range(len(arrivals.phi)):
+        if dominated[m]:
+            continue
+        # stop just short of the end of the free arc: the last tangent ray then
+        # leaves the obstacle instead of grazing (and numerically cutting) it
+        span = float(min(stop_at[m], extent[m] - 5e-5, TWO_PI - 1e-6))
+        if span <= 1e-9 or budget - arrivals.g[m] <= 0.0:
+            continue
+        d, owners, touch = _sweep_rays(
+            arrivals.rho, span, None if exits is None else exits.of(m), corners[m]
+        )
+        parts.append((m, d, owners, touch))
+    return _within_budget(scene, arrivals, parts, budget)
+
+
+def _takeovers(scene: QueryScene, arrivals: _Arrivals) -> tuple[BoolArray, FloatArray, FloatArray]:
+    """Which arrivals another one reaches more cheaply along the circle, the angle each
+    one's sweep turns through before a later arrival takes over (infinity if none does),
+    and how far its free arc goes."""
+    c, wind, phis, offs, gs = arrivals.circle, arrivals.wind, arrivals.phi, arrivals.off, arrivals.g
+    if arrivals.full:
+        delta = np.mod(wind * (phis[None, :] - phis[:, None]), TWO_PI)
+        reach_ok = np.ones_like(delta, dtype=bool)
+        extent = np.full(len(phis), TWO_PI - 1e-9)
+    else:
+        runs = arrivals.run
+        delta = wind * (offs[None, :] - offs[:, None])
+        reach_ok = (runs[None, :] == runs[:, None]) & (delta >= -arrivals.tol)
+        delta = np.maximum(delta, 0.0)
+        lengths = scene.circles.run_len[c, runs]
+        extent = lengths - offs if wind > 0 else offs
+    begin = phis[:, None] if wind > 0 else phis[:, None] - delta
+    arc_cost = arrivals.rho * scene.arc_weight(
+        c, np.broadcast_to(begin, delta.shape).ravel(), delta.ravel()
+    ).reshape(delta.shape)
+    np.fill_diagonal(reach_ok, False)
+    via = gs[:, None] + arc_cost
+    dominated = np.any(reach_ok & (via < gs[None, :] - 1e-9), axis=0)
+    takes_over = reach_ok & (gs[None, :] <= via + 1e-9) & (delta > arrivals.tol)
+    stop_at = np.where(takes_over, delta, np.inf).min(axis=1)
+    return dominated, stop_at, extent
+
+
+def _exits(scene: QueryScene, arrivals: _Arrivals, end: FloatArray) -> _Exits | None:
+    """The segments leaving the circle that each sweep reaches before the angle ``end``
+    ahead of its arrival (exact departures may reach the very end of the free arc), None
+    when no segment leaves it."""
+    departures = scene.departures.get((arrivals.circle, arrivals.wind))
+    if departures is None or len(departures.target) == 0:
+        return None
+    owner = _touch_owner(scene, departures.target)
+    tp = scene.target_point[departures.target]
+    towards = (owner >= 0) | (scene.point_corner[np.maximum(tp, 0)] & (tp >= 0))
+    ahead = arrivals.ahead(departures.phi1, departures.run1, departures.off1)
+    taken = (ahead > 0.0) & (ahead <= end[:, None]) & towards
+    return _Exits(ahead, taken, owner, departures.length)
+
+
+def _sweep_rays(
+    rho: float,
+    span: float,
+    exits: tuple[FloatArray, IntArray, FloatArray] | None,
+    corners: FloatArray,
+) -> tuple[FloatArray, IntArray, FloatArray]:
+    """The rays of one sweep along ``span`` of a circle of radius ``rho``: their arc
+    lengths (as angles), tangent owners and touches.
+
+    Regular steps, joined by tangent rays out along the ``exits`` (angles ahead,
+    obstacles touched, lengths) and towards the table's corners (``corners``: the angles
+    ahead, only those within the span count).
+    """
+    step = min(_SWEEP_STEP, _SWEEP_STEP_MM / rho)
+    n = max(2, math.ceil(span / step) + 1)
+    d = np.arange(n, dtype=np.float64) * (span / (n - 1))  # as np.linspace(0, span, n)
+    d[-1] = span
+    owners = np.full(len(d), -1, dtype=np.intp)
+    touch = np.full(len(d), np.inf)
+    if exits is not None and len(exits[0]):
+        d, owners, touch = _merge_tangent_rays(d, owners, touch, *exits)
+    corners = corners[(corners > 0.0) & (corners < span)]
+    if len(corners):
+        d, owners, touch = _merge_tangent_rays(
+            d,
+            owners,
+            touch,
+            corners,
+            np.full(len(corners), -1, dtype=np.intp),
+            np.full(len(corners), np.inf),
+        )
+    return d, owners, touch
+
+
+def _within_budget(
+    scene: QueryScene,
+    arrivals: _Arrivals,
+    parts: list[tuple[int, FloatArray, IntArray, FloatArray]],
+    budget: float,
+) -> list[_Sweep]:
+    """The sweeps (arrival, rays' arc lengths, owners and touches) with the budget left at
+    each ray, priced along the circle in one pass, each cut where its budget runs out;
+    those left with fewer than two rays are dropped."""
+    if not parts:
+        return []
+    kept = [m for m, _, _, _ in parts]
+    sizes = [len(d) for _, d, _, _ in parts]
+    bounds = np.cumsum([0, *sizes])
+    all_d = np.concatenate([d for _, d, _, _ in parts])
+    all_phi = np.repeat(arrivals.phi[kept], sizes)
+    begin = all_phi if arrivals.wind > 0 else all_phi - all_d
+    spent = arrivals.rho * scene.arc_weight(arrivals.circle, begin, all_d)
+    all_rem = np.repeat(budget - arrivals.g[kept], sizes) - spent
+    all_alive = all_rem > 0.0
+    cut = np.logical_or.reduceat(~all_alive, bounds[:-1])
+    cx, cy = arrivals.centre
+    sweeps: list[_Sweep] = []
+    for i, (m, d, owners, touch) in enumerate(parts):
+        lo, hi = int(bounds[i]), int(bounds[i + 1])
+        rem = all_rem[lo:hi]
+        if cut[i]:
+            last = int(np.argmin(all_alive[lo:hi]))
+            if last == 0:
+                continue
+            d_lo, d_hi = d[last - 1], d[last]
+            frac = rem[last - 1] / (rem[last - 1] - rem[last])
+            d = np.concatenate([d[:last], [d_lo + frac * (d_hi - d_lo)]])
+            rem = np.concatenate([rem[:last], [0.0]])
+            owners = np.concatenate([owners[:last], [-1]])
+            touch = np.concatenate([touch[:last], [np.inf]])
+        if len(d) < 2:
+            continue
+        circle = (float(cx), float(cy), arrivals.rho, int(arrivals.wind), float(arrivals.phi[m]))
+        sweeps.append((d, rem, owners, touch, circle))
+    return sweeps
 
 
 def _add_sweeps(rays: Rays, sweeps: list[_Sweep]) -> None:
