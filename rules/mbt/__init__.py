@@ -37,7 +37,8 @@ The package: ``numbers`` (the book's numbers and options), ``answers``,
 from typing import TYPE_CHECKING
 
 from arbitre.rules.lazy import exported_lazily
-from arbitre.rules.mbt.book import NUMBERS, MbtOptions, Numbers
+from arbitre.rules.mbt.book import NUMBERS, Numbers
+from arbitre.rules.mbt.options import MbtOptions
 from arbitre.rules.mbt.plates import Plate, edge_contact, penetration_mm
 from arbitre.rules.mbt.ruleset import Mbt
 

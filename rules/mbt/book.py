@@ -1,17 +1,11 @@
-"""MBT's numbers as data: the rule book's numbers, scene options and tolerances."""
+"""MBT's numbers as data: the rule book's numbers and tolerances."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from arbitre.rules.answers import Unit
-from arbitre.rules.model import Scene, TerrainKind
-from arbitre.rules.options import GapMm, LengthMm
-from arbitre.rules.ruleset import scene_options
+from arbitre.rules.model import TerrainKind
 
 TYPES = ("cavalry", "infantry")
 EDGES = ("front", "right", "back", "left")
@@ -51,29 +45,3 @@ ELEPHANT_FIGURES = 1  # "cinq points pour un éléphant": 1 + 4
 BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
 TOUCH_MM2 = 1e-3  # overlaps smaller than this area are touches
 NEAR_SLACK_MM = 1.0  # bases farther apart than a tolerance plus this never touch
-
-
-class MbtOptions(BaseModel):
-    """``options:`` of a MBT scene."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    graduation_mm: LengthMm = 25.0
-    contact_tolerance_mm: GapMm = 2.0
-    align_tolerance_deg: Annotated[float, Field(ge=0, le=45, allow_inf_nan=False, strict=True)] = (
-        5.0
-    )
-    difficult_factor: Annotated[float, Field(ge=1, allow_inf_nan=False, le=100, strict=True)] = 2.0
-    arc: Literal["front", "90"] = "front"
-    woods_for_cavalry: Literal["impassable", "difficult", "open"] = "impassable"
-    woods_for_infantry: Literal["impassable", "difficult", "open"] = "difficult"
-    panic_distance: Literal["depth", "move"] = "depth"
-
-
-def options_of(scene: Scene) -> MbtOptions:
-    return scene_options(scene, MbtOptions)
-
-
-def unit_of(scene: Scene) -> Unit:
-    """A scene's graduation."""
-    return Unit("graduation", options_of(scene).graduation_mm)

@@ -22,10 +22,8 @@ from arbitre.rules.mbt.book import (
     NEAR_SLACK_MM,
     NUMBERS,
     TOUCH_MM2,
-    MbtOptions,
-    options_of,
-    unit_of,
 )
+from arbitre.rules.mbt.options import MbtOptions, options_of, unit_of
 from arbitre.rules.mbt.plates import (
     Plate,
     _aligned,

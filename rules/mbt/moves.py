@@ -24,7 +24,8 @@ from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import swept_hulls
 from arbitre.rules.links import Links
 from arbitre.rules.mbt.answers import MbtMoveAnswer, MbtReachAnswer, reason_words
-from arbitre.rules.mbt.book import NUMBERS, TOUCH_MM2, MbtOptions, options_of, unit_of
+from arbitre.rules.mbt.book import NUMBERS, TOUCH_MM2
+from arbitre.rules.mbt.options import MbtOptions, options_of, unit_of
 from arbitre.rules.mbt.plates import (
     Plate,
     _aligned,

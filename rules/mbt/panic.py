@@ -13,9 +13,10 @@ import shapely
 from arbitre.rules.answers import Margin, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.mbt.answers import PanicAnswer
-from arbitre.rules.mbt.book import NUMBERS, TOUCH_MM2, MbtOptions, options_of, unit_of
+from arbitre.rules.mbt.book import NUMBERS, TOUCH_MM2
 from arbitre.rules.mbt.combat import _die
 from arbitre.rules.mbt.moves import move_allowance
+from arbitre.rules.mbt.options import MbtOptions, options_of, unit_of
 from arbitre.rules.mbt.plates import Plate, _blocking_terrain, _plate, _plates, penetration_mm
 from arbitre.rules.model import Scene, sigma_between
 from arbitre.rules.options import Dice, Die

@@ -17,7 +17,8 @@ import shapely
 from arbitre.rules.answers import Margin
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import pairs_within
-from arbitre.rules.mbt.book import BLOCKING_TERRAIN, EDGES, MbtOptions
+from arbitre.rules.mbt.book import BLOCKING_TERRAIN, EDGES
+from arbitre.rules.mbt.options import MbtOptions
 from arbitre.rules.model import Figure, KeptByIdentity, Scene, TerrainKind, sigma_between
 
 

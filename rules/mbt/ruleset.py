@@ -9,9 +9,10 @@ import shapely
 
 from arbitre.rules.answers import Unit
 from arbitre.rules.errors import SceneError
-from arbitre.rules.mbt.book import TYPES, MbtOptions, options_of, unit_of
+from arbitre.rules.mbt.book import TYPES
 from arbitre.rules.mbt.combat import combat_answer, contact_answer, facing_answer
 from arbitre.rules.mbt.moves import groups_answer, move_answer, reach_answer
+from arbitre.rules.mbt.options import MbtOptions, options_of, unit_of
 from arbitre.rules.mbt.panic import panic_answer
 from arbitre.rules.mbt.plates import _plate
 from arbitre.rules.mbt.shooting import fire_answer

@@ -12,8 +12,9 @@ from arbitre.rules.answers import (
     with_certainty,
 )
 from arbitre.rules.mbt.answers import MbtFireAnswer, reason_words
-from arbitre.rules.mbt.book import NUMBERS, options_of, unit_of
+from arbitre.rules.mbt.book import NUMBERS
 from arbitre.rules.mbt.combat import _resolve, _side
+from arbitre.rules.mbt.options import options_of, unit_of
 from arbitre.rules.mbt.plates import Plate, _layout, _pair, penetration_mm
 from arbitre.rules.model import Scene, sigma_between
 from arbitre.rules.options import Die
