@@ -26,7 +26,8 @@ Modules
 :mod:`~arbitre.rules.musg.fire` (with :mod:`~arbitre.rules.musg.sight` for line of sight and
 cover), :mod:`~arbitre.rules.musg.moves` (moves and reach), :mod:`~arbitre.rules.musg.support`
 (leaving a melee, allies and leaders) and :mod:`~arbitre.rules.musg.dice` (initiative and
-damage). :mod:`~arbitre.rules.musg.book` holds the book's numbers and the options,
+damage). :mod:`~arbitre.rules.musg.book` holds the book's numbers,
+:mod:`~arbitre.rules.musg.options` a scene's options and its questions' typed options,
 :mod:`~arbitre.rules.musg.bases` the measures between bases, and
 :mod:`~arbitre.rules.musg.answers` the answer types.
 """
@@ -43,18 +44,16 @@ from arbitre.rules.musg.book import (
     COSTLY_TERRAIN,
     COVER_TERRAIN,
     DAMAGE_TABLE,
-    MODES,
     NUMBERS,
     RANKS,
     TABLE_MAX,
     TOUCH_MM,
-    Length,
-    MusgOptions,
     Numbers,
     Weapon,
     cover_roll_needed,
     parse_weapon,
 )
+from arbitre.rules.musg.options import MODES, Length, MusgOptions
 from arbitre.rules.musg.ruleset import Musg
 
 if TYPE_CHECKING:

@@ -17,20 +17,11 @@ from arbitre.rules.musg.book import (
     NUMBERS,
     RANKS,
     TOUCH_MM,
-    MusgOptions,
     Weapon,
     _positive,
     parse_weapon,
 )
-from arbitre.rules.ruleset import scene_options
-
-
-def options_of(scene: Scene) -> MusgOptions:
-    return scene_options(scene, MusgOptions)
-
-
-def unit_of(scene: Scene) -> Unit:
-    return Unit("pas", options_of(scene).pace_mm)
+from arbitre.rules.musg.options import MusgOptions
 
 
 def _base(figure: Figure, options: MusgOptions) -> Base:

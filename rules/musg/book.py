@@ -1,24 +1,18 @@
-"""The rule book's numbers as data: ranks, modes, bands, the damage table, options, weapons."""
+"""The rule book's numbers as data: ranks, modes, bands, the damage table, weapons."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, get_args
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
 
 from arbitre.rules.answers import at_most
 from arbitre.rules.model import TerrainKind
-from arbitre.rules.options import GapMm, LengthMm, Takes
 
 RANKS = ("extra", "henchman", "subchief", "chief")
 """Ranks from the lowest (figurant) to the highest (chef)."""
 
-Mode = Literal["walk", "run", "charge"]
-"""The ``mode`` option of ``move`` and ``reach``."""
-MODES: tuple[str, ...] = get_args(Mode)
 BANDS = ("short", "medium", "long")
 BOW_KINDS = ("bow", "crossbow")
 
@@ -74,17 +68,6 @@ DAMAGE_TABLE: tuple[tuple[int, ...], ...] = (
 )
 TABLE_MAX = len(DAMAGE_TABLE)
 
-Strength = Annotated[
-    int, Field(ge=1, le=TABLE_MAX), Takes(f"a weapon's strength, a whole number 1 to {TABLE_MAX}")
-]
-"""The ``strength`` option of ``explosion``: a column of the damage table."""
-
-MAX_PA = 10
-PaLeft = Annotated[
-    int, Field(ge=1, le=MAX_PA), Takes(f"the action points left, a whole number 1 to {MAX_PA}")
-]
-"""The ``pa_left`` option of ``move`` and ``charge``: the PA the figure has left."""
-
 COSTLY_TERRAIN = {TerrainKind.DIFFICULT: 2.0, TerrainKind.WOOD: 2.0}
 BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
 COVER_TERRAIN = (TerrainKind.OBSTACLE, TerrainKind.WOOD, TerrainKind.BUILDING)
@@ -99,23 +82,6 @@ def cover_roll_needed(band: str) -> int:
     [3, 4, 5]
     """
     return NUMBERS.cover_roll[band]
-
-
-Length = LengthMm
-"""A length of the options, in mm (strict: never a boolean; at most 100 m)."""
-
-
-class MusgOptions(BaseModel):
-    """``options:`` of a M.U.S.G. scene."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    pace_mm: LengthMm = 25.4
-    measure: Literal["edge", "centre"] = "edge"
-    base_diameter_mm: LengthMm = 25.0
-    contact_tolerance_mm: GapMm = 2.0
-    figures_give_cover: bool = True
-    sight_blockers: tuple[TerrainKind, ...] = (TerrainKind.BUILDING,)
 
 
 @dataclass(frozen=True, slots=True)

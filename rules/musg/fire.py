@@ -16,10 +16,9 @@ from arbitre.rules.musg.bases import (
     _gap,
     _measure,
     _weapon,
-    options_of,
-    unit_of,
 )
 from arbitre.rules.musg.book import BOW_KINDS, NUMBERS, Weapon, cover_roll_needed
+from arbitre.rules.musg.options import options_of, unit_of
 from arbitre.rules.musg.sight import Sight, figures_on_line, line_of_sight
 from arbitre.rules.ruleset import figure_named
 

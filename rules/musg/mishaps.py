@@ -8,9 +8,10 @@ from arbitre.rules.answers import Margin, Said, in_units, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.musg.answers import ExplosionAnswer
-from arbitre.rules.musg.bases import _measure, _weapon, options_of, unit_of
-from arbitre.rules.musg.book import NUMBERS, TABLE_MAX, Strength
+from arbitre.rules.musg.bases import _measure, _weapon
+from arbitre.rules.musg.book import NUMBERS, TABLE_MAX
 from arbitre.rules.musg.dice import _die, _int_arg, damage_needed
+from arbitre.rules.musg.options import Strength, options_of, unit_of
 from arbitre.rules.options import Die, Flag
 from arbitre.rules.ruleset import figure_named
 

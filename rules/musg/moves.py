@@ -28,19 +28,9 @@ from arbitre.rules.musg.bases import (
     _move_pas,
     _overlap_beyond,
     _radius,
-    options_of,
-    unit_of,
 )
-from arbitre.rules.musg.book import (
-    BLOCKING_TERRAIN,
-    COSTLY_TERRAIN,
-    MODES,
-    NUMBERS,
-    TOUCH_MM,
-    Mode,
-    MusgOptions,
-    PaLeft,
-)
+from arbitre.rules.musg.book import BLOCKING_TERRAIN, COSTLY_TERRAIN, NUMBERS, TOUCH_MM
+from arbitre.rules.musg.options import MODES, Mode, MusgOptions, PaLeft, options_of, unit_of
 from arbitre.rules.ruleset import coordinate_mm, figure_named
 from arbitre.rules.terrain import straight_cost_mm, terrain_regions
 

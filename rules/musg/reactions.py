@@ -17,11 +17,10 @@ from arbitre.rules.musg.bases import (
     _footprint,
     _footprint_at,
     _overlap_beyond,
-    options_of,
-    unit_of,
 )
-from arbitre.rules.musg.book import BLOCKING_TERRAIN, COVER_TERRAIN, NUMBERS, TOUCH_MM, MusgOptions
+from arbitre.rules.musg.book import BLOCKING_TERRAIN, COVER_TERRAIN, NUMBERS, TOUCH_MM
 from arbitre.rules.musg.dice import _int_arg
+from arbitre.rules.musg.options import MusgOptions, options_of, unit_of
 from arbitre.rules.options import D3
 from arbitre.rules.ruleset import figure_named
 

@@ -10,12 +10,13 @@ from arbitre.rules.answers import (
 )
 from arbitre.rules.errors import QuestionError, SceneError
 from arbitre.rules.model import Figure, Scene
-from arbitre.rules.musg.bases import _gap, _measure, options_of, unit_of
-from arbitre.rules.musg.book import RANKS, TABLE_MAX, MusgOptions, parse_weapon
+from arbitre.rules.musg.bases import _gap, _measure
+from arbitre.rules.musg.book import RANKS, TABLE_MAX, parse_weapon
 from arbitre.rules.musg.dice import damage_answer, initiative_answer
 from arbitre.rules.musg.fire import fire_answer
 from arbitre.rules.musg.mishaps import explosion_answer
 from arbitre.rules.musg.moves import charge_answer, move_answer, reach_answer, run_answer
+from arbitre.rules.musg.options import MusgOptions, options_of, unit_of
 from arbitre.rules.musg.reactions import under_charge_answer, under_fire_answer
 from arbitre.rules.musg.support import leave_answer, support_answer
 from arbitre.rules.options import MAX_OPTION_MM, MIN_LENGTH_MM

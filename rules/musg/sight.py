@@ -12,7 +12,8 @@ import shapely
 from arbitre.rules.answers import Margin
 from arbitre.rules.model import DISC_QUAD_SEGMENTS, BaseShape, Figure, Scene, disc
 from arbitre.rules.musg.bases import _base, _footprints
-from arbitre.rules.musg.book import COVER_TERRAIN, NUMBERS, MusgOptions
+from arbitre.rules.musg.book import COVER_TERRAIN, NUMBERS
+from arbitre.rules.musg.options import MusgOptions
 
 _INSCRIBED = math.cos(math.pi / (4 * DISC_QUAD_SEGMENTS))  # apothem / radius of a disc polygon
 

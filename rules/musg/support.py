@@ -11,10 +11,9 @@ from arbitre.rules.musg.bases import (
     _measure,
     _move_pas,
     _rank_index,
-    options_of,
-    unit_of,
 )
 from arbitre.rules.musg.book import NUMBERS
+from arbitre.rules.musg.options import options_of, unit_of
 from arbitre.rules.ruleset import figure_named
 
 
