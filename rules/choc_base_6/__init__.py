@@ -8,7 +8,8 @@ Modules
 -------
 :mod:`~arbitre.rules.choc_base_6.ruleset` holds :class:`ChocBase6`, which answers
 neutral-surface scenes with :mod:`~arbitre.rules.choc_base_6.neutral` and hands hex and
-square scenes to :mod:`~arbitre.rules.choc_base_6.grid_questions`.
+square scenes to :mod:`~arbitre.rules.choc_base_6.grid_questions`; both surfaces answer the
+one table of :mod:`~arbitre.rules.choc_base_6.questions`.
 :mod:`~arbitre.rules.choc_base_6.book` holds the book's numbers, figure potentials and
 the impact arithmetic shared by both surfaces, :mod:`~arbitre.rules.choc_base_6.options` a
 scene's options and :mod:`~arbitre.rules.choc_base_6.reasons` the words of its reasons;

@@ -70,6 +70,7 @@ from arbitre.rules.choc_base_6.grid_groups import (
     group_names,
     touches_enemy,
 )
+from arbitre.rules.choc_base_6.questions import cb6_questions
 from arbitre.rules.choc_base_6.reasons import reason_words
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Scene
@@ -86,25 +87,7 @@ class ChocBase6Grid(Ruleset):
         return grid_of(scene).unit
 
     def questions(self) -> Mapping[str, Question]:
-        return {
-            "distance": Question("distance", ("A", "B"), "cells between two groups", self.distance),
-            "contact": Question("contact", ("A", "B"), "are two groups neighbours", self.contact),
-            "fire": Question("fire", ("A", "B"), "may group A shoot at group B", self.fire),
-            "move": Question(
-                "move", ("A", "X", "Y"), "may A move to the cell of (X, Y)", self.move
-            ),
-            "reach": Question("reach", ("A",), "the cells A may move to", self.reach),
-            "groups": Question("groups", (), "the groups on the grid", self.groups),
-            "impact": Question("impact", ("A", "B"), "the impact of A on B", self.impact),
-            "potentials": Question(
-                "potentials", ("A",), "PJ, PA and PI of a group", self.potentials
-            ),
-            "regroup": Question(
-                "regroup", ("A", "B"), "may two friendly groups regroup", self.regroup
-            ),
-            "turn-order": Question("turn-order", (), "who plays first this turn", self.turn_order),
-            "initiative": Question("initiative", (), "who plays first this turn", self.turn_order),
-        }
+        return cb6_questions(self, grid=True)
 
     def distance(self, scene: Scene, a: str, b: str) -> GridDistanceAnswer:
         grouping = cell_groups(scene)

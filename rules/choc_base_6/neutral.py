@@ -79,6 +79,7 @@ from arbitre.rules.choc_base_6.neutral_groups import (
 from arbitre.rules.choc_base_6.neutral_messages import fire_message, move_message
 from arbitre.rules.choc_base_6.neutral_obstacles import enemy_contact, line_blockers, move_field
 from arbitre.rules.choc_base_6.options import options_of
+from arbitre.rules.choc_base_6.questions import cb6_questions
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import centre_distance_mm
 from arbitre.rules.model import Figure, Scene, sigma_between
@@ -100,25 +101,7 @@ class ChocBase6Neutral(MeasuringRuleset):
         return Unit("M", options_of(scene).unit_mm)
 
     def questions(self) -> Mapping[str, Question]:
-        return {
-            "distance": Question(
-                "distance", ("A", "B"), "reference-to-reference distance", self.distance
-            ),
-            "contact": Question("contact", ("A", "B"), "are two groups in contact", self.contact),
-            "fire": Question("fire", ("A", "B"), "may group A shoot at group B", self.fire),
-            "move": Question("move", ("A", "X", "Y"), "may A move to (X, Y) mm", self.move),
-            "reach": Question("reach", ("A",), "where may A move", self.reach),
-            "groups": Question("groups", (), "the groups on the table", self.groups),
-            "impact": Question("impact", ("A", "B"), "the impact of A on B", self.impact),
-            "potentials": Question(
-                "potentials", ("A",), "PJ, PA and PI of a group", self.potentials
-            ),
-            "regroup": Question(
-                "regroup", ("A", "B"), "may two friendly groups regroup", self.regroup
-            ),
-            "turn-order": Question("turn-order", (), "who plays first this turn", self.turn_order),
-            "initiative": Question("initiative", (), "who plays first this turn", self.turn_order),
-        }
+        return cb6_questions(self, grid=False)
 
     # --- questions ---------------------------------------------------------------------
 
