@@ -24,7 +24,8 @@ Modules
 :mod:`~arbitre.rules.confrontation.combats` answers the melees, dice and initiative,
 :mod:`~arbitre.rules.confrontation.pursuit` the pursuit, with the answer types of
 :mod:`~arbitre.rules.confrontation.answers`.
-:mod:`~arbitre.rules.confrontation.book` holds the book's numbers and the options,
+:mod:`~arbitre.rules.confrontation.book` holds the book's numbers,
+:mod:`~arbitre.rules.confrontation.options` a scene's options and the ``partition`` option,
 :mod:`~arbitre.rules.confrontation.contacts` the base contacts,
 :mod:`~arbitre.rules.confrontation.partition` the search for the splits of a melee and
 the proposal, :mod:`~arbitre.rules.confrontation.melees` the melees of a scene, and
@@ -33,14 +34,9 @@ the proposal, :mod:`~arbitre.rules.confrontation.melees` the melees of a scene, 
 
 from typing import TYPE_CHECKING
 
-from arbitre.rules.confrontation.book import (
-    BLOCKING_TERRAIN,
-    COSTLY_TERRAIN,
-    NUMBERS,
-    ConfrontationOptions,
-    Numbers,
-)
+from arbitre.rules.confrontation.book import BLOCKING_TERRAIN, COSTLY_TERRAIN, NUMBERS, Numbers
 from arbitre.rules.confrontation.contacts import Contacts, base_of, edge_gap_mm, find_contacts
+from arbitre.rules.confrontation.options import ConfrontationOptions
 from arbitre.rules.confrontation.ruleset import Confrontation
 from arbitre.rules.lazy import exported_lazily
 

@@ -7,7 +7,6 @@ from typing import Any
 
 from arbitre.rules.answers import Reason, counted
 from arbitre.rules.confrontation.answers import DiceAnswer, InitiativeAnswer, MeleesAnswer
-from arbitre.rules.confrontation.book import Partition
 from arbitre.rules.confrontation.dice import (
     _check_die,
     _ini,
@@ -16,6 +15,7 @@ from arbitre.rules.confrontation.dice import (
     initiative_score,
 )
 from arbitre.rules.confrontation.melees import _combat_of, _in_melee, find_melees
+from arbitre.rules.confrontation.options import Partition
 from arbitre.rules.model import Scene
 from arbitre.rules.options import Die
 from arbitre.rules.ruleset import figure_named

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from arbitre.rules.confrontation.book import ConfrontationOptions, options_of
+from arbitre.rules.confrontation.options import ConfrontationOptions, options_of
 from arbitre.rules.geometry import pairs_within
 from arbitre.rules.model import Base, BaseShape, Figure, Scene, centres_mm
 

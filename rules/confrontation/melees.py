@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 
 from arbitre.rules.answers import counted
-from arbitre.rules.confrontation.book import options_of
 from arbitre.rules.confrontation.contacts import Contacts, find_contacts
 from arbitre.rules.confrontation.dice import dice_of_split
+from arbitre.rules.confrontation.options import options_of
 from arbitre.rules.confrontation.partition import (
     MAX_STEPS,
     Budget,

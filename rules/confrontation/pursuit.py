@@ -7,9 +7,10 @@ import numpy as np
 from arbitre.rules import pathing
 from arbitre.rules.answers import Said, area_text
 from arbitre.rules.confrontation.answers import PursuitAnswer
-from arbitre.rules.confrontation.book import BLOCKING_TERRAIN, COSTLY_TERRAIN, NUMBERS, options_of
+from arbitre.rules.confrontation.book import BLOCKING_TERRAIN, COSTLY_TERRAIN, NUMBERS
 from arbitre.rules.confrontation.contacts import base_of, find_contacts
 from arbitre.rules.confrontation.dice import pursuit_distance_cm
+from arbitre.rules.confrontation.options import options_of
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import area_answer
 from arbitre.rules.model import Scene

@@ -8,9 +8,10 @@ from collections.abc import Mapping
 from arbitre.rules.answers import (
     Unit,
 )
-from arbitre.rules.confrontation.book import NUMBERS, ConfrontationOptions, options_of
+from arbitre.rules.confrontation.book import NUMBERS
 from arbitre.rules.confrontation.combats import dice_answer, initiative_answer, melees_answer
 from arbitre.rules.confrontation.contacts import edge_gap_mm
+from arbitre.rules.confrontation.options import ConfrontationOptions, options_of
 from arbitre.rules.confrontation.pursuit import pursuit_answer
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Scene
