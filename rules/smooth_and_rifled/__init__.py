@@ -37,7 +37,8 @@ arithmetic of :mod:`~arbitre.rules.smooth_and_rifled.dice`),
 from typing import TYPE_CHECKING
 
 from arbitre.rules.lazy import exported_lazily
-from arbitre.rules.smooth_and_rifled.book import NUMBERS, SmoothAndRifledOptions
+from arbitre.rules.smooth_and_rifled.book import NUMBERS
+from arbitre.rules.smooth_and_rifled.options import SmoothAndRifledOptions
 from arbitre.rules.smooth_and_rifled.ruleset import SmoothAndRifled
 
 if TYPE_CHECKING:

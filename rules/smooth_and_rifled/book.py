@@ -1,8 +1,7 @@
-"""Smooth & Rifled: the book's numbers and options.
+"""Smooth & Rifled: the book's numbers (with their §), its guns and moves.
 
-Every measure of the game is base edge to base edge, in cm (28 mm figures); the
-``scale: 15mm`` option halves every distance of the rules. The options questions take
-(``--with``) are typed here too (see `arbitre.rules.options`).
+Every measure of the game is base edge to base edge, in cm (28 mm figures); the options
+(`arbitre.rules.smooth_and_rifled.options`) set the scale.
 """
 
 from __future__ import annotations
@@ -10,79 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Annotated, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from arbitre.rules.answers import Unit
 from arbitre.rules.errors import QuestionError, shown
-from arbitre.rules.model import Figure, Scene
-from arbitre.rules.options import GapMm, Takes
-from arbitre.rules.ruleset import scene_options
+from arbitre.rules.model import Figure
 
 MM_PER_CM = 10.0
 UNIT = Unit("cm", MM_PER_CM)
-
-# --- the options questions take (``--with``), typed (see arbitre.rules.options) ----------
-
-Action = Literal["first", "later"]
-"""The ``action`` option of moves and charges: the activation's first action or a later one."""
-ActionIndex = Annotated[int, Field(ge=1, le=3), Takes("the action's rank, 1, 2 or 3")]
-"""The ``action_index`` option: which action of the activation (3: running)."""
-Calibre = Literal["light", "medium"]
-"""The ``calibre`` option of ``explosion``: a gun of `GUNS`."""
-Edge = Literal["x0", "x_max", "y0", "y_max"]
-"""The ``edge`` option of ``deployment``: the table edge a side deploys along."""
-Turn = Annotated[int, Field(ge=1, le=1000), Takes("a turn's number, a whole number 1 to 1000")]
-"""The ``turn`` option of ``objective``."""
-LengthCm = Annotated[
-    float,
-    Field(gt=0, le=1000, allow_inf_nan=False, strict=True),
-    Takes("a length in cm, a number above 0 and at most 1000"),
-]
-"""The ``length_cm`` option of ``roundshot``: the strip's length rolled, in cm."""
-VaLast = Annotated[
-    int, Field(ge=1, le=6), Takes("the last number of the spotter's VA, a whole number 1 to 6")
-]
-"""The ``va`` option of ``spot``."""
-
-
-class SmoothAndRifledOptions(BaseModel):
-    """``options:`` of a Smooth & Rifled scene."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    scale: Literal["28mm", "15mm"] = "28mm"
-    contact_tolerance_mm: GapMm = 2.0
-    loose_order: bool = False
-    group_rule: Literal["chain_and_radius", "chain_or_radius"] = "chain_and_radius"
-    leader_radius_cm: Annotated[float, Field(gt=0, allow_inf_nan=False, le=10_000, strict=True)] = (
-        10.0
-    )
-
-    @property
-    def scale_factor(self) -> float:
-        """Factor applied to every distance of the rules (15 mm games halve them)."""
-        return 0.5 if self.scale == "15mm" else 1.0
-
-    def mm(self, rule_cm: float) -> float:
-        """A distance of the rule book (cm at 28 mm) as table millimetres at this scale.
-
-        >>> SmoothAndRifledOptions(scale="15mm").mm(12)
-        60.0
-        """
-        return rule_cm * MM_PER_CM * self.scale_factor
-
-    def mm_or(self, rule_cm: float, small_scale_cm: float | None) -> float:
-        """A distance the book gives for both scales: its own 15 mm value when it has one.
-
-        >>> small, large = SmoothAndRifledOptions(scale="15mm"), SmoothAndRifledOptions()
-        >>> small.mm_or(25, 15), large.mm_or(25, 15)
-        (150.0, 250.0)
-        """
-        if self.scale == "15mm" and small_scale_cm is not None:
-            return small_scale_cm * MM_PER_CM
-        return self.mm(rule_cm)
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,10 +115,6 @@ MOVES_CM: Mapping[tuple[str, str], tuple[float, float]] = MappingProxyType(
 FIGURE_TYPES = ("infantry", "cavalry", "artillery")
 
 
-def options_of(scene: Scene) -> SmoothAndRifledOptions:
-    return scene_options(scene, SmoothAndRifledOptions)
-
-
 def va_last(figure: Figure) -> int | None:
     """The last number of a figure's VA (``attrs.va``, like ``1/2/2``), a die's face; None
     when the figure gives none.
@@ -237,3 +166,10 @@ def weapon_range_cm(figure: Figure) -> float | None:
             f"{MIN_RANGE_CM:g} to {MAX_RANGE_CM:g}, got {shown(value)}"
         )
     return float(value)
+
+
+# groups.py still reads the options here: it is to import them from options.py
+from arbitre.rules.smooth_and_rifled.options import (  # noqa: E402
+    SmoothAndRifledOptions as SmoothAndRifledOptions,
+)
+from arbitre.rules.smooth_and_rifled.options import options_of as options_of  # noqa: E402

@@ -17,8 +17,9 @@ from arbitre.rules.answers import at_most
 from arbitre.rules.geometry import segment_distances
 from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind, sigma_across_line
 from arbitre.rules.smooth_and_rifled.bases import base_of, footprints, gaps_of, index_of
-from arbitre.rules.smooth_and_rifled.book import NUMBERS, SmoothAndRifledOptions
+from arbitre.rules.smooth_and_rifled.book import NUMBERS
 from arbitre.rules.smooth_and_rifled.groups import is_mounted
+from arbitre.rules.smooth_and_rifled.options import SmoothAndRifledOptions
 
 FAR_MM = 1e5
 """Radius of the sectors that stand for unbounded arcs."""

@@ -45,17 +45,15 @@ from arbitre.rules.smooth_and_rifled.bases import (
     gaps_of,
     index_of,
 )
-from arbitre.rules.smooth_and_rifled.book import (
-    MOVES_CM,
-    NUMBERS,
-    UNIT,
+from arbitre.rules.smooth_and_rifled.book import MOVES_CM, NUMBERS, UNIT
+from arbitre.rules.smooth_and_rifled.geometry import in_arc
+from arbitre.rules.smooth_and_rifled.groups import Group, is_mounted, resolve
+from arbitre.rules.smooth_and_rifled.options import (
     Action,
     ActionIndex,
     SmoothAndRifledOptions,
     options_of,
 )
-from arbitre.rules.smooth_and_rifled.geometry import in_arc
-from arbitre.rules.smooth_and_rifled.groups import Group, is_mounted, resolve
 from arbitre.rules.terrain import grown_by_base, straight_cost_mm
 
 COSTLY_TERRAIN = (TerrainKind.DIFFICULT, TerrainKind.WOOD)

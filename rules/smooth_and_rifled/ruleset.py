@@ -25,17 +25,11 @@ from arbitre.rules.ruleset import (
     check_attr_number,
 )
 from arbitre.rules.smooth_and_rifled.bases import figure_gap_mm
-from arbitre.rules.smooth_and_rifled.book import (
-    FIGURE_TYPES,
-    UNIT,
-    SmoothAndRifledOptions,
-    options_of,
-    va_last,
-    weapon_range_cm,
-)
+from arbitre.rules.smooth_and_rifled.book import FIGURE_TYPES, UNIT, va_last, weapon_range_cm
 from arbitre.rules.smooth_and_rifled.fire import fire_question
 from arbitre.rules.smooth_and_rifled.groups import find_groups, resolve
 from arbitre.rules.smooth_and_rifled.moves import charge_question, move_question, reach_question
+from arbitre.rules.smooth_and_rifled.options import SmoothAndRifledOptions, options_of
 from arbitre.rules.smooth_and_rifled.scenario import deployment_question, objective_question
 from arbitre.rules.smooth_and_rifled.support import (
     gun_question,

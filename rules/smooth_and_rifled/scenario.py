@@ -14,7 +14,8 @@ from arbitre.rules.smooth_and_rifled.answers import (
     reason_words,
 )
 from arbitre.rules.smooth_and_rifled.bases import footprints
-from arbitre.rules.smooth_and_rifled.book import MM_PER_CM, NUMBERS, UNIT, Edge, Turn, options_of
+from arbitre.rules.smooth_and_rifled.book import MM_PER_CM, NUMBERS, UNIT
+from arbitre.rules.smooth_and_rifled.options import Edge, Turn, options_of
 
 EDGES = ("x0", "x_max", "y0", "y_max")
 """The table's edges, named in the table frame: x = 0, x = width, y = 0, y = depth."""

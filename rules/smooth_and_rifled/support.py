@@ -30,18 +30,11 @@ from arbitre.rules.smooth_and_rifled.answers import (
     reason_words,
 )
 from arbitre.rules.smooth_and_rifled.bases import figure_gap_mm, footprints, index_of
-from arbitre.rules.smooth_and_rifled.book import (
-    GUNS,
-    MM_PER_CM,
-    NUMBERS,
-    UNIT,
-    VaLast,
-    options_of,
-    va_last,
-)
+from arbitre.rules.smooth_and_rifled.book import GUNS, MM_PER_CM, NUMBERS, UNIT, va_last
 from arbitre.rules.smooth_and_rifled.dice import FACES
 from arbitre.rules.smooth_and_rifled.geometry import in_arc
 from arbitre.rules.smooth_and_rifled.groups import is_leader, is_musician, resolve
+from arbitre.rules.smooth_and_rifled.options import VaLast, options_of
 
 SAVE_ATTRS = ("leader", "senior_officer", "hero", "standard", "musician", "sniper")
 """Figures with a save (§6.2.8): Leaders, heroes, standard-bearers, musicians, snipers."""

@@ -21,7 +21,7 @@ from arbitre.rules.smooth_and_rifled.answers import (
     reason_words,
 )
 from arbitre.rules.smooth_and_rifled.bases import footprints, gaps_of, index_of
-from arbitre.rules.smooth_and_rifled.book import NUMBERS, options_of
+from arbitre.rules.smooth_and_rifled.book import NUMBERS
 from arbitre.rules.smooth_and_rifled.dice import (
     FACES,
     MELEE,
@@ -41,6 +41,7 @@ from arbitre.rules.smooth_and_rifled.dice import (
 from arbitre.rules.smooth_and_rifled.fire import fire_question
 from arbitre.rules.smooth_and_rifled.geometry import cover, in_arc, line_of_fire, sight
 from arbitre.rules.smooth_and_rifled.groups import find_groups, is_leader, is_mounted, resolve
+from arbitre.rules.smooth_and_rifled.options import options_of
 
 
 def damage_question(

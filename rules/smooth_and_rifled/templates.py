@@ -20,18 +20,11 @@ from arbitre.rules.options import Degrees
 from arbitre.rules.ruleset import coordinate_mm
 from arbitre.rules.smooth_and_rifled.answers import SRTemplateAnswer
 from arbitre.rules.smooth_and_rifled.bases import footprints, gaps_of, index_of
-from arbitre.rules.smooth_and_rifled.book import (
-    GUNS,
-    MM_PER_CM,
-    NUMBERS,
-    Calibre,
-    Gun,
-    LengthCm,
-    options_of,
-)
+from arbitre.rules.smooth_and_rifled.book import GUNS, MM_PER_CM, NUMBERS, Gun
 from arbitre.rules.smooth_and_rifled.dice import TO_HIT, at_least, band_of, sum_pmf
 from arbitre.rules.smooth_and_rifled.geometry import hits_in, muzzle, sector, strip_lengths_mm
 from arbitre.rules.smooth_and_rifled.groups import resolve
+from arbitre.rules.smooth_and_rifled.options import Calibre, LengthCm, options_of
 
 ARTILLERY_DICE = 3
 """Artillery always rolls 3d6 to hit, with no re-roll for cover."""

@@ -1,0 +1,80 @@
+"""Smooth & Rifled: a scene's options (``options:``), with their defaults, and the options
+questions take (``--with``), typed (see `arbitre.rules.options`).
+
+The ``scale: 15mm`` option halves every distance of the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from arbitre.rules.model import Scene
+from arbitre.rules.options import GapMm, Takes
+from arbitre.rules.ruleset import scene_options
+from arbitre.rules.smooth_and_rifled.book import MM_PER_CM
+
+Action = Literal["first", "later"]
+"""The ``action`` option of moves and charges: the activation's first action or a later one."""
+ActionIndex = Annotated[int, Field(ge=1, le=3), Takes("the action's rank, 1, 2 or 3")]
+"""The ``action_index`` option: which action of the activation (3: running)."""
+Calibre = Literal["light", "medium"]
+"""The ``calibre`` option of ``explosion``: a gun of the book's ``GUNS``."""
+Edge = Literal["x0", "x_max", "y0", "y_max"]
+"""The ``edge`` option of ``deployment``: the table edge a side deploys along."""
+Turn = Annotated[int, Field(ge=1, le=1000), Takes("a turn's number, a whole number 1 to 1000")]
+"""The ``turn`` option of ``objective``."""
+LengthCm = Annotated[
+    float,
+    Field(gt=0, le=1000, allow_inf_nan=False, strict=True),
+    Takes("a length in cm, a number above 0 and at most 1000"),
+]
+"""The ``length_cm`` option of ``roundshot``: the strip's length rolled, in cm."""
+VaLast = Annotated[
+    int, Field(ge=1, le=6), Takes("the last number of the spotter's VA, a whole number 1 to 6")
+]
+"""The ``va`` option of ``spot``."""
+
+
+class SmoothAndRifledOptions(BaseModel):
+    """``options:`` of a Smooth & Rifled scene."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    scale: Literal["28mm", "15mm"] = "28mm"
+    contact_tolerance_mm: GapMm = 2.0
+    loose_order: bool = False
+    group_rule: Literal["chain_and_radius", "chain_or_radius"] = "chain_and_radius"
+    leader_radius_cm: Annotated[float, Field(gt=0, allow_inf_nan=False, le=10_000, strict=True)] = (
+        10.0
+    )
+
+    @property
+    def scale_factor(self) -> float:
+        """Factor applied to every distance of the rules (15 mm games halve them)."""
+        return 0.5 if self.scale == "15mm" else 1.0
+
+    def mm(self, rule_cm: float) -> float:
+        """A distance of the rule book (cm at 28 mm) as table millimetres at this scale.
+
+        >>> SmoothAndRifledOptions(scale="15mm").mm(12)
+        60.0
+        """
+        return rule_cm * MM_PER_CM * self.scale_factor
+
+    def mm_or(self, rule_cm: float, small_scale_cm: float | None) -> float:
+        """A distance the book gives for both scales: its own 15 mm value when it has one.
+
+        >>> small, large = SmoothAndRifledOptions(scale="15mm"), SmoothAndRifledOptions()
+        >>> small.mm_or(25, 15), large.mm_or(25, 15)
+        (150.0, 250.0)
+        """
+        if self.scale == "15mm" and small_scale_cm is not None:
+            return small_scale_cm * MM_PER_CM
+        return self.mm(rule_cm)
+
+
+def options_of(scene: Scene) -> SmoothAndRifledOptions:
+    """A Smooth & Rifled scene's options."""
+    return scene_options(scene, SmoothAndRifledOptions)
