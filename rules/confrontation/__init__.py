@@ -21,11 +21,12 @@ in cm. Two bases are in contact when the gap between them is at most
 Modules
 -------
 :mod:`~arbitre.rules.confrontation.ruleset` holds :class:`Confrontation` and its measures;
-:mod:`~arbitre.rules.confrontation.combats` answers the melees, dice and initiative,
-:mod:`~arbitre.rules.confrontation.pursuit` the pursuit, with the answer types of
-:mod:`~arbitre.rules.confrontation.answers`.
+:mod:`~arbitre.rules.confrontation.combats` answers the melees, dice and initiative, and
+:mod:`~arbitre.rules.confrontation.pursuit` the pursuit.
 :mod:`~arbitre.rules.confrontation.book` holds the book's numbers,
 :mod:`~arbitre.rules.confrontation.options` a scene's options and the ``partition`` option,
+:mod:`~arbitre.rules.confrontation.answers` the answer types,
+:mod:`~arbitre.rules.confrontation.reasons` the words of their reasons,
 :mod:`~arbitre.rules.confrontation.contacts` the base contacts,
 :mod:`~arbitre.rules.confrontation.partition` the search for the splits of a melee and
 the proposal, :mod:`~arbitre.rules.confrontation.melees` the melees of a scene, and

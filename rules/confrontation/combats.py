@@ -16,6 +16,7 @@ from arbitre.rules.confrontation.dice import (
 )
 from arbitre.rules.confrontation.melees import _combat_of, _in_melee, find_melees
 from arbitre.rules.confrontation.options import Partition
+from arbitre.rules.confrontation.reasons import reason_words
 from arbitre.rules.model import Scene
 from arbitre.rules.options import Die
 from arbitre.rules.ruleset import figure_named
@@ -51,14 +52,14 @@ def dice_answer(scene: Scene, a: str, partition: Partition | None = None) -> Dic
     figure = figure_named(scene, a)
     found = _combat_of(scene, figure.id, partition)
     if found is None:
-        engaged = _in_melee(scene, figure.id)
+        why = () if _in_melee(scene, figure.id) else (Reason.NOT_IN_CONTACT,)
         return DiceAnswer(
             question="dice",
-            message=f"the melee of {a} {_unsplit(scene, figure.id)}: no combat dice"
-            if engaged
-            else f"{a} is in contact with no enemy: no combat, no combat dice",
+            message=f"{a} is {reason_words(why)}: no combat, no combat dice"
+            if why
+            else f"the melee of {a} {_unsplit(scene, figure.id)}: no combat dice",
             figure=a,
-            reasons=() if engaged else (Reason.NOT_IN_CONTACT,),
+            reasons=why,
         )
     combat, index, from_proposal = found
     dice = dice_of_split([combat])
@@ -89,14 +90,14 @@ def initiative_answer(
     figure = figure_named(scene, a)
     found = _combat_of(scene, figure.id, partition)
     if found is None:
-        engaged = _in_melee(scene, figure.id)
+        why = () if _in_melee(scene, figure.id) else (Reason.NOT_IN_CONTACT,)
         return InitiativeAnswer(
             question="initiative",
-            message=f"the melee of {a} {_unsplit(scene, figure.id)}: no combat"
-            if engaged
-            else f"{a} is in contact with no enemy: no combat",
+            message=f"{a} is {reason_words(why)}: no combat"
+            if why
+            else f"the melee of {a} {_unsplit(scene, figure.id)}: no combat",
             figure=a,
-            reasons=() if engaged else (Reason.NOT_IN_CONTACT,),
+            reasons=why,
         )
     combat, index, _ = found
     members = [figure_named(scene, ident) for ident in combat]

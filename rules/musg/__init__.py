@@ -28,8 +28,9 @@ cover), :mod:`~arbitre.rules.musg.moves` (moves and reach), :mod:`~arbitre.rules
 (leaving a melee, allies and leaders) and :mod:`~arbitre.rules.musg.dice` (initiative and
 damage). :mod:`~arbitre.rules.musg.book` holds the book's numbers,
 :mod:`~arbitre.rules.musg.options` a scene's options and its questions' typed options,
-:mod:`~arbitre.rules.musg.bases` the measures between bases, and
-:mod:`~arbitre.rules.musg.answers` the answer types.
+:mod:`~arbitre.rules.musg.bases` the measures between bases,
+:mod:`~arbitre.rules.musg.answers` the answer types and :mod:`~arbitre.rules.musg.reasons`
+the words of their reasons.
 """
 
 from typing import TYPE_CHECKING

@@ -1,4 +1,4 @@
-"""The answers M.U.S.G. questions give beyond the common ones, and sentences for their reasons."""
+"""The answers M.U.S.G. questions give beyond the common ones."""
 
 from __future__ import annotations
 
@@ -124,18 +124,3 @@ class ReactionAnswer(Checked):
     die: int | None = None
     moves: tuple[dict[str, Any], ...] = ()
     unit: str = ""
-
-
-_REASON_TEXT = {
-    Reason.TARGET_NOT_ENEMY: "the target is not an enemy",
-    Reason.NO_SHOOTERS: "the shooter has no ranged weapon (attrs.weapon)",
-    Reason.TARGET_ENGAGED: "the target is engaged in melee with a friend",
-    Reason.OUT_OF_RANGE: "out of range",
-    Reason.NOT_VISIBLE: "the target cannot be seen",
-    Reason.OFF_TABLE: "the destination is off the table",
-    Reason.IMPASSABLE: "the destination is on impassable ground",
-    Reason.DESTINATION_OCCUPIED: "the destination overlaps",
-    Reason.PATH_BLOCKED: "the way is blocked",
-    Reason.OVER_ALLOWANCE: "too far",
-    Reason.CHARGE_SHORT: "the charge ends out of contact: it becomes a run (2 PA)",
-}

@@ -9,7 +9,7 @@ from typing import Any
 from arbitre.rules.answers import Margin, Reason, Said, Unit, in_units, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene, sigma_between
-from arbitre.rules.musg.answers import _REASON_TEXT, CoverRoll, MusgFireAnswer
+from arbitre.rules.musg.answers import CoverRoll, MusgFireAnswer
 from arbitre.rules.musg.bases import (
     _attention_chef,
     _footprints,
@@ -19,6 +19,7 @@ from arbitre.rules.musg.bases import (
 )
 from arbitre.rules.musg.book import BOW_KINDS, NUMBERS, Weapon, cover_roll_needed
 from arbitre.rules.musg.options import options_of, unit_of
+from arbitre.rules.musg.reasons import reason_words
 from arbitre.rules.musg.sight import Sight, figures_on_line, line_of_sight
 from arbitre.rules.ruleset import figure_named
 
@@ -200,5 +201,4 @@ def _fire_message(
             rolls = ", ".join(f"{r['obstacle']} {r['needed']}+" for r in cover_rolls)
             text += f"; in cover, cover rolls: {rolls}"
         return text
-    because = [_REASON_TEXT[reason] for reason in reasons]
-    return f"{a} may not shoot at {b} ({at}, {hidden}): " + "; ".join(because)
+    return f"{a} may not shoot at {b} ({at}, {hidden}): " + reason_words(reasons)

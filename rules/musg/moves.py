@@ -21,7 +21,7 @@ from arbitre.rules.answers import (
 )
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
-from arbitre.rules.musg.answers import _REASON_TEXT, MusgMoveAnswer, MusgReachAnswer
+from arbitre.rules.musg.answers import MusgMoveAnswer, MusgReachAnswer
 from arbitre.rules.musg.bases import (
     _footprint,
     _footprint_at,
@@ -31,6 +31,7 @@ from arbitre.rules.musg.bases import (
 )
 from arbitre.rules.musg.book import BLOCKING_TERRAIN, COSTLY_TERRAIN, NUMBERS, TOUCH_MM
 from arbitre.rules.musg.options import MODES, Mode, MusgOptions, PaLeft, options_of, unit_of
+from arbitre.rules.musg.reasons import reason_words
 from arbitre.rules.ruleset import coordinate_mm, figure_named
 from arbitre.rules.terrain import straight_cost_mm, terrain_regions
 
@@ -324,14 +325,10 @@ def _move_message(
         if contact_with:
             text += f", in contact with {', '.join(contact_with)}"
         return text
-    because = []
-    for reason in reasons:
-        sentence = _REASON_TEXT[reason]
-        if reason is Reason.DESTINATION_OCCUPIED:
-            sentence += " " + ", ".join(occupied)
-        if reason is Reason.PATH_BLOCKED and blocked_by:
-            sentence += " by " + ", ".join(blocked_by)
-        if reason in (Reason.OVER_ALLOWANCE, Reason.PATH_BLOCKED):
-            sentence += f" ({cost}, allowance {allowance})"
-        because.append(sentence)
-    return f"{a} may not {mode} there: " + "; ".join(because)
+    spent = f" ({cost}, allowance {allowance})"
+    about = {
+        Reason.DESTINATION_OCCUPIED: " " + ", ".join(occupied),
+        Reason.PATH_BLOCKED: (" by " + ", ".join(blocked_by) if blocked_by else "") + spent,
+        Reason.OVER_ALLOWANCE: spent,
+    }
+    return f"{a} may not {mode} there: " + reason_words(reasons, about)

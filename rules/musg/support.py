@@ -14,6 +14,7 @@ from arbitre.rules.musg.bases import (
 )
 from arbitre.rules.musg.book import NUMBERS
 from arbitre.rules.musg.options import options_of, unit_of
+from arbitre.rules.musg.reasons import reason_words
 from arbitre.rules.ruleset import figure_named
 
 
@@ -54,7 +55,7 @@ def leave_answer(scene: Scene, a: str) -> LeaveAnswer:
             " even in difficult ground"
         )
     else:
-        text = f"{a} is not engaged in a melee"
+        text = f"{a} is {reason_words(reasons)}"
     kept = tuple(sorted(margins, key=lambda m: m.margin_mm)[:3])
     return LeaveAnswer(
         question="leave",

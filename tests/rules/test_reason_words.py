@@ -12,11 +12,12 @@ import yaml
 from arbitre.rules.answers import Reason
 from arbitre.rules.choc_base_6.reasons import NEUTRAL_REASON_WORDS as CB6_NEUTRAL_WORDS
 from arbitre.rules.choc_base_6.reasons import REASON_WORDS as CB6_WORDS
-from arbitre.rules.mbt.answers import REASON_WORDS as MBT_WORDS
-from arbitre.rules.musg.answers import _REASON_TEXT as MUSG_WORDS
+from arbitre.rules.confrontation.reasons import REASON_WORDS as CONFRONTATION_WORDS
+from arbitre.rules.mbt.reasons import REASON_WORDS as MBT_WORDS
+from arbitre.rules.musg.reasons import REASON_WORDS as MUSG_WORDS
 from arbitre.rules.questions import ask
 from arbitre.rules.scene import load_scene, parse_scene
-from arbitre.rules.smooth_and_rifled.answers import REASON_WORDS as SR_WORDS
+from arbitre.rules.smooth_and_rifled.reasons import REASON_WORDS as SR_WORDS
 from tests.rules.reasons_in_code import reasons_named
 
 ROOT = Path(__file__).parents[2]
@@ -90,13 +91,14 @@ SHARED = [RULES / "answers.py", RULES / "ruleset.py"]  # verdicts every rule sys
 
 # Each table of reason words, and the code whose reasons it words: a whole rule system,
 # or the functions that make the sentences the table serves (CB6's neutral surface words
-# its shots and moves with its own table; M.U.S.G. its shots and moves).
+# its shots and moves with its own table).
 WORD_TABLES = {
     "choc_base_6": (CB6_WORDS, "choc_base_6/*.py", ()),
     "choc_base_6 neutral": (CB6_NEUTRAL_WORDS, "choc_base_6/neutral.py", SENTENCES),
     "smooth_and_rifled": (SR_WORDS, "smooth_and_rifled/*.py", ()),
-    "musg": (MUSG_WORDS, "musg/*.py", ("_fire_message", "_move_message")),
+    "musg": (MUSG_WORDS, "musg/*.py", ()),
     "mbt": (MBT_WORDS, "mbt/*.py", ()),
+    "confrontation": (CONFRONTATION_WORDS, "confrontation/*.py", ()),
 }
 
 
@@ -107,15 +109,6 @@ def test_every_reason_a_rule_system_gives_has_words(table: str) -> None:
     assert named, table
     assert named <= set(words), sorted(named - set(words))
     assert all(words.values()) and not any("_" in text for text in words.values())
-
-
-def test_the_reasons_given_outside_the_word_tables_are_said_in_their_own_sentences() -> None:
-    # M.U.S.G.'s leave and Confrontation's dice and initiative give one reason, not in
-    # contact, in a sentence of their own ("is not engaged in a melee", "is in contact
-    # with no enemy"): no table words it, and no other reason is given there.
-    assert reasons_named([RULES / "musg" / "support.py"]) == {Reason.NOT_IN_CONTACT}
-    assert Reason.NOT_IN_CONTACT not in MUSG_WORDS
-    assert reasons_named(RULES.glob("confrontation/*.py")) == {Reason.NOT_IN_CONTACT}
 
 
 def test_reasons_are_read_from_the_code_only(tmp_path: Path) -> None:
