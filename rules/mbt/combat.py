@@ -9,13 +9,7 @@ import shapely
 
 from arbitre.rules.answers import Reason, Unit, with_certainty
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.mbt.answers import (
-    CombatAnswer,
-    FacingAnswer,
-    MbtContactAnswer,
-    Side,
-    reason_words,
-)
+from arbitre.rules.mbt.answers import CombatAnswer, FacingAnswer, MbtContactAnswer, Side
 from arbitre.rules.mbt.book import (
     DEFAULT_FIGURES,
     ELEPHANT_FIGURES,
@@ -36,6 +30,7 @@ from arbitre.rules.mbt.plates import (
     edge_contact,
     penetration_mm,
 )
+from arbitre.rules.mbt.reasons import reason_words
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Die
 

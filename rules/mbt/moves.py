@@ -23,7 +23,7 @@ from arbitre.rules.base_field import BaseField, base_field
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import swept_hulls
 from arbitre.rules.links import Links
-from arbitre.rules.mbt.answers import MbtMoveAnswer, MbtReachAnswer, reason_words
+from arbitre.rules.mbt.answers import MbtMoveAnswer, MbtReachAnswer
 from arbitre.rules.mbt.book import NUMBERS, TOUCH_MM2
 from arbitre.rules.mbt.options import MbtOptions, options_of, unit_of
 from arbitre.rules.mbt.plates import (
@@ -38,6 +38,7 @@ from arbitre.rules.mbt.plates import (
     near_pairs,
     penetration_mm,
 )
+from arbitre.rules.mbt.reasons import reason_words
 from arbitre.rules.model import Figure, Scene, TerrainKind
 from arbitre.rules.options import Flag
 from arbitre.rules.ruleset import coordinate_mm

@@ -11,11 +11,12 @@ from arbitre.rules.answers import (
     Reason,
     with_certainty,
 )
-from arbitre.rules.mbt.answers import MbtFireAnswer, reason_words
+from arbitre.rules.mbt.answers import MbtFireAnswer
 from arbitre.rules.mbt.book import NUMBERS
 from arbitre.rules.mbt.combat import _resolve, _side
 from arbitre.rules.mbt.options import options_of, unit_of
 from arbitre.rules.mbt.plates import Plate, _layout, _pair, penetration_mm
+from arbitre.rules.mbt.reasons import reason_words
 from arbitre.rules.model import Scene, sigma_between
 from arbitre.rules.options import Die
 

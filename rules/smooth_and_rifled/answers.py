@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from arbitre.rules.answers import Answer, Checked, MoveAnswer, Reason, in_words
+from arbitre.rules.answers import Answer, Checked, MoveAnswer, Reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,40 +305,3 @@ class SRWithdrawalAnswer(Checked):
 def probability(value: Any) -> float:
     """A Fraction as a float for JSON."""
     return float(value)
-
-
-REASON_WORDS = {
-    Reason.OUT_OF_RANGE: "out of range",
-    Reason.NO_SHOOTERS: "no figure with a weapon to shoot",
-    Reason.TARGET_NOT_ENEMY: "the target is not an enemy",
-    Reason.LINE_BLOCKED: "the line of fire is blocked",
-    Reason.NOT_IN_ARC: "outside the arc",
-    Reason.NOT_VISIBLE: "the target cannot be seen",
-    Reason.OVER_ALLOWANCE: "over the allowance",
-    Reason.PATH_BLOCKED: "the way is blocked",
-    Reason.OBSTACLE_CROSSING: "crosses an obstacle",
-    Reason.DESTINATION_OCCUPIED: "the destination is occupied",
-    Reason.IMPASSABLE: "the destination is on impassable ground",
-    Reason.OFF_TABLE: "the destination is off the table",
-    Reason.CHARGE_SHORT: "the charge falls short",
-    Reason.BACKWARDS_TOO_FAR: "too far backwards",
-    Reason.NO_SAVE: "no save",
-    Reason.STANDARD_SHAKEN: "the standard-bearer is shaken",
-    Reason.TOO_FEW_NEAR: "too few companions near",
-    Reason.NO_FRIEND_NEAR: "no friend near",
-    Reason.ENEMY_NEAR: "an enemy is near",
-    Reason.TOO_EARLY: "too early in the game",
-    Reason.OUTSIDE_ZONE: "outside the deployment zone",
-    Reason.CREW_TOO_FAR: "the crew is too far",
-    Reason.AMMUNITION_TOO_FAR: "the ammunition is too far",
-}
-"""The words of each reason code in the English sentences; the JSON keeps the codes."""
-
-
-def reason_words(reasons: Iterable[Reason]) -> str:
-    """The reasons in words, for a sentence.
-
-    >>> reason_words([Reason.OBSTACLE_CROSSING, Reason.OVER_ALLOWANCE])
-    'crosses an obstacle, over the allowance'
-    """
-    return in_words(reasons, REASON_WORDS)

@@ -17,7 +17,7 @@ from arbitre.rules.answers import (
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.options import Flag
-from arbitre.rules.smooth_and_rifled.answers import SRFireAnswer, reason_words
+from arbitre.rules.smooth_and_rifled.answers import SRFireAnswer
 from arbitre.rules.smooth_and_rifled.bases import figure_gap_mm, footprints, gaps_of, index_of
 from arbitre.rules.smooth_and_rifled.book import MM_PER_CM, NUMBERS, UNIT, weapon_range_cm
 from arbitre.rules.smooth_and_rifled.dice import (
@@ -32,6 +32,7 @@ from arbitre.rules.smooth_and_rifled.dice import (
 from arbitre.rules.smooth_and_rifled.geometry import cover, in_arc, line_of_fire, sight
 from arbitre.rules.smooth_and_rifled.groups import is_mounted, resolve
 from arbitre.rules.smooth_and_rifled.options import SmoothAndRifledOptions, options_of
+from arbitre.rules.smooth_and_rifled.reasons import reason_words
 
 _CHECKS = {
     Reason.OUT_OF_RANGE: "range",

@@ -32,11 +32,7 @@ from arbitre.rules.geometry import base_gaps_mm
 from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind, sigma_between
 from arbitre.rules.options import Degrees
 from arbitre.rules.ruleset import coordinate_mm
-from arbitre.rules.smooth_and_rifled.answers import (
-    SRChargeAnswer,
-    SRMoveAnswer,
-    reason_words,
-)
+from arbitre.rules.smooth_and_rifled.answers import SRChargeAnswer, SRMoveAnswer
 from arbitre.rules.smooth_and_rifled.bases import (
     base_of,
     figure_gap_mm,
@@ -54,6 +50,7 @@ from arbitre.rules.smooth_and_rifled.options import (
     SmoothAndRifledOptions,
     options_of,
 )
+from arbitre.rules.smooth_and_rifled.reasons import reason_words
 from arbitre.rules.terrain import grown_by_base, straight_cost_mm
 
 COSTLY_TERRAIN = (TerrainKind.DIFFICULT, TerrainKind.WOOD)

@@ -8,14 +8,11 @@ from arbitre.rules.answers import Margin, Reason, Said, warning_lines, with_cert
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.ruleset import coordinate_mm
-from arbitre.rules.smooth_and_rifled.answers import (
-    SRDeploymentAnswer,
-    SRObjectiveAnswer,
-    reason_words,
-)
+from arbitre.rules.smooth_and_rifled.answers import SRDeploymentAnswer, SRObjectiveAnswer
 from arbitre.rules.smooth_and_rifled.bases import footprints
 from arbitre.rules.smooth_and_rifled.book import MM_PER_CM, NUMBERS, UNIT
 from arbitre.rules.smooth_and_rifled.options import Edge, Turn, options_of
+from arbitre.rules.smooth_and_rifled.reasons import reason_words
 
 EDGES = ("x0", "x_max", "y0", "y_max")
 """The table's edges, named in the table frame: x = 0, x = width, y = 0, y = depth."""

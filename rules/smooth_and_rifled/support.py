@@ -27,7 +27,6 @@ from arbitre.rules.smooth_and_rifled.answers import (
     SRSaveAnswer,
     SRSpotAnswer,
     SRStandardAnswer,
-    reason_words,
 )
 from arbitre.rules.smooth_and_rifled.bases import figure_gap_mm, footprints, index_of
 from arbitre.rules.smooth_and_rifled.book import GUNS, MM_PER_CM, NUMBERS, UNIT, va_last
@@ -35,6 +34,7 @@ from arbitre.rules.smooth_and_rifled.dice import FACES
 from arbitre.rules.smooth_and_rifled.geometry import in_arc
 from arbitre.rules.smooth_and_rifled.groups import is_leader, is_musician, resolve
 from arbitre.rules.smooth_and_rifled.options import VaLast, options_of
+from arbitre.rules.smooth_and_rifled.reasons import reason_words
 
 SAVE_ATTRS = ("leader", "senior_officer", "hero", "standard", "musician", "sniper")
 """Figures with a save (§6.2.8): Leaders, heroes, standard-bearers, musicians, snipers."""

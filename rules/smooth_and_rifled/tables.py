@@ -18,7 +18,6 @@ from arbitre.rules.smooth_and_rifled.answers import (
     SRMoraleAnswer,
     SRVolleyAnswer,
     probability,
-    reason_words,
 )
 from arbitre.rules.smooth_and_rifled.bases import footprints, gaps_of, index_of
 from arbitre.rules.smooth_and_rifled.book import NUMBERS
@@ -42,6 +41,7 @@ from arbitre.rules.smooth_and_rifled.fire import fire_question
 from arbitre.rules.smooth_and_rifled.geometry import cover, in_arc, line_of_fire, sight
 from arbitre.rules.smooth_and_rifled.groups import find_groups, is_leader, is_mounted, resolve
 from arbitre.rules.smooth_and_rifled.options import options_of
+from arbitre.rules.smooth_and_rifled.reasons import reason_words
 
 
 def damage_question(

@@ -14,13 +14,14 @@ from arbitre.rules.answers import Margin, Reason, Said, warning_lines, with_cert
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Die, Flag
-from arbitre.rules.smooth_and_rifled.answers import SRWithdrawalAnswer, reason_words
+from arbitre.rules.smooth_and_rifled.answers import SRWithdrawalAnswer
 from arbitre.rules.smooth_and_rifled.bases import base_of
 from arbitre.rules.smooth_and_rifled.book import MM_PER_CM, NUMBERS, UNIT
 from arbitre.rules.smooth_and_rifled.dice import FACES
 from arbitre.rules.smooth_and_rifled.groups import resolve
 from arbitre.rules.smooth_and_rifled.moves import BLOCKING_TERRAIN, OVERLAP_MM2
 from arbitre.rules.smooth_and_rifled.options import options_of
+from arbitre.rules.smooth_and_rifled.reasons import reason_words
 
 
 def _combat(figures: Sequence[Figure]) -> int | None:
