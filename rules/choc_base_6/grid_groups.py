@@ -11,6 +11,7 @@ from arbitre.rules.answers import Margin, Said
 from arbitre.rules.choc_base_6.book import NUMBERS, group_too_big
 from arbitre.rules.choc_base_6.grid import Cell, Grid, grid_of
 from arbitre.rules.errors import SceneError
+from arbitre.rules.grouping import Grouping
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.ruleset import unknown_figure_or_group
 
@@ -33,17 +34,11 @@ class CellGroup:
 
 
 @dataclass(frozen=True, slots=True)
-class CellGrouping:
+class CellGrouping(Grouping[CellGroup]):
+    """A grid scene's groups, a group per occupied cell, on ``grid``."""
+
     grid: Grid
-    groups: tuple[CellGroup, ...]
     by_cell: Mapping[Cell, CellGroup]
-    warnings: tuple[str, ...]
-
-    def by_name(self, name: str) -> CellGroup | None:
-        return next((g for g in self.groups if g.name == name), None)
-
-    def of_figure(self, figure_id: str) -> CellGroup:
-        return next(g for g in self.groups if figure_id in g.ids)
 
 
 @functools.lru_cache(maxsize=16)
@@ -133,7 +128,12 @@ def cell_groups(scene: Scene) -> CellGrouping:
         if len(crew) > NUMBERS.max_group_size:
             warnings.append(group_too_big(name, len(crew)))
         groups.append(CellGroup(name, first.side, cell, tuple(crew), reference, inside, margin))
-    return CellGrouping(grid, tuple(groups), {g.cell: g for g in groups}, tuple(warnings))
+    return CellGrouping(
+        groups=tuple(groups),
+        warnings=tuple(warnings),
+        grid=grid,
+        by_cell={g.cell: g for g in groups},
+    )
 
 
 def validate_grid(scene: Scene) -> None:
@@ -159,15 +159,6 @@ def group_names(grouping: CellGrouping, cells: Sequence[Cell]) -> list[str]:
 
 
 # --- groups by name, cells in words ------------------------------------------------
-
-
-def cell_group_named(scene: Scene, grouping: CellGrouping, name: str) -> CellGroup:
-    group = grouping.by_name(name)
-    if group is not None:
-        return group
-    if scene.figure(name) is not None:
-        return grouping.of_figure(name)
-    raise unknown_figure_or_group(scene, grouping.groups, name)
 
 
 def cell_movers(scene: Scene, grouping: CellGrouping, name: str) -> tuple[CellGroup, list[Figure]]:

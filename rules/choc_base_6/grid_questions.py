@@ -62,7 +62,6 @@ from arbitre.rules.choc_base_6.grid_answers import (
 )
 from arbitre.rules.choc_base_6.grid_ground import Ground, box_cells, square_shot, walk_back
 from arbitre.rules.choc_base_6.grid_groups import (
-    cell_group_named,
     cell_groups,
     cell_movers,
     cell_text,
@@ -92,7 +91,7 @@ class ChocBase6Grid(Ruleset):
     def distance(self, scene: Scene, a: str, b: str) -> GridDistanceAnswer:
         grouping = cell_groups(scene)
         grid = grouping.grid
-        first, second = cell_group_named(scene, grouping, a), cell_group_named(scene, grouping, b)
+        first, second = grouping.named(scene, a), grouping.named(scene, b)
         steps = grid.steps(first.cell, second.cell)
         unit = grid.unit
         return GridDistanceAnswer(
@@ -113,7 +112,7 @@ class ChocBase6Grid(Ruleset):
     def contact(self, scene: Scene, a: str, b: str) -> GridContactAnswer:
         grouping = cell_groups(scene)
         grid = grouping.grid
-        first, second = cell_group_named(scene, grouping, a), cell_group_named(scene, grouping, b)
+        first, second = grouping.named(scene, a), grouping.named(scene, b)
         if first.name == second.name:
             raise QuestionError(f"{a!r} and {b!r} are the same group {first.name!r}")
         steps = grid.steps(first.cell, second.cell)
@@ -143,7 +142,7 @@ class ChocBase6Grid(Ruleset):
         grouping = cell_groups(scene)
         grid = grouping.grid
         unit = grid.unit
-        shooter, target = cell_group_named(scene, grouping, a), cell_group_named(scene, grouping, b)
+        shooter, target = grouping.named(scene, a), grouping.named(scene, b)
         if shooter.name == target.name:
             raise QuestionError(f"{a!r} and {b!r} are the same group {shooter.name!r}")
         reasons: list[Reason] = []
@@ -373,8 +372,8 @@ class ChocBase6Grid(Ruleset):
     ) -> ImpactAnswer:
         grouping = cell_groups(scene)
         attacker, target = (
-            cell_group_named(scene, grouping, a),
-            cell_group_named(scene, grouping, b),
+            grouping.named(scene, a),
+            grouping.named(scene, b),
         )
         return impact_answer(
             attacker,
@@ -388,14 +387,14 @@ class ChocBase6Grid(Ruleset):
 
     def potentials(self, scene: Scene, a: str) -> PotentialsAnswer:
         grouping = cell_groups(scene)
-        group = cell_group_named(scene, grouping, a)
+        group = grouping.named(scene, a)
         return potentials_answer(group, grouping.grid.unit, f" ({cell_text(group.cell)})")
 
     def regroup(self, scene: Scene, a: str, b: str, manager: Name | None = None) -> RegroupAnswer:
         """Regrouping two friendly groups (§4.2): neighbouring cells, neither touching an enemy."""
         grouping = cell_groups(scene)
         grid = grouping.grid
-        first, second = cell_group_named(scene, grouping, a), cell_group_named(scene, grouping, b)
+        first, second = grouping.named(scene, a), grouping.named(scene, b)
         if first.name == second.name:
             raise QuestionError(f"{a!r} and {b!r} are the same group {first.name!r}")
         found: list[tuple[Reason, str]] = []

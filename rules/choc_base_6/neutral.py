@@ -70,7 +70,6 @@ from arbitre.rules.choc_base_6.neutral_groups import (
     NoReference,
     figure_radius,
     find_groups,
-    group_named,
     is_group,
     measure_point,
     moving_figures,
@@ -120,7 +119,7 @@ class ChocBase6Neutral(MeasuringRuleset):
         one thickness, in contact under one thickness."""
         thickness_mm = options_of(scene).thickness_mm
         grouping = find_groups(scene)
-        first, second = group_named(scene, grouping, a), group_named(scene, grouping, b)
+        first, second = grouping.named(scene, a), grouping.named(scene, b)
         if first.name == second.name:
             raise QuestionError(f"{a!r} and {b!r} are the same group {first.name!r}")
         _, gap_mm, _ = _contact(first, second, thickness_mm)
@@ -130,7 +129,7 @@ class ChocBase6Neutral(MeasuringRuleset):
         options = options_of(scene)
         unit = self.unit(scene)
         grouping = find_groups(scene)
-        shooter, target = group_named(scene, grouping, a), group_named(scene, grouping, b)
+        shooter, target = grouping.named(scene, a), grouping.named(scene, b)
         if shooter.name == target.name:
             raise QuestionError(f"{a!r} and {b!r} are the same group {shooter.name!r}")
         reasons: list[Reason] = []
@@ -386,7 +385,7 @@ class ChocBase6Neutral(MeasuringRuleset):
         bonus: Bonus = 0,
     ) -> ImpactAnswer:
         grouping = find_groups(scene)
-        attacker, target = group_named(scene, grouping, a), group_named(scene, grouping, b)
+        attacker, target = grouping.named(scene, a), grouping.named(scene, b)
         measured = attacker.reference is not None and target.reference is not None
         return impact_answer(
             attacker,
@@ -399,13 +398,13 @@ class ChocBase6Neutral(MeasuringRuleset):
         )
 
     def potentials(self, scene: Scene, a: str) -> PotentialsAnswer:
-        return potentials_answer(group_named(scene, find_groups(scene), a), self.unit(scene))
+        return potentials_answer(find_groups(scene).named(scene, a), self.unit(scene))
 
     def regroup(self, scene: Scene, a: str, b: str, manager: Name | None = None) -> RegroupAnswer:
         """Regrouping two friendly groups (§4.2): in contact, neither touching an enemy."""
         options = options_of(scene)
         grouping = find_groups(scene)
-        first, second = group_named(scene, grouping, a), group_named(scene, grouping, b)
+        first, second = grouping.named(scene, a), grouping.named(scene, b)
         if first.name == second.name:
             raise QuestionError(f"{a!r} and {b!r} are the same group {first.name!r}")
         found: list[tuple[Reason, str]] = []

@@ -15,6 +15,7 @@ from arbitre.rules.choc_base_6.book import NUMBERS, group_too_big
 from arbitre.rules.choc_base_6.options import ChocBase6Options, options_of
 from arbitre.rules.errors import QuestionError, SceneError
 from arbitre.rules.geometry import centre_distance_mm, disc_hulls, pairs_within
+from arbitre.rules.grouping import Grouping as GroupingOf
 from arbitre.rules.links import Links
 from arbitre.rules.model import Figure, Scene, centres_mm
 from arbitre.rules.ruleset import unknown_figure_or_group
@@ -40,16 +41,8 @@ class Group:
         return tuple(figure.id for figure in self.figures)
 
 
-@dataclass(frozen=True, slots=True)
-class Grouping:
-    groups: tuple[Group, ...]
-    warnings: tuple[str, ...]
-
-    def by_name(self, name: str) -> Group | None:
-        return next((group for group in self.groups if group.name == name), None)
-
-    def of_figure(self, figure_id: str) -> Group:
-        return next(group for group in self.groups if figure_id in group.ids)
+Grouping = GroupingOf[Group]
+"""A CB6 neutral scene's groups."""
 
 
 @functools.lru_cache(maxsize=16)
@@ -157,7 +150,7 @@ def find_groups(scene: Scene) -> Grouping:
             )
         reference = references[0] if references else None
         groups.append(Group(name, sides[0], tuple(crew), reference, name in declared))
-    return Grouping(tuple(groups), tuple(warnings))
+    return GroupingOf(tuple(groups), tuple(warnings))
 
 
 def _close_pairs(xy: np.ndarray, below_mm: float) -> list[tuple[int, int]]:
@@ -181,16 +174,6 @@ def _chained(members: Sequence[int], near: Mapping[int, Sequence[int]]) -> bool:
 
 def is_group(grouping: Grouping, name: str) -> bool:
     return grouping.by_name(name) is not None
-
-
-def group_named(scene: Scene, grouping: Grouping, name: str) -> Group:
-    """A group by its name, or the group of the figure so named."""
-    group = grouping.by_name(name)
-    if group is not None:
-        return group
-    if scene.figure(name) is not None:
-        return grouping.of_figure(name)
-    raise unknown_figure_or_group(scene, grouping.groups, name)
 
 
 class NoReference(QuestionError):

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from arbitre.rules.answers import Said
+from arbitre.rules.grouping import Grouping as GroupingOf
 from arbitre.rules.model import Figure, KeptByIdentity, Scene
 from arbitre.rules.ruleset import unknown_figure_or_group
 from arbitre.rules.smooth_and_rifled.bases import gaps_of
@@ -59,16 +60,8 @@ class Group:
         return len(self.figures) > 1
 
 
-@dataclass(frozen=True, slots=True)
-class Grouping:
-    groups: tuple[Group, ...]
-    warnings: tuple[str, ...]
-
-    def by_name(self, name: str) -> Group | None:
-        return next((g for g in self.groups if g.name == name), None)
-
-    def of_figure(self, figure_id: str) -> Group:
-        return next(g for g in self.groups if figure_id in g.ids)
+Grouping = GroupingOf[Group]
+"""A Smooth & Rifled scene's groups, a figure acting alone among them."""
 
 
 def _loose(figure: Figure, options: SmoothAndRifledOptions, warnings: list[str]) -> bool:
@@ -244,7 +237,7 @@ def find_groups(scene: Scene) -> Grouping:
         groups.append(
             Group(figure.id, figure.side, (figure,), figure if is_leader(figure) else None)
         )
-    return Grouping(tuple(groups), tuple(warnings))
+    return GroupingOf(tuple(groups), tuple(warnings))
 
 
 def _unit_key(figure: Figure) -> str | None:
