@@ -18,18 +18,20 @@ from arbitre.rules.musg.book import (
     RANKS,
     TOUCH_MM,
     Weapon,
-    _positive,
     parse_weapon,
+    positive_number,
 )
 from arbitre.rules.musg.options import MusgOptions
 
 
-def _base(figure: Figure, options: MusgOptions) -> Base:
+def base_of(figure: Figure, options: MusgOptions) -> Base:
+    """A figure's base; a round base of ``base_diameter_mm`` when the scene gives none."""
     return figure.base if figure.base is not None else Base.round(options.base_diameter_mm)
 
 
-def _footprint(figure: Figure, options: MusgOptions) -> shapely.Polygon:
-    return _base(figure, options).footprint(figure.x_mm, figure.y_mm, figure.facing_deg)
+def footprint_of(figure: Figure, options: MusgOptions) -> shapely.Polygon:
+    """A figure's base where it stands, in table mm."""
+    return base_of(figure, options).footprint(figure.x_mm, figure.y_mm, figure.facing_deg)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -46,7 +48,7 @@ class Footprints:
         k = self.index.get(figure.id)
         if k is not None and self.figures[k] is figure:
             return self.polygons[k]
-        return _footprint(figure, options)
+        return footprint_of(figure, options)
 
     def near(self, box: tuple[float, float, float, float]) -> np.ndarray:
         """Which footprints (N,) have a bounding box within reach of ``box`` (min x, min y,
@@ -62,10 +64,11 @@ class Footprints:
 
 
 @functools.lru_cache(maxsize=16)
-def _footprints(scene: Scene, options: MusgOptions) -> Footprints:
+def scene_footprints(scene: Scene, options: MusgOptions) -> Footprints:
+    """Every base of a scene, built once per scene."""
     figures = scene.figures
     polygons = np.empty(len(figures), dtype=object)
-    polygons[:] = [_footprint(f, options) for f in figures]
+    polygons[:] = [footprint_of(f, options) for f in figures]
     bounds = np.asarray(shapely.bounds(polygons), dtype=np.float64).reshape(-1, 4)
     index: dict[str, int] = {}
     for k, f in enumerate(figures):
@@ -73,34 +76,36 @@ def _footprints(scene: Scene, options: MusgOptions) -> Footprints:
     return Footprints(figures, polygons, bounds, index)
 
 
-def _footprint_at(figure: Figure, xy: np.ndarray, options: MusgOptions) -> shapely.Polygon:
-    base = _base(figure, options)
+def footprint_at(figure: Figure, xy: np.ndarray, options: MusgOptions) -> shapely.Polygon:
+    """A figure's base moved to ``xy`` (2,) table mm, facing as it does."""
+    base = base_of(figure, options)
     if base.shape is BaseShape.ROUND:
         return disc(float(xy[0]), float(xy[1]), base.width_mm / 2)
     return base.footprint(float(xy[0]), float(xy[1]), figure.facing_deg)
 
 
-def _radius(figure: Figure, options: MusgOptions) -> float:
-    return _base(figure, options).radius_mm
+def base_radius_mm(figure: Figure, options: MusgOptions) -> float:
+    """The radius of a figure's base (of the disc around it, when not round)."""
+    return base_of(figure, options).radius_mm
 
 
-def _gap(a: Figure, b: Figure, options: MusgOptions) -> float:
+def base_gap_mm(a: Figure, b: Figure, options: MusgOptions) -> float:
     """Gap between two bases (0 when they touch or overlap)."""
-    base_a, base_b = _base(a, options), _base(b, options)
+    base_a, base_b = base_of(a, options), base_of(b, options)
     if base_a.shape is BaseShape.ROUND and base_b.shape is BaseShape.ROUND:
         centres = float(np.hypot(*(a.xy - b.xy)))
         return max(0.0, centres - base_a.radius_mm - base_b.radius_mm)
-    return float(shapely.distance(_footprint(a, options), _footprint(b, options)))
+    return float(shapely.distance(footprint_of(a, options), footprint_of(b, options)))
 
 
-def _measure(a: Figure, b: Figure, options: MusgOptions) -> float:
+def measured_mm(a: Figure, b: Figure, options: MusgOptions) -> float:
     """A distance as the rules measure it: base edge to base edge, or centre to centre."""
     if options.measure == "centre":
         return float(np.hypot(*(a.xy - b.xy)))
-    return _gap(a, b, options)
+    return base_gap_mm(a, b, options)
 
 
-def _overlap_beyond(a: shapely.Geometry, b: shapely.Geometry, options: MusgOptions) -> bool:
+def overlaps_beyond_contact(a: shapely.Geometry, b: shapely.Geometry, options: MusgOptions) -> bool:
     """Whether two bases overlap by more than the contact tolerance (a touch is no overlap)."""
     half = options.contact_tolerance_mm / 2.0
     if half > 0.0:
@@ -108,13 +113,15 @@ def _overlap_beyond(a: shapely.Geometry, b: shapely.Geometry, options: MusgOptio
     return bool(a.intersection(b).area > TOUCH_MM)
 
 
-def _move_pas(figure: Figure) -> float:
+def move_pas_of(figure: Figure) -> float:
+    """A figure's move in pas (``attrs.move_pas``), which a move question needs."""
     if "move_pas" not in figure.attrs:
         raise QuestionError(f"figure {figure.id!r}: attrs.move_pas is missing (its move in pas)")
-    return _positive(figure.attrs["move_pas"], f"figure {figure.id!r}: attrs.move_pas")
+    return positive_number(figure.attrs["move_pas"], f"figure {figure.id!r}: attrs.move_pas")
 
 
-def _weapon(figure: Figure) -> Weapon | None:
+def weapon_of(figure: Figure) -> Weapon | None:
+    """A figure's ranged weapon (``attrs.weapon``), None when it carries none."""
     raw = figure.attrs.get("weapon")
     if raw is None:
         return None
@@ -124,12 +131,13 @@ def _weapon(figure: Figure) -> Weapon | None:
         raise QuestionError(f"figure {figure.id!r}: {error}") from None
 
 
-def _rank_index(figure: Figure) -> int | None:
+def rank_index(figure: Figure) -> int | None:
+    """A figure's rank among `RANKS`, 0 for the lowest; None when it has none."""
     rank = figure.attrs.get("rank")
     return RANKS.index(rank) if rank in RANKS else None
 
 
-def _attention_chef(
+def attention_chef_of(
     scene: Scene, target: Figure, options: MusgOptions, unit: Unit
 ) -> tuple[str, ...]:
     """Friends of a chief within 1 pas who may take a shot meant for it."""
@@ -137,7 +145,7 @@ def _attention_chef(
         return ()
     reach_mm = unit.to_mm(NUMBERS.attention_chef_pas)
     near = [
-        (_measure(target, other, options), other.id)
+        (measured_mm(target, other, options), other.id)
         for other in scene.figures
         if other.id != target.id and not scene.are_enemies(target.side, other.side)
     ]

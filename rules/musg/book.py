@@ -155,19 +155,20 @@ def parse_weapon(raw: Any, where: str) -> Weapon:
                 f"{where}: give range_pas or the bands (short_pas, medium_pas, long_pas),"
                 f" not both ({both[0]} with range_pas)"
             )
-        far = _positive(raw["range_pas"], f"{where}.range_pas")
+        far = positive_number(raw["range_pas"], f"{where}.range_pas")
         return Weapon(kind, far / 3.0, 2.0 * far / 3.0, far, **extra)
     limits = []
     for key in ("short_pas", "medium_pas", "long_pas"):
         if key not in raw:
             raise ValueError(f"{where}.{key}: missing (or give range_pas)")
-        limits.append(_positive(raw[key], f"{where}.{key}"))
+        limits.append(positive_number(raw[key], f"{where}.{key}"))
     if not limits[0] <= limits[1] <= limits[2]:
         raise ValueError(f"{where}: bands must grow short <= medium <= long, got {limits!r}")
     return Weapon(kind, limits[0], limits[1], limits[2], **extra)
 
 
-def _positive(value: Any, where: str) -> float:
+def positive_number(value: Any, where: str) -> float:
+    """A finite number above 0, as a float; a `ValueError` naming ``where`` otherwise."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
         raise ValueError(f"{where}: expected a positive number, got {value!r}")
     if not math.isfinite(value):

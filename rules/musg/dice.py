@@ -87,7 +87,7 @@ def initiative_answer(
             counts[figure.side] += 1
     for side, value in (henchmen or {}).items():
         counts[str(side)] = _count(value, f"henchmen[{side}]")
-    rolled = {str(side): _die(value, f"dice[{side}]") for side, value in (dice or {}).items()}
+    rolled = {str(side): die_face(value, f"dice[{side}]") for side, value in (dice or {}).items()}
     unknown = sorted(set(rolled) - set(counts))
     if unknown:
         raise QuestionError(f"dice: no side {unknown[0]!r} on the table")
@@ -126,7 +126,7 @@ def damage_answer(scene: Scene, f: str, r: str, die: Die | None = None) -> Damag
     result: bool | None = None
     rolled: int | None = None
     if die is not None:
-        rolled = _int_arg(die, "die")
+        rolled = as_whole_number(die, "die")
         result = damages(strength, resistance, rolled)
         text += f"; die {rolled}: " + ("a damage" if result else "no damage")
     return DamageAnswer(
@@ -140,7 +140,8 @@ def damage_answer(scene: Scene, f: str, r: str, die: Die | None = None) -> Damag
     )
 
 
-def _int_arg(value: Any, name: str) -> int:
+def as_whole_number(value: Any, name: str) -> int:
+    """A whole number given as a number or its digits; a `QuestionError` naming ``name``."""
     if isinstance(value, bool):
         raise QuestionError(f"{name} must be a whole number, got {value!r}")
     try:
@@ -150,15 +151,16 @@ def _int_arg(value: Any, name: str) -> int:
     return number
 
 
-def _die(value: Any, name: str) -> int:
-    number = _int_arg(value, name)
+def die_face(value: Any, name: str) -> int:
+    """What a die shows, 1 to 6; a `QuestionError` naming ``name`` otherwise."""
+    number = as_whole_number(value, name)
     if not 1 <= number <= NUMBERS.die_faces:
         raise QuestionError(f"{name}: a die shows 1 to {NUMBERS.die_faces}, got {value!r}")
     return number
 
 
 def _count(value: Any, name: str) -> int:
-    number = _int_arg(value, name)
+    number = as_whole_number(value, name)
     if number < 0:
         raise QuestionError(f"{name} must be 0 or more, got {value!r}")
     return number

@@ -11,11 +11,11 @@ from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.musg.answers import CoverRoll, MusgFireAnswer
 from arbitre.rules.musg.bases import (
-    _attention_chef,
-    _footprints,
-    _gap,
-    _measure,
-    _weapon,
+    attention_chef_of,
+    base_gap_mm,
+    measured_mm,
+    scene_footprints,
+    weapon_of,
 )
 from arbitre.rules.musg.book import BOW_KINDS, NUMBERS, Weapon, cover_roll_needed
 from arbitre.rules.musg.options import options_of, unit_of
@@ -36,11 +36,11 @@ def fire_answer(scene: Scene, a: str, b: str) -> MusgFireAnswer:
     warnings: list[str] = []
     if not scene.are_enemies(shooter.side, target.side):
         reasons.append(Reason.TARGET_NOT_ENEMY)
-    weapon = _weapon(shooter)
+    weapon = weapon_of(shooter)
     if weapon is None:
         reasons.append(Reason.NO_SHOOTERS)
 
-    shapes = _footprints(scene, options)
+    shapes = scene_footprints(scene, options)
     reach = options.contact_tolerance_mm
     low_x, low_y, high_x, high_y = shapes.of(target, options).bounds
     near = shapes.near((low_x - reach, low_y - reach, high_x + reach, high_y + reach))
@@ -51,12 +51,12 @@ def fire_answer(scene: Scene, a: str, b: str) -> MusgFireAnswer:
         and f.id not in (shooter.id, target.id)
         and not scene.are_enemies(shooter.side, f.side)
         and scene.are_enemies(target.side, f.side)
-        and _gap(f, target, options) <= options.contact_tolerance_mm
+        and base_gap_mm(f, target, options) <= options.contact_tolerance_mm
     ]
     if engaged:
         reasons.append(Reason.TARGET_ENGAGED)
 
-    distance_mm = _measure(shooter, target, options)
+    distance_mm = measured_mm(shooter, target, options)
     sigma = sigma_between(shooter, target)
     band: str | None = None
     if weapon is not None:
@@ -107,7 +107,7 @@ def fire_answer(scene: Scene, a: str, b: str) -> MusgFireAnswer:
                     face=NUMBERS.bow_interception_face,
                 )
             )
-    attention = _attention_chef(scene, target, options, unit)
+    attention = attention_chef_of(scene, target, options, unit)
     elevation = {shooter.id: _elevation_mm(shooter), target.id: _elevation_mm(target)}
     dominates = _dominating(shooter.id, target.id, elevation)
     if dominates is not None:

@@ -8,9 +8,9 @@ from arbitre.rules.answers import Margin, Said, in_units, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.musg.answers import ExplosionAnswer
-from arbitre.rules.musg.bases import _measure, _weapon
+from arbitre.rules.musg.bases import measured_mm, weapon_of
 from arbitre.rules.musg.book import NUMBERS, TABLE_MAX
-from arbitre.rules.musg.dice import _die, _int_arg, damage_needed
+from arbitre.rules.musg.dice import as_whole_number, damage_needed, die_face
 from arbitre.rules.musg.options import Strength, options_of, unit_of
 from arbitre.rules.options import Die, Flag
 from arbitre.rules.ruleset import figure_named
@@ -33,8 +33,8 @@ def _resistance(figure: Figure) -> int | None:
     """``attrs.resistance`` plus ``attrs.armour`` (the damage table's row), when given."""
     if "resistance" not in figure.attrs:
         return None
-    total = _int_arg(figure.attrs["resistance"], f"{figure.id}: attrs.resistance")
-    total += _int_arg(figure.attrs.get("armour", 0), f"{figure.id}: attrs.armour")
+    total = as_whole_number(figure.attrs["resistance"], f"{figure.id}: attrs.resistance")
+    total += as_whole_number(figure.attrs.get("armour", 0), f"{figure.id}: attrs.armour")
     return min(max(total, 1), TABLE_MAX)
 
 
@@ -57,12 +57,12 @@ def explosion_answer(
     options = options_of(scene)
     unit = unit_of(scene)
     bearer = figure_named(scene, a)
-    weapon = _weapon(bearer)
+    weapon = weapon_of(bearer)
     given_piece = None if artillery is None else _flag(artillery, "artillery")
-    given_force = None if strength is None else _int_arg(strength, "strength")
+    given_force = None if strength is None else as_whole_number(strength, "strength")
     if given_force is not None and not 1 <= given_force <= TABLE_MAX:
         raise QuestionError(f"strength must be 1 to {TABLE_MAX}, got {strength!r}")
-    rolled = None if die is None else _die(die, "die")
+    rolled = None if die is None else die_face(die, "die")
     if weapon is None:
         raise QuestionError(f"{a!r} carries no weapon (attrs.weapon): nothing can explode")
     warnings: list[str] = []
@@ -89,7 +89,7 @@ def explosion_answer(
         for other in scene.figures:
             if other.id == bearer.id:
                 continue
-            d = _measure(bearer, other, options)
+            d = measured_mm(bearer, other, options)
             sigma = sigma_between(bearer, other)
             margins.append(Margin(f"blast {other.id}", abs(radius_mm - d), sigma))
             if d <= radius_mm:

@@ -23,11 +23,11 @@ from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.musg.answers import MusgMoveAnswer, MusgReachAnswer
 from arbitre.rules.musg.bases import (
-    _footprint,
-    _footprint_at,
-    _move_pas,
-    _overlap_beyond,
-    _radius,
+    base_radius_mm,
+    footprint_at,
+    footprint_of,
+    move_pas_of,
+    overlaps_beyond_contact,
 )
 from arbitre.rules.musg.book import BLOCKING_TERRAIN, COSTLY_TERRAIN, NUMBERS, TOUCH_MM
 from arbitre.rules.musg.options import MODES, Mode, MusgOptions, PaLeft, options_of, unit_of
@@ -55,9 +55,9 @@ def move_answer(
     unit = unit_of(scene)
     mover = figure_named(scene, a)
     goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")])
-    allowance_units = _move_pas(mover) * NUMBERS.move_factor[mode]
+    allowance_units = move_pas_of(mover) * NUMBERS.move_factor[mode]
     allowance_mm = unit.to_mm(allowance_units)
-    radius_mm = _radius(mover, options)
+    radius_mm = base_radius_mm(mover, options)
     terrain = _field(scene, mover, options)
 
     reasons: list[Reason] = []
@@ -67,13 +67,13 @@ def move_answer(
         and radius_mm <= goal[1] <= scene.table.depth_mm - radius_mm
     ):
         reasons.append(Reason.OFF_TABLE)
-    at_goal = _footprint_at(mover, goal, options)
+    at_goal = footprint_at(mover, goal, options)
     if any(p.polygon.intersection(at_goal).area > TOUCH_MM for p in terrain.polygons):
         reasons.append(Reason.IMPASSABLE)
     occupied = [
         f.id
         for f in scene.figures
-        if f.id != mover.id and _overlap_beyond(at_goal, _footprint(f, options), options)
+        if f.id != mover.id and overlaps_beyond_contact(at_goal, footprint_of(f, options), options)
     ]
     if occupied:
         reasons.append(Reason.DESTINATION_OCCUPIED)
@@ -84,7 +84,7 @@ def move_answer(
         for other in scene.figures:
             if other.id == mover.id or not scene.are_enemies(mover.side, other.side):
                 continue
-            gap = float(shapely.distance(at_goal, _footprint(other, options)))
+            gap = float(shapely.distance(at_goal, footprint_of(other, options)))
             if gap <= options.contact_tolerance_mm:
                 contact_with.append(other.id)
             if nearest is None or gap < nearest:
@@ -199,14 +199,14 @@ def _failed_charge(
 ) -> dict[str, Any]:
     """A short charge with one PA left: half a move along the cheapest way to the charge's
     goal, none in difficult ground (the figure's base overlapping it)."""
-    ground = _in_difficult(scene, mover, _radius(mover, options))
-    move_units = 0.0 if ground else _move_pas(mover) * NUMBERS.failed_charge_fraction
+    ground = _in_difficult(scene, mover, base_radius_mm(mover, options))
+    move_units = 0.0 if ground else move_pas_of(mover) * NUMBERS.failed_charge_fraction
     move_mm = unit.to_mm(move_units)
-    path = pathing.shortest_path(terrain, mover.xy, goal, _radius(mover, options))
+    path = pathing.shortest_path(terrain, mover.xy, goal, base_radius_mm(mover, options))
     points = np.asarray(path.points_mm, dtype=np.float64)
     if not path.found or len(points) < 2:
         points = np.array([mover.xy])
-    way = cut_path(terrain, points, move_mm, _radius(mover, options))
+    way = cut_path(terrain, points, move_mm, base_radius_mm(mover, options))
     end = way[-1]
     if ground:
         text = f"with 1 PA left it does not move, being in difficult ground ({ground})"
@@ -278,10 +278,10 @@ def reach_answer(scene: Scene, a: str, mode: Mode = "walk") -> MusgReachAnswer:
     options = options_of(scene)
     unit = unit_of(scene)
     mover = figure_named(scene, a)
-    allowance_units = _move_pas(mover) * NUMBERS.move_factor[mode]
+    allowance_units = move_pas_of(mover) * NUMBERS.move_factor[mode]
     allowance_mm = unit.to_mm(allowance_units)
     area = pathing.reachable_area(
-        _field(scene, mover, options), mover.xy, _radius(mover, options), allowance_mm
+        _field(scene, mover, options), mover.xy, base_radius_mm(mover, options), allowance_mm
     )
     return reach_answer_of(
         MusgReachAnswer,
@@ -297,7 +297,7 @@ def reach_answer(scene: Scene, a: str, mode: Mode = "walk") -> MusgReachAnswer:
 def _field(scene: Scene, mover: Figure, options: MusgOptions) -> pathing.Field:
     """What a move meets: other figures, impassable ground and buildings, costly ground."""
     hulls = tuple(
-        pathing.DiscHull(np.array([[f.x_mm, f.y_mm, _radius(f, options)]]), f.id)
+        pathing.DiscHull(np.array([[f.x_mm, f.y_mm, base_radius_mm(f, options)]]), f.id)
         for f in scene.figures
         if f.id != mover.id
     )

@@ -14,12 +14,12 @@ from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.musg.answers import ReactionAnswer
 from arbitre.rules.musg.bases import (
-    _footprint,
-    _footprint_at,
-    _overlap_beyond,
+    footprint_at,
+    footprint_of,
+    overlaps_beyond_contact,
 )
 from arbitre.rules.musg.book import BLOCKING_TERRAIN, COVER_TERRAIN, NUMBERS, TOUCH_MM
-from arbitre.rules.musg.dice import _int_arg
+from arbitre.rules.musg.dice import as_whole_number
 from arbitre.rules.musg.options import MusgOptions, options_of, unit_of
 from arbitre.rules.options import D3
 from arbitre.rules.ruleset import figure_named
@@ -47,7 +47,7 @@ def slide(
     def sweep(t: float) -> shapely.Geometry:
         end = start + t * length_mm * direction
         return shapely.convex_hull(
-            shapely.union(_footprint_at(mover, start, options), _footprint_at(mover, end, options))
+            shapely.union(footprint_at(mover, start, options), footprint_at(mover, end, options))
         )
 
     # Only what the whole slide's sweep meets can stop a part of it (the part's sweep
@@ -58,7 +58,7 @@ def slide(
         (f.id, base)
         for f in scene.figures
         if f.id != mover.id
-        for base in (_footprint(f, options),)
+        for base in (footprint_of(f, options),)
         if whole.intersects(base)
     ]
     walls = [
@@ -71,11 +71,11 @@ def slide(
         end = start + t * length_mm * direction
         swept = sweep(t)
         found = []
-        minx, miny, maxx, maxy = _footprint_at(mover, end, options).bounds
+        minx, miny, maxx, maxy = footprint_at(mover, end, options).bounds
         if minx < 0 or miny < 0 or maxx > scene.table.width_mm or maxy > scene.table.depth_mm:
             found.append("table edge")
         found += [i for i, g in walls if swept.intersection(g).area > TOUCH_MM]
-        found += [i for i, g in others if _overlap_beyond(swept, g, options)]
+        found += [i for i, g in others if overlaps_beyond_contact(swept, g, options)]
         return found
 
     if not stoppers(1.0):
@@ -91,7 +91,7 @@ def slide(
 
 
 def _d3(value: Any) -> int:
-    number = _int_arg(value, "die")
+    number = as_whole_number(value, "die")
     if not 1 <= number <= 3:
         raise QuestionError(f"die: a 1d3 shows 1 to 3, got {value!r}")
     return number
@@ -122,7 +122,7 @@ def under_fire_answer(scene: Scene, a: str, b: str, die: D3 | None = None) -> Re
     figure, shooter = figure_named(scene, a), figure_named(scene, b)
     if figure.id == shooter.id:
         raise QuestionError(f"{a!r} and {b!r} are the same figure")
-    base = _footprint(figure, options)
+    base = footprint_of(figure, options)
     covers = sorted(
         (float(shapely.distance(base, t.geometry)), t.id, t.geometry)
         for t in scene.terrain_of(COVER_TERRAIN)

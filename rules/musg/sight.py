@@ -11,7 +11,7 @@ import shapely
 
 from arbitre.rules.answers import Margin
 from arbitre.rules.model import DISC_QUAD_SEGMENTS, BaseShape, Figure, Scene, disc
-from arbitre.rules.musg.bases import _base, _footprints
+from arbitre.rules.musg.bases import base_of, scene_footprints
 from arbitre.rules.musg.book import COVER_TERRAIN, NUMBERS
 from arbitre.rules.musg.options import MusgOptions
 
@@ -101,7 +101,7 @@ def _merged(intervals: Sequence[tuple[float, float]]) -> list[tuple[float, float
 def line_of_sight(scene: Scene, shooter: Figure, target: Figure, options: MusgOptions) -> Sight:
     """Shadows cast on the target from the shooter's eye (its centre)."""
     eye = shooter.xy
-    shapes = _footprints(scene, options)
+    shapes = scene_footprints(scene, options)
     target_shape = shapes.of(target, options)
     shooter_shape = shapes.of(shooter, options)
     offset = target.xy - eye
@@ -110,7 +110,7 @@ def line_of_sight(scene: Scene, shooter: Figure, target: Figure, options: MusgOp
     if length <= 0.0 or target_shape.contains(shapely.Point(eye)):
         return empty
     ahead = offset / length
-    target_base = _base(target, options)
+    target_base = base_of(target, options)
     if target_base.shape is BaseShape.ROUND:  # exact tangents, not the polygon's corners
         half = math.asin(min(1.0, target_base.radius_mm / length))
         t_low, t_high = -half, half
@@ -198,7 +198,7 @@ def figures_on_line(
 ) -> tuple[str, ...]:
     """Figures whose base the line shooter -> target crosses before the target, nearest first."""
     line = shapely.LineString([shooter.xy, target.xy])
-    shapes = _footprints(scene, options)
+    shapes = scene_footprints(scene, options)
     hits = shapely.intersects(line, shapes.polygons)
     crossed: list[tuple[float, str]] = []
     for figure, shape, hit in zip(shapes.figures, shapes.polygons, hits, strict=True):

@@ -6,11 +6,11 @@ from arbitre.rules.answers import Margin, Reason, at_most, counted, in_units, wi
 from arbitre.rules.model import Scene, sigma_between
 from arbitre.rules.musg.answers import LeaveAnswer, SupportAnswer
 from arbitre.rules.musg.bases import (
-    _attention_chef,
-    _gap,
-    _measure,
-    _move_pas,
-    _rank_index,
+    attention_chef_of,
+    base_gap_mm,
+    measured_mm,
+    move_pas_of,
+    rank_index,
 )
 from arbitre.rules.musg.book import NUMBERS
 from arbitre.rules.musg.options import options_of, unit_of
@@ -32,18 +32,18 @@ def leave_answer(scene: Scene, a: str) -> LeaveAnswer:
             continue
         sigma = sigma_between(figure, other)
         if scene.are_enemies(figure.side, other.side):
-            gap = _gap(figure, other, options)
+            gap = base_gap_mm(figure, other, options)
             if at_most(gap, options.contact_tolerance_mm):
                 engaged.append(other.id)
             margins.append(
                 Margin(f"contact {other.id}", abs(options.contact_tolerance_mm - gap), sigma)
             )
         else:
-            d = _measure(figure, other, options)
+            d = measured_mm(figure, other, options)
             if at_most(d, friend_mm):
                 friends.append(other.id)
             margins.append(Margin(f"friend {other.id}", abs(friend_mm - d), sigma))
-    move_units = _move_pas(figure) * NUMBERS.leave_move_fraction if engaged else 0.0
+    move_units = move_pas_of(figure) * NUMBERS.leave_move_fraction if engaged else 0.0
     reasons = () if engaged else (Reason.NOT_IN_CONTACT,)
     points = max(NUMBERS.leave_minimum_points, len(engaged) - len(friends)) if engaged else 0
     if engaged:
@@ -80,7 +80,7 @@ def support_answer(scene: Scene, a: str) -> SupportAnswer:
     figure = figure_named(scene, a)
     support_mm = unit.to_mm(NUMBERS.support_pas)
     leader_mm = unit.to_mm(NUMBERS.leader_pas)
-    own_rank = _rank_index(figure)
+    own_rank = rank_index(figure)
     allies: list[tuple[float, str]] = []
     leaders: list[tuple[int, float, str]] = []
     margins: list[Margin] = []
@@ -88,12 +88,12 @@ def support_answer(scene: Scene, a: str) -> SupportAnswer:
     for other in scene.figures:
         if other.id == figure.id or scene.are_enemies(figure.side, other.side):
             continue
-        d = _measure(figure, other, options)
+        d = measured_mm(figure, other, options)
         sigma = sigma_between(figure, other)
         if at_most(d, support_mm):
             allies.append((d, other.id))
         margins.append(Margin(f"ally {other.id}", abs(support_mm - d), sigma))
-        rank = _rank_index(other)
+        rank = rank_index(other)
         if rank is not None and (own_rank is None or rank > own_rank):
             if at_most(d, leader_mm):
                 leaders.append((-rank, d, other.id))
@@ -101,7 +101,7 @@ def support_answer(scene: Scene, a: str) -> SupportAnswer:
             margins.append(Margin(f"leader {other.id}", abs(leader_mm - d), sigma))
     allies.sort()
     leaders.sort()
-    attention = _attention_chef(scene, figure, options, unit)
+    attention = attention_chef_of(scene, figure, options, unit)
     kept = tuple(sorted(margins, key=lambda m: m.margin_mm)[:3])
     text = (
         f"{a}: {counted(len(allies), 'ally', 'allies')} within "
