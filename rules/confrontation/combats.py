@@ -8,13 +8,13 @@ from typing import Any
 from arbitre.rules.answers import Reason, counted
 from arbitre.rules.confrontation.answers import DiceAnswer, InitiativeAnswer, MeleesAnswer
 from arbitre.rules.confrontation.dice import (
-    _check_die,
-    _ini,
+    check_die,
     dice_of_split,
+    ini_of,
     initiative_odds,
     initiative_score,
 )
-from arbitre.rules.confrontation.melees import _combat_of, _in_melee, find_melees
+from arbitre.rules.confrontation.melees import combat_of_figure, find_melees, in_melee
 from arbitre.rules.confrontation.options import Partition
 from arbitre.rules.confrontation.reasons import reason_words
 from arbitre.rules.model import Scene
@@ -50,9 +50,9 @@ def melees_answer(scene: Scene) -> MeleesAnswer:
 def dice_answer(scene: Scene, a: str, partition: Partition | None = None) -> DiceAnswer:
     """The combat dice of A in a split of its melee (the proposed one by default)."""
     figure = figure_named(scene, a)
-    found = _combat_of(scene, figure.id, partition)
+    found = combat_of_figure(scene, figure.id, partition)
     if found is None:
-        why = () if _in_melee(scene, figure.id) else (Reason.NOT_IN_CONTACT,)
+        why = () if in_melee(scene, figure.id) else (Reason.NOT_IN_CONTACT,)
         return DiceAnswer(
             question="dice",
             message=f"{a} is {reason_words(why)}: no combat, no combat dice"
@@ -88,9 +88,9 @@ def initiative_answer(
 ) -> InitiativeAnswer:
     """The initiative of the combat of A: each camp's roller and score, the odds or the winner."""
     figure = figure_named(scene, a)
-    found = _combat_of(scene, figure.id, partition)
+    found = combat_of_figure(scene, figure.id, partition)
     if found is None:
-        why = () if _in_melee(scene, figure.id) else (Reason.NOT_IN_CONTACT,)
+        why = () if in_melee(scene, figure.id) else (Reason.NOT_IN_CONTACT,)
         return InitiativeAnswer(
             question="initiative",
             message=f"{a} is {reason_words(why)}: no combat"
@@ -105,17 +105,17 @@ def initiative_answer(
     other = [f for f in members if scene.are_enemies(figure.side, f.side)]
     camps: dict[str, dict[str, Any]] = {}
     for key, camp, roll in (("own", own, die), ("opponents", other, opponent_die)):
-        best = max(camp, key=lambda f: (_ini(f), -combat.index(f.id)))
-        score = initiative_score(_ini(best), len(camp))
+        best = max(camp, key=lambda f: (ini_of(f), -combat.index(f.id)))
+        score = initiative_score(ini_of(best), len(camp))
         entry: dict[str, Any] = {
             "figures": [f.id for f in camp],
             "roller": best.id,
-            "ini": _ini(best),
+            "ini": ini_of(best),
             "bonus": len(camp) - 1,
             "score": score,
         }
         if roll is not None:
-            _check_die(roll)
+            check_die(roll)
             entry["die"] = roll
             entry["total"] = score + roll
         camps[key] = entry

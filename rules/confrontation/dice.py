@@ -57,13 +57,15 @@ def initiative_odds(score: int, other_score: int) -> dict[str, int]:
     }
 
 
-def _ini(figure: Figure) -> int:
+def ini_of(figure: Figure) -> int:
+    """A figure's INI (``attrs.ini``), which an initiative needs."""
     value = figure.attrs.get("ini")
     if value is None:
         raise QuestionError(f"figure {figure.id!r}: attrs.ini is needed for the initiative")
     return int(value)
 
 
-def _check_die(value: int) -> None:
+def check_die(value: int) -> None:
+    """Refuse a die that does not show 1 to 6 (a `QuestionError`)."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
         raise QuestionError(f"a die shows 1 to {NUMBERS.die_faces}, got {value!r}")

@@ -170,7 +170,7 @@ def _named_splits(
     return tuple(tuple(ids for _, ids in sorted(map(name, split))) for split in splits)
 
 
-def _combat_of(
+def combat_of_figure(
     scene: Scene, figure_id: str, partition: int | None
 ) -> tuple[tuple[str, ...], int | None, bool] | None:
     """The combat of a figure in split ``partition`` of its melee (else the proposal)."""
@@ -197,5 +197,6 @@ def _combat_of(
     return None
 
 
-def _in_melee(scene: Scene, figure_id: str) -> bool:
+def in_melee(scene: Scene, figure_id: str) -> bool:
+    """Whether a figure is in one of the scene's melees."""
     return any(figure_id in melee.figures for melee in find_melees(scene))
