@@ -121,3 +121,19 @@ def shown(value: object) -> str:
     except (ValueError, RecursionError, TypeError):
         return f"a {type(value).__name__}"
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
+
+
+def error_fields(error: Exception) -> dict[str, Any]:
+    """What an error says, as plain data another process (or an HTTP refusal) carries: its
+    first line as ``detail``, and ``code`` and ``params`` when it has a code.
+
+    >>> error_fields(QuestionError("no figure 'x'", "unknown_figure", name="'x'"))
+    {'detail': "no figure 'x'", 'code': 'unknown_figure', 'params': {'name': "'x'"}}
+    >>> error_fields(ValueError())
+    {'detail': 'ValueError'}
+    """
+    detail = str(error).splitlines()[0] if str(error) else type(error).__name__
+    code = getattr(error, "code", None)
+    if not code:
+        return {"detail": detail}
+    return {"detail": detail, "code": code, "params": dict(getattr(error, "params", {}))}

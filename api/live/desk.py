@@ -33,8 +33,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from arbitre.api.limits import QUESTION_MEMORY_BYTES, cap_memory, too_costly
-from arbitre.api.routes.errors import refusal
-from arbitre.rules.errors import RulesError, stopped_after
+from arbitre.rules.errors import RulesError, error_fields, stopped_after
 from arbitre.rules.model import Scene
 from arbitre.rules.questions import ask
 from arbitre.rules.registry import find_ruleset
@@ -378,7 +377,7 @@ def answer_scene(
 ) -> tuple[bool, bytes | dict[str, Any]]:
     """Parse a scene's data and answer a question on it: ``(True, the answer's JSON with
     ``about`` added, as the bytes of the HTTP body)``, or ``(False, the refusal's body)``
-    (`arbitre.api.routes.errors.refusal`) when the rules refuse. Run in a worker process,
+    (`arbitre.rules.errors.error_fields`) when the rules refuse. Run in a worker process,
     which writes the JSON too: the server's process, which the camera's thread shares, only
     passes it on."""
     try:
@@ -387,7 +386,7 @@ def answer_scene(
         if about.get("positions") != "scene":
             about = about_question(about, scene, args, groups_of(scene, _LAST))
     except RulesError as error:
-        return False, refusal(error)
+        return False, error_fields(error)
     except MemoryError:  # past the worker's memory (`cap_memory`)
         return False, {"detail": too_costly(question)}
     return True, json_body({**found, **about})

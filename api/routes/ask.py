@@ -9,9 +9,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from arbitre.api.live.desk import RETRY_AFTER_S, Busy, QuestionDesk, TooLong, answer_scene
 from arbitre.api.live.table import LiveTable
-from arbitre.api.routes.errors import Refused, errors, refusal
+from arbitre.api.routes.errors import Refused, errors
 from arbitre.api.routes.state import live_of
-from arbitre.rules.errors import RulesError
+from arbitre.rules.errors import RulesError, error_fields
 from arbitre.rules.questions import ask
 from arbitre.rules.scene import parse_scene
 
@@ -86,7 +86,7 @@ async def post_ask(question: Question, request: Request) -> dict[str, Any] | Res
     except TooLong as error:
         raise HTTPException(status_code=422, detail=f"{question.question}: {error}") from None
     except RulesError as error:
-        raise Refused(**refusal(error)) from None
+        raise Refused(**error_fields(error)) from None
 
 
 SCENE_ABOUT: dict[str, Any] = {"positions": "scene", "moving": [], "stale": []}

@@ -31,16 +31,6 @@ class Refused(HTTPException):
         self.params = dict(params or {})
 
 
-def refusal(error: Exception) -> dict[str, Any]:
-    """A refusal's body (``detail``, and ``code`` and ``params`` when the error has a
-    code): what `Refused` takes as keywords, as plain data for another process."""
-    detail = str(error).splitlines()[0] if str(error) else type(error).__name__
-    code = getattr(error, "code", None)
-    if not code:
-        return {"detail": detail}
-    return {"detail": detail, "code": code, "params": dict(getattr(error, "params", {}))}
-
-
 MEANINGS = {
     400: "the Host header (or a request's Origin) is not a name this server answers to",
     403: "changing the configuration needs the start-up token (header X-Arbitre-Token)",

@@ -12,8 +12,7 @@ import pytest
 from arbitre.api.i18n import Phrases, phrase_error
 from arbitre.api.live.demo import DemoSource, demo_config
 from arbitre.api.live.table import LiveTable
-from arbitre.api.routes.errors import refusal
-from arbitre.rules.errors import QuestionError, UnknownName
+from arbitre.rules.errors import QuestionError, UnknownName, error_fields
 
 from .test_page_e2e import launched_chromium
 from .test_terrain_page_e2e import serving
@@ -59,7 +58,7 @@ def _in_page(page: Any, language: str, script: str, arg: Any) -> Any:
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_a_refusal_reads_the_same_on_the_page_and_in_a_terminal(page: Any, language: str) -> None:
-    bodies = [refusal(error) for error in REFUSALS]
+    bodies = [error_fields(error) for error in REFUSALS]
     on_page = _in_page(page, language, "return arg.map((body) => i18n.errorWords(body));", bodies)
     assert on_page == [phrase_error(error, language) for error in REFUSALS]
     if language == "fr":  # worked out from the catalogue's French
