@@ -1,4 +1,11 @@
-"""Confrontation's pursuit: where a figure may go after its combat, half its MOU."""
+"""Confrontation's pursuit: where a figure may go after its combat, half its MOU.
+
+A pursuit is not a reach (it is asked after a won combat, goes half the MOU rounded up to
+the cm and names the enemies still touching, in a sentence of its own), so it makes its
+answer from the same area search (`pathing.reachable_area`, `area_answer`), not with
+`reach_answer_of`, which answers ``reach`` in the reach's words, and it has no move to a
+point for `allowance_verdict` to judge.
+"""
 
 from __future__ import annotations
 
