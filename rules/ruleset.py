@@ -66,6 +66,14 @@ class Gap:
     second: Figure
     gap_mm: float
     threshold_mm: float
+    sigma_mm: float | None = None
+    """The gap's 1-sigma when it is not measured along the line between the two figures
+    (MBT's rectangles meet along their edges); None: along it."""
+
+    def margin(self) -> Margin:
+        """How far the gap lies from the threshold, with its uncertainty."""
+        sigma = sigma_between(self.first, self.second) if self.sigma_mm is None else self.sigma_mm
+        return Margin("contact", abs(self.threshold_mm - self.gap_mm), sigma)
 
 
 class Ruleset(ABC):
@@ -194,13 +202,11 @@ class MeasuringRuleset(Ruleset):
         found = self.gap(scene, a, b)
         gap_mm, threshold_mm = found.gap_mm, found.threshold_mm
         touching = gap_mm <= threshold_mm if self.contact_up_to else gap_mm < threshold_mm
-        margin = Margin(
-            "contact", abs(threshold_mm - gap_mm), sigma_between(found.first, found.second)
-        )
+        margin = found.margin()
         verdict = "in contact" if touching else "not in contact"
         apart = f"gap {gap_mm:.1f} mm" if gap_mm >= 0.0 else f"overlapping by {-gap_mm:.1f} mm"
         rule = "up to" if self.contact_up_to else "under"
-        return ContactAnswer(
+        answer = ContactAnswer(
             question="contact",
             message=with_certainty(
                 f"{a} and {b} are {verdict}: {apart} (contact {rule} {threshold_mm:g} mm)",
@@ -213,6 +219,13 @@ class MeasuringRuleset(Ruleset):
             gap_mm=gap_mm,
             threshold_mm=threshold_mm,
         )
+        return self.detailed_contact(scene, answer, found)
+
+    def detailed_contact(self, scene: Scene, answer: ContactAnswer, found: Gap) -> ContactAnswer:
+        """The contact answer with what the rule system says of a contact beyond it (MBT:
+        by an edge or a corner, and which edges), from the `gap` ``found``; by default the
+        answer itself."""
+        return answer
 
 
 MAX_ARGUMENT = 200

@@ -7,8 +7,7 @@ from typing import Any
 
 import shapely
 
-from arbitre.rules.answers import Reason, Unit, with_certainty
-from arbitre.rules.errors import QuestionError
+from arbitre.rules.answers import ContactAnswer, Reason, Unit, with_certainty
 from arbitre.rules.mbt.answers import CombatAnswer, FacingAnswer, MbtContactAnswer, Side
 from arbitre.rules.mbt.book import (
     DEFAULT_FIGURES,
@@ -20,41 +19,46 @@ from arbitre.rules.mbt.book import (
 from arbitre.rules.mbt.options import MbtOptions, options_of, unit_of
 from arbitre.rules.mbt.plates import (
     Plate,
-    _aligned,
-    _blocking_terrain,
-    _contact,
-    _face_to_face,
-    _layout,
-    _pair,
-    _plates,
+    aligned_friends,
+    contact_gap,
+    contact_kind,
     edge_contact,
+    face_to_face,
+    layout_of,
     penetration_mm,
+    plate_of,
+    plate_pair,
+    plates_of,
+    terrain_barred_to,
 )
 from arbitre.rules.mbt.reasons import reason_words
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Die
+from arbitre.rules.ruleset import Gap
 
 
-def contact_answer(scene: Scene, a: str, b: str) -> MbtContactAnswer:
-    """Whether A and B touch, by an edge or a corner, and which edges."""
-    options = options_of(scene)
-    first, second = _pair(scene, a, b)
-    gap, touching, kind, edges, margin = _contact(first, second, options)
-    text = (
-        f"{a} and {b} touch by {'an edge' if kind == 'edge' else 'a corner'}"
-        + (f" ({edges[0]} of {a} on {edges[1]} of {b})" if edges else "")
-        if touching
-        else f"{a} and {b} are not in contact (gap {gap:.1f} mm)"
-    )
+def edge_or_corner(answer: ContactAnswer, found: Gap, options: MbtOptions) -> MbtContactAnswer:
+    """The ``contact`` answer (from the bases' `contact_gap` ``found``) told as MBT tells it:
+    whether A and B touch by an edge or a corner, and which edges."""
+    a, b, gap = answer.a, answer.b, answer.gap_mm
+    kind: str | None = None
+    edges: tuple[str, ...] = ()
+    if answer.contact:
+        kind, edges = contact_kind(plate_of(found.first), plate_of(found.second), options)
+        text = f"{a} and {b} touch by {'an edge' if kind == 'edge' else 'a corner'}" + (
+            f" ({edges[0]} of {a} on {edges[1]} of {b})" if edges else ""
+        )
+    else:
+        text = f"{a} and {b} are not in contact (gap {gap:.1f} mm)"
     return MbtContactAnswer(
-        question="contact",
-        message=with_certainty(text, margin),
-        margins=(margin,),
+        question=answer.question,
+        message=with_certainty(text, *answer.margins),
+        margins=answer.margins,
         a=a,
         b=b,
-        contact=touching,
+        contact=answer.contact,
         gap_mm=gap,
-        threshold_mm=options.contact_tolerance_mm,
+        threshold_mm=answer.threshold_mm,
         kind=kind,
         edges=edges,
     )
@@ -63,9 +67,10 @@ def contact_answer(scene: Scene, a: str, b: str) -> MbtContactAnswer:
 def facing_answer(scene: Scene, a: str, b: str) -> FacingAnswer:
     """Whether A and B are face to face; if A contacts B otherwise, how B turns to face A."""
     options = options_of(scene)
-    attacker, target = _pair(scene, a, b)
-    _, touching, _, _, margin = _contact(attacker, target, options)
-    face = _face_to_face(attacker, target, options)
+    attacker, target = plate_pair(scene, a, b)
+    found = contact_gap(attacker, target, options)
+    touching, margin = found.gap_mm <= found.threshold_mm, found.margin()
+    face = face_to_face(attacker, target, options)
     turns: str | None = None
     new_facing = new_x = new_y = None
     reasons: tuple[Reason, ...] = ()
@@ -77,10 +82,10 @@ def facing_answer(scene: Scene, a: str, b: str) -> FacingAnswer:
     else:
         engaged = [
             other.figure.id
-            for other in _plates(scene)
+            for other in plates_of(scene)
             if other.figure.id not in (attacker.figure.id, target.figure.id)
             and scene.are_enemies(other.figure.side, target.figure.side)
-            and _face_to_face(other, target, options)
+            and face_to_face(other, target, options)
         ]
         if engaged:
             text = f"{b} does not turn: it is already face to face with {', '.join(engaged)}"
@@ -121,18 +126,19 @@ def combat_answer(
     """The combat of A against B; with the dice, its outcome and the recoil."""
     options = options_of(scene)
     unit = unit_of(scene)
-    first, second = _pair(scene, a, b)
+    first, second = plate_pair(scene, a, b)
     reasons: list[Reason] = []
     if not scene.are_enemies(first.figure.side, second.figure.side):
         reasons.append(Reason.TARGET_NOT_ENEMY)
-    _, touching, _, _, margin = _contact(first, second, options)
+    found = contact_gap(first, second, options)
+    touching, margin = found.gap_mm <= found.threshold_mm, found.margin()
     if not touching:
         reasons.append(Reason.NOT_IN_CONTACT)
-    elif not _face_to_face(first, second, options):
+    elif not face_to_face(first, second, options):
         reasons.append(Reason.NOT_FACE_TO_FACE)
-    side_a = _side(scene, first, second, options, die_a, "die_a")
-    side_b = _side(scene, second, first, options, die_b, "die_b")
-    result = _resolve(
+    side_a = combat_side(scene, first, second, options, die_a)
+    side_b = combat_side(scene, second, first, options, die_b)
+    result = combat_result(
         scene, first, second, side_a, side_b, options, unit, die_panic, may_lose_a=True
     )
     allowed = not reasons
@@ -211,7 +217,7 @@ def _rear_support(scene: Scene, plate: Plate, options: MbtOptions) -> str | None
     """A second infantry base aligned behind an infantry base: its id."""
     if plate.figure.type != "infantry":
         return None
-    layout = _layout(scene)
+    layout = layout_of(scene)
     near = layout.gaps_mm(plate) <= options.contact_tolerance_mm + NEAR_SLACK_MM
     for other, close in zip(layout.plates, near, strict=True):
         if not close or other.figure.id == plate.figure.id or other.figure.type != "infantry":
@@ -219,13 +225,21 @@ def _rear_support(scene: Scene, plate: Plate, options: MbtOptions) -> str | None
         if other.figure.side != plate.figure.side:
             continue
         pair = edge_contact(plate, other, options.contact_tolerance_mm, options.align_tolerance_deg)
-        if pair is not None and pair[:2] == ("back", "front") and _aligned(plate, other, options):
+        if (
+            pair is not None
+            and pair[:2] == ("back", "front")
+            and aligned_friends(plate, other, options)
+        ):
             return other.figure.id
     return None
 
 
-def _side(scene: Scene, own: Plate, enemy: Plate, options: MbtOptions, die: Any, name: str) -> Side:
-    layout = _layout(scene)
+def combat_side(
+    scene: Scene, own: Plate, enemy: Plate, options: MbtOptions, die: int | None
+) -> Side:
+    """One side of a combat or a shot: ``own`` against ``enemy``, its points and, with its
+    die, its total."""
+    layout = layout_of(scene)
     touching = layout.gaps_mm(enemy) <= options.contact_tolerance_mm
     supports = tuple(
         other.figure.id
@@ -236,12 +250,11 @@ def _side(scene: Scene, own: Plate, enemy: Plate, options: MbtOptions, die: Any,
     )
     rear = _rear_support(scene, own, options)
     points = combat_points(own.figure, len(supports), rear is not None)
-    rolled = None if die is None else _die(die, name)
-    total = None if rolled is None else rolled + sum(points.values())
-    return Side(own.figure.id, points["figures"], points, supports, rear, rolled, total)
+    total = None if die is None else die + sum(points.values())
+    return Side(own.figure.id, points["figures"], points, supports, rear, die, total)
 
 
-def _resolve(
+def combat_result(
     scene: Scene,
     first: Plate,
     second: Plate,
@@ -249,10 +262,13 @@ def _resolve(
     side_b: Side,
     options: MbtOptions,
     unit: Unit,
-    die_panic: Any,
+    die_panic: int | None,
     *,
     may_lose_a: bool,
 ) -> dict[str, Any]:
+    """The outcome of a combat (or of a shot, where A may not lose: ``may_lose_a``) once
+    both sides' dice are known: ``outcome``, ``loser``, the recoil and whether it is
+    blocked, an elephant's panic; only ``outcome: None`` before the dice."""
     result: dict[str, Any] = {"outcome": None}
     if side_a.total is None or side_b.total is None:
         return result
@@ -276,7 +292,7 @@ def _resolve(
             "4-6 back); it tramples every base it meets, another elephant panics in turn",
         )
         if die_panic is not None:
-            result["panic_direction"] = NUMBERS.panic[_die(die_panic, "die_panic")]
+            result["panic_direction"] = NUMBERS.panic[die_panic]
         return result
     blocked = recoil_blockers(scene, loser, winner, options)
     result["recoil_blocked"] = bool(blocked)
@@ -291,7 +307,7 @@ def recoil_blockers(
 ) -> tuple[str, ...]:
     """What stops a base recoiling by its depth: the table edge, impassable terrain, a base
     in the way, or an enemy front it would come to touch (one it touched already does not)."""
-    layout = _layout(scene)
+    layout = layout_of(scene)
     shift = -loser.depth_mm * loser.u
     moved = loser.polygon(shift)
     swept = shapely.convex_hull(shapely.union(loser.polygon(), moved))
@@ -301,7 +317,7 @@ def recoil_blockers(
         found.append("table edge")
     found.extend(
         ident
-        for ident, g in _blocking_terrain(scene, loser.figure, options)
+        for ident, g in terrain_barred_to(scene, loser.figure, options)
         if swept.intersection(g).area > TOUCH_MM2
     )
     near = shapely.distance(swept, layout.polygons) <= options.contact_tolerance_mm + NEAR_SLACK_MM
@@ -318,16 +334,6 @@ def recoil_blockers(
             if after <= options.contact_tolerance_mm < before:
                 found.append(other.figure.id)
     return tuple(found)
-
-
-def _die(value: Any, name: str) -> int:
-    try:
-        number = int(str(value).strip())
-    except ValueError:
-        raise QuestionError(f"{name} must be a die roll 1-6, got {value!r}") from None
-    if isinstance(value, bool) or not 1 <= number <= NUMBERS.die_faces:
-        raise QuestionError(f"{name} must be a die roll 1-6, got {value!r}")
-    return number
 
 
 def _combat_text(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import shapely
@@ -15,6 +14,7 @@ from arbitre.rules.answers import (
     GroupsAnswer,
     Margin,
     Reason,
+    allowance_verdict,
     at_most,
     in_units,
     with_certainty,
@@ -28,15 +28,15 @@ from arbitre.rules.mbt.book import NUMBERS, TOUCH_MM2
 from arbitre.rules.mbt.options import MbtOptions, options_of, unit_of
 from arbitre.rules.mbt.plates import (
     Plate,
-    _aligned,
-    _blocking_kinds,
-    _blocking_terrain,
-    _group_of,
-    _plate,
-    _plates,
-    _woods,
+    aligned_friends,
+    group_of,
+    kinds_barred_to,
     near_pairs,
     penetration_mm,
+    plate_named,
+    plates_of,
+    terrain_barred_to,
+    woods_for,
 )
 from arbitre.rules.mbt.reasons import reason_words
 from arbitre.rules.model import Figure, Scene, TerrainKind
@@ -60,22 +60,10 @@ def move_allowance(figure: Figure) -> int:
 
 def _difficulty(kind: TerrainKind, figure: Figure, options: MbtOptions) -> float:
     if kind is TerrainKind.DIFFICULT or (
-        kind is TerrainKind.WOOD and _woods(figure, options) == "difficult"
+        kind is TerrainKind.WOOD and woods_for(figure, options) == "difficult"
     ):
         return options.difficult_factor
     return 1.0
-
-
-def _as_group(value: Any) -> bool:
-    """The ``as_group`` option of ``move`` and ``reach``: true or false."""
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("true", "yes", "1"):
-        return True
-    if text in ("false", "no", "0"):
-        return False
-    raise QuestionError(f"as_group must be true or false, got {value!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,17 +81,17 @@ class Mover:
     allowance_units: float
 
 
-def _mover(scene: Scene, a: str, as_group: Any, options: MbtOptions) -> Mover:
+def _mover(scene: Scene, a: str, as_group: bool, options: MbtOptions) -> Mover:
     """The base named, alone at its own pace, or its group as one at the slowest pace.
 
     "Les plaquettes se déplacent individuellement [...] Un groupe peut se déplacer comme
     s'il s'agissait d'une simple et même plaquette, à la vitesse de la plaquette la plus
     lente." (Mouvements)
     """
-    named = _plate(scene, a)
-    if not _as_group(as_group):
+    named = plate_named(scene, a)
+    if not as_group:
         return Mover(named, (named,), np.zeros(2), float(move_allowance(named.figure)))
-    group = tuple(_group_of(scene, named, options))
+    group = tuple(group_of(scene, named, options))
     corners = np.array(
         [p.corner(x, y) for p in group for x, y in ((1, -1), (1, 1), (-1, 1), (-1, -1))]
     )
@@ -149,15 +137,15 @@ def _ground(
     from the mover's centre (to ``goal``: the base goes no deeper into what it overlaps
     at either end)."""
     radius = math.hypot(mover.width_mm, mover.depth_mm) / 2.0
-    others = tuple(p for p in _plates(scene) if p.figure.id not in members)
-    blocking_kinds = _blocking_kinds(mover.figure, options)
+    others = tuple(p for p in plates_of(scene) if p.figure.id not in members)
+    blocking_kinds = kinds_barred_to(mover.figure, options)
     factors = {kind: _difficulty(kind, mover.figure, options) for kind in TerrainKind}
     costly = {
         kind: factor
         for kind, factor in factors.items()
         if factor > 1.0 and kind not in blocking_kinds
     }
-    blocking = _blocking_terrain(scene, mover.figure, options)
+    blocking = terrain_barred_to(scene, mover.figure, options)
     terrain, regions = terrain_regions(scene, blocking_kinds, costly)
 
     field = base_field(
@@ -236,7 +224,7 @@ def move_answer(scene: Scene, a: str, x: str, y: str, as_group: Flag = False) ->
         reasons.append(Reason.IMPASSABLE)
     occupied = [
         p.figure.id
-        for p in _plates(scene)
+        for p in plates_of(scene)
         if p.figure.id not in members
         and penetration_mm(moved, p.polygon()) > options.contact_tolerance_mm
     ]
@@ -246,22 +234,27 @@ def move_answer(scene: Scene, a: str, x: str, y: str, as_group: Flag = False) ->
     straight = np.array([mover.centre, goal])
     cost_mm, points, crossed = straight_mm, straight, list(occupied)
     detour_mm: float | None = None
+    by_straight_line = True
     if not reasons:
         way = ground.field.shortest_path(mover.centre, goal, max_cost_mm=allowance_mm)
         way_points = way.points_mm if way.found else straight
         swept = _swept_through(scene, mover, way_points, ground, options) if way.found else ()
         crossed = list(dict.fromkeys((*way.blocked_by, *swept)))
         usable = way.found and not swept
-        if usable and (at_most(way.cost_mm, allowance_mm) or not crossed):
-            cost_mm, points = way.cost_mm, way_points
-            if not at_most(way.cost_mm, allowance_mm):
-                reasons.append(Reason.OVER_ALLOWANCE)
+        refused = allowance_verdict(
+            usable, way.cost_mm, bool(crossed), allowance_mm, lambda: straight_mm
+        )
+        if refused is None or (usable and not crossed):
+            # within the allowance, or too far by a way that goes round nothing
+            cost_mm, points, by_straight_line = way.cost_mm, way_points, False
         else:
+            # no way, or the way round what the straight line meets is over the allowance:
+            # blocked, and measured by the straight line
             detour_mm = way.cost_mm if usable else None
-            reasons.append(Reason.PATH_BLOCKED)
-            if not at_most(straight_mm, allowance_mm):
-                reasons.append(Reason.OVER_ALLOWANCE)
-    elif not at_most(straight_mm, allowance_mm):
+            refused = Reason.PATH_BLOCKED
+        if refused is not None:
+            reasons.append(refused)
+    if by_straight_line and not at_most(straight_mm, allowance_mm):
         reasons.append(Reason.OVER_ALLOWANCE)
     measured_mm = cost_mm if detour_mm is None else detour_mm
     margin = Margin("allowance", abs(allowance_mm - measured_mm), mover.figure.sigma_mm)
@@ -330,7 +323,7 @@ def _group_warnings(scene: Scene, a: str, moving: Mover, options: MbtOptions) ->
     if len(moving.members) > 1:
         others = ", ".join(sorted(p.figure.id for p in moving.members if p.figure.id != a))
         return (f"{a} moves as one with {others}, at its slowest base's pace",)
-    group = _group_of(scene, moving.plate, options)
+    group = group_of(scene, moving.plate, options)
     if len(group) > 1:
         others = ", ".join(sorted(p.figure.id for p in group if p.figure.id != a))
         return (
@@ -343,10 +336,10 @@ def _group_warnings(scene: Scene, a: str, moving: Mover, options: MbtOptions) ->
 def groups_answer(scene: Scene) -> GroupsAnswer:
     """Bases in contact and aligned, by group."""
     options = options_of(scene)
-    plates = _plates(scene)
+    plates = plates_of(scene)
     links: Links[str] = Links(p.figure.id for p in plates)
     for i, j in near_pairs(plates, options.contact_tolerance_mm).tolist():
-        if _aligned(plates[i], plates[j], options):
+        if aligned_friends(plates[i], plates[j], options):
             links.merge(plates[i].figure.id, plates[j].figure.id)
     order = {p.figure.id: k for k, p in enumerate(plates)}
     found = sorted(

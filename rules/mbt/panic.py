@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 import numpy as np
 import shapely
@@ -14,16 +14,20 @@ from arbitre.rules.answers import Margin, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.mbt.answers import PanicAnswer
 from arbitre.rules.mbt.book import NUMBERS, TOUCH_MM2
-from arbitre.rules.mbt.combat import _die
 from arbitre.rules.mbt.moves import move_allowance
 from arbitre.rules.mbt.options import MbtOptions, options_of, unit_of
-from arbitre.rules.mbt.plates import Plate, _blocking_terrain, _plate, _plates, penetration_mm
+from arbitre.rules.mbt.plates import (
+    Plate,
+    penetration_mm,
+    plate_named,
+    plates_of,
+    terrain_barred_to,
+)
 from arbitre.rules.model import Scene, sigma_between
 from arbitre.rules.options import Dice, Die
 
 Direction = Literal["ahead", "left", "right", "back"]
 """The ``direction`` option of ``panic``: the first elephant's way, instead of its die."""
-DIRECTIONS: tuple[str, ...] = get_args(Direction)
 BISECTIONS = 40  # halvings of the way when finding where an elephant stops (way / 2^40)
 KEPT_MARGINS = 3
 
@@ -42,23 +46,6 @@ def panic_direction(plate: Plate, direction: str) -> np.ndarray:
         "right": -plate.n,
         "back": -plate.u,
     }[direction]
-
-
-def _dice(die: Any, dice: Any) -> list[int]:
-    """The panic dice in the order the elephants panic: ``die`` is the first elephant's."""
-    rolled: list[int] = []
-    if die is not None:
-        rolled.append(_die(die, "die"))
-    if dice is not None:
-        items: Sequence[Any]
-        if isinstance(dice, str):
-            items = [part for part in dice.replace(",", " ").split() if part]
-        elif isinstance(dice, list | tuple):
-            items = dice
-        else:
-            items = [dice]
-        rolled.extend(_die(item, "dice") for item in items)
-    return rolled
 
 
 def _is_elephant(plate: Plate) -> bool:
@@ -90,7 +77,7 @@ def _run(
     (which it meets, and which panics); every other base its swept rectangle enters by
     more than the contact tolerance is trampled.
     """
-    blocking = _blocking_terrain(scene, elephant.figure, options)
+    blocking = terrain_barred_to(scene, elephant.figure, options)
     others = [p for p in standing if p.figure.id != elephant.figure.id]
     elephants = [p for p in others if _is_elephant(p)]
     tolerance = options.contact_tolerance_mm
@@ -175,18 +162,13 @@ def panic_answer(
     """
     options = options_of(scene)
     unit = unit_of(scene)
-    first = _plate(scene, a)
+    first = plate_named(scene, a)
     if not _is_elephant(first):
         raise QuestionError(f"base {a!r} is not an elephant (attrs.elephant)")
-    rolled = _dice(die, dice)
-    if direction is not None:
-        if str(direction) not in DIRECTIONS:
-            raise QuestionError(
-                f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}"
-            )
-        if die is not None:
-            raise QuestionError("give the first elephant's die or its direction, not both")
-    standing = {p.figure.id: p for p in _plates(scene)}
+    if direction is not None and die is not None:
+        raise QuestionError("give the first elephant's die or its direction, not both")
+    rolled = ([] if die is None else [die]) + list(dice or ())
+    standing = {p.figure.id: p for p in plates_of(scene)}
     queue = [a]
     runs: list[dict[str, Any]] = []
     destroyed: list[str] = []

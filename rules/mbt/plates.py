@@ -1,6 +1,6 @@
 """Bases as plates: rectangles, their edges and corners, contact, alignment, groups.
 
-Also the scene's plates built once per scene (``_layout``) and the ground a base
+Also the scene's plates built once per scene (``layout_of``) and the ground a base
 may not enter.
 """
 
@@ -14,12 +14,12 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from arbitre.rules.answers import Margin
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import pairs_within
 from arbitre.rules.mbt.book import BLOCKING_TERRAIN, EDGES
 from arbitre.rules.mbt.options import MbtOptions
 from arbitre.rules.model import Figure, KeptByIdentity, Scene, TerrainKind, sigma_between
+from arbitre.rules.ruleset import Gap
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,9 +166,9 @@ class Layout:
 
 
 @functools.lru_cache(maxsize=16)
-def _layout(scene: Scene) -> Layout:
+def layout_of(scene: Scene) -> Layout:
     """The scene's plates with their rectangles (built when a question measures gaps)."""
-    plates = _plates(scene)
+    plates = plates_of(scene)
     polygons = np.empty(len(plates), dtype=object)
     polygons[:] = [p.polygon() for p in plates]
     return Layout(plates, polygons, _plate_index(scene))
@@ -182,17 +182,19 @@ def _plate_index(scene: Scene) -> Mapping[str, int]:
     return index
 
 
-def _plate(scene: Scene, name: str) -> Plate:
+def plate_named(scene: Scene, name: str) -> Plate:
+    """The base called ``name``; `QuestionError` when there is none."""
     index = _plate_index(scene)
     if name not in index:
         raise QuestionError(f"unknown base {name!r}")
-    return _plates(scene)[index[name]]
+    return plates_of(scene)[index[name]]
 
 
-def _pair(scene: Scene, a: str, b: str) -> tuple[Plate, Plate]:
+def plate_pair(scene: Scene, a: str, b: str) -> tuple[Plate, Plate]:
+    """The bases A and B, two different ones."""
     if a == b:
         raise QuestionError(f"{a!r} and {b!r} are the same base")
-    return _plate(scene, a), _plate(scene, b)
+    return plate_named(scene, a), plate_named(scene, b)
 
 
 _PLATES: KeptByIdentity[Plate] = KeptByIdentity(4096)
@@ -201,11 +203,13 @@ figures that did not move)."""
 
 
 @functools.lru_cache(maxsize=16)
-def _plates(scene: Scene) -> tuple[Plate, ...]:
-    return tuple(_plate_of(f) for f in scene.figures)
+def plates_of(scene: Scene) -> tuple[Plate, ...]:
+    """Every figure's plate, in ``scene.figures`` order."""
+    return tuple(plate_of(f) for f in scene.figures)
 
 
-def _plate_of(figure: Figure) -> Plate:
+def plate_of(figure: Figure) -> Plate:
+    """A figure's plate, made once while the figure stays the same object."""
     plate = _PLATES.get((figure,))
     if plate is None:
         plate = Plate.of(figure)
@@ -213,27 +217,20 @@ def _plate_of(figure: Figure) -> Plate:
     return plate
 
 
-def _contact(
-    a: Plate, b: Plate, options: MbtOptions
-) -> tuple[float, bool, str | None, tuple[str, ...], Margin]:
+def contact_gap(a: Plate, b: Plate, options: MbtOptions) -> Gap:
+    """What contact compares for two bases: the gap between their rectangles, mm, and the
+    contact tolerance. Rectangles meet along their edges, not along the line between their
+    centres: the gap's sigma is taken along its worst direction."""
     gap = float(shapely.distance(a.polygon(), b.polygon()))
-    touching = gap <= options.contact_tolerance_mm
-    kind: str | None = None
-    edges: tuple[str, ...] = ()
-    if touching:
-        pair = edge_contact(a, b, options.contact_tolerance_mm, options.align_tolerance_deg)
-        kind = "corner" if pair is None else "edge"
-        edges = () if pair is None else pair[:2]
-    # plates meet along their edges, not along the line between their centres: the gap's
-    # sigma is taken along its worst direction
     sigma = sigma_between(a.figure, b.figure, along=(0.0, 0.0))
-    return (
-        gap,
-        touching,
-        kind,
-        edges,
-        Margin("contact", abs(options.contact_tolerance_mm - gap), sigma),
-    )
+    return Gap(a.figure, b.figure, gap, options.contact_tolerance_mm, sigma)
+
+
+def contact_kind(a: Plate, b: Plate, options: MbtOptions) -> tuple[str, tuple[str, ...]]:
+    """How two bases in contact touch: ``edge`` and the two edges (A's, B's), or ``corner``
+    and none."""
+    pair = edge_contact(a, b, options.contact_tolerance_mm, options.align_tolerance_deg)
+    return ("corner", ()) if pair is None else ("edge", pair[:2])
 
 
 def _angle_between(a_deg: float, b_deg: float) -> float:
@@ -250,7 +247,8 @@ def _far_apart(a: Plate, b: Plate, tolerance_mm: float) -> bool:
     return math.hypot(gap_x, gap_y) > reach + tolerance_mm
 
 
-def _face_to_face(a: Plate, b: Plate, options: MbtOptions) -> bool:
+def face_to_face(a: Plate, b: Plate, options: MbtOptions) -> bool:
+    """Whether two bases have their front edges in edge contact and opposite facings."""
     if _far_apart(a, b, options.contact_tolerance_mm):
         return False
     pair = edge_contact(a, b, options.contact_tolerance_mm, options.align_tolerance_deg)
@@ -262,7 +260,7 @@ def _face_to_face(a: Plate, b: Plate, options: MbtOptions) -> bool:
     )
 
 
-def _aligned(a: Plate, b: Plate, options: MbtOptions) -> bool:
+def aligned_friends(a: Plate, b: Plate, options: MbtOptions) -> bool:
     """Friends in contact and perfectly aligned: same facing, a whole edge on a whole edge."""
     if a.figure.side != b.figure.side:
         return False
@@ -290,38 +288,40 @@ def near_pairs(plates: tuple[Plate, ...], tolerance_mm: float) -> np.ndarray:
     return pairs_within(np.array([p.centre for p in plates]), longest + tolerance_mm + 1.0)
 
 
-def _group_of(scene: Scene, plate: Plate, options: MbtOptions) -> list[Plate]:
-    plates = _plates(scene)
+def group_of(scene: Scene, plate: Plate, options: MbtOptions) -> list[Plate]:
+    """A base's group: itself and the bases aligned with it, one after another."""
+    plates = plates_of(scene)
     members = [plate]
     seen = {plate.figure.id}
     k = 0
     while k < len(members):
         for other in plates:
-            if other.figure.id not in seen and _aligned(members[k], other, options):
+            if other.figure.id not in seen and aligned_friends(members[k], other, options):
                 seen.add(other.figure.id)
                 members.append(other)
         k += 1
     return members
 
 
-def _woods(figure: Figure, options: MbtOptions) -> str:
+def woods_for(figure: Figure, options: MbtOptions) -> str:
     """What a wood is to this base: ``impassable``, ``difficult`` or ``open`` (options)."""
     if figure.type == "cavalry":
         return options.woods_for_cavalry
     return options.woods_for_infantry
 
 
-def _blocking_kinds(figure: Figure, options: MbtOptions) -> set[TerrainKind]:
+def kinds_barred_to(figure: Figure, options: MbtOptions) -> set[TerrainKind]:
     """Ground a base may not enter: impassable ground, buildings, and woods when the
     scenario says so (by default for cavalry, "bois dense pour les cavaliers")."""
     kinds = set(BLOCKING_TERRAIN)
-    if _woods(figure, options) == "impassable":
+    if woods_for(figure, options) == "impassable":
         kinds.add(TerrainKind.WOOD)
     return kinds
 
 
-def _blocking_terrain(
+def terrain_barred_to(
     scene: Scene, figure: Figure, options: MbtOptions
 ) -> list[tuple[str, shapely.Geometry]]:
-    kinds = _blocking_kinds(figure, options)
+    """The terrain a base may not enter (`kinds_barred_to`): each feature's id and shape."""
+    kinds = kinds_barred_to(figure, options)
     return [(f.id, f.geometry) for f in scene.terrain if f.kind in kinds]

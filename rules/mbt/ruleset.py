@@ -7,14 +7,15 @@ from collections.abc import Mapping
 
 import shapely
 
-from arbitre.rules.answers import Unit
+from arbitre.rules.answers import ContactAnswer, Unit
 from arbitre.rules.errors import SceneError
+from arbitre.rules.mbt.answers import MbtContactAnswer
 from arbitre.rules.mbt.book import TYPES
-from arbitre.rules.mbt.combat import combat_answer, contact_answer, facing_answer
+from arbitre.rules.mbt.combat import combat_answer, edge_or_corner, facing_answer
 from arbitre.rules.mbt.moves import groups_answer, move_answer, reach_answer
 from arbitre.rules.mbt.options import MbtOptions, options_of, unit_of
 from arbitre.rules.mbt.panic import panic_answer
-from arbitre.rules.mbt.plates import _plate
+from arbitre.rules.mbt.plates import contact_gap, plate_named, plate_pair
 from arbitre.rules.mbt.shooting import fire_answer
 from arbitre.rules.model import BaseShape, Scene
 from arbitre.rules.ruleset import (
@@ -69,7 +70,7 @@ class Mbt(MeasuringRuleset):
             "distance": Question(
                 "distance", ("A", "B"), "closest points of two bases", self.distance
             ),
-            "contact": Question("contact", ("A", "B"), "edge or corner contact", contact_answer),
+            "contact": Question("contact", ("A", "B"), "edge or corner contact", self.contact),
             "facing": Question(
                 "facing",
                 ("A", "B"),
@@ -92,13 +93,15 @@ class Mbt(MeasuringRuleset):
     # --- measures ----------------------------------------------------------------------
 
     def measure(self, scene: Scene, a: str, b: str) -> Measure:
-        first, second = _plate(scene, a), _plate(scene, b)
+        first, second = plate_named(scene, a), plate_named(scene, b)
         gap = float(shapely.distance(first.polygon(), second.polygon()))
         return Measure(first.figure, second.figure, gap, "rect")
 
     def gap(self, scene: Scene, a: str, b: str) -> Gap:
-        """The bases' gap, for what contact compares (the ``contact`` question itself says
-        more: by an edge or a corner, and which edges)."""
-        measured = self.measure(scene, a, b)
-        tolerance = options_of(scene).contact_tolerance_mm
-        return Gap(measured.first, measured.second, measured.mm, tolerance)
+        """The gap between two different bases' rectangles, against the contact tolerance."""
+        first, second = plate_pair(scene, a, b)
+        return contact_gap(first, second, options_of(scene))
+
+    def detailed_contact(self, scene: Scene, answer: ContactAnswer, found: Gap) -> MbtContactAnswer:
+        """By an edge or a corner, and which edges."""
+        return edge_or_corner(answer, found, options_of(scene))

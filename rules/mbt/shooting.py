@@ -13,9 +13,9 @@ from arbitre.rules.answers import (
 )
 from arbitre.rules.mbt.answers import MbtFireAnswer
 from arbitre.rules.mbt.book import NUMBERS
-from arbitre.rules.mbt.combat import _resolve, _side
+from arbitre.rules.mbt.combat import combat_result, combat_side
 from arbitre.rules.mbt.options import options_of, unit_of
-from arbitre.rules.mbt.plates import Plate, _layout, _pair, penetration_mm
+from arbitre.rules.mbt.plates import Plate, layout_of, penetration_mm, plate_pair
 from arbitre.rules.mbt.reasons import reason_words
 from arbitre.rules.model import Scene, sigma_between
 from arbitre.rules.options import Die
@@ -47,7 +47,7 @@ def fire_answer(
     """Whether archers A may shoot at B; with the dice, the outcome."""
     options = options_of(scene)
     unit = unit_of(scene)
-    shooter, target = _pair(scene, a, b)
+    shooter, target = plate_pair(scene, a, b)
     reasons: list[Reason] = []
     margins: list[Margin] = []
     sigma = sigma_between(shooter.figure, target.figure)
@@ -56,7 +56,7 @@ def fire_answer(
     chariot = bool(shooter.figure.attrs.get("chariot", False))
     if not (shooter.figure.attrs.get("archer", False) or chariot):
         reasons.append(Reason.NO_SHOOTERS)
-    layout = _layout(scene)
+    layout = layout_of(scene)
     target_shape = layout.polygon(target)
     gap = float(shapely.distance(layout.polygon(shooter), target_shape))
     range_mm = unit.to_mm(NUMBERS.shot_range_units)
@@ -71,10 +71,12 @@ def fire_answer(
             margins.append(Margin("arc", float(shapely.distance(zone, target_shape)), sigma))
         else:
             margins.append(Margin("arc", inside, sigma))
-    side_a = _side(scene, shooter, target, options, die_a, "die_a")
-    side_b = _side(scene, target, shooter, options, die_b, "die_b")
+    side_a = combat_side(scene, shooter, target, options, die_a)
+    side_b = combat_side(scene, target, shooter, options, die_b)
     allowed = not reasons
-    result = _resolve(scene, shooter, target, side_a, side_b, options, unit, None, may_lose_a=False)
+    result = combat_result(
+        scene, shooter, target, side_a, side_b, options, unit, None, may_lose_a=False
+    )
     at = f"{unit.from_mm(gap):.2f} graduations"
     if allowed:
         text = f"{a} may shoot at {b} at {at}"

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from arbitre.rules.errors import SceneError
 from arbitre.rules.mbt import NUMBERS, base_figures, combat_points, move_allowance, outcome
-from arbitre.rules.mbt.plates import _aligned, _plates
+from arbitre.rules.mbt.plates import aligned_friends, plates_of
 from arbitre.rules.model import Figure
 from arbitre.rules.questions import ask
 from arbitre.rules.scene import parse_scene
@@ -429,11 +429,11 @@ def test_groups_from_the_spatial_index_are_those_of_every_pair(
         for k, (i, j, facing, red) in enumerate(cells)
     ]
     scene = _scene(*figures)
-    plates = _plates(scene)
+    plates = plates_of(scene)
     mates: dict[str, set[str]] = {p.figure.id: {p.figure.id} for p in plates}
     for a in plates:
         for b in plates:
-            if a is not b and _aligned(a, b, scene.options):
+            if a is not b and aligned_friends(a, b, scene.options):
                 joined = mates[a.figure.id] | mates[b.figure.id]
                 for name in joined:
                     mates[name] = joined
