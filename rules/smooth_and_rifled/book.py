@@ -166,10 +166,3 @@ def weapon_range_cm(figure: Figure) -> float | None:
             f"{MIN_RANGE_CM:g} to {MAX_RANGE_CM:g}, got {shown(value)}"
         )
     return float(value)
-
-
-# groups.py still reads the options here: it is to import them from options.py
-from arbitre.rules.smooth_and_rifled.options import (  # noqa: E402
-    SmoothAndRifledOptions as SmoothAndRifledOptions,
-)
-from arbitre.rules.smooth_and_rifled.options import options_of as options_of  # noqa: E402

@@ -15,12 +15,8 @@ from arbitre.rules.grouping import Grouping as GroupingOf
 from arbitre.rules.model import Figure, KeptByIdentity, Scene
 from arbitre.rules.ruleset import unknown_figure_or_group
 from arbitre.rules.smooth_and_rifled.bases import gaps_of
-from arbitre.rules.smooth_and_rifled.book import (
-    MM_PER_CM,
-    NUMBERS,
-    SmoothAndRifledOptions,
-    options_of,
-)
+from arbitre.rules.smooth_and_rifled.book import MM_PER_CM, NUMBERS
+from arbitre.rules.smooth_and_rifled.options import SmoothAndRifledOptions, options_of
 
 
 def is_leader(figure: Figure) -> bool:
