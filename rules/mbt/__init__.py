@@ -28,10 +28,18 @@ where the book is silent (see ``docs/rules/mbt.md``):
   edge between the lines extending its sides (``arc: front``), or in the 90°
   arc centred on its facing (``arc: 90``); chariots shoot all round.
 
-The package: ``numbers`` (the book's numbers and options), ``answers``,
-``plates`` (rectangles, contact, groups), ``combat`` (facing, points, recoil),
-``shooting``, ``moves`` (moves, reach, groups), ``panic`` (elephants) and ``ruleset``
-(the ``Mbt`` object).
+Modules
+-------
+:mod:`~arbitre.rules.mbt.ruleset` holds :class:`Mbt` (its distance and contact are the
+shared ones, the contact told by an edge or a corner), whose questions are answered by
+:mod:`~arbitre.rules.mbt.combat` (facing, points, combat, recoil),
+:mod:`~arbitre.rules.mbt.shooting`, :mod:`~arbitre.rules.mbt.moves` (moves, reach,
+groups) and :mod:`~arbitre.rules.mbt.panic` (elephants).
+:mod:`~arbitre.rules.mbt.book` holds the book's numbers, :mod:`~arbitre.rules.mbt.options`
+a scene's options and unit, :mod:`~arbitre.rules.mbt.reasons` the words of its reasons,
+:mod:`~arbitre.rules.mbt.plates` the bases as rectangles (edges, contact, alignment,
+groups, the ground a base may not enter) and :mod:`~arbitre.rules.mbt.answers` the answer
+types.
 """
 
 from typing import TYPE_CHECKING

@@ -28,7 +28,9 @@ arithmetic of :mod:`~arbitre.rules.smooth_and_rifled.dice`),
 :mod:`~arbitre.rules.smooth_and_rifled.support` (saves, rally, standards, guns' crews, ambushes),
 :mod:`~arbitre.rules.smooth_and_rifled.scenario` (objective, deployment) and
 :mod:`~arbitre.rules.smooth_and_rifled.withdrawal` (falling back before a charge).
-:mod:`~arbitre.rules.smooth_and_rifled.book` holds the book's numbers and the options,
+:mod:`~arbitre.rules.smooth_and_rifled.book` holds the book's numbers,
+:mod:`~arbitre.rules.smooth_and_rifled.options` a scene's options and those questions take,
+:mod:`~arbitre.rules.smooth_and_rifled.reasons` the words of its reasons,
 :mod:`~arbitre.rules.smooth_and_rifled.bases` the bases and the gaps between them,
 :mod:`~arbitre.rules.smooth_and_rifled.groups` the groups around Leaders, and
 :mod:`~arbitre.rules.smooth_and_rifled.answers` the answer types.
