@@ -600,10 +600,12 @@ class _Exits:
     owner: IntArray  # the obstacle each segment touches
     length: FloatArray
 
-    def of(self, arrival: int) -> tuple[FloatArray, IntArray, FloatArray]:
+    def of(self, arrival: int) -> tuple[FloatArray, IntArray, FloatArray] | None:
         """The angles ahead, obstacles touched and lengths of the segments that the sweep
-        from ``arrival`` leaves by."""
+        from ``arrival`` leaves by, None if it leaves by none."""
         chosen = np.flatnonzero(self.taken[arrival])
+        if len(chosen) == 0:
+            return None
         return self.ahead[arrival, chosen], self.owner[chosen], self.length[chosen]
 
 
@@ -612,7 +614,7 @@ def _sweeps_along(scene: QueryScene, arrivals: _Arrivals, budget: float) -> list
     reaches more cheaply along the circle, up to where another takes over, the free arc
     ends or the budget runs out (at least two rays each)."""
     dominated, stop_at, extent = _takeovers(scene, arrivals)
-    exits = _exits(scene, arrivals, np.minimum(stop_at, extent + arrivals.tol))
+    exits = _exits(scene, arrivals, stop_at, extent)
     corners = arrivals.ahead(
         *_corner_tangents(scene, arrivals.circle, arrivals.wind, arrivals.full)
     )
@@ -660,13 +662,16 @@ def _takeovers(scene: QueryScene, arrivals: _Arrivals) -> tuple[BoolArray, Float
     return dominated, stop_at, extent
 
 
-def _exits(scene: QueryScene, arrivals: _Arrivals, end: FloatArray) -> _Exits | None:
-    """The segments leaving the circle that each sweep reaches before the angle ``end``
-    ahead of its arrival (exact departures may reach the very end of the free arc), None
-    when no segment leaves it."""
+def _exits(
+    scene: QueryScene, arrivals: _Arrivals, stop_at: FloatArray, extent: FloatArray
+) -> _Exits | None:
+    """The segments leaving the circle that each sweep reaches before another arrival
+    takes over (``stop_at``) or its free arc ends (``extent`` ahead of its arrival: exact
+    departures may reach its very end), None when no segment leaves the circle."""
     departures = scene.departures.get((arrivals.circle, arrivals.wind))
     if departures is None or len(departures.target) == 0:
         return None
+    end = np.minimum(stop_at, extent + arrivals.tol)
     owner = _touch_owner(scene, departures.target)
     tp = scene.target_point[departures.target]
     towards = (owner >= 0) | (scene.point_corner[np.maximum(tp, 0)] & (tp >= 0))
@@ -694,7 +699,7 @@ def _sweep_rays(
     d[-1] = span
     owners = np.full(len(d), -1, dtype=np.intp)
     touch = np.full(len(d), np.inf)
-    if exits is not None and len(exits[0]):
+    if exits is not None:
         d, owners, touch = _merge_tangent_rays(d, owners, touch, *exits)
     corners = corners[(corners > 0.0) & (corners < span)]
     if len(corners):

@@ -141,12 +141,11 @@ class QueryScene:
         disc_xy: list[FloatArray] = []
         disc_rho: list[FloatArray] = []
         disc_owner: list[IntArray] = []
-        circle_xy: list[FloatArray] = []
-        circle_rho: list[FloatArray] = []
-        circle_owner: list[IntArray] = []
-        circle_marks: list[FloatArray] = []
-        point_xy: list[FloatArray] = []
-        point_owner: list[IntArray] = []
+        # the discs grown by the clearance and the corners rounded by it, in turn
+        turn_xy: list[FloatArray] = []
+        turn_rho: list[FloatArray] = []
+        turn_owner: list[IntArray] = []
+        turn_marks: list[FloatArray] = []
         edge_full: list[FloatArray] = []
         edge_full_owner: list[IntArray] = []
         edge_raw: list[FloatArray] = []
@@ -159,26 +158,19 @@ class QueryScene:
                 solids.append(obstacle.solid)
             if len(obstacle.disc_r):
                 rho = obstacle.disc_r + c
+                owner = np.full(len(rho), index, dtype=np.intp)
                 disc_xy.append(obstacle.disc_xy)
                 disc_rho.append(rho)
-                disc_owner.append(np.full(len(rho), index, dtype=np.intp))
-                wraps = rho > 10.0 * TOLERANCE_MM
-                circle_xy.append(obstacle.disc_xy[wraps])
-                circle_rho.append(rho[wraps])
-                circle_owner.append(np.full(int(wraps.sum()), index, dtype=np.intp))
-                circle_marks.extend(obstacle.disc_normals[k] for k in np.flatnonzero(wraps))
-                point_xy.append(obstacle.disc_xy[~wraps])
-                point_owner.append(np.full(int((~wraps).sum()), index, dtype=np.intp))
+                disc_owner.append(owner)
+                turn_xy.append(obstacle.disc_xy)
+                turn_rho.append(rho)
+                turn_owner.append(owner)
+                turn_marks.extend(obstacle.disc_normals)
             if len(obstacle.corners):
-                owner = np.full(len(obstacle.corners), index, dtype=np.intp)
-                if c > 10.0 * TOLERANCE_MM:
-                    circle_xy.append(obstacle.corners)
-                    circle_rho.append(np.full(len(obstacle.corners), c))
-                    circle_owner.append(owner)
-                    circle_marks.extend(obstacle.corner_normals)
-                else:
-                    point_xy.append(obstacle.corners)
-                    point_owner.append(owner)
+                turn_xy.append(obstacle.corners)
+                turn_rho.append(np.full(len(obstacle.corners), c))
+                turn_owner.append(np.full(len(obstacle.corners), index, dtype=np.intp))
+                turn_marks.extend(obstacle.corner_normals)
             if len(obstacle.edges):
                 if self.levels[index] == LEVEL_GROWN and full_edges:
                     edge_full.append(obstacle.edges)
@@ -194,13 +186,18 @@ class QueryScene:
         self.solids = np.empty(len(solids), dtype=object)
         self.solids[:] = solids
         self.solid_boxes = shapely.bounds(self.solids) if solids else np.zeros((0, 4))
+        xy = _joined_points(turn_xy)
+        rho = _joined(turn_rho, np.float64)
+        owner = _joined(turn_owner, np.intp)
+        # a path wraps around a circle of some size, and turns at a point otherwise
+        wraps = rho > 10.0 * TOLERANCE_MM
         return _Turns(
-            _joined_points(circle_xy),
-            _joined(circle_rho, np.float64),
-            _joined(circle_owner, np.intp),
-            circle_marks,
-            _joined_points(point_xy),
-            _joined(point_owner, np.intp),
+            xy[wraps],
+            rho[wraps],
+            owner[wraps],
+            [marks for marks, kept in zip(turn_marks, wraps, strict=True) if kept],
+            xy[~wraps],
+            owner[~wraps],
         )
 
     def _take_zones(
