@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from arbitre.rules.answers import Answer, Checked, MoveAnswer, Reason
@@ -278,13 +279,26 @@ class SRGunAnswer(Checked):
     warnings: tuple[str, ...] = ()
 
 
+class ChargeResponse(StrEnum):
+    """What a group or figure does when charged (§6.7.3): the ``kind`` of a withdrawal."""
+
+    NONE = "none"
+    """Neither tests nor falls back."""
+    TEST = "test"
+    """Tests its morale (1d6 at most its C), and falls back shaken on a failure: a
+    close-order group charged by a close-order group as large or larger."""
+    FALLBACK = "fallback"
+    """May fall back without a test, not shaken: a loose-order group or a lone figure
+    charged by a close-order group."""
+
+
 @dataclass(frozen=True, slots=True)
 class SRWithdrawalAnswer(Checked):
     """A charged group's fall-back of 15 cm + 1d6 (§6.7.3)."""
 
     group: str = ""
     charger: str = ""
-    kind: str = "none"
+    kind: ChargeResponse = ChargeResponse.NONE
     legal: bool = True
     reasons: tuple[Reason, ...] = ()
     shaken: bool = False

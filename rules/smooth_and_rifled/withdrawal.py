@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -14,23 +15,14 @@ from arbitre.rules.answers import Margin, Reason, Said, warning_lines, with_cert
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Die, Flag
-from arbitre.rules.smooth_and_rifled.answers import SRWithdrawalAnswer
+from arbitre.rules.smooth_and_rifled.answers import ChargeResponse, SRWithdrawalAnswer
 from arbitre.rules.smooth_and_rifled.bases import base_of
 from arbitre.rules.smooth_and_rifled.book import MM_PER_CM, NUMBERS, UNIT
 from arbitre.rules.smooth_and_rifled.dice import FACES
-from arbitre.rules.smooth_and_rifled.groups import resolve
+from arbitre.rules.smooth_and_rifled.groups import Group, resolve
 from arbitre.rules.smooth_and_rifled.moves import BLOCKING_TERRAIN, OVERLAP_MM2
-from arbitre.rules.smooth_and_rifled.options import options_of
+from arbitre.rules.smooth_and_rifled.options import SmoothAndRifledOptions, options_of
 from arbitre.rules.smooth_and_rifled.reasons import reason_words
-
-
-def _combat(figures: Sequence[Figure]) -> int | None:
-    """The C most common among the figures (ties: the lowest), None when none is given."""
-    values = Counter(int(f.attrs["combat"]) for f in figures if f.attrs.get("combat") is not None)
-    if not values:
-        return None
-    top = max(values.values())
-    return min(c for c, n in values.items() if n == top)
 
 
 def withdrawal_question(
@@ -61,58 +53,16 @@ def withdrawal_question(
         raise QuestionError(f"{b!r} is not an enemy of {a!r}")
     defenders = list(defenders_group.figures) if defenders_group else [defender]
     attackers = list(attackers_group.figures) if attackers_group else [charger]
-    warnings: list[str] = []
-    close_attack = attackers_group is not None and not attackers_group.loose
-    if attackers_group is not None and attackers_group.loose:
-        warnings.append(
-            Said(
-                "loose_cannot_charge",
-                "{group} is in loose order: it must close order to charge",
-                group=attackers_group.name,
-            )
-        )
-    kind = "none"
-    if defenders_group is not None and not defenders_group.loose:
-        if close_attack and len(attackers) >= len(defenders):
-            kind = "test"
-    elif close_attack:
-        kind = "fallback"
-        if defenders_group is not None:
-            warnings.append(
-                Said(
-                    "may_close_and_hold",
-                    "{group} may instead close order and test to hold",
-                    group=defenders_group.name,
-                )
-            )
-
-    rolled, test_roll = die, test_die
-    needs: int | None = None
-    again = False
-    chance: float | None = None
-    holds: bool | None = None
-    if kind == "test":
-        needs = _combat(defenders)
-        theirs = _combat(attackers)
-        again = defensive or (needs is not None and theirs is not None and needs > theirs)
-        if needs is None:
-            warnings.append(
-                Said("test_needs_combat", "the morale test needs the defenders' C (attrs.combat)")
-            )
-        else:
-            fail = Fraction(FACES - min(needs, FACES), FACES)
-            chance = float(1 - (fail * fail if again else fail))
-            if test_roll is not None:
-                holds = test_roll <= needs
-                if not holds and again:
-                    warnings.append(Said("reroll_test", "a failed test may be re-rolled once"))
-    elif test_roll is not None:
+    response, warnings = _response(defenders_group, attackers_group, defenders, attackers)
+    test: _MoraleTest | None = None
+    if response is ChargeResponse.TEST:
+        test = _morale_test(defenders, attackers, defensive, test_die)
+        warnings.extend(test.warnings)
+    elif test_die is not None:
         raise QuestionError(f"{a!r} takes no morale test against {b!r} (a test_die was given)")
 
-    shaken = kind == "test" and holds is not True
-    extra_cm = rolled if rolled is not None else FACES
-    distance_mm = options.mm(NUMBERS.withdrawal_cm + extra_cm)
-    if rolled is None and kind != "none":
+    distance_mm = options.mm(NUMBERS.withdrawal_cm + (die if die is not None else FACES))
+    if die is None and response is not ChargeResponse.NONE:
         warnings.append(
             Said(
                 "longest_fall_back",
@@ -124,74 +74,183 @@ def withdrawal_question(
     if not np.any(away):
         raise QuestionError(f"{a!r} and {b!r} stand at the same place: no way away")
     step = away / float(np.hypot(*away)) * distance_mm
-    reasons: list[Reason] = []
-    margins: list[Margin] = []
-    destinations: dict[str, tuple[float, float]] = {}
-    if kind != "none" and holds is not True:
-        blocking = [
-            t.geometry
-            for t in scene.terrain_of(BLOCKING_TERRAIN)
-            if isinstance(t.geometry, shapely.Polygon)
-        ]
-        room = math.inf
-        for figure in defenders:
-            x, y = figure.xy + step
-            destinations[figure.id] = (float(x), float(y))
-            minx, miny, maxx, maxy = base_of(figure).footprint(x, y, figure.facing_deg).bounds
-            edge = min(minx, miny, scene.table.width_mm - maxx, scene.table.depth_mm - maxy)
-            room = min(room, edge)
-            spot = base_of(figure).footprint(x, y, figure.facing_deg)
-            if any(spot.intersection(g).area > OVERLAP_MM2 for g in blocking):
-                if Reason.IMPASSABLE not in reasons:
-                    reasons.append(Reason.IMPASSABLE)
-        margins.append(Margin("table edge", abs(room), max(f.sigma_mm for f in defenders)))
-        if room < 0:
-            reasons.insert(0, Reason.OFF_TABLE)
-    name = defenders_group.name if defenders_group else defender.id
-    length = (
-        f"{distance_mm / MM_PER_CM:g} cm"
-        if rolled is not None
-        else (
-            f"{options.mm(NUMBERS.withdrawal_cm + 1) / MM_PER_CM:g}-"
-            f"{options.mm(NUMBERS.withdrawal_cm + FACES) / MM_PER_CM:g} cm"
-        )
+    holds = test is not None and test.holds is True
+    ground = (
+        _fall_back(scene, defenders, step)
+        if response is not ChargeResponse.NONE and not holds
+        else _FallBack({}, (), ())
     )
-    if kind == "none":
-        text = f"{name} neither tests nor falls back when {b} charges"
-    elif kind == "fallback":
-        text = f"{name} may fall back {length} from {b} without a test, not shaken"
-    elif holds:
-        text = f"{name} holds: test {test_roll} <= C {needs}"
-    else:
-        test = f"1d6 <= C {needs}" if needs is not None else "1d6 <= its C"
-        text = f"{name} tests ({test}{', re-roll a failure' if again else ''}); "
-        text += (
-            f"failed, it falls back {length} shaken"
-            if holds is False
-            else (f"on a failure it falls back {length} shaken")
-        )
-    if reasons:
-        text += ": " + reason_words(reasons)
+    name = defenders_group.name if defenders_group else defender.id
+    text = _sentence(name, b, response, test, _length(options, die))
+    if ground.reasons:
+        text += ": " + reason_words(ground.reasons)
     return SRWithdrawalAnswer(
         question="withdrawal",
-        message=with_certainty(text, *margins) + warning_lines(warnings),
-        margins=tuple(margins),
+        message=with_certainty(text, *ground.margins) + warning_lines(warnings),
+        margins=ground.margins,
         group=name,
         charger=attackers_group.name if attackers_group else charger.id,
-        kind=kind,
-        legal=not reasons,
-        reasons=tuple(reasons),
-        shaken=shaken and kind == "test",
-        test_needs=needs,
-        test_reroll=again,
-        test_probability=chance,
-        test_die=test_roll,
-        holds=holds,
-        die=rolled,
+        kind=response,
+        legal=not ground.reasons,
+        reasons=ground.reasons,
+        shaken=test is not None and not holds,
+        test_needs=None if test is None else test.needs,
+        test_reroll=test is not None and test.reroll,
+        test_probability=None if test is None else test.probability,
+        test_die=test_die,
+        holds=None if test is None else test.holds,
+        die=die,
         distance_mm=distance_mm,
         distance_units=UNIT.from_mm(distance_mm),
         unit=UNIT.name,
         direction_deg=float(math.degrees(math.atan2(step[1], step[0]))),
-        destinations=destinations,
+        destinations=ground.destinations,
         warnings=tuple(warnings),
     )
+
+
+def _response(
+    defenders_group: Group | None,
+    attackers_group: Group | None,
+    defenders: Sequence[Figure],
+    attackers: Sequence[Figure],
+) -> tuple[ChargeResponse, list[str]]:
+    """What the charged side does, and the warnings that go with it: a close-order group
+    charged by a close-order group as large or larger tests; a loose-order group or a lone
+    figure charged by a close-order group may fall back; otherwise neither."""
+    warnings: list[str] = []
+    close_attack = attackers_group is not None and not attackers_group.loose
+    if attackers_group is not None and attackers_group.loose:
+        warnings.append(
+            Said(
+                "loose_cannot_charge",
+                "{group} is in loose order: it must close order to charge",
+                group=attackers_group.name,
+            )
+        )
+    if defenders_group is not None and not defenders_group.loose:
+        if close_attack and len(attackers) >= len(defenders):
+            return ChargeResponse.TEST, warnings
+        return ChargeResponse.NONE, warnings
+    if not close_attack:
+        return ChargeResponse.NONE, warnings
+    if defenders_group is not None:
+        warnings.append(
+            Said(
+                "may_close_and_hold",
+                "{group} may instead close order and test to hold",
+                group=defenders_group.name,
+            )
+        )
+    return ChargeResponse.FALLBACK, warnings
+
+
+@dataclass(frozen=True, slots=True)
+class _MoraleTest:
+    """The charged group's morale test: 1d6 at most its C (``needs``; None when its figures
+    give none), once again after a failure when ``reroll``; the chance it holds and, with
+    its die, whether it does."""
+
+    needs: int | None
+    reroll: bool
+    probability: float | None
+    die: int | None
+    holds: bool | None
+    warnings: tuple[str, ...]
+
+
+def _morale_test(
+    defenders: Sequence[Figure], attackers: Sequence[Figure], defensive: bool, die: int | None
+) -> _MoraleTest:
+    """The defenders' test: re-rolled after a failure when their C is above the chargers'
+    or they hold a defensive position."""
+    needs = _combat(defenders)
+    theirs = _combat(attackers)
+    reroll = defensive or (needs is not None and theirs is not None and needs > theirs)
+    if needs is None:
+        said = Said("test_needs_combat", "the morale test needs the defenders' C (attrs.combat)")
+        return _MoraleTest(None, reroll, None, die, None, (said,))
+    fail = Fraction(FACES - min(needs, FACES), FACES)
+    probability = float(1 - (fail * fail if reroll else fail))
+    holds = None if die is None else die <= needs
+    warnings: tuple[str, ...] = ()
+    if holds is False and reroll:
+        warnings = (Said("reroll_test", "a failed test may be re-rolled once"),)
+    return _MoraleTest(needs, reroll, probability, die, holds, warnings)
+
+
+def _combat(figures: Sequence[Figure]) -> int | None:
+    """The C most common among the figures (ties: the lowest), None when none is given."""
+    values = Counter(int(f.attrs["combat"]) for f in figures if f.attrs.get("combat") is not None)
+    if not values:
+        return None
+    top = max(values.values())
+    return min(c for c, n in values.items() if n == top)
+
+
+@dataclass(frozen=True, slots=True)
+class _FallBack:
+    """Where the figures falling back end (centres, table mm), why they may not, and how
+    far the nearest stays from the table edge."""
+
+    destinations: dict[str, tuple[float, float]]
+    reasons: tuple[Reason, ...]
+    margins: tuple[Margin, ...]
+
+
+def _fall_back(scene: Scene, figures: Sequence[Figure], step: np.ndarray) -> _FallBack:
+    """Every figure moved by ``step`` (2,) mm: off the table, or on impassable ground."""
+    blocking = [
+        t.geometry
+        for t in scene.terrain_of(BLOCKING_TERRAIN)
+        if isinstance(t.geometry, shapely.Polygon)
+    ]
+    destinations: dict[str, tuple[float, float]] = {}
+    room = math.inf
+    impassable = False
+    for figure in figures:
+        x, y = figure.xy + step
+        destinations[figure.id] = (float(x), float(y))
+        spot = base_of(figure).footprint(x, y, figure.facing_deg)
+        minx, miny, maxx, maxy = spot.bounds
+        room = min(room, minx, miny, scene.table.width_mm - maxx, scene.table.depth_mm - maxy)
+        impassable = impassable or any(spot.intersection(g).area > OVERLAP_MM2 for g in blocking)
+    reasons: list[Reason] = []
+    if room < 0:
+        reasons.append(Reason.OFF_TABLE)
+    if impassable:
+        reasons.append(Reason.IMPASSABLE)
+    margin = Margin("table edge", abs(room), max(f.sigma_mm for f in figures))
+    return _FallBack(destinations, tuple(reasons), (margin,))
+
+
+def _length(options: SmoothAndRifledOptions, die: int | None) -> str:
+    """How far the figures fall back, in words: 15 cm and the die, or its range."""
+    if die is not None:
+        return f"{options.mm(NUMBERS.withdrawal_cm + die) / MM_PER_CM:g} cm"
+    shortest = options.mm(NUMBERS.withdrawal_cm + 1) / MM_PER_CM
+    longest = options.mm(NUMBERS.withdrawal_cm + FACES) / MM_PER_CM
+    return f"{shortest:g}-{longest:g} cm"
+
+
+def _sentence(
+    name: str, charger: str, response: ChargeResponse, test: _MoraleTest | None, length: str
+) -> str:
+    """What the charged side ``name`` does when ``charger`` charges (``test``: its morale
+    test, when it takes one)."""
+    if test is not None:
+        return _test_sentence(name, test, length)
+    if response is ChargeResponse.FALLBACK:
+        return f"{name} may fall back {length} from {charger} without a test, not shaken"
+    return f"{name} neither tests nor falls back when {charger} charges"
+
+
+def _test_sentence(name: str, test: _MoraleTest, length: str) -> str:
+    """The morale test of the charged side ``name``, and what follows a failure."""
+    if test.holds:
+        return f"{name} holds: test {test.die} <= C {test.needs}"
+    rule = f"1d6 <= C {test.needs}" if test.needs is not None else "1d6 <= its C"
+    again = ", re-roll a failure" if test.reroll else ""
+    if test.holds is False:
+        return f"{name} tests ({rule}{again}); failed, it falls back {length} shaken"
+    return f"{name} tests ({rule}{again}); on a failure it falls back {length} shaken"
