@@ -591,6 +591,19 @@ def single_charge(
     )
 
 
+def closing_order(chargers: Group | None) -> list[str]:
+    """The warning that a group in loose order must close order to charge, when it is one."""
+    if chargers is None or not chargers.loose:
+        return []
+    return [
+        Said(
+            "loose_cannot_charge",
+            "{group} is in loose order: it must close order to charge",
+            group=chargers.name,
+        )
+    ]
+
+
 def group_charge(
     scene: Scene,
     options: SmoothAndRifledOptions,
@@ -612,15 +625,7 @@ def group_charge(
     sigma = sigma_between(attackers[int(row)], defenders[int(col)])
     margins = (Margin("group charge", abs(limit - closest), sigma),)
     reasons: list[Reason] = []
-    warnings: list[str] = []
-    if attackers_group is not None and attackers_group.loose:
-        warnings.append(
-            Said(
-                "loose_cannot_charge",
-                "{group} is in loose order: it must close order to charge",
-                group=attackers_group.name,
-            )
-        )
+    warnings = closing_order(attackers_group)
     combats: list[dict[str, list[str]]] = []
     out: list[str] = []
     if closest > limit:

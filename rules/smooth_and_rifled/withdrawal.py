@@ -20,7 +20,7 @@ from arbitre.rules.smooth_and_rifled.bases import base_of
 from arbitre.rules.smooth_and_rifled.book import MM_PER_CM, NUMBERS, UNIT
 from arbitre.rules.smooth_and_rifled.dice import FACES
 from arbitre.rules.smooth_and_rifled.groups import Group, resolve
-from arbitre.rules.smooth_and_rifled.moves import BLOCKING_TERRAIN, OVERLAP_MM2
+from arbitre.rules.smooth_and_rifled.moves import BLOCKING_TERRAIN, OVERLAP_MM2, closing_order
 from arbitre.rules.smooth_and_rifled.options import SmoothAndRifledOptions, options_of
 from arbitre.rules.smooth_and_rifled.reasons import reason_words
 
@@ -118,16 +118,8 @@ def _response(
     """What the charged side does, and the warnings that go with it: a close-order group
     charged by a close-order group as large or larger tests; a loose-order group or a lone
     figure charged by a close-order group may fall back; otherwise neither."""
-    warnings: list[str] = []
+    warnings = closing_order(attackers_group)
     close_attack = attackers_group is not None and not attackers_group.loose
-    if attackers_group is not None and attackers_group.loose:
-        warnings.append(
-            Said(
-                "loose_cannot_charge",
-                "{group} is in loose order: it must close order to charge",
-                group=attackers_group.name,
-            )
-        )
     if defenders_group is not None and not defenders_group.loose:
         if close_attack and len(attackers) >= len(defenders):
             return ChargeResponse.TEST, warnings
