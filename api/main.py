@@ -25,9 +25,11 @@ from arbitre.api.bodies import MAX_BODY_BYTES, BodyGuard, send_detail
 from arbitre.api.hosts import LOOPBACK, TrustedHostGuard
 from arbitre.api.live.camera_loop import STREAM_WIDTH_PX
 from arbitre.api.live.desk import QuestionDesk, load_path_search
+from arbitre.api.live.journal import Journal, RestWatch
 from arbitre.api.live.table import LiveTable
 from arbitre.api.pace import PACE_PER_S, Pace
 from arbitre.api.routes import ask, camera, page, scenes, state, terrain
+from arbitre.api.routes import journal as journal_routes
 from arbitre.api.routes.camera import MAX_STREAMS, SharedJpeg
 from arbitre.api.routes.errors import Refused, errors
 from arbitre.rules.scene import MAX_SCENE_BYTES
@@ -209,6 +211,7 @@ def create_app(
     max_streams: int = MAX_STREAMS,
     desk: QuestionDesk | None = None,
     pace_per_s: float | None = PACE_PER_S,
+    journal: Journal | None = None,
 ) -> FastAPI:
     """The FastAPI app over a live table.
 
@@ -216,16 +219,23 @@ def create_app(
     to (`arbitre.api.hosts.trusted_hosts`, the loopback names by default);
     ``max_streams`` caps the camera streams open at once; ``desk`` answers the
     questions (one worker and eight waiting by default); ``pace_per_s`` the requests
-    served a second (`arbitre.api.pace`; None: as fast as they come).
+    served a second (`arbitre.api.pace`; None: as fast as they come); ``journal``
+    keeps every question asked of the live table and the table each time a figure comes
+    to rest (`arbitre.api.live.journal`; its writer runs while the app does, and the
+    journal is closed when the app stops).
     """
     broadcaster = Broadcaster(live)
     question_desk = QuestionDesk() if desk is None else desk
+    rest_watch = None if journal is None else RestWatch(live, journal)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         task = asyncio.create_task(broadcaster.run())
         # the path search's compiled loops, loaded before the first "where can it go"
         question_desk.prepare(load_path_search)
+        if journal is not None and rest_watch is not None:
+            journal.start()
+            rest_watch.start()
         if run_loop:
             live.start()
         try:
@@ -235,6 +245,9 @@ def create_app(
             question_desk.close()
             if run_loop:
                 live.stop()
+            if journal is not None and rest_watch is not None:
+                rest_watch.stop()
+                journal.close()  # what is queued is written first
 
     # /docs and /redoc from assets shipped in the package: no request leaves the machine.
     app = FastAPIOffline(
@@ -250,6 +263,7 @@ def create_app(
     app.state.token = token or secrets.token_urlsafe(12)
     app.state.broadcaster = broadcaster
     app.state.desk = question_desk
+    app.state.journal = journal
     app.state.shared_jpeg = SharedJpeg(
         lambda overlays, camera: live.jpeg(
             overlays=overlays, camera=camera, max_width=STREAM_WIDTH_PX
@@ -262,6 +276,7 @@ def create_app(
     app.include_router(camera.router)
     app.include_router(terrain.router)
     app.include_router(scenes.router)
+    app.include_router(journal_routes.router)
     app.add_exception_handler(RequestValidationError, one_line_422)
     app.add_exception_handler(StarletteHTTPException, one_line_http_error)
     app.add_exception_handler(Exception, unexpected_500)

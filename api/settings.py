@@ -115,6 +115,19 @@ class Settings(BaseModel):
         return [CameraSpec(camera=str(self.camera), source=self.source)]
 
 
+JOURNAL_FILE = "journal.sqlite"
+"""The game journal's file, beside arbitre.yaml unless ``serve --journal`` says otherwise."""
+
+
+def journal_beside(config_path: str | Path) -> Path:
+    """Where ``serve --config`` keeps the game journal: `JOURNAL_FILE` beside arbitre.yaml.
+
+    >>> journal_beside("club/arbitre.yaml").as_posix()
+    'club/journal.sqlite'
+    """
+    return Path(config_path).with_name(JOURNAL_FILE)
+
+
 def load_settings(path: str | Path) -> tuple[Settings, TableConfig]:
     """Read arbitre.yaml and the files it names."""
     where = Path(path)

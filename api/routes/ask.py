@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Request, Response
@@ -10,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from arbitre.api.live.desk import RETRY_AFTER_S, Busy, QuestionDesk, TooLong, answer_scene
 from arbitre.api.live.table import LiveTable
 from arbitre.api.routes.errors import Refused, errors
+from arbitre.api.routes.journal import journal_answer, journal_of
 from arbitre.api.routes.state import live_of
 from arbitre.rules.errors import RulesError, error_fields
 from arbitre.rules.questions import ask
@@ -61,12 +63,19 @@ async def post_ask(question: Question, request: Request) -> dict[str, Any] | Res
     still unanswered after the desk's time limit is given up: 422.
     """
     live, desk = live_of(request), desk_of(request)
+    # a question on the live table is journaled, with the scene and picture it rests on
+    journal = journal_of(request) if question.scene is None else None
     try:
-        if desk.processes:  # the worker gets the scene as plain data
+        if desk.processes or journal is not None:  # the worker gets the scene as plain data
             if question.scene is not None:
                 document, about, source = question.scene, SCENE_ABOUT, "scene"
             else:
                 (document, about), source = live.question_input(), "live table"
+            pictured = (  # the camera's picture, encoded beside the answer, off the event loop
+                None
+                if journal is None
+                else asyncio.get_running_loop().run_in_executor(None, journal.picture, live)
+            )
             _, found = await desk.run(
                 answer_scene,
                 document,
@@ -76,6 +85,16 @@ async def post_ask(question: Question, request: Request) -> dict[str, Any] | Res
                 source,
                 about,
             )
+            if journal is not None and pictured is not None:
+                journal_answer(
+                    journal,
+                    question.question,
+                    question.args,
+                    question.extras,
+                    document,
+                    found,
+                    await pictured,
+                )
             if isinstance(found, dict):  # refused
                 raise Refused(**found)
             # written by the worker: this process, the camera's, only passes it on

@@ -1,0 +1,172 @@
+"""The game journal: every question asked of the live table, read back, and the settled
+states that replay the evening (`arbitre.api.live.journal`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import Response
+
+from arbitre.api.live.desk import json_body
+from arbitre.api.live.journal import (
+    PAGE_LIMIT,
+    STATES_LIMIT,
+    Asked,
+    Journal,
+    JournalError,
+    JournalReader,
+    Picture,
+)
+from arbitre.api.routes.errors import errors
+
+router = APIRouter(prefix="/api/journal")
+
+NO_JOURNAL = (
+    "no journal: this server keeps none (serve --config keeps one beside arbitre.yaml; "
+    "--journal PATH chooses the file)"
+)
+MAX_ID = 2**62
+
+
+def journal_of(request: Request) -> Journal | None:
+    """The app's journal, None when the server keeps none."""
+    journal: Journal | None = request.app.state.journal
+    return journal
+
+
+def journal_answer(
+    journal: Journal,
+    question: str,
+    args: list[str],
+    extras: Mapping[str, Any],
+    scene: Mapping[str, Any],
+    found: bytes | Mapping[str, Any],
+    picture: Picture | None,
+) -> None:
+    """Queue a question asked of the live table with its answer (``found``: the JSON
+    body answered, or the refusal's fields) for the journal's writer."""
+    answered = isinstance(found, bytes)
+    text = found.decode("utf-8") if isinstance(found, bytes) else json_body(found).decode()
+    journal.add(
+        Asked(
+            journal.wall(),
+            question,
+            tuple(args),
+            dict(extras),
+            200 if answered else 422,
+            text,
+            scene,
+            picture,
+        )
+    )
+
+
+def _kept(request: Request) -> Journal:
+    """The app's journal; 404 when the server keeps none."""
+    journal = journal_of(request)
+    if journal is None:
+        raise HTTPException(status_code=404, detail=NO_JOURNAL)
+    return journal
+
+
+def _reader(request: Request) -> JournalReader:
+    journal = _kept(request)
+    try:
+        return JournalReader(journal.path)
+    except JournalError as error:
+        raise HTTPException(status_code=500, detail=str(error)) from None
+
+
+def _missing(what: str, number: int) -> HTTPException:
+    return HTTPException(status_code=404, detail=f"no {what} {number} in the journal")
+
+
+Id = Annotated[int, Query(ge=1, le=MAX_ID)]
+
+
+@router.get("", responses=errors(404, 422, e404="the server keeps no journal"))
+def get_journal(
+    request: Request,
+    before: Annotated[
+        int | None, Query(ge=1, le=MAX_ID, description="only questions of id below this")
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=PAGE_LIMIT, description="at most this many")] = 50,
+    figure: Annotated[
+        str | None, Query(min_length=1, max_length=200, description="only those about it")
+    ] = None,
+) -> dict[str, Any]:
+    """The questions journaled, newest first (paged with ``before``), and the journal's size
+    and counts."""
+    journal = _kept(request)
+    with _reader(request) as reader:
+        questions = reader.questions(before=before, limit=limit, figure=figure)
+    more = len(questions) == limit and questions[-1]["id"] > 1
+    return {
+        "questions": questions,
+        "next_before": questions[-1]["id"] if more else None,
+        "journal": journal.stats(),
+    }
+
+
+@router.get("/states", responses=errors(404, 422, e404="the server keeps no journal"))
+def get_journal_states(
+    request: Request,
+    after: Annotated[
+        int | None, Query(ge=0, le=MAX_ID, description="only states of id above this")
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=STATES_LIMIT, description="at most this many")] = (
+        STATES_LIMIT
+    ),
+) -> dict[str, Any]:
+    """The settled states (the table each time a figure came to rest), oldest first: the
+    replay's timeline."""
+    with _reader(request) as reader:
+        states = reader.states(after=after, limit=limit)
+    return {"states": states, "next_after": states[-1]["id"] if len(states) == limit else None}
+
+
+@router.get(
+    "/states/{state_id}",
+    responses=errors(404, 422, e404="no such settled state, or no journal"),
+)
+def get_journal_state(request: Request, state_id: int) -> dict[str, Any]:
+    """A settled state: its time, the figures that came to rest and the table's scene."""
+    with _reader(request) as reader:
+        state = reader.state(state_id) if 1 <= state_id <= MAX_ID else None
+    if state is None:
+        raise _missing("settled state", state_id)
+    return state
+
+
+@router.get("/{question_id}", responses=errors(404, 422, e404="no such question, or no journal"))
+def get_journal_question(request: Request, question_id: int) -> dict[str, Any]:
+    """A question journaled: its time, arguments, answer and the scene it was asked on."""
+    with _reader(request) as reader:
+        found = reader.question(question_id) if 1 <= question_id <= MAX_ID else None
+    if found is None:
+        raise _missing("question", question_id)
+    return found
+
+
+@router.get(
+    "/{question_id}/frame.jpg",
+    response_class=Response,
+    responses={
+        200: {"content": {"image/jpeg": {}}, "description": "the camera's picture"},
+        **errors(404, 422, e404="no such question, no picture kept for it, or no journal"),
+    },
+)
+def get_journal_frame(request: Request, question_id: int) -> Response:
+    """The camera's picture a question was asked on, as the journal keeps it (JPEG)."""
+    with _reader(request) as reader:
+        jpeg = reader.frame(question_id) if 1 <= question_id <= MAX_ID else None
+        held = jpeg is not None or reader.question(question_id) is not None
+    if jpeg is None:
+        if held:
+            raise HTTPException(
+                status_code=404, detail=f"no picture kept for question {question_id}"
+            )
+        raise _missing("question", question_id)
+    return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "max-age=86400"})
