@@ -7,6 +7,7 @@ shapely (GEOS); only what shapely does not offer is written here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import numpy as np
 import shapely
 
-from arbitre.rules.model import DISC_QUAD_SEGMENTS
+from arbitre.rules.model import DISC_QUAD_SEGMENTS, Base, BaseShape, Figure
 
 
 def centre_distance_mm(a_xy: np.ndarray, b_xy: np.ndarray) -> float:
@@ -166,6 +167,24 @@ def edge_gap_mm(a: shapely.Geometry, b: shapely.Geometry) -> float:
     15.0
     """
     return float(shapely.distance(a, b))
+
+
+def signed_gap_mm(a: Figure, base_a: Base, b: Figure, base_b: Base) -> float:
+    """The gap between two figures' bases (``base_a`` under ``a``, ``base_b`` under ``b``),
+    edge to edge, as a contact question reports it: negative by how much two round bases
+    overlap; 0 when bases of other shapes touch or overlap.
+
+    >>> disc = Base.round(25)
+    >>> signed_gap_mm(Figure("a", "x", 0, 0), disc, Figure("b", "y", 40, 0), disc)
+    15.0
+    >>> signed_gap_mm(Figure("a", "x", 0, 0), disc, Figure("b", "y", 10, 0), disc)
+    -15.0
+    """
+    if base_a.shape is BaseShape.ROUND and base_b.shape is BaseShape.ROUND:
+        return math.hypot(b.x_mm - a.x_mm, b.y_mm - a.y_mm) - base_a.radius_mm - base_b.radius_mm
+    first = base_a.footprint(a.x_mm, a.y_mm, a.facing_deg)
+    second = base_b.footprint(b.x_mm, b.y_mm, b.facing_deg)
+    return float(shapely.distance(first, second))
 
 
 CIRCLE_POINTS = 4 * DISC_QUAD_SEGMENTS

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
-import shapely
 
 from arbitre.rules.confrontation.options import ConfrontationOptions, options_of
-from arbitre.rules.geometry import pairs_within
-from arbitre.rules.model import Base, BaseShape, Figure, Scene, centres_mm
+from arbitre.rules.geometry import pairs_within, signed_gap_mm
+from arbitre.rules.model import Base, Figure, Scene, centres_mm
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,13 +36,7 @@ def edge_gap_mm(a: Figure, b: Figure, options: ConfrontationOptions) -> float:
     >>> edge_gap_mm(Figure("a", "x", 0, 0), Figure("b", "y", 30, 40), o)
     25.0
     """
-    base_a, base_b = base_of(a, options), base_of(b, options)
-    if base_a.shape is BaseShape.ROUND and base_b.shape is BaseShape.ROUND:
-        centre_mm = math.hypot(b.x_mm - a.x_mm, b.y_mm - a.y_mm)
-        return centre_mm - base_a.radius_mm - base_b.radius_mm
-    first = base_a.footprint(a.x_mm, a.y_mm, a.facing_deg)
-    second = base_b.footprint(b.x_mm, b.y_mm, b.facing_deg)
-    return float(shapely.distance(first, second))
+    return signed_gap_mm(a, base_of(a, options), b, base_of(b, options))
 
 
 @functools.lru_cache(maxsize=16)

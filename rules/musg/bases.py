@@ -11,6 +11,7 @@ import shapely
 
 from arbitre.rules.answers import Unit
 from arbitre.rules.errors import QuestionError
+from arbitre.rules.geometry import signed_gap_mm
 from arbitre.rules.model import Base, BaseShape, Figure, Scene, disc
 from arbitre.rules.musg.book import (
     BOUNDS_SLACK_MM,
@@ -89,13 +90,14 @@ def base_radius_mm(figure: Figure, options: MusgOptions) -> float:
     return base_of(figure, options).radius_mm
 
 
+def contact_gap_mm(a: Figure, b: Figure, options: MusgOptions) -> float:
+    """Gap between two bases as a contact reports it (negative when round bases overlap)."""
+    return signed_gap_mm(a, base_of(a, options), b, base_of(b, options))
+
+
 def base_gap_mm(a: Figure, b: Figure, options: MusgOptions) -> float:
     """Gap between two bases (0 when they touch or overlap)."""
-    base_a, base_b = base_of(a, options), base_of(b, options)
-    if base_a.shape is BaseShape.ROUND and base_b.shape is BaseShape.ROUND:
-        centres = float(np.hypot(*(a.xy - b.xy)))
-        return max(0.0, centres - base_a.radius_mm - base_b.radius_mm)
-    return float(shapely.distance(footprint_of(a, options), footprint_of(b, options)))
+    return max(0.0, contact_gap_mm(a, b, options))
 
 
 def measured_mm(a: Figure, b: Figure, options: MusgOptions) -> float:

@@ -2,31 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from arbitre.rules.answers import Margin, Said, in_units, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.musg.answers import ExplosionAnswer
 from arbitre.rules.musg.bases import measured_mm, weapon_of
 from arbitre.rules.musg.book import NUMBERS, TABLE_MAX
-from arbitre.rules.musg.dice import as_whole_number, damage_needed, die_face
+from arbitre.rules.musg.dice import as_whole_number, damage_needed
 from arbitre.rules.musg.options import Strength, options_of, unit_of
 from arbitre.rules.options import Die, Flag
 from arbitre.rules.ruleset import figure_named
 
 KEPT_MARGINS = 3
-
-
-def _flag(value: Any, name: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("true", "yes", "1"):
-        return True
-    if text in ("false", "no", "0"):
-        return False
-    raise QuestionError(f"{name} must be true or false, got {value!r}")
 
 
 def _resistance(figure: Figure) -> int | None:
@@ -58,11 +45,6 @@ def explosion_answer(
     unit = unit_of(scene)
     bearer = figure_named(scene, a)
     weapon = weapon_of(bearer)
-    given_piece = None if artillery is None else _flag(artillery, "artillery")
-    given_force = None if strength is None else as_whole_number(strength, "strength")
-    if given_force is not None and not 1 <= given_force <= TABLE_MAX:
-        raise QuestionError(f"strength must be 1 to {TABLE_MAX}, got {strength!r}")
-    rolled = None if die is None else die_face(die, "die")
     if weapon is None:
         raise QuestionError(f"{a!r} carries no weapon (attrs.weapon): nothing can explode")
     warnings: list[str] = []
@@ -76,9 +58,9 @@ def explosion_answer(
                 weapon=weapon.kind,
             )
         )
-    piece = weapon.artillery if given_piece is None else given_piece
-    force = weapon.strength if given_force is None else given_force
-    explodes = None if rolled is None else rolled == NUMBERS.explosion_face
+    piece = weapon.artillery if artillery is None else artillery
+    force = weapon.strength if strength is None else strength
+    explodes = None if die is None else die == NUMBERS.explosion_face
     radius_units = NUMBERS.artillery_blast_pas if piece else 0.0
     radius_mm = unit.to_mm(radius_units)
     distances: dict[str, float] = {a: 0.0}
@@ -116,7 +98,7 @@ def explosion_answer(
     elif explodes:
         text = f"{a}'s weapon explodes: {hit}"
     else:
-        text = f"accident die {rolled}: {a}'s weapon does not explode"
+        text = f"accident die {die}: {a}'s weapon does not explode"
     return ExplosionAnswer(
         question="explosion",
         message=with_certainty(text, *kept),
@@ -124,7 +106,7 @@ def explosion_answer(
         figure=a,
         weapon=weapon.kind,
         artillery=piece,
-        die=rolled,
+        die=die,
         explodes=explodes,
         radius_mm=radius_mm,
         radius_units=radius_units,

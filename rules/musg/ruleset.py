@@ -10,7 +10,7 @@ from arbitre.rules.answers import (
 )
 from arbitre.rules.errors import QuestionError, SceneError
 from arbitre.rules.model import Figure, Scene
-from arbitre.rules.musg.bases import base_gap_mm, measured_mm
+from arbitre.rules.musg.bases import contact_gap_mm, measured_mm
 from arbitre.rules.musg.book import RANKS, TABLE_MAX, parse_weapon
 from arbitre.rules.musg.dice import damage_answer, initiative_answer
 from arbitre.rules.musg.fire import fire_answer
@@ -127,7 +127,9 @@ class Musg(MeasuringRuleset):
         if first.id == second.id:
             raise QuestionError(f"{a!r} and {b!r} are the same figure")
         options = options_of(scene)
-        return Gap(first, second, base_gap_mm(first, second, options), options.contact_tolerance_mm)
+        return Gap(
+            first, second, contact_gap_mm(first, second, options), options.contact_tolerance_mm
+        )
 
 
 def _check_pas(scene: Scene, figure: Figure, where: str, value: object, least: float) -> None:
