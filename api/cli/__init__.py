@@ -21,6 +21,7 @@ from arbitre.api.cli import (
     calibrate,
     check,
     common,
+    journal,
     locate,
     plan,
     printing,
@@ -47,6 +48,7 @@ app.command()(check.check)
 app.command()(locate.locate)
 app.command()(serve.serve)
 app.command()(snapshot.snapshot)
+app.add_typer(journal.app, name="journal")
 app.add_typer(bench.app, name="bench")
 app.add_typer(printing.app, name="print")
 app.add_typer(calibrate.app, name="calibrate")
