@@ -332,3 +332,32 @@ def test_a_journal_over_its_size_drops_its_oldest_entries(tmp_path: Path) -> Non
         assert ids == list(range(40, 40 - len(kept), -1))  # the newest, none missing
         assert all(reader.frame(i) == bytes([i - 1]) * 40_000 for i in ids)
     assert path.stat().st_size < 1_000_000  # the freed pages given back to the disk
+
+
+# --- the documented schema ---------------------------------------------------------------------
+
+
+def _layout(db: sqlite3.Connection) -> dict[str, Any]:
+    """Each table's columns (name, type, not null, default, key), indexes and references."""
+    names = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+    return {
+        name: (
+            db.execute(f"PRAGMA table_info({name})").fetchall(),
+            sorted(row[1] for row in db.execute(f"PRAGMA index_list({name})")),
+            db.execute(f"PRAGMA foreign_key_list({name})").fetchall(),
+        )
+        for name in sorted(names)
+    }
+
+
+def test_docs_formats_gives_the_journal_s_schema_as_it_is(tmp_path: Path) -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "formats.md").read_text("utf-8")
+    section = text[text.index("## journal.sqlite: the game journal") :]
+    schema = section[
+        section.index("```sql\n") + 7 : section.index("\n```", section.index("```sql"))
+    ]
+    documented = sqlite3.connect(":memory:")
+    documented.executescript(schema)
+    Journal(tmp_path / "j.sqlite").close()
+    with sqlite3.connect(tmp_path / "j.sqlite") as real:
+        assert _layout(documented) == _layout(real)
