@@ -596,7 +596,7 @@ class _Exits:
     those towards an obstacle or a corner of costly ground, within each sweep's reach."""
 
     ahead: FloatArray  # (arrivals, segments) angle from each arrival to each segment's start
-    taken: BoolArray  # (arrivals, segments)
+    taken: BoolArray  # (arrivals, segments) whether each arrival's sweep leaves by each one
     owner: IntArray  # the obstacle each segment touches
     length: FloatArray
 
