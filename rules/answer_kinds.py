@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import shapely
 
-from arbitre.rules.answers import Answer, Checked, Reason, reach_words
+from arbitre.rules.answers import Answer, Checked, Reason, reach_words, warning_lines
 from arbitre.rules.geometry import area_answer
 
 
@@ -55,6 +55,7 @@ class ReachAnswer(Answer):
     allowance_mm: float = 0.0
     allowance_units: float = 0.0
     unit: str = ""
+    warnings: tuple[str, ...] = ()
 
 
 ReachT = TypeVar("ReachT", bound=ReachAnswer)
@@ -68,17 +69,19 @@ def reach_answer_of(
     *,
     verb: str = "move",
     within: str,
+    warnings: tuple[str, ...] = (),
     **more: Any,
 ) -> ReachT:
     """A reach answer of ``kind`` (`ReachAnswer` or a rule system's own): where ``mover``
     may go, the reachable ``area`` snapped and measured (`area_answer`), its allowance
     (mm, units, the unit's name), and the sentence of `reach_words` (``verb``,
-    ``within``); ``more``: the kind's own fields."""
+    ``within``) with its ``warnings``; ``more``: the kind's own fields."""
     found = area_answer(area)
     allowance_mm, allowance_units, unit = allowance
     return kind(
         question="reach",
-        message=reach_words(mover, verb, len(found.polygons), found.area_mm2, within),
+        message=reach_words(mover, verb, len(found.polygons), found.area_mm2, within)
+        + warning_lines(warnings),
         mover=mover,
         area_mm2=found.area_mm2,
         polygons_mm=found.polygons_mm,
@@ -86,6 +89,7 @@ def reach_answer_of(
         allowance_mm=allowance_mm,
         allowance_units=allowance_units,
         unit=unit,
+        warnings=warnings,
         **more,
     )
 

@@ -427,12 +427,12 @@ def test_the_scene_example_answers_as_worked_by_hand(scene_path: Path) -> None:
     assert (answer["allowed"], answer["certain"], answer["pi"]) == (True, False, 4)
     assert answer["margin_mm"] == pytest.approx(0.0)
     assert fire.message.startswith("too close to call")
-    # Move to (300, 200): 200 mm straight along y = 200; the wood starts at x = 300, so
-    # the base (radius 12.5) is in it for the last 12.5 mm, at double cost: 212.5 mm,
-    # 2.125 M; allowance = lowest PA x 1 M, a3 wounded has PA 1: 1 M, 112.5 mm short.
+    # Move to (300, 200): 200 mm straight along y = 200, 2 M (the wood from x = 300 costs
+    # nothing more: the book gives terrain no cost); allowance = lowest PA x 1 M, a3 wounded
+    # has PA 1: 1 M, 100 mm short.
     move = ask(scene, "move", ["A", "300", "200"]).to_json()
     assert (move["legal"], move["reasons"]) == (False, ["over_allowance"])
-    assert (move["cost_mm"], move["allowance_mm"], move["margin_mm"]) == (212.5, 100.0, 112.5)
+    assert (move["cost_mm"], move["allowance_mm"], move["margin_mm"]) == (200.0, 100.0, 100.0)
 
 
 def test_every_reason_code_is_listed() -> None:

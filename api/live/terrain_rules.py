@@ -34,8 +34,9 @@ _GROUND = (TerrainKind.WOOD, TerrainKind.DIFFICULT, TerrainKind.IMPASSABLE, Terr
 _EVERY_KIND = (*_GROUND, TerrainKind.OBSTACLE)
 
 TERRAIN_READ: dict[str, TerrainRead] = {
-    # moves only: woods and difficult ground cost double, impassable ground and
-    # buildings block (choc_base_6/book.py); lines of fire cross any terrain
+    # moves only: impassable ground and buildings block (choc_base_6/book.py), woods and
+    # difficult ground cost double under the house rule terrain_cost: double
+    # (choc_base_6/options.py); lines of fire cross any terrain
     "choc-base-6": TerrainRead(_GROUND, levels=False),
     # obstacles give cover graded by their level, §6.2.4 (smooth_and_rifled/geometry.py),
     # and count in moves (smooth_and_rifled/moves.py)

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from arbitre.rules.choc_base_6.book import BLOCKING_TERRAIN, COSTLY_TERRAIN
+from arbitre.rules.choc_base_6.book import BLOCKING_TERRAIN
 from arbitre.rules.choc_base_6.grid import Cell, Grid
 from arbitre.rules.choc_base_6.grid_groups import CellGroup, CellGrouping
+from arbitre.rules.choc_base_6.options import options_of, terrain_costs
 from arbitre.rules.model import Scene
 
 
@@ -36,10 +37,11 @@ class Ground:
             groups.add(mover.cell)
         blocked: set[Cell] = set()
         costly: dict[Cell, float] = {}
+        costs = terrain_costs(options_of(scene))
         features = [
             (t, t.kind in BLOCKING_TERRAIN)
             for t in scene.terrain
-            if t.kind in BLOCKING_TERRAIN or t.kind in COSTLY_TERRAIN
+            if t.kind in BLOCKING_TERRAIN or t.kind in costs
         ]
         if features:
             # a cell is in a piece when the piece covers its centre (its edge included)
@@ -55,7 +57,7 @@ class Ground:
                     if blocks:
                         blocked.add((a, b))
                     else:
-                        costly[(a, b)] = max(costly.get((a, b), 1.0), COSTLY_TERRAIN[feature.kind])
+                        costly[(a, b)] = max(costly.get((a, b), 1.0), costs[feature.kind])
         return cls(grid, frozenset(groups), frozenset(blocked), costly)
 
     def search(
@@ -63,7 +65,8 @@ class Ground:
     ) -> tuple[dict[Cell, int], dict[Cell, Cell]]:
         """Steps from ``start`` to every cell of the grid reachable through empty cells.
 
-        Entering a cell costs 1 (2 on difficult ground); other groups' cells (when
+        Entering a cell costs 1 (2 in a wood or on difficult ground under the house rule
+        ``terrain_cost: double``); other groups' cells (when
         ``with_groups``), blocked cells and cells off the grid are never entered.
         """
         costs: dict[Cell, int] = {start: 0}

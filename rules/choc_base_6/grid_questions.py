@@ -16,7 +16,8 @@ Readings chosen where the book is silent:
   stays within range;
 * moves: orthogonal steps on squares, steps to a neighbouring hex on hexes,
   through empty cells on the grid; impassable ground and buildings (the cell's
-  centre inside) block, difficult ground and woods cost 2 steps to enter.
+  centre inside) block; difficult ground and woods cost 2 steps to enter under the
+  house rule ``terrain_cost: double`` only (the book gives terrain no cost).
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ from arbitre.rules.choc_base_6.grid_groups import (
     group_names,
     touches_enemy,
 )
+from arbitre.rules.choc_base_6.options import house_rules, options_of
 from arbitre.rules.choc_base_6.questions import cb6_questions
 from arbitre.rules.choc_base_6.reasons import reason_words
 from arbitre.rules.errors import QuestionError
@@ -294,9 +296,10 @@ class ChocBase6Grid(Ruleset):
                 f"{a} may not move from {cell_text(group.cell)} to {cell_text(goal)}: "
                 f"{reason_words(reasons)}{extra} ({shown}, allowance {allowance} {unit.name})"
             )
+        notes = house_rules(options_of(scene))
         return GridMoveAnswer(
             question="move",
-            message=with_certainty(text, *margins),
+            message=with_certainty(text, *margins) + warning_lines(notes),
             margins=margins,
             mover=a,
             legal=legal,
@@ -311,6 +314,7 @@ class ChocBase6Grid(Ruleset):
             cell_from=group.cell,
             cell_to=goal,
             path_cells=tuple(path),
+            warnings=notes,
         )
 
     def reach(self, scene: Scene, a: str) -> GridReachAnswer:
@@ -329,10 +333,12 @@ class ChocBase6Grid(Ruleset):
                 if cell != group.cell and cost <= allowance
             )
         polygons = tuple(grid.corners(cell) for _, cell in cells)
+        notes = house_rules(options_of(scene))
         return GridReachAnswer(
             question="reach",
             message=f"{a} may move to {counted(len(cells), 'cell')} within {allowance} {unit.name}"
-            + (f": {', '.join(cell_text(c) for _, c in cells)}" if cells else ""),
+            + (f": {', '.join(cell_text(c) for _, c in cells)}" if cells else "")
+            + warning_lines(notes),
             mover=a,
             area_mm2=len(cells) * grid.cell_area_mm2,
             polygons_mm=polygons,
@@ -343,6 +349,7 @@ class ChocBase6Grid(Ruleset):
             cell_from=group.cell,
             cells=tuple(cell for _, cell in cells),
             cell_steps=tuple(cost for cost, _ in cells),
+            warnings=notes,
         )
 
     def groups(self, scene: Scene) -> GridGroupsAnswer:

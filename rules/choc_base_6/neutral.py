@@ -18,8 +18,9 @@ group's reference figure. Readings chosen where the book is silent:
   still a group and still blocks; a question that measures from its reference
   answers ``no_reference`` (or refuses, when its answer has no reasons);
 * a shot reaches 3 M; a sniper's shot 5 M, and beyond 3 M only snipers' PI count;
-* difficult ground and woods cost double to cross; impassable ground and
-  buildings block; other terrain does not change a CB6 move.
+* impassable ground and buildings block; the book gives terrain no cost, so
+  difficult ground and woods cost double to cross only under the house rule
+  ``terrain_cost: double``; other terrain does not change a CB6 move.
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ from arbitre.rules.choc_base_6.neutral_groups import (
 )
 from arbitre.rules.choc_base_6.neutral_messages import fire_message, move_message
 from arbitre.rules.choc_base_6.neutral_obstacles import enemy_contact, line_blockers, move_field
-from arbitre.rules.choc_base_6.options import options_of
+from arbitre.rules.choc_base_6.options import house_rules, options_of
 from arbitre.rules.choc_base_6.questions import cb6_questions
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import centre_distance_mm
@@ -327,9 +328,10 @@ class ChocBase6Neutral(MeasuringRuleset):
             path.blocked_by,
             occupied,
         )
+        notes = house_rules(options)
         return MoveAnswer(
             question="move",
-            message=with_certainty(text, *margins),
+            message=with_certainty(text, *margins) + warning_lines(notes),
             margins=tuple(margins),
             mover=a,
             legal=legal,
@@ -341,6 +343,7 @@ class ChocBase6Neutral(MeasuringRuleset):
             unit=unit.name,
             path_mm=tuple((float(px), float(py)) for px, py in path.points_mm),
             blocked_by=tuple(path.blocked_by) + tuple(occupied),
+            warnings=notes,
         )
 
     def reach(self, scene: Scene, a: str) -> ReachAnswer:
@@ -361,6 +364,7 @@ class ChocBase6Neutral(MeasuringRuleset):
             area,
             (allowance_mm, float(allowance_units), unit.name),
             within=f"within {allowance_units} {unit.name}",
+            warnings=house_rules(options),
         )
 
     def groups(self, scene: Scene) -> GroupsAnswer:

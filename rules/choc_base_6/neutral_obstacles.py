@@ -12,7 +12,7 @@ import shapely
 
 from arbitre.rules import pathing
 from arbitre.rules.answers import Margin
-from arbitre.rules.choc_base_6.book import BLOCKING_TERRAIN, COSTLY_TERRAIN
+from arbitre.rules.choc_base_6.book import BLOCKING_TERRAIN
 from arbitre.rules.choc_base_6.neutral_groups import (
     Group,
     Grouping,
@@ -21,7 +21,7 @@ from arbitre.rules.choc_base_6.neutral_groups import (
     group_footprints,
     reference_of,
 )
-from arbitre.rules.choc_base_6.options import ChocBase6Options
+from arbitre.rules.choc_base_6.options import ChocBase6Options, options_of, terrain_costs
 from arbitre.rules.geometry import centre_distance_mm, line_penetration_mm, segment_distances
 from arbitre.rules.model import Figure, Scene, centres_mm, sigma_across_line, sigma_between
 from arbitre.rules.terrain import terrain_regions
@@ -161,11 +161,13 @@ def _standing_obstacles(
     tuple[pathing.CostlyRegion, ...],
 ]:
     """Every group's footprint as an obstacle (in `find_groups` order), and the terrain
-    that blocks or costs a CB6 move, made once per scene."""
+    that blocks or (under the house rule, `terrain_costs`) costs a CB6 move, made once per
+    scene."""
     groups = find_groups(scene).groups
     footprints = group_footprints(scene).discs
     hulls = tuple(
         pathing.DiscHull(discs, group.name) for group, discs in zip(groups, footprints, strict=True)
     )
-    polygons, costly = terrain_regions(scene, BLOCKING_TERRAIN, COSTLY_TERRAIN)
+    costs = terrain_costs(options_of(scene))
+    polygons, costly = terrain_regions(scene, BLOCKING_TERRAIN, costs)
     return hulls, polygons, costly

@@ -263,16 +263,28 @@ def test_hex_reach_is_two_rings() -> None:
     assert len(answer["polygons_mm"]) == 18 and len(answer["polygons_mm"][0]) == 6
 
 
-def test_hex_terrain_blocks_and_costs() -> None:
-    # A rock on hex (1,0) (a square around its centre (350, 300)); a wood on (0,1).
+@pytest.mark.parametrize(("terrain_cost", "wood_steps"), [("none", 1), ("double", 2)])
+def test_hex_terrain_blocks_and_costs_under_the_house_rule(
+    terrain_cost: str, wood_steps: int
+) -> None:
+    # A rock on hex (1,0) (a square around its centre (350, 300)); a wood on (0,1): one step
+    # into it as the book says (no terrain cost), two under the house rule.
     rock = {"id": "rock", "kind": "impassable", "polygon_mm": _around(_hex(1, 0))}
     wood = {"id": "wood", "kind": "wood", "polygon_mm": _around(_hex(0, 1))}
-    scene = _scene("hex", _fig("z", "blue", _hex(0, 0)), terrain=[rock, wood])
+    scene = _scene(
+        "hex",
+        _fig("z", "blue", _hex(0, 0)),
+        terrain=[rock, wood],
+        terrain_cost=terrain_cost,
+    )
     assert ask(scene, "move", ["z", *map(str, _hex(1, 0))]).to_json()["reasons"] == ["impassable"]
     into_wood = ask(scene, "move", ["z", *map(str, _hex(0, 1))]).to_json()
-    assert (into_wood["legal"], into_wood["cost_units"]) == (True, 2)
+    assert (into_wood["legal"], into_wood["cost_units"]) == (True, wood_steps)
+    house_rule = [w for w in into_wood["warnings"] if "house rule" in w]
+    assert len(house_rule) == (terrain_cost == "double")
     reach = ask(scene, "reach", ["z"]).to_json()
     assert [1, 0] not in reach["cells"]
+    assert reach["cell_steps"][reach["cells"].index([0, 1])] == wood_steps
 
 
 def _around(centre: tuple[float, float]) -> list[list[float]]:
