@@ -3,13 +3,48 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Literal
 
 import numpy as np
 import shapely
 
 from arbitre.rules import pathing
+from arbitre.rules.answers import Said
 from arbitre.rules.geometry import overlap_centres_of
 from arbitre.rules.model import Scene, TerrainKind
+
+TerrainCost = Literal["none", "double"]
+"""The option ``terrain_cost`` of the rule systems whose books give terrain no cost (Choc
+Base 6, Confrontation): ``none`` as the book says, or the house rule ``double``."""
+
+HOUSE_RULE_COSTS: Mapping[TerrainKind, float] = {TerrainKind.DIFFICULT: 2.0, TerrainKind.WOOD: 2.0}
+"""What woods and difficult ground cost to cross under the house rule ``terrain_cost: double``."""
+
+
+def terrain_costs(terrain_cost: TerrainCost) -> Mapping[TerrainKind, float]:
+    """The terrain a move pays more to cross, with its factor, under ``terrain_cost``.
+
+    >>> terrain_costs("none"), terrain_costs("double")[TerrainKind.WOOD]
+    ({}, 2.0)
+    """
+    return HOUSE_RULE_COSTS if terrain_cost == "double" else {}
+
+
+def terrain_cost_notes(terrain_cost: TerrainCost) -> tuple[Said, ...]:
+    """What a move answered under ``terrain_cost`` says of it: the house rule, named.
+
+    >>> terrain_cost_notes("double")[0].code, terrain_cost_notes("none")
+    ('house_rule_terrain_cost', ())
+    """
+    if terrain_cost == "none":
+        return ()
+    return (
+        Said(
+            "house_rule_terrain_cost",
+            "house rule terrain_cost: woods and difficult ground cost double "
+            "(the book gives terrain no cost)",
+        ),
+    )
 
 
 def grown_by_base(

@@ -28,7 +28,6 @@ cross, and :mod:`~arbitre.rules.choc_base_6.grid_answers` holds the answer types
 from arbitre.rules.choc_base_6.book import (
     BLOCKING_TERRAIN,
     CLOSE_COMBAT_TYPE,
-    COSTLY_TERRAIN,
     NUMBERS,
     SHOOTER_TYPE,
     TOUCH_MM,
@@ -58,7 +57,6 @@ from arbitre.rules.choc_base_6.ruleset import ChocBase6
 __all__ = [
     "BLOCKING_TERRAIN",
     "CLOSE_COMBAT_TYPE",
-    "COSTLY_TERRAIN",
     "NUMBERS",
     "SHOOTER_TYPE",
     "TOUCH_MM",

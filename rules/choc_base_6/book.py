@@ -45,9 +45,6 @@ MAX_BONUS = 10
 """The largest ``attrs.pa_bonus`` or ``attrs.pi_bonus`` a figure may carry, either way."""
 ImpactAction = Literal["fire", "close"]
 """The ``action`` option of ``impact``: a shot or a close combat."""
-COSTLY_TERRAIN = {TerrainKind.DIFFICULT: 2.0, TerrainKind.WOOD: 2.0}
-"""What woods and difficult ground cost under the house rule ``terrain_cost: double``: the
-book gives terrain no cost."""
 BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
 TOUCH_MM = 1e-6  # bases closer than this to touching count as touching, not overlapping
 SHOOTER_TYPE = "TD"

@@ -16,8 +16,9 @@ import shapely
 from arbitre.rules.choc_base_6.book import BLOCKING_TERRAIN
 from arbitre.rules.choc_base_6.grid import Cell, Grid
 from arbitre.rules.choc_base_6.grid_groups import CellGroup, CellGrouping
-from arbitre.rules.choc_base_6.options import options_of, terrain_costs
+from arbitre.rules.choc_base_6.options import options_of
 from arbitre.rules.model import Scene
+from arbitre.rules.terrain import terrain_costs
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +38,7 @@ class Ground:
             groups.add(mover.cell)
         blocked: set[Cell] = set()
         costly: dict[Cell, float] = {}
-        costs = terrain_costs(options_of(scene))
+        costs = terrain_costs(options_of(scene).terrain_cost)
         features = [
             (t, t.kind in BLOCKING_TERRAIN)
             for t in scene.terrain

@@ -70,13 +70,14 @@ from arbitre.rules.choc_base_6.grid_groups import (
     group_names,
     touches_enemy,
 )
-from arbitre.rules.choc_base_6.options import house_rules, options_of
+from arbitre.rules.choc_base_6.options import options_of
 from arbitre.rules.choc_base_6.questions import cb6_questions
 from arbitre.rules.choc_base_6.reasons import reason_words
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Scene
 from arbitre.rules.options import Bonus, Die, Name, SideDice
 from arbitre.rules.ruleset import Question, Ruleset, coordinate_mm
+from arbitre.rules.terrain import terrain_cost_notes
 
 
 class ChocBase6Grid(Ruleset):
@@ -296,7 +297,7 @@ class ChocBase6Grid(Ruleset):
                 f"{a} may not move from {cell_text(group.cell)} to {cell_text(goal)}: "
                 f"{reason_words(reasons)}{extra} ({shown}, allowance {allowance} {unit.name})"
             )
-        notes = house_rules(options_of(scene))
+        notes = terrain_cost_notes(options_of(scene).terrain_cost)
         return GridMoveAnswer(
             question="move",
             message=with_certainty(text, *margins) + warning_lines(notes),
@@ -333,7 +334,7 @@ class ChocBase6Grid(Ruleset):
                 if cell != group.cell and cost <= allowance
             )
         polygons = tuple(grid.corners(cell) for _, cell in cells)
-        notes = house_rules(options_of(scene))
+        notes = terrain_cost_notes(options_of(scene).terrain_cost)
         return GridReachAnswer(
             question="reach",
             message=f"{a} may move to {counted(len(cells), 'cell')} within {allowance} {unit.name}"

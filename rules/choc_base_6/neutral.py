@@ -78,14 +78,14 @@ from arbitre.rules.choc_base_6.neutral_groups import (
 )
 from arbitre.rules.choc_base_6.neutral_messages import fire_message, move_message
 from arbitre.rules.choc_base_6.neutral_obstacles import enemy_contact, line_blockers, move_field
-from arbitre.rules.choc_base_6.options import house_rules, options_of
+from arbitre.rules.choc_base_6.options import options_of
 from arbitre.rules.choc_base_6.questions import cb6_questions
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import centre_distance_mm
 from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.options import Bonus, Die, Name, SideDice
 from arbitre.rules.ruleset import Gap, Measure, MeasuringRuleset, Question, coordinate_mm
-from arbitre.rules.terrain import straight_cost_mm
+from arbitre.rules.terrain import straight_cost_mm, terrain_cost_notes
 
 _FIRE_CHECKS = {Reason.OUT_OF_RANGE: "range", Reason.LINE_BLOCKED: "line"}
 """The margin each refusal of a shot rests on."""
@@ -328,7 +328,7 @@ class ChocBase6Neutral(MeasuringRuleset):
             path.blocked_by,
             occupied,
         )
-        notes = house_rules(options)
+        notes = terrain_cost_notes(options.terrain_cost)
         return MoveAnswer(
             question="move",
             message=with_certainty(text, *margins) + warning_lines(notes),
@@ -364,7 +364,7 @@ class ChocBase6Neutral(MeasuringRuleset):
             area,
             (allowance_mm, float(allowance_units), unit.name),
             within=f"within {allowance_units} {unit.name}",
-            warnings=house_rules(options),
+            warnings=terrain_cost_notes(options.terrain_cost),
         )
 
     def groups(self, scene: Scene) -> GroupsAnswer:

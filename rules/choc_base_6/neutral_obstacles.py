@@ -21,10 +21,10 @@ from arbitre.rules.choc_base_6.neutral_groups import (
     group_footprints,
     reference_of,
 )
-from arbitre.rules.choc_base_6.options import ChocBase6Options, options_of, terrain_costs
+from arbitre.rules.choc_base_6.options import ChocBase6Options, options_of
 from arbitre.rules.geometry import centre_distance_mm, line_penetration_mm, segment_distances
 from arbitre.rules.model import Figure, Scene, centres_mm, sigma_across_line, sigma_between
-from arbitre.rules.terrain import terrain_regions
+from arbitre.rules.terrain import terrain_costs, terrain_regions
 
 
 def enemy_contact(
@@ -161,13 +161,13 @@ def _standing_obstacles(
     tuple[pathing.CostlyRegion, ...],
 ]:
     """Every group's footprint as an obstacle (in `find_groups` order), and the terrain
-    that blocks or (under the house rule, `terrain_costs`) costs a CB6 move, made once per
+    that blocks or (under the house rule ``terrain_cost: double``) costs a CB6 move, made once per
     scene."""
     groups = find_groups(scene).groups
     footprints = group_footprints(scene).discs
     hulls = tuple(
         pathing.DiscHull(discs, group.name) for group, discs in zip(groups, footprints, strict=True)
     )
-    costs = terrain_costs(options_of(scene))
+    costs = terrain_costs(options_of(scene).terrain_cost)
     polygons, costly = terrain_regions(scene, BLOCKING_TERRAIN, costs)
     return hulls, polygons, costly

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from arbitre.rules.answers import Said
-from arbitre.rules.choc_base_6.book import COSTLY_TERRAIN
-from arbitre.rules.model import Scene, TerrainKind
+from arbitre.rules.model import Scene
 from arbitre.rules.options import FiniteNumber, GapMm, LengthMm
 from arbitre.rules.ruleset import scene_options
+from arbitre.rules.terrain import TerrainCost
 
 
 class ChocBase6Options(BaseModel):
@@ -28,7 +26,7 @@ class ChocBase6Options(BaseModel):
     contact_tolerance_mm: GapMm = 2.0
     # The book gives terrain no cost: woods and difficult ground cost double only under
     # this house rule (impassable ground and buildings block either way).
-    terrain_cost: Literal["none", "double"] = "none"
+    terrain_cost: TerrainCost = "none"
     # Grids (see arbitre.rules.choc_base_6.grid): the centre of cell (0, 0), table mm
     # (default: half a cell from the table corner on both axes), the grid's turn
     # counter-clockwise, and whether hexes have a point (neighbours along x) or a flat
@@ -50,22 +48,3 @@ class ChocBase6Options(BaseModel):
 def options_of(scene: Scene) -> ChocBase6Options:
     """A CB6 scene's options."""
     return scene_options(scene, ChocBase6Options)
-
-
-def terrain_costs(options: ChocBase6Options) -> Mapping[TerrainKind, float]:
-    """The terrain a move pays more to cross, and its factor: none as the book says, or
-    woods and difficult ground double under the house rule ``terrain_cost: double``."""
-    return COSTLY_TERRAIN if options.terrain_cost == "double" else {}
-
-
-def house_rules(options: ChocBase6Options) -> tuple[Said, ...]:
-    """What a move or reach answer says of the house rules it was answered under."""
-    if options.terrain_cost == "none":
-        return ()
-    return (
-        Said(
-            "house_rule_terrain_cost",
-            "house rule terrain_cost: woods and difficult ground cost double "
-            "(the book gives terrain no cost)",
-        ),
-    )

@@ -16,6 +16,7 @@ from arbitre.rules.registry import find_ruleset, ruleset_names
 from arbitre.rules.scene import parse_scene
 from arbitre.rules.smooth_and_rifled import geometry as sr_geometry
 from arbitre.rules.smooth_and_rifled import moves as sr_moves
+from arbitre.rules.terrain import HOUSE_RULE_COSTS
 
 from .still_demo import still_demo
 
@@ -29,7 +30,7 @@ def test_every_rule_system_has_its_line() -> None:
 
 
 def test_the_kinds_are_those_the_rule_packages_name() -> None:
-    assert _read("choc-base-6") == {*cb6.COSTLY_TERRAIN, *cb6.BLOCKING_TERRAIN}
+    assert _read("choc-base-6") == {*HOUSE_RULE_COSTS, *cb6.BLOCKING_TERRAIN}
     assert _read("confrontation") == {
         *confrontation.COSTLY_TERRAIN,
         *confrontation.BLOCKING_TERRAIN,
