@@ -46,7 +46,8 @@ TERRAIN_READ: dict[str, TerrainRead] = {
     # difficult ground and woods slow, impassable ground and buildings block (mbt/moves.py,
     # mbt/plates.py)
     "mbt": TerrainRead(_GROUND, levels=False),
-    # moves and pursuits only (confrontation/book.py)
+    # pursuits only: impassable ground and buildings block (confrontation/book.py), woods
+    # and difficult ground cost double under the house rule terrain_cost: double
     "confrontation": TerrainRead(_GROUND, levels=False),
 }
 

@@ -35,7 +35,7 @@ the proposal, :mod:`~arbitre.rules.confrontation.melees` the melees of a scene, 
 
 from typing import TYPE_CHECKING
 
-from arbitre.rules.confrontation.book import BLOCKING_TERRAIN, COSTLY_TERRAIN, NUMBERS, Numbers
+from arbitre.rules.confrontation.book import BLOCKING_TERRAIN, NUMBERS, Numbers
 from arbitre.rules.confrontation.contacts import Contacts, base_of, edge_gap_mm, find_contacts
 from arbitre.rules.confrontation.options import ConfrontationOptions
 from arbitre.rules.confrontation.ruleset import Confrontation
@@ -67,7 +67,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BLOCKING_TERRAIN",
-    "COSTLY_TERRAIN",
     "NUMBERS",
     "Combat",
     "Confrontation",

@@ -18,5 +18,4 @@ class Numbers:
 
 
 NUMBERS = Numbers()
-COSTLY_TERRAIN = {TerrainKind.DIFFICULT: 2.0, TerrainKind.WOOD: 2.0}
 BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from arbitre.rules.model import Scene
 from arbitre.rules.options import GapMm, LengthMm, Takes
 from arbitre.rules.ruleset import scene_options
+from arbitre.rules.terrain import TerrainCost
 
 MAX_PARTITIONS = 10_000
 """The most splits of one melee a scene may ask to list (``max_partitions``)."""
@@ -23,6 +24,9 @@ class ConfrontationOptions(BaseModel):
     contact_tolerance_mm: GapMm = 2.0
     base_mm: LengthMm = 25.0
     max_partitions: Annotated[int, Field(ge=1, le=MAX_PARTITIONS, strict=True)] = 200
+    # The book gives terrain no cost: woods and difficult ground cost a pursuit double only
+    # under this house rule (impassable ground and buildings block either way).
+    terrain_cost: TerrainCost = "none"
 
 
 def options_of(scene: Scene) -> ConfrontationOptions:

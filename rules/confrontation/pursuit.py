@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from arbitre.rules import pathing
-from arbitre.rules.answers import Said, area_text
+from arbitre.rules.answers import Said, area_text, warning_lines
 from arbitre.rules.confrontation.answers import PursuitAnswer
-from arbitre.rules.confrontation.book import BLOCKING_TERRAIN, COSTLY_TERRAIN, NUMBERS
+from arbitre.rules.confrontation.book import BLOCKING_TERRAIN, NUMBERS
 from arbitre.rules.confrontation.contacts import base_of, find_contacts
 from arbitre.rules.confrontation.dice import pursuit_distance_cm
 from arbitre.rules.confrontation.options import options_of
@@ -22,7 +22,7 @@ from arbitre.rules.errors import QuestionError
 from arbitre.rules.geometry import area_answer
 from arbitre.rules.model import Scene
 from arbitre.rules.ruleset import figure_named
-from arbitre.rules.terrain import terrain_regions
+from arbitre.rules.terrain import terrain_cost_notes, terrain_costs, terrain_regions
 
 
 def pursuit_answer(scene: Scene, a: str) -> PursuitAnswer:
@@ -40,13 +40,15 @@ def pursuit_answer(scene: Scene, a: str) -> PursuitAnswer:
         for f in scene.figures
         if f.id != figure.id
     )
-    polygons, costly = terrain_regions(scene, BLOCKING_TERRAIN, COSTLY_TERRAIN)
+    costs = terrain_costs(options.terrain_cost)
+    polygons, costly = terrain_regions(scene, BLOCKING_TERRAIN, costs)
     ground = pathing.Field(scene.table.width_mm, scene.table.depth_mm, hulls, polygons, costly)
     area = pathing.reachable_area(ground, figure.xy, radius_mm, pursuit_mm)
     found = area_answer(area)
     index = scene.figures.index(figure)
     engaged = tuple(scene.figures[k].id for k in find_contacts(scene).enemies[index])
-    warnings = []
+    notes = terrain_cost_notes(options.terrain_cost)
+    warnings: list[str] = list(notes)
     if engaged:
         warnings.append(
             Said(
@@ -60,7 +62,7 @@ def pursuit_answer(scene: Scene, a: str) -> PursuitAnswer:
     return PursuitAnswer(
         question="pursuit",
         message=f"{a} may pursue {pursuit_cm} cm (half of MOU {mou:g}, rounded up): "
-        f"{area_text(found.area_mm2)} within reach",
+        f"{area_text(found.area_mm2)} within reach" + warning_lines(notes),
         mover=a,
         area_mm2=found.area_mm2,
         polygons_mm=found.polygons_mm,

@@ -32,7 +32,7 @@ def test_every_rule_system_has_its_line() -> None:
 def test_the_kinds_are_those_the_rule_packages_name() -> None:
     assert _read("choc-base-6") == {*HOUSE_RULE_COSTS, *cb6.BLOCKING_TERRAIN}
     assert _read("confrontation") == {
-        *confrontation.COSTLY_TERRAIN,
+        *HOUSE_RULE_COSTS,
         *confrontation.BLOCKING_TERRAIN,
     }
     assert _read("musg") == {*musg.COSTLY_TERRAIN, *musg.BLOCKING_TERRAIN, *musg.COVER_TERRAIN}

@@ -445,3 +445,31 @@ def test_one_melee_of_sixty_gets_a_proposal_for_every_figure() -> None:
     assert len(melee["figures"]) == 60 and melee["truncated"] and not melee["exhausted"]
     fighting = [f for combat in melee["proposal"]["combats"] for f in combat]
     assert sorted(fighting) == sorted(melee["figures"])
+
+
+@pytest.mark.parametrize("terrain_cost", ["none", "double"])
+def test_a_pursuit_through_a_wood_costs_nothing_more_but_under_the_house_rule(
+    terrain_cost: str,
+) -> None:
+    # A lone figure of MOU 10 pursues 5 cm = 50 mm, standing in a wood that covers the
+    # whole table. The book gives terrain no cost: its reach is a disc of 50 mm around it,
+    # pi 50^2 = 7854 mm^2 (less the few mm^2 its polygon cuts off). Under the house rule
+    # every mm costs two: a disc of 25 mm, a quarter of the area.
+    data = {
+        "ruleset": "confrontation",
+        "options": {"terrain_cost": terrain_cost},
+        "table": {"width_mm": 1200, "depth_mm": 900},
+        "figures": [_fig("a", "red", 600, 450, attrs={"mou_cm": 10})],
+        "terrain": [
+            {"id": "wood", "kind": "wood", "polygon_mm": [[0, 0], [1200, 0], [1200, 900], [0, 900]]}
+        ],
+    }
+    answer = ask(parse_scene(data), "pursuit", ["a"]).to_json()
+    disc_mm2 = math.pi * 50.0**2
+    if terrain_cost == "none":
+        assert answer["area_mm2"] == pytest.approx(disc_mm2, rel=0.01)
+        assert answer["warnings"] == []
+    else:
+        assert answer["area_mm2"] == pytest.approx(disc_mm2 / 4, rel=0.01)
+        assert [c["code"] for c in answer["warning_codes"]] == ["house_rule_terrain_cost"]
+    assert answer["pursuit_mm"] == 50.0
