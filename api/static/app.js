@@ -23,6 +23,7 @@ import {
   zoomMap,
 } from "./draw.js";
 import { createEditor } from "./editor.js";
+import { createJournal } from "./journal.js";
 import { errorWords, initialLanguage, language, list, localDigits, number, setLanguage, t, tOr, translatePage, unitWord } from "./i18n.js";
 import * as server from "./server.js";
 
@@ -76,6 +77,7 @@ const app = {
   token: takeToken(),
   views: {},
   editor: null,
+  journal: null,
   savedTerrain: null, // {terrain, version} the server answered the last save with
   pan: null, // {id, x, y, moved}: a finger or the mouse dragging the zoomed map
   pannedAt: -Infinity, // when the last drag ended: a click after it, with no new press, is no tap
@@ -400,6 +402,7 @@ function renderAll() {
   app.editor.fillPickers();
   app.editor.render();
   renderScenes();
+  app.journal.render();
   renderLive();
 }
 
@@ -1006,12 +1009,13 @@ function shownState() {
 
 function renderScenes() {
   const banner = byTestId("scene-banner");
+  const from = app.scene?.journaled ? "journal" : "scenes"; // a journaled table, or a file
   banner.hidden = !app.scene;
-  banner.textContent = app.scene ? t("scenes.loaded", { name: app.scene.name }) : "";
+  banner.textContent = app.scene ? t(`${from}.loaded`, { name: app.scene.name }) : "";
   byTestId("scene-back").hidden = !app.scene;
   // The same, in the sticky bar: a scene is never taken for the live table.
   byTestId("scene-flag").hidden = !app.scene;
-  byTestId("scene-flag-text").textContent = app.scene ? t("scenes.flag", { name: app.scene.name }) : "";
+  byTestId("scene-flag-text").textContent = app.scene ? t(`${from}.flag`, { name: app.scene.name }) : "";
   document.body.classList.toggle("scene-shown", Boolean(app.scene));
 }
 
@@ -1042,6 +1046,28 @@ function backToLive() {
   app.scene = null;
   sceneMessage(t("scenes.live"));
   showScene();
+  app.journal.closed();
+}
+
+/** Show a journaled table on the map (`asked`: the question asked on it, with its answer,
+ * drawn as the page draws its own; null for a settled state); false if it cannot be read. */
+async function showJournaled(name, scene, asked) {
+  const reply = await server.readScene(name, JSON.stringify(scene));
+  if (!reply.ok) {
+    byTestId("journal-message").textContent = t("journal.failed", { detail: reply.detail ?? "" });
+    return false;
+  }
+  app.scene = { name, data: reply.data.scene, view: reply.data.view, journaled: true };
+  showScene();
+  const question = asked?.question;
+  if (asked && asked.status === 200 && RESULTS[question]) {
+    const moving = question === "move" || question === "reach";
+    app.picks = moving ? asked.args.slice(0, 1) : asked.args.slice(0, 2);
+    const target = question === "move" ? asked.args.slice(1, 3).map(Number) : null;
+    if (question === "reach") app.reach = asked.answer;
+    keepAnswer(question, asked.answer, app.picks, target, { show: false });
+  }
+  return true;
 }
 
 function showScene() {
@@ -1101,6 +1127,7 @@ function wire() {
   byTestId("scene-back").addEventListener("click", backToLive);
   byTestId("scene-flag-back").addEventListener("click", backToLive);
   app.editor.wire();
+  app.journal.wire();
   byTestId("unit-mm").addEventListener("input", (event) => {
     event.target.dataset.edited = "true";
   });
@@ -1114,6 +1141,12 @@ function start() {
   setLanguage(initialLanguage(localStorage.getItem("arbitre.lang"), navigator.languages || [navigator.language]));
   app.views.map = createMap(byTestId("map"));
   app.views.camera = createCamera(byTestId("camera-overlay"));
+  app.journal = createJournal({
+    byTestId,
+    figures: () => (app.live?.figures ?? []).map((f) => f.id),
+    show: showJournaled,
+    shown: () => (app.scene?.journaled ? app.scene.name : null),
+  });
   app.editor = createEditor({
     byTestId,
     view: app.views.map,

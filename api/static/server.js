@@ -132,3 +132,39 @@ export function followState(onState, onConnection) {
   }
   connect();
 }
+
+/** GET a JSON route: {ok: true, data} or {ok: false, status, detail}. */
+async function getJson(url) {
+  try {
+    const response = await fetch(url);
+    if (!response.ok) return { ok: false, status: response.status, detail: await readDetail(response) };
+    return { ok: true, data: await response.json() };
+  } catch (error) {
+    return { ok: false, status: 0, detail: String(error) };
+  }
+}
+
+/** The journal's questions, newest first (`before`: the next page; `figure`: only those
+ * about it), with its size and counts; 404 when the server keeps no journal. */
+export function journal({ limit = 20, before = null, figure = null } = {}) {
+  const url = new URL(apiUrl("api/journal"));
+  url.searchParams.set("limit", String(limit));
+  if (before !== null) url.searchParams.set("before", String(before));
+  if (figure) url.searchParams.set("figure", figure);
+  return getJson(url);
+}
+
+/** A journaled question whole: its answer and the scene it was asked on. */
+export function journalQuestion(id) {
+  return getJson(apiUrl(`api/journal/${id}`));
+}
+
+/** The settled states' timeline, oldest first. */
+export function journalStates() {
+  return getJson(apiUrl("api/journal/states"));
+}
+
+/** A settled state whole, with its scene. */
+export function journalState(id) {
+  return getJson(apiUrl(`api/journal/states/${id}`));
+}
