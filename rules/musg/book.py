@@ -29,6 +29,7 @@ class Numbers:
     )
     failed_charge_points: int = 2
     failed_charge_fraction: float = 0.5
+    charge_strength_bonus: int = 1
     difficult_factor: float = 2.0
     leave_move_fraction: float = 0.5
     leave_friend_pas: float = 1.0

@@ -14,6 +14,7 @@ from arbitre.rules.answer_kinds import reach_answer_of
 from arbitre.rules.answers import (
     Margin,
     Reason,
+    Said,
     Unit,
     allowance_verdict,
     in_units,
@@ -37,16 +38,24 @@ from arbitre.rules.terrain import straight_cost_mm, terrain_regions
 
 CUT_BISECTIONS = 40  # halvings of a leg when cutting a way at a cost (leg / 2^40)
 
+FAILED_CHARGE = (Reason.CHARGE_SHORT, Reason.OVER_ALLOWANCE, Reason.PATH_BLOCKED)
+"""Why a charge does not arrive in contact, and becomes a run: its goal is out of contact,
+or its way is longer than the charge (« S'il n'arrive pas au contact l'action devient
+Courir et coûte au final 2 PA », Charger au corps à corps)."""
+
 
 def move_answer(
     scene: Scene, a: str, x: str, y: str, mode: Mode = "walk", pa_left: PaLeft | None = None
 ) -> MusgMoveAnswer:
     """May A walk, run or charge to (x, y) table mm: the path, its cost and the PA spent.
 
-    A charge that falls short becomes a run and costs 2 PA; with ``pa_left`` 1 the
-    figure "ne se déplace que de la moitié de son mouvement, et s'il est en terrain
-    difficile il ne se déplace pas" (Charger au corps à corps): the answer then gives
-    how far it goes along the charge's way (``failed_*``).
+    A charge that does not arrive in contact (its goal is out of contact, or its way is
+    longer than the charge: `FAILED_CHARGE`) becomes a run and costs 2 PA: the run goes
+    along the charge's way as far as it reaches (``failed_*`` when it stops before the
+    goal). With ``pa_left`` 1 the figure "ne se déplace que de la moitié de son
+    mouvement, et s'il est en terrain difficile il ne se déplace pas" (Charger au corps
+    à corps): the answer then gives how far it goes along the charge's way. A charge
+    that arrives gives +1 strength to the next attacks of the activation.
     """
     left = _pa_left(pa_left)
     if mode not in MODES:
@@ -120,11 +129,34 @@ def move_answer(
     legal = not reasons
     points = NUMBERS.action_points[mode]
     failed: dict[str, Any] = {}
-    if mode == "charge" and Reason.CHARGE_SHORT in reasons:
+    warnings: list[str] = []
+    if mode == "charge" and legal:
+        warnings.append(
+            Said(
+                "charge_strength_bonus",
+                "the charge reaches contact: +{bonus} strength to {figure}'s next attacks "
+                "this activation",
+                bonus=NUMBERS.charge_strength_bonus,
+                figure=a,
+            )
+        )
+    if mode == "charge" and any(r in reasons for r in FAILED_CHARGE):
         points = NUMBERS.failed_charge_points
+        warnings.append(
+            Said(
+                "charge_becomes_run",
+                "{figure} does not reach contact: the charge becomes a run and costs {pa} PA",
+                figure=a,
+                pa=points,
+            )
+        )
         if left is not None and left < points:
             points = left
-            failed = _failed_charge(scene, mover, terrain, goal, options, unit)
+            failed = _failed_charge(scene, mover, terrain, goal, options, unit, None)
+        elif Reason.OVER_ALLOWANCE in reasons or Reason.PATH_BLOCKED in reasons:
+            failed = _failed_charge(scene, mover, terrain, goal, options, unit, allowance_units)
+        if failed:
+            warnings.append(failed.pop("said"))
     cost_mm = path.cost_mm if path.found else math.inf
     text = _move_message(
         a,
@@ -139,8 +171,8 @@ def move_answer(
         contact_with,
         points,
     )
-    if failed:
-        text += "; " + failed.pop("text")
+    if failed.get("failed_to_mm") is not None:
+        text += "; it stops at ({:.0f}, {:.0f})".format(*failed["failed_to_mm"])
     return MusgMoveAnswer(
         question="move",
         message=with_certainty(text, *margins),
@@ -159,6 +191,7 @@ def move_answer(
         action_points=points,
         contact_with=tuple(contact_with),
         pa_left=left,
+        warnings=tuple(warnings),
         **failed,
     )
 
@@ -196,27 +229,46 @@ def _failed_charge(
     goal: np.ndarray,
     options: MusgOptions,
     unit: Unit,
+    run_units: float | None,
 ) -> dict[str, Any]:
-    """A short charge with one PA left: half a move along the cheapest way to the charge's
-    goal, none in difficult ground (the figure's base overlapping it)."""
-    ground = _in_difficult(scene, mover, base_radius_mm(mover, options))
-    move_units = 0.0 if ground else move_pas_of(mover) * NUMBERS.failed_charge_fraction
+    """Where a failed charge stops along the cheapest way to the charge's goal, costly
+    ground counted: after ``run_units`` (the run it became, when the way is longer), or,
+    with one PA left (``run_units`` None), after half a move, none in difficult ground
+    (the figure's base overlapping it)."""
+    radius_mm = base_radius_mm(mover, options)
+    ground = None if run_units is not None else _in_difficult(scene, mover, radius_mm)
+    if run_units is not None:
+        move_units = run_units
+    else:
+        move_units = 0.0 if ground else move_pas_of(mover) * NUMBERS.failed_charge_fraction
     move_mm = unit.to_mm(move_units)
-    path = pathing.shortest_path(terrain, mover.xy, goal, base_radius_mm(mover, options))
+    path = pathing.shortest_path(terrain, mover.xy, goal, radius_mm)
     points = np.asarray(path.points_mm, dtype=np.float64)
     if not path.found or len(points) < 2:
         points = np.array([mover.xy])
-    way = cut_path(terrain, points, move_mm, base_radius_mm(mover, options))
-    end = way[-1]
+    way = cut_path(terrain, points, move_mm, radius_mm)
+    said: Said
     if ground:
-        text = f"with 1 PA left it does not move, being in difficult ground ({ground})"
-    else:
-        text = (
-            f"with 1 PA left it moves only half its move, {in_units(move_units, 'pas', 'g')}, "
-            f"to ({end[0]:.0f}, {end[1]:.0f})"
+        said = Said(
+            "charge_no_move",
+            "with 1 PA left it does not move: it stands in difficult ground ({ground})",
+            ground=ground,
         )
+    elif run_units is None:
+        said = Said(
+            "charge_half_move",
+            "with 1 PA left it moves only half its move, {units} paces",
+            units=f"{move_units:g}",
+        )
+    else:
+        said = Said(
+            "charge_run_cut",
+            "the run stops after {units} paces along the way",
+            units=f"{move_units:g}",
+        )
+    end = way[-1]
     return {
-        "text": text,
+        "said": said,
         "failed_move_mm": move_mm,
         "failed_move_units": move_units,
         "failed_to_mm": (float(end[0]), float(end[1])) if path.found or ground else None,

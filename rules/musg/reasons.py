@@ -22,7 +22,7 @@ REASON_WORDS = {
     Reason.DESTINATION_OCCUPIED: "the destination overlaps",
     Reason.PATH_BLOCKED: "the way is blocked",
     Reason.OVER_ALLOWANCE: "too far",
-    Reason.CHARGE_SHORT: "the charge ends out of contact: it becomes a run (2 PA)",
+    Reason.CHARGE_SHORT: "the charge ends out of contact",
     Reason.NOT_IN_CONTACT: "not engaged in a melee",
 }
 
