@@ -329,7 +329,7 @@ def about_question(
     groups: Mapping[str, Sequence[str]],
 ) -> dict[str, Any]:
     """``about`` (which positions the live table's answer rests on: `positions`, `moving`,
-    `stale`) narrowed to the figures the question is about: those its arguments name, by
+    `stale`, `pinned`) narrowed to the figures the question is about: those its arguments name, by
     id, side or declared group or unit, and the members of the groups they name
     (``groups``: each group's figure ids, as the ``groups`` question gives them). A
     question naming none of them (``groups`` itself) is about every figure."""
@@ -342,7 +342,10 @@ def about_question(
     moving = [name for name in about.get("moving", []) if name in concerned]
     stale = [name for name in about.get("stale", []) if name in concerned]
     positions = "moving" if moving else "settled"
-    return {**about, "positions": positions, "moving": moving, "stale": stale}
+    narrowed = {**about, "positions": positions, "moving": moving, "stale": stale}
+    if "pinned" in about:  # figures put back by hand (`arbitre.api.live.table.Pin`)
+        narrowed["pinned"] = [name for name in about["pinned"] if name in concerned]
+    return narrowed
 
 
 def groups_answer(scene: Scene, kept: LastScene | None = None) -> dict[str, Any] | None:

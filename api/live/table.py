@@ -83,6 +83,26 @@ class TableConfig:
         return (self.camera, *self.more_cameras)
 
 
+PIN_RELEASE_MM = 10.0
+"""A pinned figure seen again this near where it was pinned is released: the camera's
+place takes over."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pin:
+    """A figure put back by hand where it stood (a knocked-over figure, from the game
+    journal): the live table uses this place until the camera sees the figure again
+    within `PIN_RELEASE_MM` of it, or the player releases it. ``time``: when it stood
+    there (seconds since 1970)."""
+
+    marker: int
+    x_mm: float
+    y_mm: float
+    facing_deg: float
+    sigma_mm: float
+    time: float
+
+
 class LiveTable:
     """The table watched by one camera or several: each camera's loop
     (`arbitre.api.live.camera_loop.CameraLoop`), their tracks fused
@@ -147,6 +167,10 @@ class LiveTable:
         self._recent_jpegs: dict[tuple[bool, int], Latest[bytes | None]] = {
             (overlays, k): Latest() for overlays in (False, True) for k in range(len(sources))
         }
+        self._pins: dict[int, Pin] = {}  # by marker
+        self._pins_lock = threading.Lock()
+        self.pins_version = 0
+        """How many times a figure was pinned or released."""
         # The last scene made from the tracks, with what was derived from it: a table
         # whose figures have not moved (to the positions' rounding) reuses both, and with
         # them every cache the rules keep per scene (groups, gaps, hulls, paths).
@@ -187,7 +211,8 @@ class LiveTable:
     def _change_key(self) -> tuple[object, ...]:
         """What a state depends on besides the time within a tenth of a second."""
         steps = tuple(camera.steps for camera in self.cameras)
-        return (id(self.config), self.terrain_version, steps, int(self._now() * 10.0))
+        time_key = int(self._now() * 10.0)
+        return (id(self.config), self.terrain_version, self.pins_version, steps, time_key)
 
     def _now(self) -> float:
         """The table's time: seconds since it started (every camera's tracks use it)."""
@@ -255,9 +280,65 @@ class LiveTable:
     # --- what the API shows ------------------------------------------------------------
 
     def fused(self) -> FusedTracks:
-        """The table's tracks now: every camera's, fused."""
+        """The table's tracks now: every camera's, fused, a pinned figure at its pin."""
         now = self._now()
-        return fuse_tracks([camera.tracks(now) for camera in self.cameras])
+        return self._with_pins(fuse_tracks([camera.tracks(now) for camera in self.cameras]))
+
+    # --- figures put back by hand ------------------------------------------------------
+
+    def pin(self, pin: Pin) -> None:
+        """Use ``pin``'s place for its figure until the camera sees it there again (or
+        `release`)."""
+        with self._pins_lock:
+            self._pins[pin.marker] = pin
+            self.pins_version += 1
+
+    def release(self, marker: int) -> bool:
+        """Let the camera place a pinned figure again; False if it was not pinned."""
+        with self._pins_lock:
+            released = self._pins.pop(marker, None) is not None
+            if released:
+                self.pins_version += 1
+        return released
+
+    def pins(self) -> tuple[Pin, ...]:
+        """The figures pinned now, by marker."""
+        with self._pins_lock:
+            return tuple(self._pins[marker] for marker in sorted(self._pins))
+
+    def _with_pins(self, fused: FusedTracks) -> FusedTracks:
+        """The tracks with each pinned figure at its pin (independent of the others, sure to
+        its pin's sigma); a pin whose figure the camera sees again within `PIN_RELEASE_MM`
+        of it is released first."""
+        with self._pins_lock:
+            if not self._pins:
+                return fused
+            tracks = {track.marker: track for track in fused.tracks}
+            for marker, pin in list(self._pins.items()):
+                seen = tracks.get(marker)
+                if seen is not None and not seen.stale:
+                    if math.hypot(seen.x_mm - pin.x_mm, seen.y_mm - pin.y_mm) <= PIN_RELEASE_MM:
+                        del self._pins[marker]  # back where it stood: the camera takes over
+                        self.pins_version += 1
+                        continue
+                tracks[marker] = Track(
+                    marker=marker,
+                    x_mm=pin.x_mm,
+                    y_mm=pin.y_mm,
+                    sigma_mm=pin.sigma_mm,
+                    heading_deg=pin.facing_deg % 360.0,
+                    stale=False,
+                    age_s=0.0,
+                    settled=True,
+                    still_s=0.0,
+                    last_seen_s=seen.last_seen_s if seen is not None else 0.0,
+                )
+        return replace(fused, tracks=tuple(tracks.values()))
+
+    def pinned_markers(self) -> frozenset[int]:
+        """The markers of the figures pinned now."""
+        with self._pins_lock:
+            return frozenset(self._pins)
 
     def tracks(self) -> tuple[Track, ...]:
         return self.fused().tracks
@@ -272,6 +353,8 @@ class LiveTable:
         first = cameras[0]
         terrain_version = self.terrain_version  # before the terrain is read (use_terrain)
         ruleset = find_ruleset(self.config.ruleset)
+        pins = self.pins()
+        pinned = {pin.marker for pin in pins}
         figures = []
         for track in tracks:
             if self.config.roster.terrain_by_marker(track.marker) is not None:
@@ -300,6 +383,7 @@ class LiveTable:
                     "image_px": px[0],
                     "views_px": px,
                     "views": list(fused.views.get(track.marker, ())),
+                    "pinned": track.marker in pinned,
                 }
             )
         problem: str | None = None
@@ -341,7 +425,23 @@ class LiveTable:
             "camera_warnings": [
                 _disagreement_text(d, self.config.roster) for d in fused.disagreements
             ],
+            "pins": self.state_pins(pins),
         }
+
+    def state_pins(self, pins: Sequence[Pin] | None = None) -> list[dict[str, Any]]:
+        """The pinned figures as the state gives them (those of now by default)."""
+        return [
+            {
+                "figure": _figure_id_of(pin.marker, self.config.roster),
+                "marker": pin.marker,
+                "x_mm": round(pin.x_mm, 2),
+                "y_mm": round(pin.y_mm, 2),
+                "facing_deg": round(pin.facing_deg, 1),
+                "sigma_mm": round(pin.sigma_mm, 3),
+                "time": pin.time,
+            }
+            for pin in (self.pins() if pins is None else pins)
+        ]
 
     def set_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Use new ruleset options, checked first on the current table (RulesError if bad)."""
@@ -414,10 +514,13 @@ class LiveTable:
         return self._document(fused), self._about(fused.tracks)
 
     def _about(self, tracks: Sequence[Track]) -> dict[str, Any]:
+        pinned = self.pinned_markers()
+        roster = self.config.roster
         return {
             "positions": "settled" if all(t.settled for t in tracks) else "moving",
-            "moving": [_figure_id(t, self.config.roster) for t in tracks if not t.settled],
-            "stale": [_figure_id(t, self.config.roster) for t in tracks if t.stale],
+            "moving": [_figure_id(t, roster) for t in tracks if not t.settled],
+            "stale": [_figure_id(t, roster) for t in tracks if t.stale],
+            "pinned": [_figure_id(t, roster) for t in tracks if t.marker in pinned],
         }
 
     def jpeg(
@@ -585,8 +688,12 @@ def _on_step(value_mm: float) -> float:
 
 
 def _figure_id(track: Track, roster: Roster) -> str:
-    who = roster.by_marker(track.marker)
-    return who.id if who else f"marker{track.marker}"
+    return _figure_id_of(track.marker, roster)
+
+
+def _figure_id_of(marker: int, roster: Roster) -> str:
+    who = roster.by_marker(marker)
+    return who.id if who else f"marker{marker}"
 
 
 SHARED_DECIMALS = 3
@@ -658,7 +765,9 @@ def _scene_figure(
 __all__ = [
     "MIN_SIGMA_MM",
     "MOVED_SHOWN_S",
+    "PIN_RELEASE_MM",
     "LiveTable",
+    "Pin",
     "TableConfig",
     "located_tracks",
     "scene_document",

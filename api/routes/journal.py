@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
 
 from arbitre.api.live.desk import json_body
 from arbitre.api.live.journal import (
@@ -19,7 +20,9 @@ from arbitre.api.live.journal import (
     JournalReader,
     Picture,
 )
+from arbitre.api.live.table import LiveTable, Pin
 from arbitre.api.routes.errors import errors
+from arbitre.api.routes.state import live_of, require_token
 
 router = APIRouter(prefix="/api/journal")
 
@@ -108,6 +111,96 @@ def get_journal(
         "next_before": questions[-1]["id"] if more else None,
         "journal": journal.stats(),
     }
+
+
+class PinRequest(BaseModel):
+    """A figure to put back where it stood in the journal: at a settled state, on the
+    table a question was asked on, or at a moment (the table the journal last knew then)."""
+
+    model_config = ConfigDict(extra="forbid")
+    figure: str = Field(min_length=1, max_length=200, examples=["Cavalier"])
+    state: int | None = Field(default=None, ge=1, le=MAX_ID, description="a settled state's id")
+    question: int | None = Field(default=None, ge=1, le=MAX_ID, description="a question's id")
+    at: float | None = Field(
+        default=None, ge=0, le=1e11, allow_inf_nan=False, description="seconds since 1970"
+    )
+
+
+@router.get("/pins")
+def get_journal_pins(request: Request) -> dict[str, Any]:
+    """The figures put back by hand: the live table uses their pinned places."""
+    return {"pins": _pins(request)}
+
+
+@router.post("/pins", responses=errors(403, 404, 422, e404="no such entry, or no journal"))
+def post_journal_pin(
+    change: PinRequest, request: Request, x_arbitre_token: str | None = Header(None)
+) -> dict[str, Any]:
+    """Put a figure back where it stood in the journal (a knocked-over figure): the live
+    table uses that place until the camera sees the figure within 10 mm of it, or it is
+    released; token needed."""
+    require_token(request, x_arbitre_token)
+    moments = [name for name in ("state", "question", "at") if getattr(change, name) is not None]
+    if len(moments) != 1:
+        raise HTTPException(status_code=422, detail="give one of state, question or at")
+    with _reader(request) as reader:
+        if change.state is not None:
+            found, what = reader.state(change.state), f"settled state {change.state}"
+        elif change.question is not None:
+            found, what = reader.question(change.question), f"question {change.question}"
+        else:
+            found = reader.scene_at(float(change.at or 0.0))
+            what = "the journal at that moment"
+    if found is None:
+        raise HTTPException(status_code=404, detail=f"nothing journaled for {what}")
+    live = live_of(request)
+    figures = {str(f.get("id")): f for f in found["scene"].get("figures", [])}
+    stood = figures.get(change.figure)
+    marker = _marker_of(live, change.figure)
+    if stood is None or marker is None:
+        names = ", ".join(sorted(figures)[:10]) or "none"
+        raise HTTPException(
+            status_code=422,
+            detail=f"figure {change.figure!r} is not on the table of {what} (its figures: {names})",
+        )
+    live.pin(
+        Pin(
+            marker=marker,
+            x_mm=float(stood["x_mm"]),
+            y_mm=float(stood["y_mm"]),
+            facing_deg=float(stood.get("facing_deg", 90.0)),
+            sigma_mm=float(stood.get("sigma_mm", live.config.sigma_floor_mm)),
+            time=float(found["time"]),
+        )
+    )
+    return {"pinned": change.figure, "from": what, "time": found["time"], "pins": _pins(request)}
+
+
+@router.delete("/pins/{figure}", responses=errors(403, 404, e404="the figure is not pinned"))
+def delete_journal_pin(
+    figure: str, request: Request, x_arbitre_token: str | None = Header(None)
+) -> dict[str, Any]:
+    """Release a pinned figure: the camera places it again; token needed."""
+    require_token(request, x_arbitre_token)
+    live = live_of(request)
+    marker = _marker_of(live, figure)
+    if marker is None or not live.release(marker):
+        raise HTTPException(status_code=404, detail=f"figure {figure[:200]!r} is not pinned")
+    return {"released": figure, "pins": _pins(request)}
+
+
+def _marker_of(live: LiveTable, figure: str) -> int | None:
+    """The marker a figure id goes by: the roster's, or N of ``markerN``."""
+    for who in live.config.roster.figures:
+        if who.id == figure:
+            return who.marker
+    if figure.startswith("marker") and figure[6:].isdigit():
+        return int(figure[6:])
+    return None
+
+
+def _pins(request: Request) -> list[dict[str, Any]]:
+    return list(live_of(request).state_pins())
 
 
 @router.get("/states", responses=errors(404, 422, e404="the server keeps no journal"))

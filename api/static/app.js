@@ -245,7 +245,8 @@ function figureMeta(figure) {
   const parts = [];
   if (figure.group) parts.push(t("figure.group", { group: figure.group }));
   parts.push(figure.side || t("side.none"));
-  if (figure.stale) parts.push(t("figure.stale", { age: number(figure.age_s, 0) }));
+  if (figure.pinned) parts.push(t("figure.pinned"));
+  else if (figure.stale) parts.push(t("figure.stale", { age: number(figure.age_s, 0) }));
   else if (!figure.settled) parts.push(t("figure.moving"));
   if (figure.height_known === false) parts.push(t("figure.no_height"));
   return parts.join(" · ");
@@ -489,6 +490,7 @@ function positionNotes(data) {
   const notes = [];
   if (data.moving?.length) notes.push(t("note.moving", { names: namesOf(data.moving) }));
   if (data.stale?.length) notes.push(t("note.stale", { names: namesOf(data.stale) }));
+  if (data.pinned?.length) notes.push(t("note.pinned", { names: namesOf(data.pinned) }));
   return notes;
 }
 
@@ -1146,6 +1148,8 @@ function start() {
     figures: () => (app.live?.figures ?? []).map((f) => f.id),
     show: showJournaled,
     shown: () => (app.scene?.journaled ? app.scene.name : null),
+    token: () => app.token,
+    pins: () => app.live?.pins ?? [],
   });
   app.editor = createEditor({
     byTestId,

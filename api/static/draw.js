@@ -63,6 +63,7 @@ function closeCall(svg, candidates, clientX, clientY) {
 function figureClasses(node, figure, overlay) {
   node.classList.toggle("stale", figure.stale);
   node.classList.toggle("moving", !figure.settled);
+  node.classList.toggle("pinned", Boolean(figure.pinned));
   node.classList.toggle("picked", overlay.picks.includes(figure.id));
   node.classList.toggle("blocking", overlay.blocked.has(figure.id));
   node.classList.toggle("cover", overlay.cover.has(figure.id));
@@ -107,6 +108,7 @@ function updateFigure(node, figure, at, sizes, colour, overlay) {
     "data-side": figure.side ?? "",
     "data-stale": String(figure.stale),
     "data-settled": String(figure.settled),
+    "data-pinned": figure.pinned ? "true" : null,
     "data-pick": pick >= 0 ? pick + 1 : null,
     "data-blocking": overlay.blocked.has(figure.id) ? "true" : null,
   });

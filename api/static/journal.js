@@ -1,7 +1,8 @@
 // The game journal on the page: the evening's questions (newest first, filtered by
 // figure), one opened with its answer, the camera's picture and the map as they were,
-// and a slider replaying the table each time a figure came to rest (GET /api/journal).
-// The section stays hidden when the server keeps no journal.
+// and a slider replaying the table each time a figure came to rest (GET /api/journal); a
+// figure of a journaled table put back where it stood (a knocked-over figure), with the
+// token. The section stays hidden when the server keeps no journal.
 
 import { el } from "./dom.js";
 import { language, number, t } from "./i18n.js";
@@ -20,15 +21,18 @@ function clock(seconds) {
  * The journal section. `figures()` gives the live table's figure ids (the filter's
  * choices); `show(name, scene, asked)` shows a journaled table on the map (`asked`: the
  * question and answer asked on it, or null for a settled state) and resolves to whether
- * it could; `shown()` is the name of the journal table shown, or null.
+ * it could; `shown()` is the name of the journal table shown, or null; `token()` the
+ * start-up token (null: no figure can be put back); `pins()` the live state's pinned
+ * figures.
  */
-export function createJournal({ byTestId, figures, show, shown }) {
+export function createJournal({ byTestId, figures, show, shown, token, pins }) {
   let kept = false; // the server keeps a journal
   let questions = []; // listed, newest first
   let nextBefore = null;
   let stats = null;
   let states = []; // the timeline: {id, time, figures}
   let opened = null; // the question opened, whole
+  let entry = null; // the journaled table shown: {where: {question} or {state}, figures}
   let replayTimer = null;
   let ticket = 0;
 
@@ -136,7 +140,49 @@ export function createJournal({ byTestId, figures, show, shown }) {
     renderEntry();
     renderTimeline();
     const name = shown();
+    if (!name) entry = null;
     byTestId("journal-message").textContent = name ? t("journal.showing", { name }) : "";
+    renderPins();
+  }
+
+  /** Putting a figure of the journaled table back, and the figures pinned now. */
+  function renderPins() {
+    const canPin = Boolean(entry && token());
+    byTestId("journal-put-back").hidden = !canPin;
+    if (canPin) {
+      const select = byTestId("journal-pin-figure");
+      const chosen = select.value;
+      const ids = [...entry.figures].sort();
+      if ([...select.options].map((o) => o.value).join("\n") !== ids.join("\n")) {
+        select.replaceChildren(...ids.map((id) => el("option", { value: id }, id)));
+        if (ids.includes(chosen)) select.value = chosen;
+      }
+    }
+    const pinned = pins();
+    byTestId("journal-pins").replaceChildren(
+      ...pinned.map((pin) =>
+        el(
+          "li",
+          { "data-testid": "journal-pinned", "data-figure": pin.figure },
+          t("journal.pinned", { figure: pin.figure, time: clock(pin.time) }),
+          token() ? el("button", { type: "button", class: "small", "data-testid": "journal-release", "data-figure": pin.figure }, t("journal.release")) : null,
+        ),
+      ),
+    );
+  }
+
+  async function putBack() {
+    if (!entry || !token()) return;
+    const figure = byTestId("journal-pin-figure").value;
+    const reply = await server.pinFigure(token(), figure, entry.where);
+    byTestId("journal-pin-message").textContent = reply.ok
+      ? t("journal.put_back", { figure, time: clock(reply.data.time) })
+      : t("journal.failed", { detail: reply.detail ?? "" });
+  }
+
+  async function release(figure) {
+    const reply = await server.releasePin(token(), figure);
+    byTestId("journal-pin-message").textContent = reply.ok ? t("journal.released", { figure }) : t("journal.failed", { detail: reply.detail ?? "" });
   }
 
   async function open(id) {
@@ -149,7 +195,9 @@ export function createJournal({ byTestId, figures, show, shown }) {
     }
     opened = reply.data;
     render();
-    await show(t("journal.question_name", { id, time: clock(opened.time) }), opened.scene, opened);
+    if (await show(t("journal.question_name", { id, time: clock(opened.time) }), opened.scene, opened)) {
+      entry = { where: { question: id }, figures: (opened.scene.figures ?? []).map((f) => f.id) };
+    }
     render();
   }
 
@@ -163,7 +211,9 @@ export function createJournal({ byTestId, figures, show, shown }) {
       const reply = await server.journalState(state.id);
       if (mine !== ticket || !reply.ok) return;
       opened = null;
-      await show(t("journal.state_name", { time: clock(state.time) }), reply.data.scene, null);
+      if (await show(t("journal.state_name", { time: clock(state.time) }), reply.data.scene, null)) {
+        entry = { where: { state: state.id }, figures: (reply.data.scene.figures ?? []).map((f) => f.id) };
+      }
       render();
     }, REPLAY_DELAY_MS);
   }
@@ -177,6 +227,11 @@ export function createJournal({ byTestId, figures, show, shown }) {
     byTestId("journal-refresh").addEventListener("click", () => refresh());
     byTestId("journal-more").addEventListener("click", more);
     byTestId("journal-slider").addEventListener("input", replay);
+    byTestId("journal-pin").addEventListener("click", putBack);
+    byTestId("journal-pins").addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-figure]");
+      if (button) release(button.dataset.figure);
+    });
     setInterval(() => {
       if (kept && !document.hidden) refresh({ keepPages: true });
     }, REFRESH_MS);
@@ -187,6 +242,7 @@ export function createJournal({ byTestId, figures, show, shown }) {
   function closed() {
     ticket += 1;
     opened = null;
+    entry = null;
     render();
   }
 

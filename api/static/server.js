@@ -168,3 +168,26 @@ export function journalStates() {
 export function journalState(id) {
   return getJson(apiUrl(`api/journal/states/${id}`));
 }
+
+/** Put a figure back where it stood in the journal (`where`: {state} or {question}), with
+ * the start-up token. */
+export async function pinFigure(token, figure, where) {
+  return sendJson("POST", apiUrl("api/journal/pins"), token, { figure, ...where });
+}
+
+/** Release a pinned figure, with the start-up token. */
+export async function releasePin(token, figure) {
+  return sendJson("DELETE", apiUrl(`api/journal/pins/${encodeURIComponent(figure)}`), token, null);
+}
+
+async function sendJson(method, url, token, body) {
+  try {
+    const headers = { "X-Arbitre-Token": token };
+    if (body !== null) headers["Content-Type"] = "application/json";
+    const response = await fetch(url, { method, headers, body: body === null ? undefined : JSON.stringify(body) });
+    if (!response.ok) return { ok: false, status: response.status, detail: await readDetail(response) };
+    return { ok: true, data: await response.json() };
+  } catch (error) {
+    return { ok: false, status: 0, detail: String(error) };
+  }
+}

@@ -45,7 +45,8 @@ def _ask(base: str, question: str, *args: str) -> Any:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``arbitre serve --demo --journal`` on a free port, three questions asked."""
+    """``arbitre serve --demo --journal`` on a free port, three questions asked: its
+    address with the start-up token (``?token=...``)."""
     journal = tmp_path_factory.mktemp("journal") / "journal.sqlite"
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -60,6 +61,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     base = f"http://127.0.0.1:{port}/"
     try:
+        token = ""
+        while process.stdout and not token:  # the start-up lines come before the server
+            line = process.stdout.readline()
+            assert line, "serve printed no token"
+            token = line.split("?token=")[1].strip() if "?token=" in line else ""
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:
             if process.poll() is not None:
@@ -74,7 +80,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         _ask(base, "distance", "alpins", "verts")
         _ask(base, "fire", "alpins", "verts")
         _ask(base, "reach", "cavalier")
-        yield base
+        yield f"{base}?token={token}"
     finally:
         process.terminate()
         try:
@@ -117,6 +123,7 @@ def _wait_for_places(page: Any, scene: dict[str, Any]) -> None:
 
 
 def test_the_journal_view_lists_opens_and_replays_the_evening(server: str) -> None:
+    page_url, server = server, server.split("?")[0]
     # a figure walks 8 s after the start: once it has come to rest, two settled states
     deadline = time.monotonic() + WALK_TIMEOUT_S
     while len(_get(server + "api/journal/states")["states"]) < 2:
@@ -130,7 +137,7 @@ def test_the_journal_view_lists_opens_and_replays_the_evening(server: str) -> No
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.add_init_script("localStorage.setItem('arbitre.lang', 'en')")
-        page.goto(server, wait_until="domcontentloaded")
+        page.goto(page_url, wait_until="domcontentloaded")
         page.wait_for_selector('[data-testid="journal"]:not([hidden])', timeout=TIMEOUT_MS)
         items = page.locator('[data-testid="journal-item"]')
         # newest first, each with its answer in words
@@ -184,8 +191,35 @@ def test_the_journal_view_lists_opens_and_replays_the_evening(server: str) -> No
                 f"settled state {index + 1} of {int(slider.get_attribute('max')) + 1}"
             )
         assert "Journal: the table at" in page.get_by_test_id("scene-flag-text").inner_text()
-        # back to the live table
+        # the figure that walked, put back where the first state had it (with the token)
+        first, last = (_drawn_as(_get(server + f"api/journal/states/{states[k]['id']}")["scene"])
+                       for k in (0, -1))  # fmt: skip
+        walker = max(
+            first, key=lambda k: abs(first[k][0] - last[k][0]) + abs(first[k][1] - last[k][1])
+        )
+        slider.fill("0")
+        _wait_for_places(page, _get(server + f"api/journal/states/{states[0]['id']}")["scene"])
+        page.get_by_test_id("journal-pin-figure").select_option(walker)
+        page.get_by_test_id("journal-pin").click()
+        page.wait_for_selector(f'[data-testid="journal-pinned"][data-figure="{walker}"]')
+        pinned = next(f for f in _get(server + "api/state")["figures"] if f["id"] == walker)
+        depth = _get(server + "api/scene")["table"]["depth_mm"]
+        assert pinned["pinned"] and (pinned["x_mm"], depth - pinned["y_mm"]) == pytest.approx(
+            first[walker], abs=0.01
+        )
+        # back to the live table: the pinned figure is marked on the map and in the list
         page.get_by_test_id("scene-flag-back").click()
         assert page.get_by_test_id("scene-flag").is_hidden()
         assert page.get_by_test_id("journal-entry").is_hidden()
+        page.wait_for_selector(
+            f'[data-testid="map-figure"][data-id="{walker}"][data-pinned="true"]'
+        )
+        assert (
+            "put back by hand"
+            in page.locator(f'[data-testid="figure-button"][data-id="{walker}"]').inner_text()
+        )
+        # released: the camera places it again
+        page.locator(f'[data-testid="journal-release"][data-figure="{walker}"]').click()
+        page.wait_for_selector(f'[data-testid="map-figure"][data-id="{walker}"]:not([data-pinned])')
+        assert _get(server + "api/state")["pins"] == []
         assert errors == []
