@@ -113,6 +113,24 @@ class ExplosionAnswer(Checked):
 
 
 @dataclass(frozen=True, slots=True)
+class StrayAnswer(Checked):
+    """Who takes a bow's or crossbow's missile on a 1: the figures on the line before the
+    target (``interposed``, nearest first), the ``dice`` they rolled, the one that ``hit``
+    (the first 6), and whether the missile is ``lost`` (no 6 among them all; None until
+    the dice say)."""
+
+    figure: str = ""
+    target: str = ""
+    weapon: str | None = None
+    interposed: tuple[str, ...] = ()
+    dice: tuple[int, ...] = ()
+    hit: str | None = None
+    lost: bool | None = None
+    strength: int | None = None
+    damage_needed: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class ReactionAnswer(Checked):
     """The 1d3-pas move of a failed test: one entry in ``moves`` per die face considered
     (the die given, or 1, 2 and 3): ``die``, ``kind`` (``cover`` or ``back``), ``cover``,

@@ -102,7 +102,8 @@ def fire_answer(scene: Scene, a: str, b: str) -> MusgFireAnswer:
             warnings.append(
                 Said(
                     "bow_interception",
-                    "each of {figures} rolls 1D6 in turn; the first {face} takes the missile",
+                    "on a 1 to hit, each of {figures} rolls 1D6 in turn; the first {face} "
+                    "takes the missile",
                     figures=", ".join(interposed),
                     face=NUMBERS.bow_interception_face,
                 )

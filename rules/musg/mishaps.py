@@ -1,16 +1,23 @@
-"""Mishaps of black-powder weapons: the accident roll and who an explosion catches."""
+"""Shooting accidents of archaic weapons (a 1 on the shot): who an exploding black-powder
+weapon catches, and who a bow's or crossbow's stray missile takes on the line."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import shapely
 
 from arbitre.rules.answers import Margin, Said, in_units, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene, sigma_between
-from arbitre.rules.musg.answers import ExplosionAnswer
-from arbitre.rules.musg.bases import measured_mm, weapon_of
-from arbitre.rules.musg.book import NUMBERS, TABLE_MAX
+from arbitre.rules.musg.answers import ExplosionAnswer, StrayAnswer
+from arbitre.rules.musg.bases import measured_mm, scene_footprints, weapon_of
+from arbitre.rules.musg.book import BOW_KINDS, NUMBERS, TABLE_MAX, Weapon
 from arbitre.rules.musg.dice import as_whole_number, damage_needed
 from arbitre.rules.musg.options import Strength, options_of, unit_of
-from arbitre.rules.options import Die, Flag
+from arbitre.rules.musg.sight import figures_on_line
+from arbitre.rules.options import Dice, Die, Flag
 from arbitre.rules.ruleset import figure_named
 
 KEPT_MARGINS = 3
@@ -39,7 +46,9 @@ def explosion_answer(
     automatiquement son porteur ou les figurines à proximité (3 pas dans le cas des pièces
     d'artillerie) avec la force de l'arme." (Tirer). ``die`` is the accident die (1:
     the weapon explodes); ``artillery`` and ``strength`` stand for the weapon's profile.
-    A figure without ``attrs.weapon`` is refused: it has nothing to explode.
+    A figure without ``attrs.weapon`` is refused: it has nothing to explode; so is a bow
+    or a crossbow, whose accident is a stray missile ("Dans le cas d'armes de jet ou de
+    tir sans poudre (arc, arbalète), on trace une ligne du tireur à la cible": `stray`).
     """
     options = options_of(scene)
     unit = unit_of(scene)
@@ -47,6 +56,11 @@ def explosion_answer(
     weapon = weapon_of(bearer)
     if weapon is None:
         raise QuestionError(f"{a!r} carries no weapon (attrs.weapon): nothing can explode")
+    if weapon.kind in BOW_KINDS:
+        raise QuestionError(
+            f"the {weapon.kind} of {a!r} does not explode (only black-powder weapons do): its"
+            f" accident is a stray missile taking a figure on the line (ask stray {a} TARGET)"
+        )
     warnings: list[str] = []
     if not weapon.black_powder:
         warnings.append(
@@ -117,3 +131,147 @@ def explosion_answer(
         damage_needed=needed if explodes is not False else {},
         warnings=tuple(warnings),
     )
+
+
+def stray_answer(
+    scene: Scene,
+    a: str,
+    b: str,
+    dice: Dice | None = None,
+    strength: Strength | None = None,
+) -> StrayAnswer:
+    """Who takes A's missile when A rolls a 1 shooting at B with a bow or a crossbow.
+
+    "Dans le cas d'armes de jet ou de tir sans poudre (arc, arbalète), on trace une ligne
+    du tireur à la cible. Ensuite, on regarde quelles figurines se trouvent avant la cible
+    et on lance 1d6 à chacune. La première qui fait 6 se prend le projectile à la place de
+    la cible et on effectue les dégâts comme un tir normal." (Tirer). ``dice`` are the
+    figures' 1D6, nearest first; ``strength`` stands for the weapon's. With no 6 among
+    all of them the missile takes no one (the 1 missed the target).
+    """
+    options = options_of(scene)
+    shooter, target = figure_named(scene, a), figure_named(scene, b)
+    if shooter.id == target.id:
+        raise QuestionError(f"{a!r} and {b!r} are the same figure")
+    weapon = _bow_of(shooter)
+    on_line = figures_on_line(scene, shooter, target, options)
+    rolls = list(dice or ())
+    if len(rolls) > len(on_line):
+        raise QuestionError(
+            f"dice: at most one die for each figure on the line from {a} to {b}"
+            f" ({', '.join(on_line) or 'none'}), got {len(rolls)}"
+        )
+    face = NUMBERS.bow_interception_face
+    hit = next((ident for ident, roll in zip(on_line, rolls, strict=False) if roll == face), None)
+    lost: bool | None = None  # whether it takes no one; None until the dice say
+    if hit is not None:
+        lost = False
+    elif len(rolls) == len(on_line):
+        lost = True
+    force = weapon.strength if strength is None else strength
+    needed: dict[str, int] = {}
+    if force is not None and not lost:
+        for ident in on_line if hit is None else (hit,):
+            row = _resistance(figure_named(scene, ident))
+            if row is not None:
+                needed[ident] = damage_needed(force, row)
+    kept = tuple(sorted(_line_margins(scene, shooter, target, on_line), key=_narrow))
+    kept = kept[:KEPT_MARGINS]
+    text = _stray_text(a, b, weapon.kind, on_line, rolls, hit, lost, force, needed)
+    return StrayAnswer(
+        question="stray",
+        message=with_certainty(text, *kept),
+        margins=kept,
+        figure=a,
+        target=b,
+        weapon=weapon.kind,
+        interposed=on_line,
+        dice=tuple(rolls),
+        hit=hit,
+        lost=lost,
+        strength=force,
+        damage_needed=needed,
+    )
+
+
+def _bow_of(shooter: Figure) -> Weapon:
+    """A shooter's bow or crossbow; any other weapon is refused, naming its own mishap."""
+    weapon = weapon_of(shooter)
+    if weapon is None:
+        raise QuestionError(f"{shooter.id!r} carries no weapon (attrs.weapon)")
+    if weapon.kind not in BOW_KINDS:
+        accident = (
+            f"its accident is an explosion (ask explosion {shooter.id})"
+            if weapon.black_powder
+            else "only archaic weapons have shooting accidents"
+        )
+        raise QuestionError(
+            f"the {weapon.kind} of {shooter.id!r} is no bow or crossbow (weapon.kind): {accident}"
+        )
+    return weapon
+
+
+def _narrow(margin: Margin) -> float:
+    return margin.margin_mm
+
+
+def _line_margins(
+    scene: Scene, shooter: Figure, target: Figure, on_line: Sequence[str]
+) -> Iterable[Margin]:
+    """For each base near the line shooter -> target, how far the line may shift sideways
+    before it changes whether it crosses that base: its depth into a base it crosses,
+    its distance from one it misses."""
+    options = options_of(scene)
+    line = shapely.LineString([shooter.xy, target.xy])
+    if line.length == 0.0:
+        return
+    ahead = (target.xy - shooter.xy) / line.length
+    normal = np.array([-ahead[1], ahead[0]])
+    shapes = scene_footprints(scene, options)
+    near = shapes.near(line.bounds)
+    for figure, shape, close in zip(shapes.figures, shapes.polygons, near, strict=True):
+        if not close or figure.id in (shooter.id, target.id):
+            continue
+        if figure.id in on_line:
+            offsets = (shapely.get_coordinates(shape) - shooter.xy) @ normal
+            margin_mm = float(min(offsets.max(), -offsets.min()))
+        else:
+            margin_mm = float(shapely.distance(line, shape))
+        sigma = max(
+            sigma_between(shooter, figure, along=normal),
+            sigma_between(target, figure, along=normal),
+        )
+        yield Margin(f"line {figure.id}", margin_mm, sigma)
+
+
+def _stray_text(
+    a: str,
+    b: str,
+    kind: str,
+    on_line: Sequence[str],
+    rolls: Sequence[int],
+    hit: str | None,
+    lost: bool | None,
+    force: int | None,
+    needed: dict[str, int],
+) -> str:
+    face = NUMBERS.bow_interception_face
+    if not on_line:
+        return f"on a 1 with its {kind}, {a}'s missile at {b} takes no one: no figure on the line"
+    head = f"on a 1 with its {kind}, {a}'s missile at {b}"
+    if not rolls:
+        text = (
+            f"{head}: {', '.join(on_line)} each roll 1D6 in turn, nearest first;"
+            f" the first {face} takes the missile"
+        )
+    else:
+        said = ", ".join(f"{i} {r}" for i, r in zip(on_line, rolls, strict=False))
+        if hit is not None:
+            text = f"{head}: {said}: {hit} takes the missile"
+        elif lost:
+            text = f"{head}: {said}: no {face}, it takes no one"
+        else:
+            text = f"{head}: {said}: still to roll {', '.join(on_line[len(rolls) :])}"
+    if force is not None and needed:
+        text += f" (strength {force}: " + ", ".join(f"{i} {n}+" for i, n in needed.items()) + ")"
+    return text

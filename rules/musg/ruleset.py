@@ -14,7 +14,7 @@ from arbitre.rules.musg.bases import contact_gap_mm, measured_mm
 from arbitre.rules.musg.book import RANKS, TABLE_MAX, parse_weapon
 from arbitre.rules.musg.dice import damage_answer, initiative_answer
 from arbitre.rules.musg.fire import fire_answer
-from arbitre.rules.musg.mishaps import explosion_answer
+from arbitre.rules.musg.mishaps import explosion_answer, stray_answer
 from arbitre.rules.musg.moves import charge_answer, move_answer, reach_answer, run_answer
 from arbitre.rules.musg.options import MusgOptions, options_of, unit_of
 from arbitre.rules.musg.reactions import under_charge_answer, under_fire_answer
@@ -112,6 +112,12 @@ class Musg(MeasuringRuleset):
                 ("A",),
                 "who A's exploding black-powder weapon hits",
                 explosion_answer,
+            ),
+            "stray": Question(
+                "stray",
+                ("A", "B"),
+                "who takes A's bow missile at B on a 1",
+                stray_answer,
             ),
         }
 
