@@ -131,6 +131,23 @@ class StrayAnswer(Checked):
 
 
 @dataclass(frozen=True, slots=True)
+class CommandTestsAnswer(Checked):
+    """The command tests a figure takes facing another: one entry in ``tests`` per test
+    (``test``, ``book``, ``due``: true, false or null when the scene does not say,
+    ``dice``, ``threshold``: pass on a roll at most this, null without a Cd, and what
+    decides it: ``rank`` and ``other_rank``, or ``strength`` and ``own_strength``)."""
+
+    figure: str = ""
+    other: str = ""
+    reasons: tuple[Reason, ...] = ()
+    command: int | None = None
+    allies: tuple[str, ...] = ()
+    cd_bonus: int = 0
+    tests: tuple[dict[str, Any], ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ReactionAnswer(Checked):
     """The 1d3-pas move of a failed test: one entry in ``moves`` per die face considered
     (the die given, or 1, 2 and 3): ``die``, ``kind`` (``cover`` or ``back``), ``cover``,

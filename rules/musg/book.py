@@ -19,7 +19,11 @@ BOW_KINDS = ("bow", "crossbow")
 
 @dataclass(frozen=True, slots=True)
 class Numbers:
-    """The rule book's numbers (Actions Actives, Jet de couvert, Tests, Fin du tour)."""
+    """The rule book's numbers (Actions Actives, Jet de couvert, Tests, Fin du tour).
+
+    ``test_dice``: the d6 each test rolls against the Cd ("Il lance 1d6" for « Subir un
+    tir », 2d6 for the others); ``command_most``: the highest Cd a scene may give.
+    """
 
     move_factor: Mapping[str, float] = field(
         default_factory=lambda: {"walk": 1.0, "run": 1.5, "charge": 1.5}
@@ -47,6 +51,24 @@ class Numbers:
     explosion_face: int = 1
     artillery_blast_pas: float = 3.0
     charge_recoil_penalty: int = 1
+    test_dice: Mapping[str, int] = field(
+        default_factory=lambda: {
+            "under_fire": 1,
+            "under_charge": 2,
+            "urge_to_charge": 2,
+            "spotting": 2,
+        }
+    )
+    command_most: int = 20
+
+
+TESTS = {
+    "under_fire": "Subir un tir",
+    "under_charge": "Subir une charge",
+    "urge_to_charge": "Envie de charger",
+    "spotting": "Apercevoir l'ennemi",
+}
+"""The command tests of the Actions Passives, by code, with the book's names."""
 
 
 NUMBERS = Numbers()

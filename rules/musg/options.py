@@ -28,6 +28,7 @@ class MusgOptions(BaseModel):
     contact_tolerance_mm: GapMm = 2.0
     figures_give_cover: bool = True
     sight_blockers: tuple[TerrainKind, ...] = (TerrainKind.BUILDING,)
+    under_fire_dice: Literal[1, 2] = 1
 
 
 def options_of(scene: Scene) -> MusgOptions:

@@ -11,10 +11,11 @@ from arbitre.rules.answers import (
 from arbitre.rules.errors import QuestionError, SceneError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.musg.bases import contact_gap_mm, measured_mm
-from arbitre.rules.musg.book import RANKS, TABLE_MAX, parse_weapon
+from arbitre.rules.musg.book import NUMBERS, RANKS, TABLE_MAX, parse_weapon
 from arbitre.rules.musg.dice import damage_answer, initiative_answer
 from arbitre.rules.musg.fire import fire_answer
 from arbitre.rules.musg.mishaps import explosion_answer, stray_answer
+from arbitre.rules.musg.morale import tests_answer
 from arbitre.rules.musg.moves import charge_answer, move_answer, reach_answer, run_answer
 from arbitre.rules.musg.options import MusgOptions, options_of, unit_of
 from arbitre.rules.musg.reactions import under_charge_answer, under_fire_answer
@@ -70,6 +71,17 @@ class Musg(MeasuringRuleset):
                 for key in WEAPON_PAS:
                     if key in weapon:
                         _check_pas(scene, figure, f"{where}.weapon.{key}", weapon[key], 0.0)
+            if "command" in figure.attrs:
+                check_attr_number(
+                    scene,
+                    figure,
+                    f"{where}.command",
+                    figure.attrs["command"],
+                    0,
+                    NUMBERS.command_most,
+                    f"a whole number 0 to {NUMBERS.command_most}",
+                    whole=True,
+                )
             for key, low in (("resistance", 1), ("armour", 0)):
                 check_attr_number(
                     scene,
@@ -95,6 +107,12 @@ class Musg(MeasuringRuleset):
             "support": Question("support", ("A",), "allies and leaders near A", support_answer),
             "initiative": Question("initiative", (), "who starts the turn", initiative_answer),
             "damage": Question("damage", ("F", "R"), "the damage roll F vs R", damage_answer),
+            "tests": Question(
+                "tests",
+                ("A", "B"),
+                "the command tests A takes facing B",
+                tests_answer,
+            ),
             "under_fire": Question(
                 "under_fire",
                 ("A", "B"),

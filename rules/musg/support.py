@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from arbitre.rules.answers import Margin, Reason, at_most, counted, in_units, with_certainty
-from arbitre.rules.model import Scene, sigma_between
+from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.musg.answers import LeaveAnswer, SupportAnswer
 from arbitre.rules.musg.bases import (
     attention_chef_of,
@@ -73,6 +73,26 @@ def leave_answer(scene: Scene, a: str) -> LeaveAnswer:
     )
 
 
+def allies_near(scene: Scene, figure: Figure) -> tuple[tuple[str, ...], list[Margin]]:
+    """The friends within 3 pas of a figure, nearest first ("Lors du test, le personnage
+    gagne +1 à son commandement par allié présent à moins de 3 pas de lui"), and the
+    margin of each friend's distance to the 3 pas."""
+    options = options_of(scene)
+    support_mm = unit_of(scene).to_mm(NUMBERS.support_pas)
+    allies: list[tuple[float, str]] = []
+    margins: list[Margin] = []
+    for other in scene.figures:
+        if other.id == figure.id or scene.are_enemies(figure.side, other.side):
+            continue
+        d = measured_mm(figure, other, options)
+        if at_most(d, support_mm):
+            allies.append((d, other.id))
+        margins.append(
+            Margin(f"ally {other.id}", abs(support_mm - d), sigma_between(figure, other))
+        )
+    return tuple(ident for _, ident in sorted(allies)), margins
+
+
 def support_answer(scene: Scene, a: str) -> SupportAnswer:
     """Allies within support range of A, and higher ranks it may test on."""
     options = options_of(scene)
@@ -81,25 +101,20 @@ def support_answer(scene: Scene, a: str) -> SupportAnswer:
     support_mm = unit.to_mm(NUMBERS.support_pas)
     leader_mm = unit.to_mm(NUMBERS.leader_pas)
     own_rank = rank_index(figure)
-    allies: list[tuple[float, str]] = []
+    allies, margins = allies_near(scene, figure)
     leaders: list[tuple[int, float, str]] = []
-    margins: list[Margin] = []
     chief_near = False
     for other in scene.figures:
         if other.id == figure.id or scene.are_enemies(figure.side, other.side):
             continue
-        d = measured_mm(figure, other, options)
-        sigma = sigma_between(figure, other)
-        if at_most(d, support_mm):
-            allies.append((d, other.id))
-        margins.append(Margin(f"ally {other.id}", abs(support_mm - d), sigma))
         rank = rank_index(other)
         if rank is not None and (own_rank is None or rank > own_rank):
+            d = measured_mm(figure, other, options)
+            sigma = sigma_between(figure, other)
             if at_most(d, leader_mm):
                 leaders.append((-rank, d, other.id))
                 chief_near = chief_near or other.attrs.get("rank") == "chief"
             margins.append(Margin(f"leader {other.id}", abs(leader_mm - d), sigma))
-    allies.sort()
     leaders.sort()
     attention = attention_chef_of(scene, figure, options, unit)
     kept = tuple(sorted(margins, key=lambda m: m.margin_mm)[:3])
@@ -119,7 +134,7 @@ def support_answer(scene: Scene, a: str) -> SupportAnswer:
         message=with_certainty(text, *kept),
         margins=kept,
         figure=a,
-        allies=tuple(x[1] for x in allies),
+        allies=allies,
         cd_bonus=len(allies),
         leaders=tuple(x[2] for x in leaders),
         chief_near=chief_near,
