@@ -8,8 +8,10 @@ inch, 25.4 mm). Readings chosen where the book is silent (see ``docs/rules/musg.
   ``base_diameter_mm``; contact is a gap of at most ``contact_tolerance_mm``;
 * difficult ground and woods cost two paces a pace; impassable ground and
   buildings block; obstacles (fences, walls) do not slow a move;
-* a charge must end with the mover's base touching an enemy's, else it is a run;
-* the line of sight runs from the shooter's centre (its eye); the hidden fraction
+* a charge must end, within its 1.5 moves, with the mover's base touching an enemy's,
+  else it is a run (2 PA) along the charge's way;
+* the line of sight runs from the shooter's centre (its eye), in plan, however high
+  either figure stands (the book gives elevation no rule); the hidden fraction
   of the target is the part of the angle its base spans at the eye that the
   shadows of obstacles, woods, buildings and other figures cover (only what lies
   between the shooter and the target casts a shadow; features under the

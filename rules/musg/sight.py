@@ -99,7 +99,8 @@ def _merged(intervals: Sequence[tuple[float, float]]) -> list[tuple[float, float
 
 
 def line_of_sight(scene: Scene, shooter: Figure, target: Figure, options: MusgOptions) -> Sight:
-    """Shadows cast on the target from the shooter's eye (its centre)."""
+    """Shadows cast on the target from the shooter's eye (its centre), in plan: the book
+    gives no rule for sight from high ground (``attrs.elevation_mm`` plays no part)."""
     eye = shooter.xy
     shapes = scene_footprints(scene, options)
     target_shape = shapes.of(target, options)
