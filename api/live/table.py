@@ -407,7 +407,7 @@ class LiveTable:
             "terrain_version": terrain_version,
             "ruleset": ruleset.name,
             "questions": sorted(ruleset.questions()),
-            "terrain_rules": terrain_read(ruleset.name),
+            "terrain_rules": terrain_read(ruleset.name, self.config.options),
             "unit": unit.name if unit else None,
             "unit_mm": unit.mm if unit else None,
             "grid": grid,

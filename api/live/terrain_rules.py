@@ -8,6 +8,7 @@ Read from the rule packages (their terrain constants and the modules named below
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,28 +17,36 @@ from arbitre.rules.model import TerrainKind
 
 @dataclass(frozen=True, slots=True)
 class TerrainRead:
-    """The terrain kinds a rule system reads, and whether obstacle levels count."""
+    """The terrain kinds a rule system reads, and whether obstacle levels count;
+    ``house_rule_kinds``: those of them it reads only under the house rule
+    ``terrain_cost: double`` (its book gives them no cost)."""
 
     kinds: tuple[TerrainKind, ...]
     levels: bool
+    house_rule_kinds: tuple[TerrainKind, ...] = ()
 
-    def to_json(self) -> dict[str, Any]:
-        """The state's `terrain_rules`: the kinds read, those left aside, and levels."""
+    def to_json(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The state's `terrain_rules` under a table's ``options``: the kinds read, those
+        left aside, and levels."""
+        kinds = self.kinds
+        if options.get("terrain_cost", "none") != "double":
+            kinds = tuple(kind for kind in kinds if kind not in self.house_rule_kinds)
         return {
-            "kinds": [str(kind) for kind in self.kinds],
-            "ignored_kinds": [str(kind) for kind in TerrainKind if kind not in self.kinds],
+            "kinds": [str(kind) for kind in kinds],
+            "ignored_kinds": [str(kind) for kind in TerrainKind if kind not in kinds],
             "levels": self.levels,
         }
 
 
 _GROUND = (TerrainKind.WOOD, TerrainKind.DIFFICULT, TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
 _EVERY_KIND = (*_GROUND, TerrainKind.OBSTACLE)
+_COSTLY = (TerrainKind.WOOD, TerrainKind.DIFFICULT)  # under terrain_cost: double (terrain.py)
 
 TERRAIN_READ: dict[str, TerrainRead] = {
     # moves only: impassable ground and buildings block (choc_base_6/book.py), woods and
     # difficult ground cost double under the house rule terrain_cost: double
     # (choc_base_6/options.py); lines of fire cross any terrain
-    "choc-base-6": TerrainRead(_GROUND, levels=False),
+    "choc-base-6": TerrainRead(_GROUND, levels=False, house_rule_kinds=_COSTLY),
     # obstacles give cover graded by their level, §6.2.4 (smooth_and_rifled/geometry.py),
     # and count in moves (smooth_and_rifled/moves.py)
     "smooth-and-rifled": TerrainRead(_EVERY_KIND, levels=True),
@@ -48,11 +57,12 @@ TERRAIN_READ: dict[str, TerrainRead] = {
     "mbt": TerrainRead(_GROUND, levels=False),
     # pursuits only: impassable ground and buildings block (confrontation/book.py), woods
     # and difficult ground cost double under the house rule terrain_cost: double
-    "confrontation": TerrainRead(_GROUND, levels=False),
+    "confrontation": TerrainRead(_GROUND, levels=False, house_rule_kinds=_COSTLY),
 }
 
 
-def terrain_read(ruleset: str) -> dict[str, Any]:
-    """The state's `terrain_rules` for a rule system (by its name): every kind and level
-    for a system the table does not know."""
-    return TERRAIN_READ.get(ruleset, TerrainRead(_EVERY_KIND, levels=True)).to_json()
+def terrain_read(ruleset: str, options: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The state's `terrain_rules` for a rule system (by its name) under a table's
+    ``options``: every kind and level for a system the table does not know."""
+    read = TERRAIN_READ.get(ruleset, TerrainRead(_EVERY_KIND, levels=True))
+    return read.to_json(options or {})

@@ -64,23 +64,26 @@ def _kinds_offered(page: Any) -> list[str]:
 def test_choc_base_6_offers_no_level_nor_line_and_says_what_it_ignores(
     cb6: str, browser: Any
 ) -> None:
-    assert _get_json(cb6 + "api/state")["terrain_rules"]["ignored_kinds"] == ["obstacle"]
+    # the book gives terrain no cost: woods and difficult ground change nothing either
+    # (but under the house rule terrain_cost: double)
+    ignored = ["difficult", "obstacle", "wood"]
+    assert _get_json(cb6 + "api/state")["terrain_rules"]["ignored_kinds"] == ignored
     context, page, errors = _editor(browser, cb6)
     try:
         said = page.locator('[data-testid="terrain-ignored"]')
         assert said.inner_text() == (
-            "Choc Base 6 ignores obstacles (walls, hedges) and levels:"
+            "Choc Base 6 ignores difficult ground, obstacles (walls, hedges), woods and levels:"
             " they change none of its answers."
         )
         page.click('[data-testid="terrain-edit"]')
-        assert _kinds_offered(page) == ["wood", "difficult", "impassable", "building"]
+        assert _kinds_offered(page) == ["impassable", "building"]
         assert page.locator('[data-testid="terrain-level-label"]').is_hidden()
         assert page.locator('[data-testid="terrain-draw-line"]').is_hidden()
         assert page.locator('[data-testid="terrain-draw-area"]').is_visible()
         page.click('[data-testid="lang-toggle"]')
         assert said.inner_text() == (
-            "Choc Base 6 ignore les obstacles (murs, haies) et les niveaux :"
-            " ils ne changent aucune de ses réponses."
+            "Choc Base 6 ignore les terrains difficiles, les obstacles (murs, haies), les bois"
+            " et les niveaux : ils ne changent aucune de ses réponses."
         )
         page.click('[data-testid="lang-toggle"]')
         page.click('[data-testid="terrain-cancel"]')

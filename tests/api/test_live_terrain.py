@@ -77,7 +77,7 @@ def live() -> tuple[LiveTable, Pictures]:
             table,
             roster,
             "choc-base-6",
-            {"unit_mm": 100},
+            {"unit_mm": 100, "terrain_cost": "double"},  # the house rule: woods cost double
         ),
         source,
         clock=lambda: float(next(ticks)),
@@ -104,7 +104,8 @@ def test_questions_use_the_piece(live: tuple[LiveTable, Pictures]) -> None:
     table_live, _ = live
     # a goes from (200, 300) to (350, 300): the wood spans x 300-600 (its y axis along the
     # table's x) and a's base (radius 12.5) is in it from x = 287.5, so 87.5 mm in the
-    # open and 62.5 mm in the wood at twice the cost: 212.5 mm.
+    # open and 62.5 mm in the wood at twice the cost (the table plays the house rule
+    # terrain_cost: double): 212.5 mm.
     answer, _ = table_live.ask("move", ["a", "350", "300"])
     data = answer.to_json()
     assert data["cost_mm"] == pytest.approx(212.5, abs=1.5)

@@ -34,7 +34,7 @@ camera: camera.yaml
 table: table.yaml
 roster: roster.yaml
 ruleset: choc-base-6
-options: {unit_mm: 100}   # 1 M = 10 cm
+options: {unit_mm: 100, terrain_cost: double}   # 1 M = 10 cm; woods cost double
 terrain:
   - {id: bois, kind: wood, polygon_mm: [[400, 420], [520, 400], [540, 520], [420, 540]]}
 # where the frames come from
@@ -55,7 +55,7 @@ def _live(config_path: Path | None) -> LiveTable:
             setup.camera,
             setup.table,
             setup.roster,
-            options={"unit_mm": 100},
+            options={"unit_mm": 100, "terrain_cost": "double"},
             terrain=setup.terrain,
             config_path=config_path,
         ),
@@ -192,7 +192,8 @@ def test_the_next_state_and_question_use_the_new_terrain(
     client, _, _ = table
     move = {"question": "move", "args": ["Sergent", "430", "300"]}
     # The Sergent stands at (330, 300): 100 mm to go east, 1 M. His base (radius 12.5)
-    # is in the wood strip (x 360..400) from x 347.5 to 412.5, which costs double:
+    # is in the wood strip (x 360..400) from x 347.5 to 412.5, which costs double under
+    # the table's house rule (terrain_cost: double):
     # 35 + 2 x 65 = 165 mm; going round the strip's ends (the base clear of them at
     # y 237.5 or 362.5) is longer: 2 x hypot(17.5, 62.5) + 65 = 194.8 mm.
     before = client.post("/api/ask", json=move).json()

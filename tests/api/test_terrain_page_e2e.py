@@ -12,6 +12,7 @@ import math
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -38,10 +39,10 @@ WOOD_MM = [(380.0, 220.0), (440.0, 220.0), (440.0, 380.0), (380.0, 380.0)]
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    live = LiveTable(
-        demo_config(),
-        DemoSource(move_every_s=1e9),  # nobody walks: the answers below are worked out
-    )
+    # The demo table under the house rule terrain_cost: double, so that a wood costs a
+    # move more (the book gives terrain no cost)
+    config = replace(demo_config(), options={"unit_mm": 100, "terrain_cost": "double"})
+    live = LiveTable(config, DemoSource(move_every_s=1e9))  # nobody walks: worked answers
     with serving(live) as base:
         yield base
 

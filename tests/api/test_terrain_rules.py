@@ -79,10 +79,19 @@ def test_choc_base_6_answers_alike_with_a_wall_of_any_level_across_the_line() ->
 
 
 def test_the_state_says_what_the_table_s_rule_system_reads() -> None:
-    with still_demo() as (client, _live):
+    # Choc Base 6's book gives terrain no cost: woods and difficult ground change nothing
+    # but under the house rule terrain_cost: double
+    with still_demo() as (client, live):
         state = client.get("/api/state").json()
+        live.set_options({"unit_mm": 100, "terrain_cost": "double"})
+        house_rule = client.get("/api/state").json()["terrain_rules"]
     assert state["ruleset"] == "choc-base-6"
     assert state["terrain_rules"] == {
+        "kinds": ["impassable", "building"],
+        "ignored_kinds": ["difficult", "obstacle", "wood"],
+        "levels": False,
+    }
+    assert house_rule == {
         "kinds": ["wood", "difficult", "impassable", "building"],
         "ignored_kinds": ["obstacle"],
         "levels": False,
