@@ -77,6 +77,8 @@ class Reason(StrEnum):
     NO_REFERENCE = "no_reference"
     NOT_FRIENDLY = "not_friendly"
     TOO_MANY_FIGURES = "too_many_figures"
+    MUST_CLOSE_ORDER = "must_close_order"
+    SKIRMISHERS_NO_GROUP_CHARGE = "skirmishers_no_group_charge"
 
 
 @dataclass(frozen=True, slots=True)

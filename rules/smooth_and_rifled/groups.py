@@ -31,6 +31,22 @@ def is_mounted(figure: Figure) -> bool:
     return figure.type == "cavalry"
 
 
+def has_characteristic(figures: Sequence[Figure], name: str) -> bool:
+    """Whether a group or unit (its Leader first) has a special characteristic (§8.0,
+    ``attrs.<name>``): its Leader has it, or every other figure of it does.
+
+    >>> men = [Figure(i, "grey", 0, 0, attrs={"skirmisher": True}) for i in "ab"]
+    >>> has_characteristic([Figure("sgt", "grey", 0, 0), *men], "skirmisher")
+    True
+    """
+    if not figures:
+        return False
+    leader, *others = figures
+    return bool(leader.attrs.get(name, False)) or (
+        bool(others) and all(f.attrs.get(name, False) for f in others)
+    )
+
+
 # --- groups ----------------------------------------------------------------------------
 
 
@@ -45,6 +61,7 @@ class Group:
     loose: bool = False
     chain_mm: float = 0.0
     radius_mm: float = 0.0
+    skirmishers: bool = False  # §3.2: always in loose order, never a group charge
 
     @property
     def ids(self) -> tuple[str, ...]:
@@ -60,9 +77,11 @@ Grouping = GroupingOf[Group]
 """A Smooth & Rifled scene's groups, a figure acting alone among them."""
 
 
-def _loose(figure: Figure, options: SmoothAndRifledOptions, warnings: list[str]) -> bool:
+def _loose(
+    figure: Figure, skirmishers: bool, options: SmoothAndRifledOptions, warnings: list[str]
+) -> bool:
     """Whether a leader's group is in loose order (light troops only; skirmishers always)."""
-    if figure.attrs.get("skirmisher", False):
+    if skirmishers:
         return True
     wants = bool(figure.attrs.get("loose_order", options.loose_order and figure.attrs.get("light")))
     if wants and not figure.attrs.get("light", False):
@@ -106,6 +125,7 @@ class _UnitFound:
     chain_mm: float
     radius_mm: float
     warnings: tuple[str, ...]
+    skirmishers: bool = False
 
 
 _UNITS_FOUND: KeptByIdentity[_UnitFound] = KeptByIdentity(1024)
@@ -119,7 +139,8 @@ def _unit_found(scene: Scene, ids: Sequence[int], among: np.ndarray) -> _UnitFou
     the gaps ``among`` them."""
     options = options_of(scene)
     warnings: list[str] = []
-    loose = _loose(scene.figures[ids[0]], options, warnings)
+    skirmishers = has_characteristic([scene.figures[i] for i in ids], "skirmisher")
+    loose = _loose(scene.figures[ids[0]], skirmishers, options, warnings)
     chain_mm = options.mm(NUMBERS.loose_chain_cm if loose else NUMBERS.chain_cm)
     radius_mm = options.mm(options.leader_radius_cm)
     either = options.group_rule == "chain_or_radius"
@@ -127,7 +148,7 @@ def _unit_found(scene: Scene, ids: Sequence[int], among: np.ndarray) -> _UnitFou
     if any(is_musician(scene.figures[ids[k]]) for k in members):
         radius_mm *= NUMBERS.musician_factor
         members = _members(among, chain_mm, radius_mm, either)
-    return _UnitFound(tuple(members), loose, chain_mm, radius_mm, tuple(warnings))
+    return _UnitFound(tuple(members), loose, chain_mm, radius_mm, tuple(warnings), skirmishers)
 
 
 @functools.lru_cache(maxsize=16)
@@ -164,12 +185,12 @@ def find_groups(scene: Scene) -> Grouping:
     }
     for k, unit in fresh.items():
         _UNITS_FOUND.keep(keys[k], unit)
-    setup: dict[int, tuple[bool, float, float]] = {}
+    setup: dict[int, _UnitFound] = {}
     for k, ids in enumerate(units):
         unit = kept[k] or fresh[k]
         li = ids[0]
         warnings.extend(unit.warnings)
-        setup[li] = (unit.loose, unit.chain_mm, unit.radius_mm)
+        setup[li] = unit
         for k in unit.members[1:]:
             claims.setdefault(ids[k], []).append(li)
 
@@ -211,7 +232,7 @@ def find_groups(scene: Scene) -> Grouping:
         leader = figures[li]
         name = _group_name(leader, units_with_groups, names_taken)
         names_taken.add(name)
-        loose, chain_mm, radius_mm = setup[li]
+        unit = setup[li]
         crew_sorted = sorted(crew)
         groups.append(
             Group(
@@ -219,9 +240,10 @@ def find_groups(scene: Scene) -> Grouping:
                 leader.side,
                 tuple(figures[i] for i in crew_sorted),
                 leader,
-                loose,
-                chain_mm,
-                radius_mm,
+                unit.loose,
+                unit.chain_mm,
+                unit.radius_mm,
+                unit.skirmishers,
             )
         )
         grouped.update(crew)
@@ -253,7 +275,7 @@ def _alone_reason(
     scene: Scene,
     index: int,
     leaders: list[int],
-    setup: Mapping[int, tuple[bool, float, float]],
+    setup: Mapping[int, _UnitFound],
 ) -> str:
     figure = scene.figures[index]
     same = [
@@ -271,7 +293,7 @@ def _alone_reason(
         )
     gaps = gaps_of(scene).row(index)
     li = min(same, key=lambda j: gaps[j])
-    _, chain_mm, radius_mm = setup[li]
+    chain_mm, radius_mm = setup[li].chain_mm, setup[li].radius_mm
     return Said(
         "leader_too_far",
         "{figure} (group {group}) acts alone: {cm} cm from its Leader {leader} (at most "

@@ -592,9 +592,18 @@ def single_charge(
 
 
 def closing_order(chargers: Group | None) -> list[str]:
-    """The warning that a group in loose order must close order to charge, when it is one."""
+    """The warning that a group may not charge as a group, when it is one: in loose order it
+    must close order first, skirmishers never do (§6.7.3)."""
     if chargers is None or not chargers.loose:
         return []
+    if chargers.skirmishers:
+        return [
+            Said(
+                "skirmishers_cannot_charge",
+                "{group} are skirmishers: they never charge as a group, each may charge alone",
+                group=chargers.name,
+            )
+        ]
     return [
         Said(
             "loose_cannot_charge",
@@ -602,6 +611,16 @@ def closing_order(chargers: Group | None) -> list[str]:
             group=chargers.name,
         )
     ]
+
+
+def group_charge_refusal(chargers: Group | None) -> Reason | None:
+    """Why a group may not charge as a group at all, whatever the distance (§6.7.3): "Un
+    Groupe en Ordre Lâche ne peut pas charger, il doit passer en Ordre Serré d'abord. Les
+    Groupes avec la caractéristique spéciale Tirailleurs ne peuvent effectuer de Charge de
+    Groupe." None for a close-order group or a figure charging alone."""
+    if chargers is None or not chargers.loose:
+        return None
+    return Reason.SKIRMISHERS_NO_GROUP_CHARGE if chargers.skirmishers else Reason.MUST_CLOSE_ORDER
 
 
 def group_charge(
@@ -623,20 +642,25 @@ def group_charge(
     closest = float(matrix[row, col])
     limit = options.mm(NUMBERS.group_charge_cm)
     sigma = sigma_between(attackers[int(row)], defenders[int(col)])
-    margins = (Margin("group charge", abs(limit - closest), sigma),)
-    reasons: list[Reason] = []
+    refusal = group_charge_refusal(attackers_group)
+    # A group that may not charge as a group is refused whatever the gap: no measure decides.
+    margins = () if refusal else (Margin("group charge", abs(limit - closest), sigma),)
+    reasons: list[Reason] = [refusal] if refusal else []
     warnings = closing_order(attackers_group)
     combats: list[dict[str, list[str]]] = []
     out: list[str] = []
     if closest > limit:
         reasons.append(Reason.CHARGE_SHORT)
-    else:
+    elif not reasons:
         combats, out = _pairing(attackers, defenders, matrix)
     legal = not reasons
-    text = (
-        f"{a} {'charges' if legal else 'may not charge'} {b} as a group: closest figures "
-        f"{UNIT.from_mm(closest):.1f} cm apart (at most {UNIT.from_mm(limit):g} cm)"
+    apart = (
+        f"closest figures {UNIT.from_mm(closest):.1f} cm apart (at most {UNIT.from_mm(limit):g} cm)"
     )
+    if refusal:
+        text = f"{a} may not charge {b} as a group: {reason_words(reasons)} ({apart})"
+    else:
+        text = f"{a} {'charges' if legal else 'may not charge'} {b} as a group: {apart}"
     if legal:
         text += "; " + "; ".join(
             f"{'+'.join(c['attackers'])} vs {'+'.join(c['defenders'])}" for c in combats

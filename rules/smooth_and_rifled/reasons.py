@@ -34,6 +34,8 @@ REASON_WORDS = {
     Reason.OUTSIDE_ZONE: "outside the deployment zone",
     Reason.CREW_TOO_FAR: "the crew is too far",
     Reason.AMMUNITION_TOO_FAR: "the ammunition is too far",
+    Reason.MUST_CLOSE_ORDER: "in loose order, it must close order first",
+    Reason.SKIRMISHERS_NO_GROUP_CHARGE: "skirmishers never charge as a group",
 }
 
 
