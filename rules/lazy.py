@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
 from typing import Any
 
 
@@ -35,3 +36,52 @@ def exported_lazily(package: str, exports: Mapping[str, Sequence[str]]) -> Calla
         return imported(reference)
 
     return __getattr__
+
+
+class Deferred:
+    """A function of a module not yet imported: `deferred_module`'s attributes. The
+    module is imported (by Python's own import, so by one thread at a time) when the
+    function is first called or `resolve`d."""
+
+    __slots__ = ("module", "name")
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module = module
+        self.name = name
+
+    def resolve(self) -> Any:
+        """The function itself, its module imported if need be."""
+        return getattr(importlib.import_module(self.module), self.name)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.resolve()(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<deferred {self.module}:{self.name}>"
+
+
+class DeferredModule(ModuleType):
+    """A module named before it is imported: each attribute asked of it is a `Deferred`
+    function of the real module, which loads only when one is called.
+
+    A rule system's question table names its handlers through these (``fire.fire_answer``
+    with ``fire = deferred_module(...)``, and the real module imported under
+    ``TYPE_CHECKING`` for the tools): a type checker, "go to definition" and rename follow
+    the name, and a command that asks a distance does not load the fire tables.
+
+    >>> answers = deferred_module("arbitre.rules.answers")
+    >>> answers.warning_lines
+    <deferred arbitre.rules.answers:warning_lines>
+    >>> answers.warning_lines(["too far"])
+    '\\nwarning: too far'
+    """
+
+    def __getattr__(self, name: str) -> Deferred:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return Deferred(self.__name__, name)
+
+
+def deferred_module(name: str) -> ModuleType:
+    """A `DeferredModule` standing for the module ``name`` until its functions are used."""
+    return DeferredModule(name)

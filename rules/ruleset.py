@@ -22,6 +22,7 @@ from arbitre.rules.answers import (
     with_certainty,
 )
 from arbitre.rules.errors import QuestionError, SceneError, UnknownName
+from arbitre.rules.lazy import Deferred
 from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.options import bind_options, shown
 
@@ -35,13 +36,23 @@ class Question:
     The handler takes the scene, one ``str`` per argument, then its options as keyword
     parameters with defaults, each annotated with a type of `arbitre.rules.options` (or a
     ``Literal`` of choices) that says what it takes. Every rule system declares its
-    questions this way, in its ``questions()`` table, naming the function itself.
+    questions this way, in its ``questions()`` table, naming the function itself, or, for
+    a function of a module that should load only when its question is asked, naming it
+    through a `arbitre.rules.lazy.deferred_module` (a `Deferred`).
     """
 
     name: str
     args: tuple[str, ...]
     summary: str
-    handler: Callable[..., Answer]
+    answerer: Callable[..., Answer] | Deferred
+
+    @property
+    def handler(self) -> Callable[..., Answer]:
+        """The function answering the question (its module imported if need be)."""
+        if isinstance(self.answerer, Deferred):
+            handler: Callable[..., Answer] = self.answerer.resolve()
+            return handler
+        return self.answerer
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,16 +4,16 @@ questions are answered by `combats` and `pursuit`."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from arbitre.rules.answers import (
     Unit,
 )
 from arbitre.rules.confrontation.book import NUMBERS
-from arbitre.rules.confrontation.combats import dice_answer, initiative_answer, melees_answer
 from arbitre.rules.confrontation.contacts import edge_gap_mm
 from arbitre.rules.confrontation.options import ConfrontationOptions, options_of
-from arbitre.rules.confrontation.pursuit import pursuit_answer
 from arbitre.rules.errors import QuestionError
+from arbitre.rules.lazy import deferred_module
 from arbitre.rules.model import Scene
 from arbitre.rules.options import MAX_OPTION_MM
 from arbitre.rules.ruleset import (
@@ -24,6 +24,13 @@ from arbitre.rules.ruleset import (
     check_attr_number,
     figure_named,
 )
+
+if TYPE_CHECKING:  # the modules of the handlers, loaded when a question first needs them
+    from arbitre.rules.confrontation import combats, pursuit
+else:
+    combats = deferred_module("arbitre.rules.confrontation.combats")
+    pursuit = deferred_module("arbitre.rules.confrontation.pursuit")
+
 
 MIN_MOU_CM = 1.0
 """The shortest MOU a figure may carry: the book's MOU are a handful of cm, and half of
@@ -64,15 +71,17 @@ class Confrontation(MeasuringRuleset):
         return {
             "distance": Question("distance", ("A", "B"), "edge-to-edge distance", self.distance),
             "contact": Question("contact", ("A", "B"), "are two bases touching", self.contact),
-            "melees": Question("melees", (), "every legal split of the melees", melees_answer),
-            "dice": Question("dice", ("A",), "combat dice of A", dice_answer),
+            "melees": Question(
+                "melees", (), "every legal split of the melees", combats.melees_answer
+            ),
+            "dice": Question("dice", ("A",), "combat dice of A", combats.dice_answer),
             "initiative": Question(
                 "initiative",
                 ("A",),
                 "initiative of the combat of A",
-                initiative_answer,
+                combats.initiative_answer,
             ),
-            "pursuit": Question("pursuit", ("A",), "pursuit move of A", pursuit_answer),
+            "pursuit": Question("pursuit", ("A",), "pursuit move of A", pursuit.pursuit_answer),
         }
 
     # --- questions ---------------------------------------------------------------------

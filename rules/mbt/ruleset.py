@@ -4,19 +4,18 @@ module's function."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 import shapely
 
 from arbitre.rules.answers import ContactAnswer, Unit
 from arbitre.rules.errors import SceneError
+from arbitre.rules.lazy import deferred_module
 from arbitre.rules.mbt.answers import MbtContactAnswer
 from arbitre.rules.mbt.book import TYPES
 from arbitre.rules.mbt.combat import combat_answer, edge_or_corner, facing_answer
-from arbitre.rules.mbt.moves import groups_answer, move_answer, reach_answer
 from arbitre.rules.mbt.options import MbtOptions, options_of, unit_of
-from arbitre.rules.mbt.panic import panic_answer
 from arbitre.rules.mbt.plates import contact_gap, plate_named, plate_pair
-from arbitre.rules.mbt.shooting import fire_answer
 from arbitre.rules.model import BaseShape, Scene
 from arbitre.rules.ruleset import (
     Gap,
@@ -26,6 +25,14 @@ from arbitre.rules.ruleset import (
     check_attr_flags,
     check_attr_number,
 )
+
+if TYPE_CHECKING:  # the modules of the handlers, loaded when a question first needs them
+    from arbitre.rules.mbt import moves, panic, shooting
+else:
+    moves = deferred_module("arbitre.rules.mbt.moves")
+    panic = deferred_module("arbitre.rules.mbt.panic")
+    shooting = deferred_module("arbitre.rules.mbt.shooting")
+
 
 MAX_BASE_FIGURES = 100
 """The most figures a base may carry (``attrs.figures``; the book's bases hold 1 to 4)."""
@@ -78,16 +85,16 @@ class Mbt(MeasuringRuleset):
                 facing_answer,
             ),
             "combat": Question("combat", ("A", "B"), "the combat of A against B", combat_answer),
-            "fire": Question("fire", ("A", "B"), "may archers A shoot at B", fire_answer),
+            "fire": Question("fire", ("A", "B"), "may archers A shoot at B", shooting.fire_answer),
             "panic": Question(
                 "panic",
                 ("A",),
                 "where the panicking elephant A goes, what it tramples",
-                panic_answer,
+                panic.panic_answer,
             ),
-            "move": Question("move", ("A", "X", "Y"), "may A move to (X, Y) mm", move_answer),
-            "reach": Question("reach", ("A",), "where may A move", reach_answer),
-            "groups": Question("groups", (), "bases in contact and aligned", groups_answer),
+            "move": Question("move", ("A", "X", "Y"), "may A move to (X, Y) mm", moves.move_answer),
+            "reach": Question("reach", ("A",), "where may A move", moves.reach_answer),
+            "groups": Question("groups", (), "bases in contact and aligned", moves.groups_answer),
         }
 
     # --- measures ----------------------------------------------------------------------

@@ -98,6 +98,40 @@ def test_a_distance_imports_no_other_rule_system(ruleset: str) -> None:
     assert set(out[1].split()) & systems == {package}, out
 
 
+# The modules whose questions a distance does not ask: named in the question table through
+# a deferred module, they load when one of their questions is first asked.
+DEFERRED = {
+    "mbt": ("moves", "panic", "shooting"),
+    "confrontation": ("combats", "pursuit"),
+}
+
+
+@pytest.mark.parametrize("ruleset", sorted(DEFERRED))
+def test_a_distance_leaves_the_other_questions_modules_unloaded(ruleset: str) -> None:
+    package = f"arbitre.rules.{ruleset.replace('-', '_')}"
+    scene = {
+        "ruleset": ruleset,
+        "table": {"width_mm": 600, "depth_mm": 400},
+        "figures": DISTANCE_SCENES[ruleset],
+    }
+    script = (
+        "import json, sys\n"
+        "from arbitre.rules.questions import ask\n"
+        "from arbitre.rules.registry import find_ruleset\n"
+        "from arbitre.rules.scene import parse_scene\n"
+        f"scene = parse_scene(json.loads({json.dumps(json.dumps(scene))}))\n"
+        "ask(scene, 'distance', ['a', 'b'])\n"
+        f"print(*(f'{package}.{{m}}' in sys.modules for m in {DEFERRED[ruleset]!r}))\n"
+        "find_ruleset(scene.ruleset).questions()  # the table is made, still nothing loads\n"
+        f"print(*(f'{package}.{{m}}' in sys.modules for m in {DEFERRED[ruleset]!r}))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    unloaded = " ".join(["False"] * len(DEFERRED[ruleset]))
+    assert out == [unloaded, unloaded]
+
+
 def test_every_question_names_a_function_of_its_own_rule_system() -> None:
     """Each handler is a function object (go-to-definition and rename follow it), defined
     in its rule system's package or in the shared core."""
