@@ -290,6 +290,9 @@ class ChargeResponse(StrEnum):
     FALLBACK = "fallback"
     """May fall back without a test, not shaken: a loose-order group or a lone figure
     charged by a close-order group."""
+    ESCAPE = "escape"
+    """Falls back without a test, not shaken, and must: skirmishers charged by a group
+    (§3.2), unless impetuous, ferocious or fanatic ones choose to hold (and test)."""
 
 
 @dataclass(frozen=True, slots=True)

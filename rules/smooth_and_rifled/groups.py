@@ -72,6 +72,13 @@ class Group:
         """A true group of 2 or more figures (fire arc 90 degrees, group moves)."""
         return len(self.figures) > 1
 
+    def has(self, name: str) -> bool:
+        """Whether the group has a special characteristic (`has_characteristic`)."""
+        leader = self.leader
+        if leader is None:
+            return has_characteristic(self.figures, name)
+        return has_characteristic([leader, *(f for f in self.figures if f.id != leader.id)], name)
+
 
 Grouping = GroupingOf[Group]
 """A Smooth & Rifled scene's groups, a figure acting alone among them."""

@@ -55,6 +55,8 @@ FLAGS = (
     "ambush",
     "fired",
     "hero",
+    "fanatic",
+    "ferocious",
     "impetuous",
     "leader",
     "light",

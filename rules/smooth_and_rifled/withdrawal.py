@@ -1,4 +1,5 @@
-"""Smooth & Rifled: falling back 15 cm + 1d6 before a group charge (§6.7.3)."""
+"""Smooth & Rifled: falling back 15 cm + 1d6 before a group charge (§6.7.3), and the
+skirmishers' escape (§3.2)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ def withdrawal_question(
     die: Die | None = None,
     test_die: Die | None = None,
     defensive: Flag = False,
+    hold: Flag = False,
 ) -> SRWithdrawalAnswer:
     """A, charged by B, falls back 15 cm + 1d6 (§6.7.3).
 
@@ -42,9 +44,17 @@ def withdrawal_question(
     est un échec, le défenseur doit reculer, secoué, de 15cm+1d6." "Quand un Groupe en
     Ordre Serré charge un Groupe en Ordre Lâche, celui-ci peut, sans aucun test, se replier
     de 15cm + 1d6, sans être Secoué (Repli). Les figurines individuelles peuvent faire de
-    même." Every figure of A moves the same distance straight away from B (from the
-    centre of B's figures through the centre of A's); without ``die`` the destinations
-    are those of the longest fall-back (15 + 6 cm).
+    même." "Un Groupe en Ordre Lâche peut, plutôt que se replier, passer en Ordre Serré
+    (si cela lui est permis) en tant que mouvement d'opportunité. Dans ce cas, le Groupe
+    tiendra la charge s'il réussit son test." Skirmishers (§3.2) "ne peuvent passer en
+    Ordre Serré. Les Groupes ayant cette caractéristique s'échappent s'ils sont chargés
+    par d'autres Groupes, sauf s'ils ont la caractéristique Impétueux, Féroce ou
+    Fanatique ; dans ce cas ils peuvent choisir de tenir et recevoir la charge. S'ils
+    choisissent de tenir, ils doivent passer le test": ``hold`` is that choice (a loose-order
+    group closing order, or such skirmishers holding; a lone figure standing). Every
+    figure of A moves the same distance straight away from B (from the centre of B's
+    figures through the centre of A's); without ``die`` the destinations are those of the
+    longest fall-back (15 + 6 cm).
     """
     options = options_of(scene)
     defenders_group, defender = resolve(scene, a)
@@ -53,7 +63,7 @@ def withdrawal_question(
         raise QuestionError(f"{b!r} is not an enemy of {a!r}")
     defenders = list(defenders_group.figures) if defenders_group else [defender]
     attackers = list(attackers_group.figures) if attackers_group else [charger]
-    response, warnings = _response(defenders_group, attackers_group, defenders, attackers)
+    response, warnings = _response(defenders_group, attackers_group, defenders, attackers, hold)
     test: _MoraleTest | None = None
     if response is ChargeResponse.TEST:
         test = _morale_test(defenders, attackers, defensive, test_die)
@@ -109,22 +119,39 @@ def withdrawal_question(
     )
 
 
+HOLDING_SKIRMISHERS = ("impetuous", "ferocious", "fanatic")
+"""The characteristics that let skirmishers hold a charge rather than escape (§3.2)."""
+
+
 def _response(
     defenders_group: Group | None,
     attackers_group: Group | None,
     defenders: Sequence[Figure],
     attackers: Sequence[Figure],
+    hold: bool,
 ) -> tuple[ChargeResponse, list[str]]:
     """What the charged side does, and the warnings that go with it: a close-order group
-    charged by a close-order group as large or larger tests; a loose-order group or a lone
-    figure charged by a close-order group may fall back; otherwise neither."""
+    charged by a close-order group as large or larger tests; skirmishers charged by a
+    group escape; a loose-order group or a lone figure charged by a close-order group may
+    fall back; otherwise neither. ``hold``: the charged side chooses to hold instead."""
     warnings = closing_order(attackers_group)
     close_attack = attackers_group is not None and not attackers_group.loose
-    if defenders_group is not None and not defenders_group.loose:
+    if defenders_group is not None and defenders_group.skirmishers:
+        return _skirmishers(defenders_group, close_attack, hold, warnings), warnings
+    closing = defenders_group is not None and defenders_group.loose and hold and close_attack
+    if closing and defenders_group is not None:
+        warnings.append(
+            Said(
+                "closes_order_to_hold",
+                "{group} closes order as an opportunity move to hold the charge",
+                group=defenders_group.name,
+            )
+        )
+    if defenders_group is not None and (not defenders_group.loose or closing):
         if close_attack and len(attackers) >= len(defenders):
             return ChargeResponse.TEST, warnings
         return ChargeResponse.NONE, warnings
-    if not close_attack:
+    if not close_attack or hold:
         return ChargeResponse.NONE, warnings
     if defenders_group is not None:
         warnings.append(
@@ -135,6 +162,40 @@ def _response(
             )
         )
     return ChargeResponse.FALLBACK, warnings
+
+
+def _skirmishers(group: Group, charged: bool, hold: bool, warnings: list[str]) -> ChargeResponse:
+    """Skirmishers charged (§3.2): they never close order, and escape a group's charge
+    (``charged``) unless impetuous, ferocious or fanatic ones choose to ``hold``: they then
+    take the test."""
+    traits = [name for name in HOLDING_SKIRMISHERS if group.has(name)]
+    if hold and not traits:
+        raise QuestionError(
+            f"{group.name!r} are skirmishers neither impetuous, ferocious nor fanatic: "
+            "they cannot hold, they escape (hold=true was given)"
+        )
+    if not charged:
+        return ChargeResponse.NONE
+    if hold:
+        warnings.append(
+            Said(
+                "skirmishers_hold",
+                "{group} are skirmishers holding the charge (impetuous, ferocious or fanatic): "
+                "they take the test",
+                group=group.name,
+            )
+        )
+        return ChargeResponse.TEST
+    if traits:
+        warnings.append(
+            Said(
+                "skirmishers_may_hold",
+                "{group} are skirmishers but impetuous, ferocious or fanatic: they may instead "
+                "hold and take the test",
+                group=group.name,
+            )
+        )
+    return ChargeResponse.ESCAPE
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +295,8 @@ def _sentence(
         return _test_sentence(name, test, length)
     if response is ChargeResponse.FALLBACK:
         return f"{name} may fall back {length} from {charger} without a test, not shaken"
+    if response is ChargeResponse.ESCAPE:
+        return f"{name} escape {length} from {charger}: skirmishers, no test, not shaken"
     return f"{name} neither tests nor falls back when {charger} charges"
 
 

@@ -458,3 +458,65 @@ def test_a_move_ending_astride_a_hedge_crosses_it(base: dict[str, Any]) -> None:
     walker = {**walker, "x_mm": 300, "y_mm": 560, "facing_deg": 270}
     touching = _json(_scene([walker], terrain=[hedge]), "move", "s", 300, 513)
     assert touching["legal"] and touching["cost_mm"] == pytest.approx(47.0), touching
+
+
+def _skirmish_charge(**traits: bool) -> Any:
+    # Skirmishers P (p0, p1 35 mm apart, loose order) 55 mm from the close-order group Q.
+    return _scene(
+        [
+            {
+                "id": "p0",
+                "side": "blue",
+                "unit": "pu",
+                "group": "P",
+                "x_mm": 200,
+                "y_mm": 500,
+                "attrs": {"leader": True, "skirmisher": True, "combat": 4, **traits},
+            },
+            {
+                "id": "p1",
+                "side": "blue",
+                "unit": "pu",
+                "x_mm": 260,
+                "y_mm": 500,
+                "attrs": {"skirmisher": True, "combat": 4, **traits},
+            },
+            {
+                "id": "q0",
+                "side": "red",
+                "unit": "qu",
+                "group": "Q",
+                "x_mm": 215,
+                "y_mm": 420,
+                "attrs": {"leader": True, "combat": 4},
+            },
+            {
+                "id": "q1",
+                "side": "red",
+                "unit": "qu",
+                "x_mm": 245,
+                "y_mm": 420,
+                "attrs": {"combat": 4},
+            },
+        ]
+    )
+
+
+def test_skirmishers_are_never_told_to_close_order() -> None:
+    # §3.2: skirmishers « ne peuvent passer en Ordre Serré »: charged, they escape; charging,
+    # they never charge as a group. Neither answer suggests closing order.
+    scene = _skirmish_charge()
+    charged = _json(scene, "withdrawal", "P", "Q")
+    charging = _json(scene, "charge", "P", "Q")
+    assert charged["kind"] == "escape"
+    assert charging["reasons"] == ["skirmishers_no_group_charge"]
+    for answer in (charged, charging):
+        assert not any("close order" in w for w in answer["warnings"]), answer["warnings"]
+
+
+def test_skirmishers_hold_only_when_impetuous_ferocious_or_fanatic() -> None:
+    with pytest.raises(QuestionError, match="they cannot hold, they escape"):
+        ask(_skirmish_charge(), "withdrawal", ["P", "Q"], {"hold": True})
+    for trait in ("impetuous", "ferocious", "fanatic"):
+        held = _json(_skirmish_charge(**{trait: True}), "withdrawal", "P", "Q", hold=True)
+        assert held["kind"] == "test"
