@@ -49,6 +49,9 @@ class SmoothAndRifledOptions(BaseModel):
     leader_radius_cm: Annotated[float, Field(gt=0, allow_inf_nan=False, le=10_000, strict=True)] = (
         10.0
     )
+    save_substitute: Literal["friend", "any"] = "friend"
+    """Who takes a saved hit (§6.2.8, « la figurine la plus proche »): the nearest friend
+    (the reading chosen), or ``any``: the nearest figure whatever its side."""
 
     @property
     def scale_factor(self) -> float:

@@ -84,7 +84,9 @@ def save_question(scene: Scene, a: str, die: Die | None = None) -> SRSaveAnswer:
     rayon de 5cm est touchée ; s'il n'y a pas de figurine dans un rayon de 5cm, le tir est
     considéré sans effet (d'autres figurines particulières ne peuvent être prises comme
     figurines de substitution)." The substitute is the nearest friendly figure that has
-    no save of its own (a figure already hit may take it: two damage rolls).
+    no save of its own (a figure already hit may take it: two damage rolls); under the
+    scene option ``save_substitute: any``, the nearest figure without a save whatever its
+    side. Under the default a nearer enemy is named in a warning.
     """
     options = options_of(scene)
     figure = _figure(scene, a)
@@ -104,8 +106,13 @@ def save_question(scene: Scene, a: str, die: Die | None = None) -> SRSaveAnswer:
             die=rolled,
             hit=figure.id,
         )
-    plain = [f for f in _friends(scene, figure) if not has_save(f)]
-    ranked = _nearest(scene, figure, plain)
+    anyone = [f for f in scene.figures if f.id != figure.id and not has_save(f)]
+    if options.save_substitute == "any":
+        ranked = _nearest(scene, figure, anyone)
+    else:
+        friends = {f.id for f in _friends(scene, figure)}
+        ranked = _nearest(scene, figure, [f for f in anyone if f.id in friends])
+        warnings.extend(_enemy_nearer(scene, figure, anyone, ranked, radius_mm))
     margins: list[Margin] = []
     substitute: Figure | None = None
     gap: float | None = None
@@ -173,6 +180,36 @@ def save_question(scene: Scene, a: str, die: Die | None = None) -> SRSaveAnswer:
         hit=hit,
         warnings=tuple(warnings),
     )
+
+
+def _enemy_nearer(
+    scene: Scene,
+    figure: Figure,
+    anyone: Sequence[Figure],
+    friends: Sequence[tuple[float, Figure]],
+    radius_mm: float,
+) -> list[str]:
+    """The warning that an enemy without a save stands within the radius and nearer than
+    any friend who could take the hit: the other reading of « la figurine la plus proche »
+    would give it the hit."""
+    nearest = _nearest(scene, figure, anyone)
+    if not nearest or nearest[0][0] > radius_mm:
+        return []
+    gap, other = nearest[0]
+    if not scene.are_enemies(figure.side, other.side):
+        return []
+    if friends and friends[0][0] <= gap:
+        return []
+    return [
+        Said(
+            "save_enemy_nearer",
+            "{enemy}, an enemy, stands nearer {figure} ({cm} cm): the hit goes to the nearest "
+            "friend (save_substitute: any gives it to the nearest figure)",
+            enemy=other.id,
+            figure=figure.id,
+            cm=f"{gap / MM_PER_CM:.1f}",
+        )
+    ]
 
 
 # --- rally (§6.2.9) ----------------------------------------------------------------------
