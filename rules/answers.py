@@ -79,6 +79,7 @@ class Reason(StrEnum):
     TOO_MANY_FIGURES = "too_many_figures"
     MUST_CLOSE_ORDER = "must_close_order"
     SKIRMISHERS_NO_GROUP_CHARGE = "skirmishers_no_group_charge"
+    NOT_AT_OBSTACLE = "not_at_obstacle"
 
 
 @dataclass(frozen=True, slots=True)

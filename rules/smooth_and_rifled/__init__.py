@@ -14,14 +14,16 @@ listed in ``docs/rules/smooth-and-rifled.md``; the main ones:
 * woods: sight reaches 5 cm into a wood (a figure inside is seen only within 5 cm
   of the edge, a line may run at most 5 cm through a wood holding neither figure);
 * linear obstacles block an infantry or artillery move (stop at it, then spend an
-  action to cross): a move that must cross one answers ``obstacle_crossing``.
+  action to cross): a move that must cross one, or ends astride one, answers
+  ``obstacle_crossing``; the move mode ``cross`` is the action that crosses it.
 
 Modules
 -------
 :mod:`~arbitre.rules.smooth_and_rifled.ruleset` holds :class:`SmoothAndRifled`, whose
 questions are answered by :mod:`~arbitre.rules.smooth_and_rifled.fire` (bands, arcs, lines
 and cover, with :mod:`~arbitre.rules.smooth_and_rifled.geometry`),
-:mod:`~arbitre.rules.smooth_and_rifled.moves` (moves, reach and charges),
+:mod:`~arbitre.rules.smooth_and_rifled.moves` (moves, reach and charges, with
+:mod:`~arbitre.rules.smooth_and_rifled.obstacles` for linear obstacles),
 :mod:`~arbitre.rules.smooth_and_rifled.templates` (artillery) and
 :mod:`~arbitre.rules.smooth_and_rifled.tables` (damage, volleys, morale, melee, with the dice
 arithmetic of :mod:`~arbitre.rules.smooth_and_rifled.dice`),

@@ -46,6 +46,7 @@ class SRMoveAnswer(MoveAnswer):
     mode: str = ""
     action_index: int = 1
     running: bool = False
+    crossed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,6 +44,7 @@ from arbitre.rules.smooth_and_rifled.bases import (
 from arbitre.rules.smooth_and_rifled.book import MOVES_CM, NUMBERS, UNIT
 from arbitre.rules.smooth_and_rifled.geometry import in_arc
 from arbitre.rules.smooth_and_rifled.groups import Group, is_mounted, resolve
+from arbitre.rules.smooth_and_rifled.obstacles import astride_check, crossing_check
 from arbitre.rules.smooth_and_rifled.options import (
     Action,
     ActionIndex,
@@ -56,8 +57,11 @@ from arbitre.rules.terrain import grown_by_base, straight_cost_mm
 COSTLY_TERRAIN = (TerrainKind.DIFFICULT, TerrainKind.WOOD)
 DIFFICULT_FACTOR = 2.0  # difficult ground and woods halve a move: each mm counts twice
 BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
-Mode = Literal["normal", "charge", "column", "road"]
-"""The ``mode`` option of ``move`` and ``reach``."""
+Mode = Literal["normal", "charge", "column", "road", "cross"]
+"""The ``mode`` option of ``move``: ``cross`` is the action infantry spends crossing a linear
+obstacle it stands before (§6.1.2)."""
+ReachMode = Literal["normal", "charge", "column", "road"]
+"""The ``mode`` option of ``reach``."""
 MODES: tuple[str, ...] = get_args(Mode)
 OVERLAP_MM2 = 1e-3  # bases overlapping by less than this only touch
 OBSTACLE_THICKNESS_MM = 1.0
@@ -76,7 +80,8 @@ def move_question(
     mode: Mode = "normal",
     facing_deg: Degrees | None = None,
 ) -> SRMoveAnswer:
-    """May A (a figure or a group) move to (X, Y) mm in this action (§6.1)."""
+    """May A (a figure or a group) move to (X, Y) mm in this action (§6.1); with ``mode:
+    cross``, may it cross the linear obstacle it stands before to (X, Y) (§6.1.2)."""
     goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")])
     plan = move_plan(scene, a, action, action_index, mode, goal)
     end_facing = plan.mover.facing_deg if facing_deg is None else facing_deg
@@ -107,7 +112,34 @@ def move_question(
         reasons.append(Reason.DESTINATION_OCCUPIED)
     blocked_by: list[str] = list(occupied)
     path = pathing.Path(False, math.inf, math.inf, np.empty((0, 2)), ())
-    if not reasons:
+    tolerance_mm = options_of(scene).contact_tolerance_mm
+    movers = [
+        (f, (mover.facing_deg, end_facing) if f.id == mover.id else (f.facing_deg,))
+        for f in plan.members
+    ]
+    allowance_mm = plan.allowance_mm
+    went_over: list[str] = []
+    if plan.mode == "cross":
+        crossing = crossing_check(movers, goal - mover.xy, plan.obstacles, tolerance_mm)
+        reasons.extend(r for r in crossing.reasons if r not in reasons)
+        blocked_by.extend(crossing.blocked_by)
+        margins.extend(crossing.margins)
+        went_over = crossing.crossed
+        straight_mm = float(np.hypot(*(goal - mover.xy)))
+        path = pathing.Path(True, straight_mm, straight_mm, np.array([mover.xy, goal]), ())
+        allowance_mm = crossing.reach_mm if math.isfinite(crossing.reach_mm) else 0.0
+        if went_over and straight_mm > allowance_mm:
+            reasons.append(Reason.OVER_ALLOWANCE)
+        if went_over:
+            margins.append(Margin("allowance", abs(allowance_mm - straight_mm), mover.sigma_mm))
+            warnings.append(
+                Said(
+                    "crossing_not_running",
+                    "crossing {obstacles} (one action): the figure is not running this activation",
+                    obstacles=", ".join(went_over),
+                )
+            )
+    elif not reasons:
         path = plan.field.shortest_path(mover.xy, goal, max_cost_mm=plan.allowance_mm)
         # A goal astride a linear obstacle does not hold the path finder back (it lets a
         # move end on what it overlaps there): a way whose centre crosses or ends on one
@@ -156,6 +188,21 @@ def move_question(
             margins.append(
                 Margin("allowance", abs(plan.allowance_mm - path.cost_mm), mover.sigma_mm)
             )
+        # §6.1.2: "La figurine doit d'abord s'arrêter devant l'obstacle": no moving figure
+        # ends astride one (a base touching it stops before it).
+        astride = astride_check(movers, goal - mover.xy, plan.obstacles, tolerance_mm)
+        if astride.reasons and Reason.OBSTACLE_CROSSING not in reasons:
+            reasons.append(Reason.OBSTACLE_CROSSING)
+            warnings.append(
+                Said(
+                    "astride_obstacle",
+                    "{obstacles}: a figure stops before a linear obstacle, not astride it; "
+                    "crossing it is an action of its own (mode cross)",
+                    obstacles=", ".join(astride.blocked_by),
+                )
+            )
+        blocked_by.extend(astride.blocked_by)
+        margins.extend(astride.margins)
     backwards_mm = backwards_distance_mm(mover.xy, goal, end_facing)
     limit_mm = options_of(scene).mm(NUMBERS.backwards_cm)
     if backwards_mm > 0.0:
@@ -172,18 +219,22 @@ def move_question(
         )
     legal = not reasons
     cost = path.cost_mm if path.found else math.inf
-    allowance_cm = UNIT.from_mm(plan.allowance_mm)
-    if legal:
+    allowance_cm = UNIT.from_mm(allowance_mm)
+    if legal and went_over:
+        text = (
+            f"{a} may cross {', '.join(went_over)} there: {UNIT.from_mm(cost):.1f} cm, at most "
+            f"{allowance_cm:.1f} cm to stand against its far side ({plan.kind}, cross, "
+            f"action {plan.index})"
+        )
+    elif legal:
         text = (
             f"{a} may move there: {UNIT.from_mm(cost):.1f} cm of {allowance_cm:g} cm "
             f"({plan.kind}, {plan.mode}, action {plan.index})"
         )
     else:
         spent = f"{UNIT.from_mm(cost):.1f} cm" if math.isfinite(cost) else "no path"
-        text = (
-            f"{a} may not move there: {reason_words(reasons)} ({spent}, "
-            f"allowance {allowance_cm:g} cm)"
-        )
+        allowed = f"{allowance_cm:.1f}" if went_over else f"{allowance_cm:g}"
+        text = f"{a} may not move there: {reason_words(reasons)} ({spent}, allowance {allowed} cm)"
     return SRMoveAnswer(
         question="move",
         message=with_certainty(text, *margins) + warning_lines(warnings),
@@ -193,7 +244,7 @@ def move_question(
         reasons=tuple(reasons),
         cost_mm=cost,
         cost_units=UNIT.from_mm(cost),
-        allowance_mm=plan.allowance_mm,
+        allowance_mm=allowance_mm,
         allowance_units=allowance_cm,
         unit=UNIT.name,
         path_mm=tuple((float(px), float(py)) for px, py in path.points_mm),
@@ -202,7 +253,8 @@ def move_question(
         kind=plan.kind,
         mode=plan.mode,
         action_index=plan.index,
-        running=plan.index == NUMBERS.max_actions,
+        running=plan.index == NUMBERS.max_actions and plan.mode != "cross",
+        crossed=tuple(went_over),
     )
 
 
@@ -211,7 +263,7 @@ def reach_question(
     a: str,
     action: Action | None = None,
     action_index: ActionIndex | None = None,
-    mode: Mode = "normal",
+    mode: ReachMode = "normal",
 ) -> ReachAnswer:
     """Where A may move in this action (§6.1)."""
     plan = move_plan(scene, a, action, action_index, mode)
@@ -361,10 +413,16 @@ def move_plan(
     group, mover = resolve(scene, a)
     kind = _kind(mover, group)
     how: str = mode
-    if (kind, how) not in MOVES_CM:
+    pace = "normal" if how == "cross" else how  # a crossing is an action, not a measure
+    if how == "cross" and kind not in ("infantry", "infantry_group"):
+        jumps = ": cavalry jumps linear obstacles in its moves" if kind == "cavalry" else ""
+        raise QuestionError(
+            f"{kind} has no cross move (§6.1.2: infantry spends an action to cross){jumps}"
+        )
+    if (kind, pace) not in MOVES_CM:
         raise QuestionError(f"{kind.replace('_', ' ')} has no {how} move")
     index = action_rank(action, index_extra)
-    first_cm, later_cm = MOVES_CM[(kind, how)]
+    first_cm, later_cm = MOVES_CM[(kind, pace)]
     allowance_mm = options.mm(first_cm if index == 1 else later_cm)
     moving = {f.id for f in group.figures} if group is not None else {mover.id}
     warnings: list[str] = []
@@ -372,7 +430,7 @@ def move_plan(
     if len(kinds) > 1:
         # §3.1: "on ne peut mélanger Infanterie et Cavalerie": such a group moves at
         # the pace of its slowest kind, and is told it should not exist.
-        paces = {k: MOVES_CM[(k, how)] for k in kinds if (k, how) in MOVES_CM}
+        paces = {k: MOVES_CM[(k, pace)] for k in kinds if (k, pace) in MOVES_CM}
         slowest = min(paces, key=lambda k: paces[k][0 if index == 1 else 1])
         allowance_mm = min(allowance_mm, options.mm(paces[slowest][0 if index == 1 else 1]))
         warnings.append(
@@ -383,7 +441,7 @@ def move_plan(
                 slowest=slowest.replace("_group", ""),
             )
         )
-    if index == NUMBERS.max_actions:
+    if index == NUMBERS.max_actions and how != "cross":
         warnings.append(Said("running", "a third move: the figure is running"))
     costly_ok = not mover.attrs.get("terrain", False)
     if how == "column" and group is not None:

@@ -36,6 +36,7 @@ REASON_WORDS = {
     Reason.AMMUNITION_TOO_FAR: "the ammunition is too far",
     Reason.MUST_CLOSE_ORDER: "in loose order, it must close order first",
     Reason.SKIRMISHERS_NO_GROUP_CHARGE: "skirmishers never charge as a group",
+    Reason.NOT_AT_OBSTACLE: "not standing before an obstacle it crosses",
 }
 
 

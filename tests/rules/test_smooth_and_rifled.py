@@ -520,3 +520,20 @@ def test_skirmishers_hold_only_when_impetuous_ferocious_or_fanatic() -> None:
     for trait in ("impetuous", "ferocious", "fanatic"):
         held = _json(_skirmish_charge(**{trait: True}), "withdrawal", "P", "Q", hold=True)
         assert held["kind"] == "test"
+
+
+@pytest.mark.parametrize(
+    ("kind", "says"),
+    [("cavalry", "cavalry jumps linear obstacles"), ("artillery", "artillery has no cross move")],
+)
+def test_only_infantry_crosses_an_obstacle_as_an_action(kind: str, says: str) -> None:
+    # §6.1.2: « L'infanterie peut les traverser en dépensant une Action ... La Cavalerie peut
+    # sauter par-dessus un obstacle sans pénalité ».
+    scene = _scene(
+        [{"id": "x", "side": "blue", "x_mm": 100, "y_mm": 187.5, "type": kind}],
+        terrain=[{"id": "hedge", "kind": "obstacle", "line_mm": [[0, 200], [600, 200]]}],
+    )
+    with pytest.raises(QuestionError, match=says):
+        ask(scene, "move", ["x", "100", "212.5"], {"mode": "cross"})
+    with pytest.raises(QuestionError, match="option mode of reach"):
+        ask(scene, "reach", ["x"], {"mode": "cross"})
