@@ -177,6 +177,8 @@ class SRRallyAnswer(Checked):
     helper: str | None = None
     helper_gap_mm: float | None = None
     helper_gap_units: float | None = None
+    toward: str | None = None
+    toward_gap_mm: float | None = None
     radius_mm: float = 0.0
     radius_units: float = 0.0
     unit: str = ""

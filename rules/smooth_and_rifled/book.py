@@ -33,6 +33,7 @@ class Numbers:
     same_wood_sight_cm: float = 15.0
     window_sight_cm: float = 30.0
     group_charge_cm: float = 8.0
+    fanatic_charge_cm: float = 12.0  # §8.0: « un Fanatique peut charger à 12cm »
     max_attackers: int = 2
     volley_spread_cm: float = 8.0
     strip_width_cm: float = 4.0

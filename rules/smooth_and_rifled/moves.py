@@ -43,7 +43,12 @@ from arbitre.rules.smooth_and_rifled.bases import (
 )
 from arbitre.rules.smooth_and_rifled.book import MOVES_CM, NUMBERS, UNIT
 from arbitre.rules.smooth_and_rifled.geometry import in_arc
-from arbitre.rules.smooth_and_rifled.groups import Group, is_mounted, resolve
+from arbitre.rules.smooth_and_rifled.groups import (
+    Group,
+    has_characteristic,
+    is_mounted,
+    resolve,
+)
 from arbitre.rules.smooth_and_rifled.obstacles import astride_check, crossing_check
 from arbitre.rules.smooth_and_rifled.options import (
     Action,
@@ -423,7 +428,10 @@ def move_plan(
         raise QuestionError(f"{kind.replace('_', ' ')} has no {how} move")
     index = action_rank(action, index_extra)
     first_cm, later_cm = MOVES_CM[(kind, pace)]
-    allowance_mm = options.mm(first_cm if index == 1 else later_cm)
+    fanatic = how == "charge" and (
+        group.has("fanatic") if group else has_characteristic([mover], "fanatic")
+    )
+    allowance_mm = options.mm(_charge_cm(first_cm if index == 1 else later_cm, fanatic))
     moving = {f.id for f in group.figures} if group is not None else {mover.id}
     warnings: list[str] = []
     kinds = {_kind(f, group) for f in group.figures} if group is not None else {kind}
@@ -567,7 +575,8 @@ def single_charge(
     if kind == "artillery":
         raise QuestionError(f"{a!r} is artillery and cannot charge")
     first_cm, later_cm = MOVES_CM[(kind, "charge")]
-    allowance = options.mm(first_cm if index == 1 else later_cm)
+    fanatic = has_characteristic([charger], "fanatic")
+    allowance = options.mm(_charge_cm(first_cm if index == 1 else later_cm, fanatic))
     direction = defender.xy - charger.xy
     length = float(np.hypot(*direction))
     facing = math.degrees(math.atan2(direction[1], direction[0])) if length else 0.0
@@ -596,7 +605,7 @@ def single_charge(
     ]
     blocked += [f.id for f in scene.terrain_of(BLOCKING_TERRAIN) if corridor.intersects(f.geometry)]
     reasons: list[Reason] = []
-    warnings: list[str] = []
+    warnings = _fanatics(a, fanatic, options.mm(NUMBERS.fanatic_charge_cm))
     if blocked:
         reasons.append(Reason.PATH_BLOCKED)
     if cost > allowance:
@@ -649,6 +658,30 @@ def single_charge(
     )
 
 
+def _charge_cm(book_cm: float, fanatic: bool) -> float:
+    """How far a charge reaches (cm): the book's, or 12 cm for Fanatics when that is more
+    (§8.0: « un Fanatique peut charger à 12cm »).
+
+    >>> _charge_cm(8.0, True), _charge_cm(20.0, True), _charge_cm(8.0, False)
+    (12.0, 20.0, 8.0)
+    """
+    return max(book_cm, NUMBERS.fanatic_charge_cm) if fanatic else book_cm
+
+
+def _fanatics(name: str, fanatic: bool, reach_mm: float) -> list[str]:
+    """The note that fanatics charge further, when they do."""
+    if not fanatic:
+        return []
+    return [
+        Said(
+            "fanatic_charge",
+            "{name}: fanatics charge at {cm} cm",
+            name=name,
+            cm=f"{UNIT.from_mm(reach_mm):g}",
+        )
+    ]
+
+
 def closing_order(chargers: Group | None) -> list[str]:
     """The warning that a group may not charge as a group, when it is one: in loose order it
     must close order first, skirmishers never do (§6.7.3)."""
@@ -698,13 +731,18 @@ def group_charge(
     matrix = gaps_of(scene).block(rows, cols)
     row, col = np.unravel_index(int(np.argmin(matrix)), matrix.shape)
     closest = float(matrix[row, col])
-    limit = options.mm(NUMBERS.group_charge_cm)
+    fanatic = (
+        attackers_group.has("fanatic")
+        if attackers_group
+        else has_characteristic([charger], "fanatic")
+    )
+    limit = options.mm(_charge_cm(NUMBERS.group_charge_cm, fanatic))
     sigma = sigma_between(attackers[int(row)], defenders[int(col)])
     refusal = group_charge_refusal(attackers_group)
     # A group that may not charge as a group is refused whatever the gap: no measure decides.
     margins = () if refusal else (Margin("group charge", abs(limit - closest), sigma),)
     reasons: list[Reason] = [refusal] if refusal else []
-    warnings = closing_order(attackers_group)
+    warnings = closing_order(attackers_group) + _fanatics(a, fanatic, limit)
     combats: list[dict[str, list[str]]] = []
     out: list[str] = []
     if closest > limit:

@@ -251,7 +251,39 @@ def rally_question(scene: Scene, a: str) -> SRRallyAnswer:
         if gap <= radius_mm:
             helper = nearest
     actions = one if helper is not None else two
-    if helper is not None:
+    enemies = _nearest(
+        scene,
+        figure,
+        [
+            f
+            for f in scene.figures
+            if scene.are_enemies(figure.side, f.side) and not f.attrs.get("ambush", False)
+        ],
+    )
+    toward: tuple[float, Figure] | None = None
+    if figure.attrs.get("fanatic", False) and enemies:
+        # §8.0: « un Fanatique peut ... enlever son marqueur Secoué en bougeant pendant 1
+        # Action à vitesse maximale vers l'ennemi le plus proche »: one action whoever is
+        # near, only which enemy is nearest is measured.
+        toward = enemies[0]
+        actions = one
+        margins = []
+        if len(enemies) > 1:
+            margins.append(
+                Margin(
+                    "nearest enemy",
+                    enemies[1][0] - enemies[0][0],
+                    sigma_between(enemies[0][1], enemies[1][1]),
+                )
+            )
+    if toward is not None:
+        text = (
+            f"{figure.id}, a fanatic, rallies in {actions} action moving at full speed toward "
+            f"the nearest enemy, {toward[1].id} ({_cm(toward[0])} away)"
+        )
+        if helper is not None:
+            text += f", or as any figure: {helper.id} is {_cm(gap or 0.0)} away"
+    elif helper is not None:
         text = f"{figure.id} rallies in {actions} action: {helper.id} is {_cm(gap or 0.0)} away"
     elif ranked:
         text = (
@@ -269,6 +301,8 @@ def rally_question(scene: Scene, a: str) -> SRRallyAnswer:
         helper=helper.id if helper else None,
         helper_gap_mm=gap if ranked else None,
         helper_gap_units=UNIT.from_mm(gap) if ranked and gap is not None else None,
+        toward=toward[1].id if toward else None,
+        toward_gap_mm=toward[0] if toward else None,
         radius_mm=radius_mm,
         radius_units=UNIT.from_mm(radius_mm),
         unit=UNIT.name,
