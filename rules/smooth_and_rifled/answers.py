@@ -134,7 +134,9 @@ class SRMoraleAnswer(Answer):
 
 
 @dataclass(frozen=True, slots=True)
-class SRMeleeAnswer(Answer):
+class SRMeleeAnswer(Checked):
+    """A melee's dice, hits and odds (§6.7); its margins are those of the pikes' 1 cm."""
+
     attackers: tuple[str, ...] = ()
     defenders: tuple[str, ...] = ()
     attacker_dice: int = 0
@@ -145,6 +147,7 @@ class SRMeleeAnswer(Answer):
     attacker_hits: int | None = None
     defender_hits: int | None = None
     outcome: tuple[str, ...] = ()
+    pikes: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
 
 

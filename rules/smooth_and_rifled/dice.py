@@ -75,6 +75,7 @@ class MeleeDice:
     shaken: int = -1
     foot_charging_across_obstacle: int = -1
     second_attacker: int = 1
+    pikes: int = -1
 
 
 MELEE = MeleeDice()

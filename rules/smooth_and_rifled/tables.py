@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arbitre.rules.answers import Said, warning_lines
+from arbitre.rules.answers import Margin, Said, warning_lines, with_certainty
 from arbitre.rules.errors import QuestionError, UnknownName
-from arbitre.rules.model import Figure, Scene
+from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.options import Count, Dice, Die, Flag
 from arbitre.rules.smooth_and_rifled.answers import (
     SRDamageAnswer,
@@ -19,7 +19,7 @@ from arbitre.rules.smooth_and_rifled.answers import (
     SRVolleyAnswer,
     probability,
 )
-from arbitre.rules.smooth_and_rifled.bases import footprints, gaps_of, index_of
+from arbitre.rules.smooth_and_rifled.bases import figure_gap_mm, footprints, gaps_of, index_of
 from arbitre.rules.smooth_and_rifled.book import NUMBERS
 from arbitre.rules.smooth_and_rifled.dice import (
     FACES,
@@ -268,11 +268,17 @@ def _combat(figure: Figure) -> int:
 
 
 def _side_dice(
-    fighters: list[Figure], enemies: list[Figure], *, charging: bool, across: bool
+    fighters: list[Figure],
+    enemies: list[Figure],
+    *,
+    charging: bool,
+    across: bool,
+    pikes: bool = False,
 ) -> int:
-    """Dice of one side of a melee: 3, modifiers of its first figure, +1 for a second figure."""
+    """Dice of one side of a melee: 3, modifiers of its first figure, +1 for a second figure,
+    one less for mounted chargers meeting pikes."""
     lead = fighters[0]
-    dice = MELEE.base
+    dice = MELEE.base + (MELEE.pikes if pikes else 0)
     enemy_mounted = any(is_mounted(e) for e in enemies)
     if lead.attrs.get("impetuous", False) and charging and not enemy_mounted:
         dice += MELEE.impetuous
@@ -283,6 +289,37 @@ def _side_dice(
     if charging and across and not is_mounted(lead):
         dice += MELEE.foot_charging_across_obstacle
     return max(1, dice + MELEE.second_attacker * (len(fighters) - 1))
+
+
+def _pikes(
+    scene: Scene, attackers: list[Figure], defenders: list[Figure], charging: bool
+) -> tuple[list[str], list[Margin]]:
+    """The pikes that take a die from mounted chargers (§8.0): « Piques : elles retirent 1d6
+    aux troupes montées qui les chargent ou qui chargent toute figurine amie à 1cm ou
+    moins. » A defender with pikes, or a friend of the defenders with pikes within 1 cm
+    (edge to edge) of one of them; the margins of those near the 1 cm."""
+    if not charging or not is_mounted(attackers[0]):
+        return [], []
+    limit_mm = options_of(scene).mm(NUMBERS.pikes_cm)
+    side = defenders[0].side
+    pikemen = [
+        f
+        for f in scene.figures
+        if f.attrs.get("pikes", False) and not scene.are_enemies(side, f.side)
+    ]
+    counted: list[str] = []
+    margins: list[Margin] = []
+    for pikeman in pikemen:
+        if pikeman.id in {d.id for d in defenders}:
+            counted.append(pikeman.id)
+            continue
+        gap, near = min(
+            ((figure_gap_mm(scene, pikeman, d), d) for d in defenders), key=lambda p: p[0]
+        )
+        if gap <= limit_mm:
+            counted.append(pikeman.id)
+        margins.append(Margin("pikes", abs(limit_mm - gap), sigma_between(pikeman, near)))
+    return counted, margins
 
 
 def _figures(scene: Scene, names: str) -> list[Figure]:
@@ -331,7 +368,10 @@ def melee_question(
         raise QuestionError("a melee is one against one, or two against one")
     _check_sides(scene, attackers, defenders)
     is_charging, across = charging, across_obstacle
-    dice_a = _side_dice(attackers, defenders, charging=is_charging, across=across)
+    pikes, margins = _pikes(scene, attackers, defenders, is_charging)
+    dice_a = _side_dice(
+        attackers, defenders, charging=is_charging, across=across, pikes=bool(pikes)
+    )
     dice_b = _side_dice(defenders, attackers, charging=False, across=False)
     hits_on_a = min(_combat(f) for f in defenders)
     hits_on_b = min(_combat(f) for f in attackers)
@@ -372,9 +412,19 @@ def melee_question(
         if outcome
         else f"win {float(odds['win']):.0%}, tie {float(odds['tie']):.0%}"
     )
+    if pikes:
+        warnings.append(
+            Said(
+                "pikes",
+                "pikes ({pikes}): the mounted chargers roll one die less",
+                pikes=", ".join(pikes),
+            )
+        )
     return SRMeleeAnswer(
         question="melee",
-        message=text + warning_lines(warnings),
+        message=with_certainty(text, *margins) + warning_lines(warnings),
+        margins=tuple(margins),
+        pikes=tuple(pikes),
         attackers=tuple(f.id for f in attackers),
         defenders=tuple(f.id for f in defenders),
         attacker_dice=dice_a,
