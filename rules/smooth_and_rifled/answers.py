@@ -148,6 +148,8 @@ class SRMeleeAnswer(Checked):
     defender_hits: int | None = None
     outcome: tuple[str, ...] = ()
     pikes: tuple[str, ...] = ()
+    attacker_reroll_faces: tuple[int, ...] = ()
+    defender_reroll_faces: tuple[int, ...] = ()
     warnings: tuple[str, ...] = ()
 
 

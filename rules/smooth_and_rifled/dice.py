@@ -270,14 +270,39 @@ def break_point(vm: int) -> int:
     return math.ceil(vm * MORALE.break_fraction)
 
 
-def hits_pmf(dice: int, hit_from: int) -> dict[int, Fraction]:
-    """Chance of each number of dice showing ``hit_from`` or more (a melee's hits).
+def hits_pmf(dice: int, hit_from: int, reroll: Iterable[int] = ()) -> dict[int, Fraction]:
+    """Chance of each number of dice showing ``hit_from`` or more (a melee's hits), each die
+    re-rolled once when it shows a face of ``reroll`` (ferocity, §8.0).
 
     >>> hits_pmf(1, 5)
     {0: Fraction(2, 3), 1: Fraction(1, 3)}
+    >>> hits_pmf(1, 5, {1})[1]  # 1/3 + 1/6 x 1/3: a 1 re-rolled
+    Fraction(7, 18)
     """
-    p = Fraction(max(0, min(FACES, FACES + 1 - hit_from)), FACES)
+    face = die_pmf(reroll)
+    p = sum((q for value, q in face.items() if value >= hit_from), Fraction(0))
     return {k: math.comb(dice, k) * p**k * (1 - p) ** (dice - k) for k in range(dice + 1)}
+
+
+FEROCIOUS_REROLL = frozenset({1})
+"""Faces a ferocious side re-rolls in melee (§8.0: « relancent tous les 1 en Mêlée »)."""
+AGAINST_FEROCIOUS_REROLL = frozenset({6})
+"""Faces re-rolled by the enemies of a ferocious side (« forcent leurs adversaires à relancer
+les 6 (une fois par Mêlée) »)."""
+
+
+def melee_rerolls(*, ferocious: bool, against_ferocious: bool) -> frozenset[int]:
+    """Faces a melee side re-rolls once: its 1s when ferocious, its 6s against ferocity.
+
+    >>> sorted(melee_rerolls(ferocious=True, against_ferocious=True))
+    [1, 6]
+    """
+    faces: set[int] = set()
+    if ferocious:
+        faces |= FEROCIOUS_REROLL
+    if against_ferocious:
+        faces |= AGAINST_FEROCIOUS_REROLL
+    return frozenset(faces)
 
 
 def count_hits(faces: Iterable[int], hit_from: int) -> int:

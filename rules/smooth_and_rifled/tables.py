@@ -32,6 +32,7 @@ from arbitre.rules.smooth_and_rifled.dice import (
     damage_distribution,
     damage_modifier,
     hits_pmf,
+    melee_rerolls,
     morale_value,
     shooting_rerolls,
     volley_dice,
@@ -375,8 +376,25 @@ def melee_question(
     dice_b = _side_dice(defenders, attackers, charging=False, across=False)
     hits_on_a = min(_combat(f) for f in defenders)
     hits_on_b = min(_combat(f) for f in attackers)
-    odds = contest(hits_pmf(dice_a, hits_on_a), hits_pmf(dice_b, hits_on_b))
-    warnings = []
+    fierce_a, fierce_b = (
+        bool(side[0].attrs.get("ferocious", False)) for side in (attackers, defenders)
+    )
+    again_a = melee_rerolls(ferocious=fierce_a, against_ferocious=fierce_b)
+    again_b = melee_rerolls(ferocious=fierce_b, against_ferocious=fierce_a)
+    odds = contest(hits_pmf(dice_a, hits_on_a, again_a), hits_pmf(dice_b, hits_on_b, again_b))
+    warnings = [
+        Said(
+            "ferocious",
+            "{side} ferocious: they re-roll their 1s, {enemy} their 6s, once (in the odds)",
+            side="+".join(f.id for f in fierce),
+            enemy="+".join(f.id for f in other),
+        )
+        for fierce, other, is_fierce in (
+            (attackers, defenders, fierce_a),
+            (defenders, attackers, fierce_b),
+        )
+        if is_fierce
+    ]
     if any(f.attrs.get("melee_weapon", False) for f in attackers + defenders):
         warnings.append(
             Said(
@@ -425,6 +443,8 @@ def melee_question(
         message=with_certainty(text, *margins) + warning_lines(warnings),
         margins=tuple(margins),
         pikes=tuple(pikes),
+        attacker_reroll_faces=tuple(sorted(again_a)),
+        defender_reroll_faces=tuple(sorted(again_b)),
         attackers=tuple(f.id for f in attackers),
         defenders=tuple(f.id for f in defenders),
         attacker_dice=dice_a,
