@@ -150,6 +150,8 @@ class SRMeleeAnswer(Checked):
     pikes: tuple[str, ...] = ()
     attacker_reroll_faces: tuple[int, ...] = ()
     defender_reroll_faces: tuple[int, ...] = ()
+    attacker_weapon_rerolls: int = 0
+    defender_weapon_rerolls: int = 0
     warnings: tuple[str, ...] = ()
 
 

@@ -270,18 +270,34 @@ def break_point(vm: int) -> int:
     return math.ceil(vm * MORALE.break_fraction)
 
 
-def hits_pmf(dice: int, hit_from: int, reroll: Iterable[int] = ()) -> dict[int, Fraction]:
+def hits_pmf(
+    dice: int, hit_from: int, reroll: Iterable[int] = (), second_chances: int = 0
+) -> dict[int, Fraction]:
     """Chance of each number of dice showing ``hit_from`` or more (a melee's hits), each die
-    re-rolled once when it shows a face of ``reroll`` (ferocity, §8.0).
+    re-rolled once when it shows a face of ``reroll`` (ferocity, §8.0); then up to
+    ``second_chances`` missed dice are rolled again, once each, a fresh die (a melee weapon
+    or a standard, §6.7.1).
 
     >>> hits_pmf(1, 5)
     {0: Fraction(2, 3), 1: Fraction(1, 3)}
     >>> hits_pmf(1, 5, {1})[1]  # 1/3 + 1/6 x 1/3: a 1 re-rolled
     Fraction(7, 18)
+    >>> hits_pmf(1, 5, second_chances=1)[1]  # 1/3 + 2/3 x 1/3: a miss rolled again
+    Fraction(5, 9)
     """
     face = die_pmf(reroll)
     p = sum((q for value, q in face.items() if value >= hit_from), Fraction(0))
-    return {k: math.comb(dice, k) * p**k * (1 - p) ** (dice - k) for k in range(dice + 1)}
+    first = {k: math.comb(dice, k) * p**k * (1 - p) ** (dice - k) for k in range(dice + 1)}
+    if second_chances <= 0:
+        return first
+    fresh = Fraction(max(0, min(FACES, FACES + 1 - hit_from)), FACES)
+    hits = {k: Fraction(0) for k in range(dice + 1)}
+    for k, chance in first.items():
+        again = min(second_chances, dice - k)
+        for extra in range(again + 1):
+            ways = math.comb(again, extra) * fresh**extra * (1 - fresh) ** (again - extra)
+            hits[k + extra] += chance * ways
+    return hits
 
 
 FEROCIOUS_REROLL = frozenset({1})

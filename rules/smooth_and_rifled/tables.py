@@ -292,6 +292,15 @@ def _side_dice(
     return max(1, dice + MELEE.second_attacker * (len(fighters) - 1))
 
 
+def _weapon_rerolls(fighters: list[Figure]) -> int:
+    """Missed dice a melee side rolls again: one for each of its figures with a melee weapon
+    or a standard (§6.7.1: « Les figurines avec une arme de mêlée du type sabres, épées,
+    baïonnettes et les Porte-étendard peuvent relancer un dé »)."""
+    return sum(
+        1 for f in fighters if f.attrs.get("melee_weapon", False) or f.attrs.get("standard", False)
+    )
+
+
 def _pikes(
     scene: Scene, attackers: list[Figure], defenders: list[Figure], charging: bool
 ) -> tuple[list[str], list[Margin]]:
@@ -381,7 +390,11 @@ def melee_question(
     )
     again_a = melee_rerolls(ferocious=fierce_a, against_ferocious=fierce_b)
     again_b = melee_rerolls(ferocious=fierce_b, against_ferocious=fierce_a)
-    odds = contest(hits_pmf(dice_a, hits_on_a, again_a), hits_pmf(dice_b, hits_on_b, again_b))
+    weapons_a, weapons_b = (_weapon_rerolls(side) for side in (attackers, defenders))
+    odds = contest(
+        hits_pmf(dice_a, hits_on_a, again_a, weapons_a),
+        hits_pmf(dice_b, hits_on_b, again_b, weapons_b),
+    )
     warnings = [
         Said(
             "ferocious",
@@ -395,13 +408,17 @@ def melee_question(
         )
         if is_fierce
     ]
-    if any(f.attrs.get("melee_weapon", False) for f in attackers + defenders):
-        warnings.append(
-            Said(
-                "melee_reroll",
-                "a melee weapon or a standard re-rolls one die (not counted in the odds)",
-            )
+    warnings.extend(
+        Said(
+            "melee_reroll",
+            "{side}: a melee weapon or a standard re-rolls one missed die each ({count}, "
+            "in the odds)",
+            side="+".join(f.id for f in side),
+            count=count,
         )
+        for side, count in ((attackers, weapons_a), (defenders, weapons_b))
+        if count
+    )
     hits_a = hits_b = None
     outcome: list[str] = []
     if (rolls_a is None) != (rolls_b is None):
@@ -421,6 +438,13 @@ def melee_question(
         except ValueError as error:
             raise QuestionError(str(error)) from None
         outcome = _resolve(attackers, defenders, hits_a, hits_b)
+        if again_a or again_b or weapons_a or weapons_b:
+            warnings.append(
+                Said(
+                    "rolls_after_rerolls",
+                    "the dice given are counted as they lie: give them after the re-rolls",
+                )
+            )
     text = (
         f"{'+'.join(f.id for f in attackers)} roll {dice_a}d6 hitting on {hits_on_a}+; "
         f"{'+'.join(f.id for f in defenders)} roll {dice_b}d6 hitting on {hits_on_b}+"
@@ -445,6 +469,8 @@ def melee_question(
         pikes=tuple(pikes),
         attacker_reroll_faces=tuple(sorted(again_a)),
         defender_reroll_faces=tuple(sorted(again_b)),
+        attacker_weapon_rerolls=weapons_a,
+        defender_weapon_rerolls=weapons_b,
         attackers=tuple(f.id for f in attackers),
         defenders=tuple(f.id for f in defenders),
         attacker_dice=dice_a,
