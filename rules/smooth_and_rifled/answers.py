@@ -122,6 +122,10 @@ class SRVolleyAnswer(Answer):
     hits: int | None = None
     hit: tuple[str, ...] = ()
     lost: int = 0
+    rolls: tuple[int, ...] | None = None
+    leader: str | None = None
+    leader_exposed_probability: float | None = None
+    leader_exposed: bool | None = None
     warnings: tuple[str, ...] = ()
 
 

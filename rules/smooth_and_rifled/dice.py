@@ -244,6 +244,53 @@ def volley_distribution(
     return dict(sorted(hits.items()))
 
 
+TRIPLE_FACES = (5, 6)
+"""A volley's dice showing three of these expose the target group's Leader (§6.2.5)."""
+TRIPLE_COUNT = 3
+
+
+def has_triple(faces: Iterable[int], *, same_face: bool = True) -> bool:
+    """Whether a volley's dice show « un triple 5 ou 6 »: three 5s or three 6s
+    (``same_face``), or three dice each a 5 or a 6.
+
+    >>> has_triple([5, 5, 2, 5]), has_triple([5, 6, 6, 1]), has_triple([5, 6, 6], same_face=False)
+    (True, False, True)
+    """
+    rolled = list(faces)
+    if same_face:
+        return any(rolled.count(face) >= TRIPLE_COUNT for face in TRIPLE_FACES)
+    return sum(1 for face in rolled if face in TRIPLE_FACES) >= TRIPLE_COUNT
+
+
+def triple_chance(dice: int, reroll: Iterable[int] = (), *, same_face: bool = True) -> Fraction:
+    """Chance that ``dice`` d6 (each re-rolled once on ``reroll``) show a triple 5 or 6
+    (`has_triple`).
+
+    >>> triple_chance(3)  # 555 or 666
+    Fraction(1, 108)
+    >>> triple_chance(3, same_face=False)  # each of three a 5 or a 6
+    Fraction(1, 27)
+    """
+    face = die_pmf(reroll)
+    five, six = face[TRIPLE_FACES[0]], face[TRIPLE_FACES[1]]
+    other = 1 - five - six
+    below = TRIPLE_COUNT - 1
+    miss = Fraction(0)
+    if same_face:
+        for fives in range(min(below, dice) + 1):
+            for sixes in range(min(below, dice - fives) + 1):
+                rest = dice - fives - sixes
+                ways = math.factorial(dice) // (
+                    math.factorial(fives) * math.factorial(sixes) * math.factorial(rest)
+                )
+                miss += ways * five**fives * six**sixes * other**rest
+    else:
+        high = five + six
+        for count in range(min(below, dice) + 1):
+            miss += math.comb(dice, count) * high**count * (1 - high) ** (dice - count)
+    return 1 - miss
+
+
 def morale_value(
     hero: int, senior_officers: int, leaders: int, standards: int, soldiers: int
 ) -> int:

@@ -49,6 +49,9 @@ class SmoothAndRifledOptions(BaseModel):
     leader_radius_cm: Annotated[float, Field(gt=0, allow_inf_nan=False, le=10_000, strict=True)] = (
         10.0
     )
+    leader_triple: Literal["same_face", "five_or_six"] = "same_face"
+    """Which volley dice expose a close-order group's Leader (§6.2.5, « un triple 5 ou 6 »):
+    three 5s or three 6s (the reading chosen), or ``five_or_six``: three dice each a 5 or 6."""
     save_substitute: Literal["friend", "any"] = "friend"
     """Who takes a saved hit (§6.2.8, « la figurine la plus proche »): the nearest friend
     (the reading chosen), or ``any``: the nearest figure whatever its side."""

@@ -7,6 +7,7 @@ table for what it depends on (cover, who fires, who is a Leader, combat values).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from arbitre.rules.answers import Margin, Said, warning_lines, with_certainty
 from arbitre.rules.errors import QuestionError, UnknownName
@@ -31,17 +32,26 @@ from arbitre.rules.smooth_and_rifled.dice import (
     damage,
     damage_distribution,
     damage_modifier,
+    has_triple,
     hits_pmf,
     melee_rerolls,
     morale_value,
     shooting_rerolls,
+    triple_chance,
     volley_dice,
     volley_distribution,
+    volley_hits,
 )
 from arbitre.rules.smooth_and_rifled.fire import fire_question
 from arbitre.rules.smooth_and_rifled.geometry import cover, in_arc, line_of_fire, sight
-from arbitre.rules.smooth_and_rifled.groups import find_groups, is_leader, is_mounted, resolve
-from arbitre.rules.smooth_and_rifled.options import options_of
+from arbitre.rules.smooth_and_rifled.groups import (
+    Group,
+    find_groups,
+    is_leader,
+    is_mounted,
+    resolve,
+)
+from arbitre.rules.smooth_and_rifled.options import SmoothAndRifledOptions, options_of
 from arbitre.rules.smooth_and_rifled.reasons import reason_words
 
 
@@ -97,13 +107,17 @@ def volley_question(
     hits: Count | None = None,
     aimed: Flag = False,
     moved: Flag = False,
+    rolls: Dice | None = None,
 ) -> SRVolleyAnswer:
     """Volley of group A at figure B (§6.2.5): dice, hits by multiples, who takes them.
 
     Extra hits on a loose-order group or single figures go to the figure nearest the
     previous one hit, within 8 cm of it, seen by one of the volley's shooters, in the
     group's arc and not in total cover; on a close-order group the target's owner
-    chooses among its figures not in total cover.
+    chooses among its figures not in total cover, « Exception : s'il obtient un triple 5 ou
+    6, le tireur peut choisir de viser le leader du Groupe, sans sauvegarde possible ».
+    ``rolls``: the volley's dice as they lie (after the cover's re-rolls), which give the
+    hits and whether they show that triple.
     """
     options = options_of(scene)
     group, _ = resolve(scene, a)
@@ -139,6 +153,28 @@ def volley_question(
     else:
         order = _chain(scene, target, eligible, options.mm(NUMBERS.volley_spread_cm))
         names = list(order)
+    exposed = _leader_exposed(options, target_group, names, dice, reroll, rolls)
+    if rolls is not None:
+        if len(rolls) != dice:
+            raise QuestionError(
+                f"roll {dice} dice for the volley of {group.name}, got {len(rolls)}"
+            )
+        from_dice = volley_hits(sum(rolls), threshold)
+        if hits is not None and hits != from_dice:
+            raise QuestionError(
+                f"hits {hits} contradicts the dice given: {sum(rolls)} makes {from_dice} "
+                f"at {threshold} a hit"
+            )
+        hits = from_dice
+    if exposed.exposed:
+        warnings.append(
+            Said(
+                "leader_exposed",
+                "a triple 5 or 6: the shooter may give one hit to {leader}, the Leader, "
+                "without a save",
+                leader=exposed.leader,
+            )
+        )
     counted: int | None = None
     hit: list[str] = []
     lost = 0
@@ -174,8 +210,43 @@ def volley_question(
         hits=counted,
         hit=tuple(hit),
         lost=lost,
+        rolls=None if rolls is None else tuple(rolls),
+        leader=exposed.leader,
+        leader_exposed_probability=exposed.probability,
+        leader_exposed=exposed.exposed,
         warnings=tuple(warnings),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Exposed:
+    """Whether a volley may pick a close-order group's Leader (§6.2.5): the Leader, the
+    chance of the triple and, with the dice, whether they show it."""
+
+    leader: str | None = None
+    probability: float | None = None
+    exposed: bool | None = None
+
+
+def _leader_exposed(
+    options: SmoothAndRifledOptions,
+    target_group: Group,
+    eligible: Sequence[str],
+    dice: int,
+    reroll: frozenset[int],
+    rolls: Sequence[int] | None,
+) -> _Exposed:
+    """The triple 5 or 6 that lets the shooter hit a close-order group's Leader with no save:
+    only against a close-order group whose Leader may be hit (not in total cover)."""
+    leader = target_group.leader
+    if not target_group.formed or target_group.loose or leader is None:
+        return _Exposed()
+    if leader.id not in eligible:
+        return _Exposed(leader.id, 0.0, False if rolls is not None else None)
+    same = options.leader_triple == "same_face"
+    chance = float(triple_chance(dice, reroll, same_face=same))
+    shown = None if rolls is None else has_triple(rolls, same_face=same)
+    return _Exposed(leader.id, chance, shown)
 
 
 def _prey(scene: Scene, target: Figure) -> list[Figure]:

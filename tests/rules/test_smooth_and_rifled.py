@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -537,3 +538,28 @@ def test_only_infantry_crosses_an_obstacle_as_an_action(kind: str, says: str) ->
         ask(scene, "move", ["x", "100", "212.5"], {"mode": "cross"})
     with pytest.raises(QuestionError, match="option mode of reach"):
         ask(scene, "reach", ["x"], {"mode": "cross"})
+
+
+def _golden_scene(name: str, **options: Any) -> Any:
+    path = Path(__file__).parent / "golden" / f"smooth-and-rifled-{name}.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))["scene"]
+    data["options"] = {**data.get("options", {}), **options}
+    return parse_scene(data)
+
+
+def test_the_other_reading_of_a_triple_5_or_6_counts_fives_and_sixes_together() -> None:
+    # leader_triple: five_or_six reads « un triple 5 ou 6 » as three dice each a 5 or a 6:
+    # on 4 dice, 4 x (1/3)^3 x 2/3 + (1/3)^4 = 9/81 = 1/9; [5, 6, 6, 1] shows one.
+    scene = _golden_scene("volley-leader", leader_triple="five_or_six")
+    assert _json(scene, "volley", "B", "R")["leader_exposed_probability"] == pytest.approx(
+        1 / 9, abs=1e-3
+    )
+    assert _json(scene, "volley", "B", "R", rolls=[5, 6, 6, 1])["leader_exposed"] is True
+
+
+def test_a_volley_s_dice_and_hits_must_agree() -> None:
+    scene = _golden_scene("volley-leader")
+    with pytest.raises(QuestionError, match="hits 3 contradicts the dice given"):
+        ask(scene, "volley", ["B", "R"], {"rolls": [5, 5, 5, 2], "hits": 3})
+    with pytest.raises(QuestionError, match="roll 4 dice for the volley of B, got 3"):
+        ask(scene, "volley", ["B", "R"], {"rolls": [5, 5, 5]})
