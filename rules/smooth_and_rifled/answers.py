@@ -333,6 +333,25 @@ class SRWithdrawalAnswer(Checked):
     warnings: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class SRDiveAnswer(Checked):
+    """A foot figure diving under charging cavalry (§6.7.2)."""
+
+    diver: str = ""
+    rider: str = ""
+    test_needs: int | None = None
+    probability: float | None = None
+    die: int | None = None
+    dived: bool | None = None
+    distance_mm: float = 0.0
+    distance_units: float = 0.0
+    unit: str = ""
+    destinations: dict[str, tuple[float, float]] = field(default_factory=dict)
+    refused: dict[str, list[str]] = field(default_factory=dict)
+    rider_goes_on_mm: float = 0.0
+    warnings: tuple[str, ...] = ()
+
+
 def probability(value: Any) -> float:
     """A Fraction as a float for JSON."""
     return float(value)

@@ -34,6 +34,8 @@ class Numbers:
     window_sight_cm: float = 30.0
     group_charge_cm: float = 8.0
     fanatic_charge_cm: float = 12.0  # §8.0: « un Fanatique peut charger à 12cm »
+    dive_cm: float = 3.0  # §6.7.2: a foot figure dives 3 cm left or right of its place
+    dive_rider_cm: float = 12.0  # ... and the rider finishes its move (12 cm)
     pikes_cm: float = 1.0  # §8.0: pikes cost mounted chargers a die, and near friends' too
     max_attackers: int = 2
     volley_spread_cm: float = 8.0

@@ -49,7 +49,7 @@ from arbitre.rules.smooth_and_rifled.templates import (
     explosion_question,
     roundshot_question,
 )
-from arbitre.rules.smooth_and_rifled.withdrawal import withdrawal_question
+from arbitre.rules.smooth_and_rifled.withdrawal import dive_question, withdrawal_question
 
 FLAGS = (
     "ambush",
@@ -217,6 +217,9 @@ class SmoothAndRifled(MeasuringRuleset):
                 ("A", "B"),
                 "A's fall-back from B's charge",
                 withdrawal_question,
+            ),
+            "dive": Question(
+                "dive", ("A", "B"), "may foot A dive under B's cavalry charge", dive_question
             ),
             "spot": Question("spot", ("A", "B"), "may A spot ambush marker B", spot_question),
             "gun": Question(

@@ -1,5 +1,5 @@
-"""Smooth & Rifled: falling back 15 cm + 1d6 before a group charge (§6.7.3), and the
-skirmishers' escape (§3.2)."""
+"""Smooth & Rifled: what the charged do — fall back 15 cm + 1d6 before a group charge
+(§6.7.3), the skirmishers' escape (§3.2), a foot figure's dive under cavalry (§6.7.2)."""
 
 from __future__ import annotations
 
@@ -16,11 +16,15 @@ from arbitre.rules.answers import Margin, Reason, Said, warning_lines, with_cert
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Die, Flag
-from arbitre.rules.smooth_and_rifled.answers import ChargeResponse, SRWithdrawalAnswer
-from arbitre.rules.smooth_and_rifled.bases import base_of
+from arbitre.rules.smooth_and_rifled.answers import (
+    ChargeResponse,
+    SRDiveAnswer,
+    SRWithdrawalAnswer,
+)
+from arbitre.rules.smooth_and_rifled.bases import base_of, footprints
 from arbitre.rules.smooth_and_rifled.book import MM_PER_CM, NUMBERS, UNIT
 from arbitre.rules.smooth_and_rifled.dice import FACES
-from arbitre.rules.smooth_and_rifled.groups import Group, resolve
+from arbitre.rules.smooth_and_rifled.groups import Group, is_mounted, resolve
 from arbitre.rules.smooth_and_rifled.moves import BLOCKING_TERRAIN, OVERLAP_MM2, closing_order
 from arbitre.rules.smooth_and_rifled.options import SmoothAndRifledOptions, options_of
 from arbitre.rules.smooth_and_rifled.reasons import reason_words
@@ -309,3 +313,101 @@ def _test_sentence(name: str, test: _MoraleTest, length: str) -> str:
     if test.holds is False:
         return f"{name} tests ({rule}{again}); failed, it falls back {length} shaken"
     return f"{name} tests ({rule}{again}); on a failure it falls back {length} shaken"
+
+
+# --- diving under charging cavalry (§6.7.2) ------------------------------------------------
+
+
+def dive_question(scene: Scene, a: str, b: str, die: Die | None = None) -> SRDiveAnswer:
+    """A, on foot, charged by the horseman B, tries to dive under him (§6.7.2).
+
+    "Quand un Cavalier charge un Piéton, celui-ci peut tenter de plonger sous l'attaquant.
+    L'Action réussit si le Piéton obtient un résultat inférieur à sa valeur C. Dans ce cas
+    le Cavalier doit terminer son mouvement (12cm) et le Piéton est déplacé de 3cm à gauche
+    ou à droite (au choix du joueur) de sa position de départ." Left and right are square to
+    the line from B's centre to A's, as B rides; each place is refused when its base would
+    be off the table, on impassable ground or on another figure (B rides on).
+    """
+    options = options_of(scene)
+    _, diver = resolve(scene, a)
+    _, rider = resolve(scene, b)
+    if not scene.are_enemies(diver.side, rider.side):
+        raise QuestionError(f"{b!r} is not an enemy of {a!r}")
+    if is_mounted(diver) or diver.type == "artillery":
+        raise QuestionError(f"{a!r} is not on foot: only a foot figure dives under a horseman")
+    if not is_mounted(rider):
+        raise QuestionError(f"{b!r} is not cavalry: a figure dives only under a horseman")
+    heading = diver.xy - rider.xy
+    length = float(np.hypot(*heading))
+    if not length:
+        raise QuestionError(f"{a!r} and {b!r} stand at the same place: no line of charge")
+    side_mm = options.mm(NUMBERS.dive_cm)
+    left = np.array([-heading[1], heading[0]]) / length * side_mm
+    places = {"left": diver.xy + left, "right": diver.xy - left}
+    refused = {
+        name: _place_refusals(scene, diver, xy, (diver.id, rider.id)) for name, xy in places.items()
+    }
+    needs = _combat([diver])
+    warnings: list[str] = []
+    chance: float | None = None
+    if needs is None:
+        warnings.append(Said("dive_needs_combat", "the dive needs the figure's C (attrs.combat)"))
+    else:
+        chance = float(Fraction(max(0, min(needs, FACES + 1) - 1), FACES))
+    dived = None if die is None or needs is None else die < needs
+    if die is not None and needs is None:
+        raise QuestionError(f"{a!r} has no C (attrs.combat): a die cannot be judged")
+    free = [name for name, reasons in refused.items() if not reasons]
+    on_mm = options.mm(NUMBERS.dive_rider_cm)
+    rule = f"1d6 below C {needs}" if needs is not None else "1d6 below its C"
+    if dived is False:
+        text = f"{diver.id} fails to dive under {rider.id} ({die}, {rule}): the charge goes in"
+    else:
+        text = (
+            f"{diver.id} {'dives' if dived else 'may dive'} under {rider.id} ({rule}): "
+            f"{side_mm / MM_PER_CM:g} cm {' or '.join(free) or 'nowhere free'}; {rider.id} "
+            f"rides on to finish its move ({on_mm / MM_PER_CM:g} cm)"
+        )
+    return SRDiveAnswer(
+        question="dive",
+        message=text + warning_lines(warnings),
+        diver=diver.id,
+        rider=rider.id,
+        test_needs=needs,
+        probability=chance,
+        die=die,
+        dived=dived,
+        distance_mm=side_mm,
+        distance_units=UNIT.from_mm(side_mm),
+        unit=UNIT.name,
+        destinations={name: (float(xy[0]), float(xy[1])) for name, xy in places.items()},
+        refused={name: [r.value for r in reasons] for name, reasons in refused.items() if reasons},
+        rider_goes_on_mm=on_mm,
+        warnings=tuple(warnings),
+    )
+
+
+def _place_refusals(
+    scene: Scene, figure: Figure, xy: np.ndarray, away: tuple[str, ...]
+) -> list[Reason]:
+    """Why the figure's base may not stand at ``xy``: off the table, on impassable ground, or
+    on another figure (those of ``away`` leave)."""
+    spot = base_of(figure).footprint(float(xy[0]), float(xy[1]), figure.facing_deg)
+    minx, miny, maxx, maxy = spot.bounds
+    reasons: list[Reason] = []
+    if minx < 0 or miny < 0 or maxx > scene.table.width_mm or maxy > scene.table.depth_mm:
+        reasons.append(Reason.OFF_TABLE)
+    ground = [
+        t.geometry
+        for t in scene.terrain_of(BLOCKING_TERRAIN)
+        if isinstance(t.geometry, shapely.Polygon)
+    ]
+    if any(spot.intersection(g).area > OVERLAP_MM2 for g in ground):
+        reasons.append(Reason.IMPASSABLE)
+    prints = footprints(scene)
+    if any(
+        f.id not in away and spot.intersection(prints[i]).area > OVERLAP_MM2
+        for i, f in enumerate(scene.figures)
+    ):
+        reasons.append(Reason.DESTINATION_OCCUPIED)
+    return reasons

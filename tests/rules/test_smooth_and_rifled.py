@@ -563,3 +563,23 @@ def test_a_volley_s_dice_and_hits_must_agree() -> None:
         ask(scene, "volley", ["B", "R"], {"rolls": [5, 5, 5, 2], "hits": 3})
     with pytest.raises(QuestionError, match="roll 4 dice for the volley of B, got 3"):
         ask(scene, "volley", ["B", "R"], {"rolls": [5, 5, 5]})
+
+
+@pytest.mark.parametrize(
+    ("diver", "rider", "says"),
+    [
+        ("cavalry", "cavalry", "is not on foot"),
+        ("infantry", "infantry", "is not cavalry"),
+    ],
+)
+def test_only_a_foot_figure_dives_and_only_under_a_horseman(
+    diver: str, rider: str, says: str
+) -> None:
+    scene = _scene(
+        [
+            {"id": "d", "side": "red", "x_mm": 300, "y_mm": 200, "type": diver},
+            {"id": "r", "side": "blue", "x_mm": 300, "y_mm": 100, "type": rider},
+        ]
+    )
+    with pytest.raises(QuestionError, match=says):
+        ask(scene, "dive", ["d", "r"], {})
