@@ -150,13 +150,16 @@ def move_answer(
                 pa=points,
             )
         )
-        if left is not None and left < points:
+        said: Said | None = None
+        if left is not None and left < points:  # half a move, or none
             points = left
-            failed = _failed_charge(scene, mover, terrain, goal, options, unit, None)
-        elif Reason.OVER_ALLOWANCE in reasons or Reason.PATH_BLOCKED in reasons:
-            failed = _failed_charge(scene, mover, terrain, goal, options, unit, allowance_units)
-        if failed:
-            warnings.append(failed.pop("said"))
+            said, failed = _failed_charge(scene, mover, terrain, goal, options, unit, None)
+        elif Reason.OVER_ALLOWANCE in reasons or Reason.PATH_BLOCKED in reasons:  # run, cut
+            said, failed = _failed_charge(
+                scene, mover, terrain, goal, options, unit, allowance_units
+            )
+        if said is not None:
+            warnings.append(said)
     cost_mm = path.cost_mm if path.found else math.inf
     text = _move_message(
         a,
@@ -230,7 +233,7 @@ def _failed_charge(
     options: MusgOptions,
     unit: Unit,
     run_units: float | None,
-) -> dict[str, Any]:
+) -> tuple[Said, dict[str, Any]]:
     """Where a failed charge stops along the cheapest way to the charge's goal, costly
     ground counted: after ``run_units`` (the run it became, when the way is longer), or,
     with one PA left (``run_units`` None), after half a move, none in difficult ground
@@ -267,8 +270,7 @@ def _failed_charge(
             units=f"{move_units:g}",
         )
     end = way[-1]
-    return {
-        "said": said,
+    return said, {
         "failed_move_mm": move_mm,
         "failed_move_units": move_units,
         "failed_to_mm": (float(end[0]), float(end[1])) if path.found or ground else None,
