@@ -4,22 +4,17 @@ module's function."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from arbitre.rules.answers import (
     Unit,
 )
 from arbitre.rules.errors import QuestionError, SceneError
+from arbitre.rules.lazy import deferred_module
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.musg.bases import contact_gap_mm, measured_mm
 from arbitre.rules.musg.book import NUMBERS, RANKS, TABLE_MAX, parse_weapon
-from arbitre.rules.musg.dice import damage_answer, initiative_answer
-from arbitre.rules.musg.fire import fire_answer
-from arbitre.rules.musg.mishaps import explosion_answer, stray_answer
-from arbitre.rules.musg.morale import tests_answer
-from arbitre.rules.musg.moves import charge_answer, move_answer, reach_answer, run_answer
 from arbitre.rules.musg.options import MusgOptions, options_of, unit_of
-from arbitre.rules.musg.reactions import under_charge_answer, under_fire_answer
-from arbitre.rules.musg.support import leave_answer, support_answer
 from arbitre.rules.options import MAX_OPTION_MM, MIN_LENGTH_MM
 from arbitre.rules.ruleset import (
     Gap,
@@ -29,6 +24,18 @@ from arbitre.rules.ruleset import (
     check_attr_number,
     figure_named,
 )
+
+if TYPE_CHECKING:  # the modules of the handlers, loaded when a question first needs them
+    from arbitre.rules.musg import dice, fire, mishaps, morale, moves, reactions, support
+else:
+    dice = deferred_module("arbitre.rules.musg.dice")
+    fire = deferred_module("arbitre.rules.musg.fire")
+    mishaps = deferred_module("arbitre.rules.musg.mishaps")
+    morale = deferred_module("arbitre.rules.musg.morale")
+    moves = deferred_module("arbitre.rules.musg.moves")
+    reactions = deferred_module("arbitre.rules.musg.reactions")
+    support = deferred_module("arbitre.rules.musg.support")
+
 
 MIN_MOVE_PAS = 1.0
 """The shortest move a figure may carry: the book's moves are a few pas."""
@@ -98,44 +105,48 @@ class Musg(MeasuringRuleset):
         return {
             "distance": Question("distance", ("A", "B"), "distance in pas", self.distance),
             "contact": Question("contact", ("A", "B"), "are two bases touching", self.contact),
-            "fire": Question("fire", ("A", "B"), "may A shoot at B; cover rolls", fire_answer),
-            "move": Question("move", ("A", "X", "Y"), "may A move to (X, Y) mm", move_answer),
-            "run": Question("run", ("A", "X", "Y"), "may A run to (X, Y) mm", run_answer),
-            "charge": Question("charge", ("A", "X", "Y"), "may A charge to (X, Y)", charge_answer),
-            "reach": Question("reach", ("A",), "where may A move", reach_answer),
-            "leave": Question("leave", ("A",), "the cost of leaving a melee", leave_answer),
-            "support": Question("support", ("A",), "allies and leaders near A", support_answer),
-            "initiative": Question("initiative", (), "who starts the turn", initiative_answer),
-            "damage": Question("damage", ("F", "R"), "the damage roll F vs R", damage_answer),
+            "fire": Question("fire", ("A", "B"), "may A shoot at B; cover rolls", fire.fire_answer),
+            "move": Question("move", ("A", "X", "Y"), "may A move to (X, Y) mm", moves.move_answer),
+            "run": Question("run", ("A", "X", "Y"), "may A run to (X, Y) mm", moves.run_answer),
+            "charge": Question(
+                "charge", ("A", "X", "Y"), "may A charge to (X, Y)", moves.charge_answer
+            ),
+            "reach": Question("reach", ("A",), "where may A move", moves.reach_answer),
+            "leave": Question("leave", ("A",), "the cost of leaving a melee", support.leave_answer),
+            "support": Question(
+                "support", ("A",), "allies and leaders near A", support.support_answer
+            ),
+            "initiative": Question("initiative", (), "who starts the turn", dice.initiative_answer),
+            "damage": Question("damage", ("F", "R"), "the damage roll F vs R", dice.damage_answer),
             "tests": Question(
                 "tests",
                 ("A", "B"),
                 "the command tests A takes facing B",
-                tests_answer,
+                morale.tests_answer,
             ),
             "under_fire": Question(
                 "under_fire",
                 ("A", "B"),
                 "A flees B's fire 1d3 pas",
-                under_fire_answer,
+                reactions.under_fire_answer,
             ),
             "under_charge": Question(
                 "under_charge",
                 ("A", "B"),
                 "A, charged by B, steps back 1d3 pas",
-                under_charge_answer,
+                reactions.under_charge_answer,
             ),
             "explosion": Question(
                 "explosion",
                 ("A",),
                 "who A's exploding black-powder weapon hits",
-                explosion_answer,
+                mishaps.explosion_answer,
             ),
             "stray": Question(
                 "stray",
                 ("A", "B"),
                 "who takes A's bow missile at B on a 1",
-                stray_answer,
+                mishaps.stray_answer,
             ),
         }
 

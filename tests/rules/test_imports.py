@@ -103,6 +103,7 @@ def test_a_distance_imports_no_other_rule_system(ruleset: str) -> None:
 DEFERRED = {
     "mbt": ("moves", "panic", "shooting"),
     "confrontation": ("combats", "pursuit"),
+    "musg": ("dice", "fire", "mishaps", "morale", "moves", "reactions", "support"),
 }
 
 
