@@ -47,6 +47,8 @@ class SRMoveAnswer(MoveAnswer):
     action_index: int = 1
     running: bool = False
     crossed: tuple[str, ...] = ()
+    building: str | None = None
+    action_points: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

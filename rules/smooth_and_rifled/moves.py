@@ -49,7 +49,12 @@ from arbitre.rules.smooth_and_rifled.groups import (
     is_mounted,
     resolve,
 )
-from arbitre.rules.smooth_and_rifled.obstacles import astride_check, crossing_check
+from arbitre.rules.smooth_and_rifled.obstacles import (
+    BuildingMove,
+    astride_check,
+    building_move,
+    crossing_check,
+)
 from arbitre.rules.smooth_and_rifled.options import (
     Action,
     ActionIndex,
@@ -62,9 +67,12 @@ from arbitre.rules.terrain import grown_by_base, straight_cost_mm
 COSTLY_TERRAIN = (TerrainKind.DIFFICULT, TerrainKind.WOOD)
 DIFFICULT_FACTOR = 2.0  # difficult ground and woods halve a move: each mm counts twice
 BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
-Mode = Literal["normal", "charge", "column", "road", "cross"]
+Mode = Literal["normal", "charge", "column", "road", "cross", "building"]
 """The ``mode`` option of ``move``: ``cross`` is the action infantry spends crossing a linear
-obstacle it stands before (§6.1.2)."""
+obstacle it stands before (§6.1.2), ``building`` a move into, out of or inside a building
+(§6.1.3)."""
+AT_A_STEP = ("cross", "building")
+"""The modes that are an action rather than a measure: no allowance of the move table."""
 ReachMode = Literal["normal", "charge", "column", "road"]
 """The ``mode`` option of ``reach``."""
 MODES: tuple[str, ...] = get_args(Mode)
@@ -86,7 +94,8 @@ def move_question(
     facing_deg: Degrees | None = None,
 ) -> SRMoveAnswer:
     """May A (a figure or a group) move to (X, Y) mm in this action (§6.1); with ``mode:
-    cross``, may it cross the linear obstacle it stands before to (X, Y) (§6.1.2)."""
+    cross``, may it cross the linear obstacle it stands before to (X, Y) (§6.1.2); with
+    ``mode: building``, may a figure enter, leave or move inside a building (§6.1.3)."""
     goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")])
     plan = move_plan(scene, a, action, action_index, mode, goal)
     end_facing = plan.mover.facing_deg if facing_deg is None else facing_deg
@@ -101,12 +110,28 @@ def move_question(
     minx, miny, maxx, maxy = goal_print.bounds
     if minx < 0 or miny < 0 or maxx > scene.table.width_mm or maxy > scene.table.depth_mm:
         reasons.append(Reason.OFF_TABLE)
-    if any(
-        goal_print.intersection(f.geometry).area > OVERLAP_MM2
+    tolerance_mm = options_of(scene).contact_tolerance_mm
+    housed = _building_step(scene, plan, goal, end_facing, tolerance_mm)
+    walls = [
+        f
         for f in scene.terrain_of(BLOCKING_TERRAIN)
-        if isinstance(f.geometry, shapely.Polygon)
-    ):
+        if isinstance(f.geometry, shapely.Polygon) and (housed is None or f is not housed.building)
+    ]
+    if any(goal_print.intersection(f.geometry).area > OVERLAP_MM2 for f in walls):
         reasons.append(Reason.IMPASSABLE)
+        inside = [
+            f.id
+            for f in scene.terrain_of([TerrainKind.BUILDING])
+            if isinstance(f.geometry, shapely.Polygon) and f.geometry.covers(shapely.Point(goal))
+        ]
+        if inside and housed is None:
+            warnings.append(
+                Said(
+                    "enter_building",
+                    "{building} is a building: entering it costs 1 PA (mode building)",
+                    building=", ".join(inside),
+                )
+            )
     prints = footprints(scene)
     occupied = [
         f.id
@@ -117,14 +142,24 @@ def move_question(
         reasons.append(Reason.DESTINATION_OCCUPIED)
     blocked_by: list[str] = list(occupied)
     path = pathing.Path(False, math.inf, math.inf, np.empty((0, 2)), ())
-    tolerance_mm = options_of(scene).contact_tolerance_mm
     movers = [
         (f, (mover.facing_deg, end_facing) if f.id == mover.id else (f.facing_deg,))
         for f in plan.members
     ]
     allowance_mm = plan.allowance_mm
     went_over: list[str] = []
-    if plan.mode == "cross":
+    if housed is not None:
+        reasons.extend(r for r in housed.check.reasons if r not in reasons)
+        blocked_by.extend(housed.check.blocked_by)
+        margins.extend(housed.check.margins)
+        straight_mm = float(np.hypot(*(goal - mover.xy)))
+        path = pathing.Path(True, straight_mm, straight_mm, np.array([mover.xy, goal]), ())
+        allowance_mm = housed.check.reach_mm if housed.kind == "leave" else straight_mm
+        if straight_mm > allowance_mm:
+            reasons.append(Reason.OVER_ALLOWANCE)
+        if housed.kind == "leave":
+            margins.append(Margin("allowance", abs(allowance_mm - straight_mm), mover.sigma_mm))
+    elif plan.mode == "cross":
         crossing = crossing_check(movers, goal - mover.xy, plan.obstacles, tolerance_mm)
         reasons.extend(r for r in crossing.reasons if r not in reasons)
         blocked_by.extend(crossing.blocked_by)
@@ -225,7 +260,12 @@ def move_question(
     legal = not reasons
     cost = path.cost_mm if path.found else math.inf
     allowance_cm = UNIT.from_mm(allowance_mm)
-    if legal and went_over:
+    if legal and housed is not None:
+        text = (
+            f"{a} may {_BUILDING_WORDS[housed.kind]} {housed.building.id}: "
+            f"{housed.action_points} PA ({plan.kind}, building, action {plan.index})"
+        )
+    elif legal and went_over:
         text = (
             f"{a} may cross {', '.join(went_over)} there: {UNIT.from_mm(cost):.1f} cm, at most "
             f"{allowance_cm:.1f} cm to stand against its far side ({plan.kind}, cross, "
@@ -258,9 +298,38 @@ def move_question(
         kind=plan.kind,
         mode=plan.mode,
         action_index=plan.index,
-        running=plan.index == NUMBERS.max_actions and plan.mode != "cross",
+        running=plan.index == NUMBERS.max_actions and plan.mode not in AT_A_STEP,
         crossed=tuple(went_over),
+        building=housed.building.id if housed else None,
+        action_points=housed.action_points if housed else None,
     )
+
+
+_BUILDING_WORDS = {"enter": "enter", "leave": "leave", "inside": "move inside"}
+
+
+def _building_step(
+    scene: Scene, plan: _Plan, goal: np.ndarray, end_facing: float, tolerance_mm: float
+) -> BuildingMove | None:
+    """The building move a ``building`` mode asks for (§6.1.3); None in another mode."""
+    if plan.mode != "building":
+        return None
+    if len(plan.members) > 1:
+        raise QuestionError(
+            "a group goes into or out of a building figure by figure: name a figure"
+        )
+    buildings = [
+        f
+        for f in scene.terrain_of([TerrainKind.BUILDING])
+        if isinstance(f.geometry, shapely.Polygon)
+    ]
+    facings = (plan.mover.facing_deg, end_facing)
+    housed = building_move(plan.mover, facings, goal, buildings, tolerance_mm)
+    if housed is None:
+        raise QuestionError(
+            "mode building: the move must start or end in a building (its centre inside)"
+        )
+    return housed
 
 
 def reach_question(
@@ -418,11 +487,16 @@ def move_plan(
     group, mover = resolve(scene, a)
     kind = _kind(mover, group)
     how: str = mode
-    pace = "normal" if how == "cross" else how  # a crossing is an action, not a measure
-    if how == "cross" and kind not in ("infantry", "infantry_group"):
-        jumps = ": cavalry jumps linear obstacles in its moves" if kind == "cavalry" else ""
+    pace = "normal" if how in AT_A_STEP else how  # an action, not a measure
+    if how in AT_A_STEP and kind not in ("infantry", "infantry_group"):
+        jumps = (
+            ": cavalry jumps linear obstacles in its moves"
+            if kind == "cavalry" and how == "cross"
+            else ""
+        )
         raise QuestionError(
-            f"{kind} has no cross move (§6.1.2: infantry spends an action to cross){jumps}"
+            f"{kind} has no {how} move (§6.1.2, §6.1.3: infantry spends an action to cross "
+            f"an obstacle, PA to go into a building){jumps}"
         )
     if (kind, pace) not in MOVES_CM:
         raise QuestionError(f"{kind.replace('_', ' ')} has no {how} move")
@@ -449,7 +523,7 @@ def move_plan(
                 slowest=slowest.replace("_group", ""),
             )
         )
-    if index == NUMBERS.max_actions and how != "cross":
+    if index == NUMBERS.max_actions and how not in AT_A_STEP:
         warnings.append(Said("running", "a third move: the figure is running"))
     costly_ok = not mover.attrs.get("terrain", False)
     if how == "column" and group is not None:

@@ -178,3 +178,66 @@ def crossing_check(
         check.reasons.append(Reason.NOT_AT_OBSTACLE)
     check.crossed = list(dict.fromkeys(check.crossed))
     return check
+
+
+@dataclass(slots=True)
+class BuildingMove:
+    """A move into, out of or inside a building (§6.1.3): its kind (``enter``, ``leave``,
+    ``inside``), the building, its cost in action points, and what refuses it."""
+
+    kind: str
+    building: TerrainFeature
+    action_points: int
+    check: ObstacleCheck
+
+
+def building_move(
+    mover: Figure,
+    facings: Sequence[float],
+    goal: np.ndarray,
+    buildings: Sequence[TerrainFeature],
+    tolerance_mm: float,
+) -> BuildingMove | None:
+    """A figure's move into, out of or inside a building (§6.1.3): « Un PA est nécessaire
+    pour entrer/sortir d'un bâtiment, et 2 PA pour se déplacer à l'intérieur ... Les portes
+    et fenêtres sont considérées comme des Obstacles Linéaires. » A figure is in a building
+    when its centre is. Entering, it stands against the building first (a gap of at most
+    the tolerance, `Reason.NOT_AT_OBSTACLE` otherwise); leaving, it ends against it
+    outside, neither astride its wall nor further (``reach_mm``). None when neither the
+    start nor the goal is in a building."""
+    start_in = _building_at(mover.xy, buildings)
+    goal_in = _building_at(goal, buildings)
+    check = ObstacleCheck([], [], [], [])
+    if start_in is None and goal_in is None:
+        return None
+    if start_in is not None and goal_in is not None:
+        if goal_in.id != start_in.id:
+            _add(check, Reason.IMPASSABLE, goal_in.id)
+        return BuildingMove("inside", start_in, BUILDING_POINTS[1], check)
+    if goal_in is not None:
+        start = base_of(mover).footprint(mover.x_mm, mover.y_mm, mover.facing_deg)
+        gap = float(start.distance(goal_in.geometry.exterior))
+        gap = 0.0 if start.intersects(goal_in.geometry) else gap
+        if gap > tolerance_mm:
+            _add(check, Reason.NOT_AT_OBSTACLE, goal_in.id)
+        check.margins.append(Margin("before", abs(tolerance_mm - gap), mover.sigma_mm))
+        return BuildingMove("enter", goal_in, BUILDING_POINTS[0], check)
+    assert start_in is not None
+    outline = _outline(mover, facings)
+    shift = goal - mover.xy
+    length = float(np.hypot(*shift))
+    wall = start_in.geometry.exterior
+    check.reach_mm = reach_beyond_mm(outline, mover.xy, shift / length, wall, tolerance_mm)
+    check.crossed.append(start_in.id)
+    _astride(check, mover, outline(goal), [start_in], tolerance_mm)
+    return BuildingMove("leave", start_in, BUILDING_POINTS[0], check)
+
+
+BUILDING_POINTS = (1, 2)
+"""Action points to enter or leave a building, and to move inside one (§6.1.3)."""
+
+
+def _building_at(point: np.ndarray, buildings: Sequence[TerrainFeature]) -> TerrainFeature | None:
+    """The building whose outline holds the point, if any."""
+    spot = shapely.Point(point)
+    return next((b for b in buildings if b.geometry.covers(spot)), None)

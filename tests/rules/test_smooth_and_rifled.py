@@ -583,3 +583,42 @@ def test_only_a_foot_figure_dives_and_only_under_a_horseman(
     )
     with pytest.raises(QuestionError, match=says):
         ask(scene, "dive", ["d", "r"], {})
+
+
+@pytest.mark.parametrize(
+    ("mover", "goal", "says"),
+    [
+        ("h", ["250", "250"], "cavalry has no building move"),
+        ("b", ["100", "150"], "the move must start or end in a building"),
+        ("G", ["250", "250"], "figure by figure"),
+    ],
+)
+def test_a_building_move_is_a_foot_figure_s_into_out_of_or_inside_one(
+    mover: str, goal: list[str], says: str
+) -> None:
+    # b stands outside the house, h is cavalry, G a group of two.
+    scene = _scene(
+        [
+            {"id": "b", "side": "blue", "type": "infantry", "x_mm": 100, "y_mm": 100},
+            {"id": "h", "side": "blue", "type": "cavalry", "x_mm": 250, "y_mm": 180},
+            {
+                "id": "L",
+                "side": "blue",
+                "unit": "u",
+                "group": "G",
+                "x_mm": 500,
+                "y_mm": 500,
+                "attrs": {"leader": True},
+            },
+            {"id": "m", "side": "blue", "unit": "u", "x_mm": 530, "y_mm": 500},
+        ],
+        terrain=[
+            {
+                "id": "house",
+                "kind": "building",
+                "polygon_mm": [[200, 200], [300, 200], [300, 300], [200, 300]],
+            }
+        ],
+    )
+    with pytest.raises(QuestionError, match=says):
+        ask(scene, "move", [mover, *goal], {"mode": "building"})
