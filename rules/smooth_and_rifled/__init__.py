@@ -24,6 +24,7 @@ questions are answered by :mod:`~arbitre.rules.smooth_and_rifled.fire` (bands, a
 and cover, with :mod:`~arbitre.rules.smooth_and_rifled.geometry`),
 :mod:`~arbitre.rules.smooth_and_rifled.moves` (moves, reach and charges, with
 :mod:`~arbitre.rules.smooth_and_rifled.obstacles` for linear obstacles),
+:mod:`~arbitre.rules.smooth_and_rifled.opportunity` (opportunity fire),
 :mod:`~arbitre.rules.smooth_and_rifled.templates` (artillery) and
 :mod:`~arbitre.rules.smooth_and_rifled.tables` (damage, volleys, morale, melee, with the dice
 arithmetic of :mod:`~arbitre.rules.smooth_and_rifled.dice`),

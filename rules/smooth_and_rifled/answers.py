@@ -354,6 +354,34 @@ class SRDiveAnswer(Checked):
     warnings: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class SROpportunityAnswer(Checked):
+    """An opportunity shot (§6.2.6): the test, its cost, and the shot if it passes."""
+
+    shooter: str = ""
+    target: str = ""
+    allowed: bool = False
+    reasons: tuple[Reason, ...] = ()
+    distance_mm: float = 0.0
+    distance_units: float = 0.0
+    unit: str = ""
+    band: str | None = None
+    to_hit_2d6: int | None = None
+    dice: int = 0
+    rerolled_faces: tuple[int, ...] = ()
+    hit_probability: float | None = None
+    shooters: tuple[str, ...] = ()
+    test_above: int | None = None
+    test_reroll: bool = False
+    test_probability: float | None = None
+    action_points: int | None = None
+    probability: float | None = None
+    die: int | None = None
+    reroll: int | None = None
+    may_fire: bool | None = None
+    warnings: tuple[str, ...] = ()
+
+
 def probability(value: Any) -> float:
     """A Fraction as a float for JSON."""
     return float(value)

@@ -126,19 +126,35 @@ def va_last(figure: Figure) -> int | None:
     >>> va_last(Figure("scout", "blue", 0, 0, attrs={"va": "1/2/4"}))
     4
     """
+    return _va_number(figure, -1)
+
+
+def va_first(figure: Figure) -> int | None:
+    """The first number of a figure's VA: the PA its first action costs (§4.0), and an
+    opportunity fire (§6.2.6); None when the figure gives none.
+
+    >>> va_first(Figure("line", "blue", 0, 0, attrs={"va": "2/3/4"}))
+    2
+    """
+    return _va_number(figure, 0)
+
+
+def _va_number(figure: Figure, place: int) -> int | None:
+    """A number of the figure's VA (``attrs.va``), 1 to 6, by its place; None without a VA."""
     declared = figure.attrs.get("va")
     if declared is None:
         return None
     parts = str(declared).replace("-", "/").split("/") if isinstance(declared, str) else declared
-    last = parts[-1] if isinstance(parts, list | tuple) and parts else None
-    if isinstance(last, str) and last.strip().isdigit():
-        last = int(last.strip())
-    if isinstance(last, bool) or not isinstance(last, int) or not 1 <= last <= VA_FACES:
+    number = parts[place] if isinstance(parts, list | tuple) and parts else None
+    if isinstance(number, str) and number.strip().isdigit():
+        number = int(number.strip())
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= VA_FACES:
+        which = "its last number a die's face" if place == -1 else "its first number"
         raise QuestionError(
-            f"figure {figure.id!r}: attrs.va must be like 1/2/2, its last number a die's "
-            f"face 1 to {VA_FACES}, got {shown(declared)}"
+            f"figure {figure.id!r}: attrs.va must be like 1/2/2, {which} 1 to {VA_FACES}, "
+            f"got {shown(declared)}"
         )
-    return last
+    return number
 
 
 VA_FACES = 6

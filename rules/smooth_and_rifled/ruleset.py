@@ -25,10 +25,17 @@ from arbitre.rules.ruleset import (
     check_attr_number,
 )
 from arbitre.rules.smooth_and_rifled.bases import figure_gap_mm
-from arbitre.rules.smooth_and_rifled.book import FIGURE_TYPES, UNIT, va_last, weapon_range_cm
+from arbitre.rules.smooth_and_rifled.book import (
+    FIGURE_TYPES,
+    UNIT,
+    va_first,
+    va_last,
+    weapon_range_cm,
+)
 from arbitre.rules.smooth_and_rifled.fire import fire_question
 from arbitre.rules.smooth_and_rifled.groups import find_groups, resolve
 from arbitre.rules.smooth_and_rifled.moves import charge_question, move_question, reach_question
+from arbitre.rules.smooth_and_rifled.opportunity import opportunity_question
 from arbitre.rules.smooth_and_rifled.options import SmoothAndRifledOptions, options_of
 from arbitre.rules.smooth_and_rifled.scenario import deployment_question, objective_question
 from arbitre.rules.smooth_and_rifled.support import (
@@ -117,6 +124,7 @@ class SmoothAndRifled(MeasuringRuleset):
             if figure.attrs.get("va") is not None:
                 try:
                     va_last(figure)
+                    va_first(figure)
                 except QuestionError as error:
                     raise SceneError(scene.source, f"{where}.attrs.va", str(error)) from None
             check_attr_flags(scene, index, figure, FLAGS)
@@ -152,6 +160,12 @@ class SmoothAndRifled(MeasuringRuleset):
             "contact": Question("contact", ("A", "B"), "are two bases in contact", self.contact),
             "groups": Question("groups", (), "the groups on the table", self.groups),
             "fire": Question("fire", ("A", "B"), "may A shoot at B", fire_question),
+            "opportunity": Question(
+                "opportunity",
+                ("A", "B"),
+                "may A fire at moving B in opportunity",
+                opportunity_question,
+            ),
             "move": Question("move", ("A", "X", "Y"), "may A move to (X, Y) mm", move_question),
             "reach": Question("reach", ("A",), "where may A move in one action", reach_question),
             "charge": Question("charge", ("A", "B"), "may A charge B", charge_question),

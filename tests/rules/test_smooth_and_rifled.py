@@ -622,3 +622,28 @@ def test_a_building_move_is_a_foot_figure_s_into_out_of_or_inside_one(
     )
     with pytest.raises(QuestionError, match=says):
         ask(scene, "move", [mover, *goal], {"mode": "building"})
+
+
+def test_only_a_shooter_that_kept_an_order_to_aim_re_rolls_the_opportunity_test() -> None:
+    scene = _golden_scene("opportunity")
+    with pytest.raises(QuestionError, match="only a shooter that kept an order to aim"):
+        ask(scene, "opportunity", ["s", "t"], {"die": 2, "reroll": 5})
+    unknown = _scene(
+        [
+            {
+                "id": "s",
+                "side": "blue",
+                "x_mm": 300,
+                "y_mm": 100,
+                "facing_deg": 90,
+                "attrs": {"weapon": {"medium_range_cm": 30}},
+            },
+            {"id": "t", "side": "red", "x_mm": 300, "y_mm": 300},
+        ]
+    )
+    with pytest.raises(QuestionError, match="va=N"):
+        ask(unknown, "opportunity", ["s", "t"], {"die": 2})
+    # With va given, the test is known; the PA it costs is not (no attrs.va).
+    answer = _json(unknown, "opportunity", "s", "t", va=4)
+    assert answer["test_probability"] == pytest.approx(2 / 6, abs=1e-3)
+    assert answer["action_points"] is None
