@@ -2,22 +2,29 @@
 
 The demo table runs uncapped (as fast as the machine processes frames) behind a
 real uvicorn server; its frame rate is measured with no client, then with N
-clients reading every state pushed on ``/api/ws``, in the same run. Then the club
-section (`arbitre.api.bench.cameras`): two cameras over a 6 x 4 ft table.
+clients reading every state pushed on ``/api/ws``, in the same run. Then the journal
+section: the demo table served again with a game journal (as ``serve --config`` keeps
+one), its frame rate while a client asks 50 questions a minute, each journaled with its
+picture, against its frame rate while no question is asked, turn and turn about. Then
+the club section (`arbitre.api.bench.cameras`): two cameras over a 6 x 4 ft table.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import socket
+import statistics
+import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import uvicorn
 
-from arbitre.api.bench.ask_load import run_askers
+from arbitre.api.bench.ask_load import run_askers, run_paced_askers
 from arbitre.api.bench.cameras import SET_UPS, cameras_lines, run_cameras_bench
 from arbitre.api.bench.flood import FLOODS, Flood, run_flood
 from arbitre.api.bench.memory import PeakMemory
@@ -25,6 +32,7 @@ from arbitre.api.bench.ws_load import run_clients
 from arbitre.api.connections import SERVER_OPTIONS
 from arbitre.api.live.demo import DemoSource, demo_config
 from arbitre.api.live.desk import QuestionDesk
+from arbitre.api.live.journal import Journal
 from arbitre.api.live.table import LiveTable
 from arbitre.api.main import create_app
 from arbitre.calibration.progress import Progress, Steps
@@ -34,6 +42,8 @@ TARGET_QUESTIONS_RATIO = 0.7  # ... and within 30 % while questions pour in
 TARGET_P95_S = 2.0  # the questions answered take at most this long (95th percentile)
 TARGET_FLOOD_RATIO = 0.7  # ... and within 30 % while hostile clients flood an endpoint
 TARGET_FLOOD_MEMORY_MB = 500  # the server and its workers take at most this much more
+TARGET_JOURNAL_RATIO = 0.95  # ... and within 5 % while 50 questions a minute are journaled
+JOURNALED_PER_MINUTE = 50.0
 WARM_UP_S = 1.0
 TICK_S = 0.1  # progress is told every tenth of a second of the measure
 
@@ -70,6 +80,7 @@ def run_serve_bench(
     askers: int = 50,
     cameras: bool = True,
     floods: bool = True,
+    journal: bool = True,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Frames per second with no client, with ``clients`` WebSocket clients, and with
@@ -85,30 +96,26 @@ def run_serve_bench(
     file to read, the state, the picture, the scene, a costly question; then a burst of
     a hundred costly questions): the frame rate under each, the share of the time the
     source stayed ok, and the most memory the server took beyond what it held before.
+
+    With ``journal``, the demo table served again with a game journal: its frame rate while
+    a client asks `JOURNALED_PER_MINUTE` questions a minute, each journaled with its
+    picture, against the same server's while no question is asked (turn and turn about),
+    and what the journal kept.
     """
     club_steps = 3 * len(SET_UPS) if cameras else 0
     flood_steps = len(FLOODS) * _ticks(seconds) if floods else 0
-    steps = Steps(_ticks(WARM_UP_S) + 3 * _ticks(seconds) + flood_steps + club_steps, progress)
+    journal_steps = _ticks(WARM_UP_S) + 2 * JOURNAL_ROUNDS * _ticks(seconds / JOURNAL_ROUNDS)
+    journal_steps = journal_steps if journal else 0
+    steps = Steps(
+        _ticks(WARM_UP_S) + 3 * _ticks(seconds) + flood_steps + journal_steps + club_steps,
+        progress,
+    )
     live = LiveTable(
         demo_config(),
         DemoSource(),
         max_fps=None,
     )
-    port = _free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(live, desk=QuestionDesk(processes=True)),
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-            **SERVER_OPTIONS,
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        while not server.started:
-            time.sleep(0.05)
+    with _served(live) as port:
         _wait(WARM_UP_S, steps)
         alone = _rate(live, seconds, steps)
         # The clients run in a process of their own, as phones would be other machines;
@@ -123,11 +130,10 @@ def run_serve_bench(
             _under_flood(context, port, live, flood, seconds, steps)
             for flood in (FLOODS if floods else ())
         ]
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    journaled = _journaling(seconds, steps) if journal else None
     club = run_cameras_bench(seconds, steps) if cameras else []
     return {
+        **({"journal": journaled} if journaled else {}),
         "floods": [{**row, "ratio": row["fps"] / alone if alone else 0.0} for row in flooded],
         "cameras": club,
         "clients": clients,
@@ -136,6 +142,84 @@ def run_serve_bench(
         "ratio": loaded / alone if alone else 0.0,
         "messages": messages,
         **({"questions": {**questions, "ratio": questions["fps"] / alone}} if alone else {}),
+    }
+
+
+@contextmanager
+def _served(live: LiveTable, journal: Journal | None = None) -> Iterator[int]:
+    """The live table served by a real uvicorn server (questions answered by worker
+    processes, as ``arbitre serve`` does) until the block ends: its port."""
+    port = _free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(live, desk=QuestionDesk(processes=True), journal=journal),
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            **SERVER_OPTIONS,
+        )
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.05)
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+JOURNAL_ROUNDS = 8
+"""The journal's measure alternates this many times between no question and questions
+asked at a table's pace: a load that comes and goes on the machine weighs on both alike."""
+
+
+def _journaling(seconds: float, steps: Steps) -> dict[str, Any]:
+    """The demo table served with a journal (a temporary file, pictures 1280 px wide): its
+    frame rate while a client asks `JOURNALED_PER_MINUTE` questions a minute, each
+    journaled, and while it asks none, in `JOURNAL_ROUNDS` turns each way of ``seconds`` in
+    all; the ratio of the median turn (asking against the quiet turn before it), the
+    questions answered and journaled, the pictures kept and dropped, the size."""
+    with tempfile.TemporaryDirectory(prefix="arbitre-bench-") as folder:
+        journal = Journal(Path(folder) / "journal.sqlite")
+        live = LiveTable(demo_config(), DemoSource(), max_fps=None)
+        with _served(live, journal) as port:
+            _wait(WARM_UP_S, steps)
+            context = multiprocessing.get_context("spawn")
+            asking, ready, stop = context.Event(), context.Event(), context.Event()
+            results: Any = context.Queue()
+            asker = context.Process(
+                target=run_paced_askers,
+                args=(port, JOURNALED_PER_MINUTE, asking, ready, stop, results),
+            )
+            asker.start()
+            if not ready.wait(timeout=60):
+                raise RuntimeError("the question client could not start")
+            turns: list[tuple[float, float]] = []  # each turn's rate: quiet, asked
+            for _ in range(JOURNAL_ROUNDS):
+                quiet = _rate(live, seconds / JOURNAL_ROUNDS, steps)
+                asking.set()
+                turns.append((quiet, _rate(live, seconds / JOURNAL_ROUNDS, steps)))
+                asking.clear()
+            stop.set()
+            latencies = results.get(timeout=90)
+            asker.join(timeout=10)
+        kept = journal.stats()  # the server has stopped: everything queued is written
+    ratios = sorted(asked / quiet for quiet, asked in turns if quiet > 0)
+    return {
+        "per_minute": JOURNALED_PER_MINUTE,
+        "fps_quiet": sum(quiet for quiet, _ in turns) / len(turns),
+        "fps": sum(asked for _, asked in turns) / len(turns),
+        # the median turn: a burst of load from elsewhere in one turn does not decide it
+        "ratio": statistics.median(ratios) if ratios else 0.0,
+        "answered": len(latencies.get("200", [])),
+        "other": sum(len(v) for k, v in latencies.items() if k != "200"),
+        "journaled": kept["questions"],
+        "pictures": kept["frames"],
+        "dropped_frames": kept["dropped_frames"],
+        "settled": kept["settled"],
+        "size_bytes": kept["size_bytes"],
     }
 
 
@@ -249,6 +333,18 @@ def report_lines(report: dict[str, Any]) -> list[str]:
             f"{row['source_ok']:.0%} of the time, server "
             f"{'(not measured here)' if memory is None else f'+{memory:.0f} MB'} (target <= "
             f"+{TARGET_FLOOD_MEMORY_MB} MB) ({answers})  {'ok' if ok else 'MISS'}"
+        )
+    kept = report.get("journal")
+    if kept:
+        ok = kept["ratio"] >= TARGET_JOURNAL_RATIO and kept["journaled"] == kept["answered"]
+        lines.append(
+            f"  journal on, {kept['per_minute']:g} questions a minute: {kept['fps']:.1f} fps, "
+            f"{kept['fps_quiet']:.1f} asking none: median ratio {kept['ratio']:.2f} (target >= "
+            f"{TARGET_JOURNAL_RATIO:.2f}); "
+            f"{kept['answered']} answered, {kept['journaled']} journaled with "
+            f"{kept['pictures']} pictures ({kept['dropped_frames']} dropped), "
+            f"{kept['settled']} settled states, {kept['size_bytes'] / 1e6:.1f} MB  "
+            f"{'ok' if ok else 'MISS'}"
         )
     if report.get("cameras"):
         lines.extend(cameras_lines(report["cameras"]))

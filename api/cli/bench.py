@@ -70,16 +70,26 @@ def bench_serve(
         bool,
         typer.Option(help="also two cameras tracking 80 figures on a 6 x 4 ft table (1080p, 4K)"),
     ] = True,
+    journal: Annotated[
+        bool,
+        typer.Option(help="also the demo table with a game journal, 50 questions a minute"),
+    ] = True,
     as_json: Annotated[bool, typer.Option("--json", help="the result as one JSON object")] = False,
 ) -> None:
     """Pipeline frames per second with WebSocket clients connected, then with clients
-    asking questions, against none; then two cameras over a club's table."""
+    asking questions, against none; then with a game journal kept while 50 questions a
+    minute are asked; then two cameras over a club's table."""
     from arbitre.api.bench.serve import report_lines, run_serve_bench
 
     if not math.isfinite(seconds):  # nan passes the range's comparisons
         raise fail(f"--seconds takes a number 1 to 120, got {seconds}")
     with progress_bar("measuring frame rates", quiet=as_json) as progress:
         report = run_serve_bench(
-            clients=clients, seconds=seconds, askers=askers, cameras=cameras, progress=progress
+            clients=clients,
+            seconds=seconds,
+            askers=askers,
+            cameras=cameras,
+            journal=journal,
+            progress=progress,
         )
     typer.echo(json.dumps(report) if as_json else "\n".join(report_lines(report)))
