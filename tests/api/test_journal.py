@@ -361,3 +361,52 @@ def test_docs_formats_gives_the_journal_s_schema_as_it_is(tmp_path: Path) -> Non
     Journal(tmp_path / "j.sqlite").close()
     with sqlite3.connect(tmp_path / "j.sqlite") as real:
         assert _layout(documented) == _layout(real)
+
+
+def _crowded_scene(figures: int) -> dict[str, Any]:
+    """A live table's scene of ``figures`` figures, each with the 12 shared error terms and
+    the own covariance a camera's scene carries (what makes a scene large)."""
+    terms = ["fx", "fy", "cx", "cy", "k1", "pose_rx", "pose_ry", "pose_rz", "pose_tx",
+             "pose_ty", "pose_tz", "print_scale"]  # fmt: skip
+    return {
+        "ruleset": "choc-base-6",
+        "options": {"unit_mm": 100},
+        "table": {"width_mm": 1830, "depth_mm": 1220},
+        "shared_errors": terms,
+        "figures": [
+            {"id": f"figure {k}", "side": "blue" if k % 2 else "red", "group": f"g{k // 4}",
+             "x_mm": 100.05 + 37.35 * k, "y_mm": 200.45 + 11.15 * k, "facing_deg": 87.5,
+             "sigma_mm": 0.31, "shared_mm": [[0.021, -0.013]] * len(terms),
+             "own_cov_mm2": [[0.058, 0.004], [0.004, 0.061]], "base": {"shape": "round",
+             "diameter_mm": 25}, "marker_height_mm": 54.0, "type": "TD"}
+            for k in range(figures)
+        ],
+    }  # fmt: skip
+
+
+def test_an_evening_of_the_issue_stays_under_300_mb(tmp_path: Path) -> None:
+    # An evening: 4 hours, 600 questions each on a picture of its own, 2,000 settled
+    # states, on a club table of 40 figures. A 1280 px webcam picture is 120-150 kB at
+    # quality 80 (the tests' real photos, brought to 1280 px): 250 kB each is generous.
+    # A tenth of the evening is written; the whole is ten times it (each entry stands
+    # alone), and must stay under 300 MB: 600 x 250 kB = 150 MB of pictures, and the
+    # scenes, about 20 kB each, 2,600 x 20 kB = 52 MB: about 200 MB.
+    path = tmp_path / "evening.sqlite"
+    journal = Journal(path)
+    journal.start()
+    scene = _crowded_scene(40)
+    answer = json.dumps({"question": "fire", "message": "x" * 300, "margins": [{}] * 5})
+    for k in range(60):
+        journal.add(
+            Asked(float(k), "fire", ("g1", "g2"), {}, 200, answer, scene,
+                  Picture(bytes([k]) * 250_000, 1280, 720))
+        )  # fmt: skip
+        for j in range(3 if k % 3 else 4):  # 200 settled states among the 60 questions
+            journal.add(Rested(k + j / 4, ("figure 1",), scene))
+        journal.flush()  # minutes apart in an evening: the writer is never behind
+    journal.close()
+    with JournalReader(path) as reader:
+        stats = reader.stats()
+    assert (stats["questions"], stats["settled"], stats["frames"]) == (60, 200, 60)
+    evening_mb = 10 * stats["size_bytes"] / 1e6
+    assert 150 < evening_mb < 300, evening_mb
