@@ -80,6 +80,7 @@ class Reason(StrEnum):
     MUST_CLOSE_ORDER = "must_close_order"
     SKIRMISHERS_NO_GROUP_CHARGE = "skirmishers_no_group_charge"
     NOT_AT_OBSTACLE = "not_at_obstacle"
+    CROSSING_DEFENDED = "crossing_defended"
 
 
 @dataclass(frozen=True, slots=True)

@@ -295,6 +295,27 @@ class SRGunAnswer(Checked):
     warnings: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class SRAssaultAnswer(Checked):
+    """Scenario 4, the assault (Annexe II): the fortified position's set-up and the
+    defender's break point and re-roll."""
+
+    side: str = ""
+    position: str = ""
+    perimeter_mm: float = 0.0
+    perimeter_limit_mm: float = 0.0
+    terrain_too_near: dict[str, float] = field(default_factory=dict)
+    attackers_inside: tuple[str, ...] = ()
+    defenders_inside: tuple[str, ...] = ()
+    defenders: int = 0
+    vm: int = 0
+    bonus_vm: int = 0
+    break_point: int = 0
+    reroll: bool = False
+    unit: str = ""
+    warnings: tuple[str, ...] = ()
+
+
 class ChargeResponse(StrEnum):
     """What a group or figure does when charged (§6.7.3): the ``kind`` of a withdrawal."""
 

@@ -36,6 +36,12 @@ class Numbers:
     fanatic_charge_cm: float = 12.0  # §8.0: « un Fanatique peut charger à 12cm »
     dive_cm: float = 3.0  # §6.7.2: a foot figure dives 3 cm left or right of its place
     dive_rider_cm: float = 12.0  # ... and the rider finishes its move (12 cm)
+    assault_perimeter_share: float = 0.2  # Annexe II, scenario 4: 20% of the table's
+    assault_light_clear_cm: float = 25.0  # ... light cover at least 25 cm from the position
+    assault_heavy_clear_cm: float = 40.0  # ... heavy cover at least 40 cm
+    assault_defended_cm: float = 10.0  # ... no free crossing with an enemy within 10 cm
+    assault_defended_15mm_cm: float = 5.0  # ... (5 cm in 15 mm, the book's own number)
+    assault_bonus_vm: int = 20  # ... the defender's VM bonus, less 1 per attacker inside
     pikes_cm: float = 1.0  # §8.0: pikes cost mounted chargers a die, and near friends' too
     max_attackers: int = 2
     volley_spread_cm: float = 8.0

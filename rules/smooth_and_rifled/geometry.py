@@ -6,6 +6,7 @@ are the shapely polygons of `arbitre.rules.smooth_and_rifled.bases.footprint`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -170,7 +171,26 @@ SHELTERING = (TerrainKind.WOOD, TerrainKind.BUILDING, TerrainKind.DIFFICULT)
 """Ground that gives a target standing in it cover (§6.2.3)."""
 
 
-def _weight(feature: TerrainFeature) -> str:
+def fortified_areas(scene: Scene) -> list[TerrainFeature]:
+    """Scenario 4's fortified positions as areas (Annexe II): a closed linear obstacle
+    marked ``attrs.fortified``, its inside the polygon its line closes; « Toutes les
+    figurines à l'intérieur de la position fortifiée sont considérées en couvert lourd »."""
+    return [
+        dataclasses.replace(
+            feature,
+            geometry=shapely.Polygon(feature.geometry.coords),
+            attrs={**feature.attrs, "cover": "heavy"},
+        )
+        for feature in scene.terrain_of([TerrainKind.OBSTACLE])
+        if feature.attrs.get("fortified", False)
+        and isinstance(feature.geometry, shapely.LineString)
+        and feature.geometry.is_ring
+    ]
+
+
+def cover_weight(feature: TerrainFeature) -> str:
+    """The weight of the cover a feature gives: ``attrs.cover``, else heavy for woods and
+    buildings, light for the rest."""
     declared = feature.attrs.get("cover")
     if declared in ("light", "heavy"):
         return str(declared)
@@ -183,7 +203,8 @@ def cover(scene: Scene, options: SmoothAndRifledOptions, shooter: Figure, target
     Obstacles crossed by the line between the two, except those within 3 cm of the
     shooter unless even closer to the target; or the target standing in difficult
     ground, "terrain difficile (bois, bâtiment)": a wood, a building, or other difficult
-    ground such as a marsh or rocks (even when the shooter is in it too). The margin is
+    ground such as a marsh or rocks (even when the shooter is in it too), or inside a
+    fortified position (scenario 4, heavy cover). The margin is
     that of the obstacles whose counting or not changes the cover's grade or weight (an
     obstacle at 3 cm behind a higher wall is no doubt); the shelter margin, that of the
     ground whose holding the target or not changes them.
@@ -207,7 +228,7 @@ def cover(scene: Scene, options: SmoothAndRifledOptions, shooter: Figure, target
     centre = shapely.Point(target.x_mm, target.y_mm)
     grounds = [
         (feature, bool(feature.geometry.contains(centre)))
-        for feature in scene.terrain_of(SHELTERING)
+        for feature in [*scene.terrain_of(SHELTERING), *fortified_areas(scene)]
         if isinstance(feature.geometry, shapely.Polygon)
     ]
     sheltering = [feature for feature, holds in grounds if holds]
@@ -216,7 +237,7 @@ def cover(scene: Scene, options: SmoothAndRifledOptions, shooter: Figure, target
         counted: list[TerrainFeature], shelter: list[TerrainFeature] = sheltering
     ) -> tuple[int | None, str, str | None]:
         level = max((f.level or 1 for f in counted), default=None)
-        weights = [_weight(f) for f in (*counted, *shelter)]
+        weights = [cover_weight(f) for f in (*counted, *shelter)]
         grade = "none"
         if level is not None:
             total_from = 3 if is_mounted(target) else 2
@@ -244,7 +265,7 @@ def cover(scene: Scene, options: SmoothAndRifledOptions, shooter: Figure, target
         if verdict(counted, others if holds else [*others, feature])[1:] != (grade, weight):
             edge = float(feature.geometry.boundary.distance(centre))
             shelter_margin = edge if shelter_margin is None else min(shelter_margin, edge)
-    names = [f.id for f in counted] + [f.id for f in sheltering]
+    names = dict.fromkeys([f.id for f in counted] + [f.id for f in sheltering])
     return Cover(tuple(names), level, grade, weight, margin, shelter_margin)
 
 

@@ -51,6 +51,7 @@ from arbitre.rules.smooth_and_rifled.groups import (
 )
 from arbitre.rules.smooth_and_rifled.obstacles import (
     BuildingMove,
+    Defence,
     astride_check,
     building_move,
     crossing_check,
@@ -160,7 +161,16 @@ def move_question(
         if housed.kind == "leave":
             margins.append(Margin("allowance", abs(allowance_mm - straight_mm), mover.sigma_mm))
     elif plan.mode == "cross":
-        crossing = crossing_check(movers, goal - mover.xy, plan.obstacles, tolerance_mm)
+        options = options_of(scene)
+        defence = Defence(
+            [
+                (f, prints[i])
+                for i, f in enumerate(scene.figures)
+                if scene.are_enemies(mover.side, f.side) and not f.attrs.get("ambush", False)
+            ],
+            options.mm_or(NUMBERS.assault_defended_cm, NUMBERS.assault_defended_15mm_cm),
+        )
+        crossing = crossing_check(movers, goal - mover.xy, plan.obstacles, tolerance_mm, defence)
         reasons.extend(r for r in crossing.reasons if r not in reasons)
         blocked_by.extend(crossing.blocked_by)
         margins.extend(crossing.margins)

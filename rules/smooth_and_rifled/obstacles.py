@@ -126,6 +126,32 @@ def _astride(
             check.margins.append(Margin("astride", abs(tolerance_mm - depth), figure.sigma_mm))
 
 
+def _defended(
+    check: ObstacleCheck,
+    figure: Figure,
+    where: BaseGeometry,
+    obstacle: str,
+    defence: Defence,
+) -> None:
+    """Refuses a crossing of a fortified position with an enemy base within the defence's
+    distance of the crossing point (the nearest enemy gives the margin)."""
+    gaps = [
+        (float(spot.distance(where)), enemy)
+        for enemy, spot in defence.enemies
+        if not where.is_empty
+    ]
+    if not gaps:
+        return
+    gap, enemy = min(gaps, key=lambda pair: pair[0])
+    if gap <= defence.within_mm:
+        _add(check, Reason.CROSSING_DEFENDED, obstacle)
+    check.margins.append(
+        Margin(
+            "defended", abs(defence.within_mm - gap), math.hypot(figure.sigma_mm, enemy.sigma_mm)
+        )
+    )
+
+
 def astride_check(
     movers: Sequence[tuple[Figure, Sequence[float]]],
     shift: np.ndarray,
@@ -142,16 +168,28 @@ def astride_check(
     return check
 
 
+@dataclass(frozen=True, slots=True)
+class Defence:
+    """Who may stop a crossing of a fortified position (scenario 4): « obstacles linéaires qui
+    ne peuvent être franchis librement si une figurine ennemie se trouve à 10cm ou moins
+    (5cm en 15mm) du point de franchissement »: the enemies' bases and that distance."""
+
+    enemies: Sequence[tuple[Figure, shapely.Polygon]] = ()
+    within_mm: float = 0.0
+
+
 def crossing_check(
     movers: Sequence[tuple[Figure, Sequence[float]]],
     shift: np.ndarray,
     obstacles: Sequence[TerrainFeature],
     tolerance_mm: float,
+    defence: Defence = Defence(),
 ) -> ObstacleCheck:
     """A crossing (§6.1.2): each figure whose straight shift crosses an obstacle must stand
     before it (a gap of at most the tolerance), cross that one only, and end against its
     far side, neither astride it nor further (``reach_mm``, the most the shift may be).
-    At least one figure must cross."""
+    At least one figure must cross. A fortified position (``attrs.fortified``) is not
+    crossed with an enemy within ``defence.within_mm`` of the crossing point."""
     check = ObstacleCheck([], [], [], [])
     length = float(np.hypot(*shift))
     heading = shift / length if length else np.zeros(2)
@@ -173,6 +211,8 @@ def crossing_check(
             check.margins.append(Margin("before", abs(tolerance_mm - gap), figure.sigma_mm))
             reach = reach_beyond_mm(outline, figure.xy, heading, first.geometry, tolerance_mm)
             check.reach_mm = min(check.reach_mm, reach)
+            if first.attrs.get("fortified", False) and way is not None:
+                _defended(check, figure, way.intersection(first.geometry), first.id, defence)
         _astride(check, figure, outline(end), obstacles, tolerance_mm)
     if not check.crossed and Reason.NOT_AT_OBSTACLE not in check.reasons:
         check.reasons.append(Reason.NOT_AT_OBSTACLE)

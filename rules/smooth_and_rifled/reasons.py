@@ -37,6 +37,7 @@ REASON_WORDS = {
     Reason.MUST_CLOSE_ORDER: "in loose order, it must close order first",
     Reason.SKIRMISHERS_NO_GROUP_CHARGE: "skirmishers never charge as a group",
     Reason.NOT_AT_OBSTACLE: "not standing before an obstacle it crosses",
+    Reason.CROSSING_DEFENDED: "an enemy stands near where it crosses the fortified position",
 }
 
 

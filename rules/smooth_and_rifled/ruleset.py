@@ -37,7 +37,11 @@ from arbitre.rules.smooth_and_rifled.groups import find_groups, resolve
 from arbitre.rules.smooth_and_rifled.moves import charge_question, move_question, reach_question
 from arbitre.rules.smooth_and_rifled.opportunity import opportunity_question
 from arbitre.rules.smooth_and_rifled.options import SmoothAndRifledOptions, options_of
-from arbitre.rules.smooth_and_rifled.scenario import deployment_question, objective_question
+from arbitre.rules.smooth_and_rifled.scenario import (
+    assault_question,
+    deployment_question,
+    objective_question,
+)
 from arbitre.rules.smooth_and_rifled.support import (
     gun_question,
     rally_question,
@@ -225,6 +229,12 @@ class SmoothAndRifled(MeasuringRuleset):
                 ("SIDE",),
                 "is SIDE inside its deployment zone",
                 deployment_question,
+            ),
+            "assault": Question(
+                "assault",
+                ("SIDE",),
+                "SIDE defending scenario 4's fortified position",
+                assault_question,
             ),
             "withdrawal": Question(
                 "withdrawal",

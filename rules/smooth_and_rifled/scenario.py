@@ -1,4 +1,5 @@
-"""Smooth & Rifled scenarios (Annexes I and II): deployment zones and the objective held."""
+"""Smooth & Rifled scenarios (Annexes I and II): deployment zones, the objective held, and
+the assault's fortified position (scenario 4)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,26 @@ import shapely
 
 from arbitre.rules.answers import Margin, Reason, Said, warning_lines, with_certainty
 from arbitre.rules.errors import QuestionError
-from arbitre.rules.model import Figure, Scene
+from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind
+from arbitre.rules.options import Name
 from arbitre.rules.ruleset import coordinate_mm
-from arbitre.rules.smooth_and_rifled.answers import SRDeploymentAnswer, SRObjectiveAnswer
+from arbitre.rules.smooth_and_rifled.answers import (
+    SRAssaultAnswer,
+    SRDeploymentAnswer,
+    SRObjectiveAnswer,
+)
 from arbitre.rules.smooth_and_rifled.bases import footprints
 from arbitre.rules.smooth_and_rifled.book import MM_PER_CM, NUMBERS, UNIT
-from arbitre.rules.smooth_and_rifled.options import Edge, Turn, options_of
+from arbitre.rules.smooth_and_rifled.dice import break_point
+from arbitre.rules.smooth_and_rifled.geometry import cover_weight, fortified_areas
+from arbitre.rules.smooth_and_rifled.options import (
+    Edge,
+    SmoothAndRifledOptions,
+    Turn,
+    options_of,
+)
 from arbitre.rules.smooth_and_rifled.reasons import reason_words
+from arbitre.rules.smooth_and_rifled.tables import morale_question
 
 EDGES = ("x0", "x_max", "y0", "y_max")
 """The table's edges, named in the table frame: x = 0, x = width, y = 0, y = depth."""
@@ -162,3 +176,127 @@ def deployment_question(scene: Scene, side: str, edge: Edge | None = None) -> SR
         outside=tuple(outside),
         unit=UNIT.name,
     )
+
+
+def assault_question(scene: Scene, side: str, position: Name | None = None) -> SRAssaultAnswer:
+    """Scenario 4, the assault (Annexe II), for SIDE defending the fortified position.
+
+    « Le périmètre de cette zone ne peut excéder 20% du périmètre de la table ... ceux qui
+    offrent un couvert léger doivent être à au moins 25cm de la position fortifiée, les
+    couverts lourds à 40cm ... Le défenseur bénéficie d'un bonus de 20 points de VM, réduit
+    de 1 par attaquant présent dans le périmètre. Exemple : s'il y a 3 ennemis dans la
+    position et que le défenseur a une VM de 16, alors le Point de Rupture est de 11
+    (16+17/3). Cependant, si plus de la moitié des défenseurs sont présents dans le
+    périmètre, une relance est autorisée pour chaque Test de Moral. » The position is a
+    closed linear obstacle marked ``attrs.fortified`` (``position`` names it when there are
+    several); a figure is in it when its centre is. Markers (ambushes, ammunition) count
+    for neither side.
+    """
+    options = options_of(scene)
+    _side_figures(scene, side)
+    area = _position(scene, position)
+    ring = area.geometry.exterior
+    perimeter_mm = float(ring.length)
+    limit_mm = NUMBERS.assault_perimeter_share * 2 * (scene.table.width_mm + scene.table.depth_mm)
+    warnings: list[str] = []
+    if perimeter_mm > limit_mm:
+        warnings.append(
+            Said(
+                "position_too_large",
+                "{position} is {cm} cm round, more than {limit} cm (a fifth of the table's)",
+                position=area.id,
+                cm=f"{perimeter_mm / MM_PER_CM:.1f}",
+                limit=f"{limit_mm / MM_PER_CM:.1f}",
+            )
+        )
+    near = _cover_too_near(scene, options, area)
+    for feature, (gap, clear) in near.items():
+        warnings.append(
+            Said(
+                "cover_too_near",
+                "{feature} gives cover {cm} cm from {position}: at least {limit} cm",
+                feature=feature,
+                cm=f"{gap / MM_PER_CM:.1f}",
+                position=area.id,
+                limit=f"{clear / MM_PER_CM:g}",
+            )
+        )
+    counted = [f for f in scene.figures if not _is_marker(f)]
+    margins: list[Margin] = []
+    inside: dict[str, bool] = {}
+    for figure in counted:
+        centre = shapely.Point(figure.x_mm, figure.y_mm)
+        inside[figure.id] = bool(area.geometry.covers(centre))
+        margins.append(Margin(f"inside {figure.id}", float(ring.distance(centre)), figure.sigma_mm))
+    attackers = tuple(f.id for f in counted if scene.are_enemies(side, f.side) and inside[f.id])
+    defenders = [f for f in counted if not scene.are_enemies(side, f.side)]
+    defending = tuple(f.id for f in defenders if inside[f.id])
+    vm = morale_question(scene, side).vm
+    bonus = max(0, NUMBERS.assault_bonus_vm - len(attackers))
+    point = break_point(vm + bonus)
+    reroll = 2 * len(defending) > len(defenders)
+    text = (
+        f"{side} defends {area.id}: VM {vm} + {bonus} ({NUMBERS.assault_bonus_vm} less "
+        f"{len(attackers)} attackers inside), a morale test after losing {point} VM; "
+        f"{len(defending)} of {len(defenders)} defenders inside: "
+        + ("a re-roll for each morale test" if reroll else "no re-roll")
+    )
+    return SRAssaultAnswer(
+        question="assault",
+        message=with_certainty(text, *margins) + warning_lines(warnings),
+        margins=tuple(margins),
+        side=side,
+        position=area.id,
+        perimeter_mm=perimeter_mm,
+        perimeter_limit_mm=limit_mm,
+        terrain_too_near={feature: gap for feature, (gap, _) in near.items()},
+        attackers_inside=attackers,
+        defenders_inside=defending,
+        defenders=len(defenders),
+        vm=vm,
+        bonus_vm=bonus,
+        break_point=point,
+        reroll=reroll,
+        unit=UNIT.name,
+        warnings=tuple(warnings),
+    )
+
+
+def _position(scene: Scene, name: str | None) -> TerrainFeature:
+    """The fortified position the assault is about: the one named, or the only one."""
+    areas = fortified_areas(scene)
+    if name is not None:
+        chosen = [a for a in areas if a.id == name]
+        if not chosen:
+            known = ", ".join(a.id for a in areas) or "none"
+            raise QuestionError(f"no fortified position {name!r} (fortified positions: {known})")
+        return chosen[0]
+    if len(areas) != 1:
+        raise QuestionError(
+            "the assault needs one fortified position: a closed obstacle line with "
+            f"attrs.fortified (found {len(areas)}; name one with position=ID)"
+        )
+    return areas[0]
+
+
+def _cover_too_near(
+    scene: Scene, options: SmoothAndRifledOptions, area: TerrainFeature
+) -> dict[str, tuple[float, float]]:
+    """Terrain giving cover nearer the position than the book allows: light cover within
+    25 cm, heavy within 40 cm; each with its gap and the distance it needed (mm)."""
+    light_mm = options.mm(NUMBERS.assault_light_clear_cm)
+    heavy_mm = options.mm(NUMBERS.assault_heavy_clear_cm)
+    near: dict[str, tuple[float, float]] = {}
+    for feature in scene.terrain:
+        if feature.id == area.id or feature.kind is TerrainKind.IMPASSABLE:
+            continue
+        clear = heavy_mm if cover_weight(feature) == "heavy" else light_mm
+        gap = float(feature.geometry.distance(area.geometry))
+        if gap < clear:
+            near[feature.id] = (gap, clear)
+    return near
+
+
+def _is_marker(figure: Figure) -> bool:
+    """An ambush marker or an ammunition box: no fighter of either side."""
+    return bool(figure.attrs.get("ambush", False) or figure.attrs.get("ammunition_of"))
