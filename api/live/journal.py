@@ -820,29 +820,21 @@ class JournalReader:
             "SELECT id, time, figures FROM settled WHERE id > ? ORDER BY id LIMIT ?",
             [after or 0, max(0, min(limit, STATES_LIMIT))],
         )
-        return [
-            {
-                "id": row["id"],
-                "time": row["time"],
-                "at": _when(row["time"]),
-                "figures": _loaded(row["figures"], []),
-            }
-            for row in rows
-        ]
+        return [self._rested(row) for row in rows]
 
-    def state(self, state_id: int) -> dict[str, Any] | None:
-        """A settled state whole, with its scene (None for an id the journal lacks)."""
-        rows = self._rows("SELECT id, time, figures, scene FROM settled WHERE id = ?", [state_id])
-        if not rows:
-            return None
-        row = rows[0]
+    @staticmethod
+    def _rested(row: sqlite3.Row) -> dict[str, Any]:
         return {
             "id": row["id"],
             "time": row["time"],
             "at": _when(row["time"]),
             "figures": _loaded(row["figures"], []),
-            "scene": _loaded(row["scene"], {}),
         }
+
+    def state(self, state_id: int) -> dict[str, Any] | None:
+        """A settled state whole, with its scene (None for an id the journal lacks)."""
+        rows = self._rows("SELECT id, time, figures, scene FROM settled WHERE id = ?", [state_id])
+        return {**self._rested(rows[0]), "scene": _loaded(rows[0]["scene"], {})} if rows else None
 
     def scene_at(self, moment: float) -> dict[str, Any] | None:
         """The table as the journal last knew it at ``moment`` (seconds since 1970): the

@@ -3,7 +3,7 @@ states that replay the evening (`arbitre.api.live.journal`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, HTTPException, Query, Request
@@ -84,6 +84,20 @@ def _reader(request: Request) -> JournalReader:
 
 def _missing(what: str, number: int) -> HTTPException:
     return HTTPException(status_code=404, detail=f"no {what} {number} in the journal")
+
+
+def _entry(
+    request: Request,
+    read: Callable[[JournalReader, int], dict[str, Any] | None],
+    what: str,
+    number: int,
+) -> dict[str, Any]:
+    """An entry read whole (``read(reader, number)``); 404 for one the journal lacks."""
+    with _reader(request) as reader:
+        found = read(reader, number) if 1 <= number <= MAX_ID else None
+    if found is None:
+        raise _missing(what, number)
+    return found
 
 
 Id = Annotated[int, Query(ge=1, le=MAX_ID)]
@@ -226,21 +240,13 @@ def get_journal_states(
 )
 def get_journal_state(request: Request, state_id: int) -> dict[str, Any]:
     """A settled state: its time, the figures that came to rest and the table's scene."""
-    with _reader(request) as reader:
-        state = reader.state(state_id) if 1 <= state_id <= MAX_ID else None
-    if state is None:
-        raise _missing("settled state", state_id)
-    return state
+    return _entry(request, JournalReader.state, "settled state", state_id)
 
 
 @router.get("/{question_id}", responses=errors(404, 422, e404="no such question, or no journal"))
 def get_journal_question(request: Request, question_id: int) -> dict[str, Any]:
     """A question journaled: its time, arguments, answer and the scene it was asked on."""
-    with _reader(request) as reader:
-        found = reader.question(question_id) if 1 <= question_id <= MAX_ID else None
-    if found is None:
-        raise _missing("question", question_id)
-    return found
+    return _entry(request, JournalReader.question, "question", question_id)
 
 
 @router.get(
