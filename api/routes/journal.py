@@ -190,7 +190,7 @@ def post_journal_pin(
     return {"pinned": change.figure, "from": what, "time": found["time"], "pins": _pins(request)}
 
 
-@router.delete("/pins/{figure}", responses=errors(403, 404, e404="the figure is not pinned"))
+@router.delete("/pins/{figure}", responses=errors(403, 404, 422, e404="the figure is not pinned"))
 def delete_journal_pin(
     figure: str, request: Request, x_arbitre_token: str | None = Header(None)
 ) -> dict[str, Any]:
