@@ -25,7 +25,8 @@ and cover, with :mod:`~arbitre.rules.smooth_and_rifled.geometry`),
 :mod:`~arbitre.rules.smooth_and_rifled.moves` (moves, reach and charges, with
 :mod:`~arbitre.rules.smooth_and_rifled.obstacles` for linear obstacles),
 :mod:`~arbitre.rules.smooth_and_rifled.opportunity` (opportunity fire),
-:mod:`~arbitre.rules.smooth_and_rifled.templates` (artillery) and
+:mod:`~arbitre.rules.smooth_and_rifled.templates` (artillery fire),
+:mod:`~arbitre.rules.smooth_and_rifled.gun_moves` (guns moved by their crews) and
 :mod:`~arbitre.rules.smooth_and_rifled.tables` (damage, volleys, morale, melee, with the dice
 arithmetic of :mod:`~arbitre.rules.smooth_and_rifled.dice`),
 :mod:`~arbitre.rules.smooth_and_rifled.support` (saves, rally, standards, guns' crews, ambushes),

@@ -316,6 +316,28 @@ class SRAssaultAnswer(Checked):
     warnings: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class SRGunMoveAnswer(Checked):
+    """A gun moved and turned by its crew (Artillerie): the dice, their chance, the turn."""
+
+    gun: str = ""
+    legal: bool = False
+    reasons: tuple[Reason, ...] = ()
+    crew: tuple[str, ...] = ()
+    dice: int = 0
+    gunner_actions: int = 0
+    distance_mm: float = 0.0
+    distance_units: float = 0.0
+    unit: str = ""
+    needed: int = 0
+    probability: float = 0.0
+    rolls: tuple[int, ...] | None = None
+    reached: bool | None = None
+    turn_deg: float = 0.0
+    turn_actions: int = 0
+    warnings: tuple[str, ...] = ()
+
+
 class ChargeResponse(StrEnum):
     """What a group or figure does when charged (§6.7.3): the ``kind`` of a withdrawal."""
 

@@ -7,15 +7,16 @@ Figures stand on 2x2 cm square or 25 mm round bases; a figure without a ``base``
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, overload
 
 import numpy as np
 import shapely
 
+from arbitre.rules.answers import Reason
 from arbitre.rules.errors import UnknownName
 from arbitre.rules.geometry import base_gaps_mm, pair_gaps_mm
-from arbitre.rules.model import Base, BaseShape, Figure, Scene, centres_mm
+from arbitre.rules.model import Base, BaseShape, Figure, Scene, TerrainKind, centres_mm
 from arbitre.rules.smooth_and_rifled.book import NUMBERS
 
 _DEFAULT_BASE = Base.round(NUMBERS.default_base_mm)
@@ -138,3 +139,35 @@ def gaps_of(scene: Scene) -> Gaps:
 def figure_gap_mm(scene: Scene, a: Figure, b: Figure) -> float:
     """Edge-to-edge gap between two figures of a scene, mm."""
     return gaps_of(scene).pair(index_of(scene, a.id), index_of(scene, b.id))
+
+
+OVERLAP_MM2 = 1e-3
+"""Bases overlapping by less than this (mm²) only touch."""
+
+
+def place_refusals(
+    scene: Scene,
+    figure: Figure,
+    xy: np.ndarray,
+    away: Sequence[str],
+    blocking: Iterable[TerrainKind],
+) -> list[Reason]:
+    """Why the figure's base may not stand at ``xy`` (2,) mm, at its facing: off the table, on
+    ground of the ``blocking`` kinds, or on another figure (those of ``away`` leave)."""
+    spot = base_of(figure).footprint(float(xy[0]), float(xy[1]), figure.facing_deg)
+    minx, miny, maxx, maxy = spot.bounds
+    reasons: list[Reason] = []
+    if minx < 0 or miny < 0 or maxx > scene.table.width_mm or maxy > scene.table.depth_mm:
+        reasons.append(Reason.OFF_TABLE)
+    ground = [
+        t.geometry for t in scene.terrain_of(blocking) if isinstance(t.geometry, shapely.Polygon)
+    ]
+    if any(spot.intersection(g).area > OVERLAP_MM2 for g in ground):
+        reasons.append(Reason.IMPASSABLE)
+    prints = footprints(scene)
+    if any(
+        f.id not in away and spot.intersection(prints[i]).area > OVERLAP_MM2
+        for i, f in enumerate(scene.figures)
+    ):
+        reasons.append(Reason.DESTINATION_OCCUPIED)
+    return reasons

@@ -69,6 +69,7 @@ class Numbers:
     auto_spot_cm: float = 15.0  # §6.3: spotted automatically at 15 cm or less
     spot_arc_deg: float = 180.0
     crew_cm: float = 3.0  # Artillerie: gunners within 3 cm of their piece
+    gun_turn_deg: float = 90.0  # Artillerie: a gun turns up to 90° for 2 (4) actions
     ammunition_cm: float = 10.0  # Artillerie: an ammunition box within 10 cm
 
 
@@ -85,6 +86,8 @@ class Gun:
     strip_dice: int
     strip_factor: int
     crew: tuple[int, int] = (3, 6)
+    gunners_per_die: int = 1  # moves 1d6 cm per gunner (light), per two gunners (medium)
+    turn_actions: int = 2  # turns up to 90° for 2 actions (light), 4 (medium)
 
 
 GUNS: Mapping[str, Gun] = MappingProxyType(
@@ -99,6 +102,8 @@ GUNS: Mapping[str, Gun] = MappingProxyType(
             strip_dice=4,
             strip_factor=2,
             crew=(4, 12),
+            gunners_per_die=2,
+            turn_actions=4,
         ),
     }
 )

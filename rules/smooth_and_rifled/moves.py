@@ -34,6 +34,7 @@ from arbitre.rules.options import Degrees
 from arbitre.rules.ruleset import coordinate_mm
 from arbitre.rules.smooth_and_rifled.answers import SRChargeAnswer, SRMoveAnswer
 from arbitre.rules.smooth_and_rifled.bases import (
+    OVERLAP_MM2,
     base_of,
     figure_gap_mm,
     footprint,
@@ -77,7 +78,6 @@ AT_A_STEP = ("cross", "building")
 ReachMode = Literal["normal", "charge", "column", "road"]
 """The ``mode`` option of ``reach``."""
 MODES: tuple[str, ...] = get_args(Mode)
-OVERLAP_MM2 = 1e-3  # bases overlapping by less than this only touch
 OBSTACLE_THICKNESS_MM = 1.0
 
 

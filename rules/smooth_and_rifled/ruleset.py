@@ -34,6 +34,7 @@ from arbitre.rules.smooth_and_rifled.book import (
 )
 from arbitre.rules.smooth_and_rifled.fire import fire_question
 from arbitre.rules.smooth_and_rifled.groups import find_groups, resolve
+from arbitre.rules.smooth_and_rifled.gun_moves import gunmove_question
 from arbitre.rules.smooth_and_rifled.moves import charge_question, move_question, reach_question
 from arbitre.rules.smooth_and_rifled.opportunity import opportunity_question
 from arbitre.rules.smooth_and_rifled.options import SmoothAndRifledOptions, options_of
@@ -251,6 +252,12 @@ class SmoothAndRifled(MeasuringRuleset):
                 ("A",),
                 "are gun A's crew and ammunition near",
                 gun_question,
+            ),
+            "gunmove": Question(
+                "gunmove",
+                ("A", "X", "Y"),
+                "may gun A's crew move it to (X, Y) mm",
+                gunmove_question,
             ),
         }
 

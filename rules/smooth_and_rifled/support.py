@@ -420,13 +420,11 @@ def gun_question(scene: Scene, a: str) -> SRGunAnswer:
     ``attrs.crew_of: GUN``; the box is a marker with ``attrs.ammunition_of: GUN``.
     """
     options = options_of(scene)
-    gun = _figure(scene, a)
-    if gun.type != "artillery":
-        raise QuestionError(f"{a!r} is not a gun (type: artillery), got type {gun.type!r}")
+    gun = gun_named(scene, a)
     crew_mm = options.mm(NUMBERS.crew_cm)
     box_mm = options.mm(NUMBERS.ammunition_cm)
     numbers = GUNS[str(gun.attrs.get("gun", "light"))]
-    gunners = _nearest(scene, gun, [f for f in scene.figures if f.attrs.get("crew_of") == gun.id])
+    gunners = crew_of(scene, gun)
     boxes = _nearest(
         scene, gun, [f for f in scene.figures if f.attrs.get("ammunition_of") == gun.id]
     )
@@ -479,6 +477,19 @@ def gun_question(scene: Scene, a: str) -> SRGunAnswer:
         unit=UNIT.name,
         warnings=tuple(warnings),
     )
+
+
+def gun_named(scene: Scene, name: str) -> Figure:
+    """The gun a question names (a figure of type artillery)."""
+    gun = _figure(scene, name)
+    if gun.type != "artillery":
+        raise QuestionError(f"{name!r} is not a gun (type: artillery), got type {gun.type!r}")
+    return gun
+
+
+def crew_of(scene: Scene, gun: Figure) -> list[tuple[float, Figure]]:
+    """The gun's gunners (``attrs.crew_of``) with their gaps to it (mm), nearest first."""
+    return _nearest(scene, gun, [f for f in scene.figures if f.attrs.get("crew_of") == gun.id])
 
 
 # --- spotting an ambush (§6.3, §6.3.1) ---------------------------------------------------

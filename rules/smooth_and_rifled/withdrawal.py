@@ -21,11 +21,11 @@ from arbitre.rules.smooth_and_rifled.answers import (
     SRDiveAnswer,
     SRWithdrawalAnswer,
 )
-from arbitre.rules.smooth_and_rifled.bases import base_of, footprints
+from arbitre.rules.smooth_and_rifled.bases import OVERLAP_MM2, base_of, place_refusals
 from arbitre.rules.smooth_and_rifled.book import MM_PER_CM, NUMBERS, UNIT
 from arbitre.rules.smooth_and_rifled.dice import FACES
 from arbitre.rules.smooth_and_rifled.groups import Group, is_mounted, resolve
-from arbitre.rules.smooth_and_rifled.moves import BLOCKING_TERRAIN, OVERLAP_MM2, closing_order
+from arbitre.rules.smooth_and_rifled.moves import BLOCKING_TERRAIN, closing_order
 from arbitre.rules.smooth_and_rifled.options import SmoothAndRifledOptions, options_of
 from arbitre.rules.smooth_and_rifled.reasons import reason_words
 
@@ -345,7 +345,8 @@ def dive_question(scene: Scene, a: str, b: str, die: Die | None = None) -> SRDiv
     left = np.array([-heading[1], heading[0]]) / length * side_mm
     places = {"left": diver.xy + left, "right": diver.xy - left}
     refused = {
-        name: _place_refusals(scene, diver, xy, (diver.id, rider.id)) for name, xy in places.items()
+        name: place_refusals(scene, diver, xy, (diver.id, rider.id), BLOCKING_TERRAIN)
+        for name, xy in places.items()
     }
     needs = _combat([diver])
     warnings: list[str] = []
@@ -385,29 +386,3 @@ def dive_question(scene: Scene, a: str, b: str, die: Die | None = None) -> SRDiv
         rider_goes_on_mm=on_mm,
         warnings=tuple(warnings),
     )
-
-
-def _place_refusals(
-    scene: Scene, figure: Figure, xy: np.ndarray, away: tuple[str, ...]
-) -> list[Reason]:
-    """Why the figure's base may not stand at ``xy``: off the table, on impassable ground, or
-    on another figure (those of ``away`` leave)."""
-    spot = base_of(figure).footprint(float(xy[0]), float(xy[1]), figure.facing_deg)
-    minx, miny, maxx, maxy = spot.bounds
-    reasons: list[Reason] = []
-    if minx < 0 or miny < 0 or maxx > scene.table.width_mm or maxy > scene.table.depth_mm:
-        reasons.append(Reason.OFF_TABLE)
-    ground = [
-        t.geometry
-        for t in scene.terrain_of(BLOCKING_TERRAIN)
-        if isinstance(t.geometry, shapely.Polygon)
-    ]
-    if any(spot.intersection(g).area > OVERLAP_MM2 for g in ground):
-        reasons.append(Reason.IMPASSABLE)
-    prints = footprints(scene)
-    if any(
-        f.id not in away and spot.intersection(prints[i]).area > OVERLAP_MM2
-        for i, f in enumerate(scene.figures)
-    ):
-        reasons.append(Reason.DESTINATION_OCCUPIED)
-    return reasons
