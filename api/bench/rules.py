@@ -32,7 +32,9 @@ def generated_scene(figures: int = 200, terrain: int = 50, seed: int = 1) -> Sce
     """A CB6 table of 1200 x 900 mm with groups of 1-6 figures and random terrain.
 
     Terrain polygons are convex, 40-140 mm across: a third impassable, the rest
-    difficult ground or woods. Figures never stand on impassable ground.
+    difficult ground or woods, which the table plays at double cost (the house rule
+    ``terrain_cost: double``: the book gives terrain no cost, but a path search through
+    costly ground is the hardest a table asks). Figures never stand on impassable ground.
     """
     rng = np.random.default_rng(seed)
     width, depth = 1200.0, 900.0
@@ -89,7 +91,7 @@ def generated_scene(figures: int = 200, terrain: int = 50, seed: int = 1) -> Sce
         raise ValueError(f"cannot place {figures} figures on a {width:g} x {depth:g} mm table")
     data = {
         "ruleset": "choc-base-6",
-        "options": {"unit_mm": 100},
+        "options": {"unit_mm": 100, "terrain_cost": "double"},
         "table": {"width_mm": width, "depth_mm": depth},
         "figures": placed,
         "terrain": features,
