@@ -265,9 +265,10 @@ def scene_data(draw: st.DrawFn) -> Any:
 
 ATTRIBUTES = (
     "alone ambush ammunition_of archer armour chariot combat cover crew_of elephant "
-    "elevation_mm fired general gun heavy hero impetuous ini leader light loose_order "
-    "melee_weapon mou_cm move_pas musician muzzle_mm pa_bonus pi_bonus rank resistance "
-    "rifled scout senior_officer shaken skirmisher sniper standard terrain va veteran weapon"
+    "elevation_mm fanatic ferocious fired general gun heavy hero impetuous ini leader light "
+    "loose_order melee_weapon mou_cm move_pas musician muzzle_mm pa_bonus pi_bonus pikes rank "
+    "resistance rifled scout senior_officer shaken skirmisher sniper standard terrain va "
+    "veteran weapon"
 ).split()
 """The figure attributes the rule systems read."""
 
