@@ -291,6 +291,18 @@ def triple_chance(dice: int, reroll: Iterable[int] = (), *, same_face: bool = Tr
     return 1 - miss
 
 
+def above_chance(last: int, *, again: bool = False) -> Fraction:
+    """Chance that 1d6 shows more than ``last``, the last number of a VA (the tests of the
+    reference sheet: an opportunity shot, §6.2.6, spotting an ambush, §6.3.1), a failure
+    rolled once again when ``again``.
+
+    >>> above_chance(3), above_chance(3, again=True)
+    (Fraction(1, 2), Fraction(3, 4))
+    """
+    fail = Fraction(min(max(last, 0), FACES), FACES)
+    return 1 - (fail * fail if again else fail)
+
+
 def morale_value(
     hero: int, senior_officers: int, leaders: int, standards: int, soldiers: int
 ) -> int:

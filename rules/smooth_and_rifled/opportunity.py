@@ -13,7 +13,6 @@ pas relancés." A running target (§6.2.3) is shot as one in cover.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 from arbitre.rules.answers import Reason, Said, warning_lines, with_certainty
 from arbitre.rules.errors import QuestionError
@@ -22,8 +21,8 @@ from arbitre.rules.options import Die, Flag
 from arbitre.rules.smooth_and_rifled.answers import SROpportunityAnswer
 from arbitre.rules.smooth_and_rifled.book import UNIT, va_first, va_last
 from arbitre.rules.smooth_and_rifled.dice import (
-    FACES,
     TO_HIT,
+    above_chance,
     at_least,
     shooting_dice,
     shooting_rerolls,
@@ -143,8 +142,7 @@ def _test(last: int | None, aimed: bool, die: int | None, reroll: int | None) ->
         if die is not None:
             raise QuestionError("the test needs the last number of the shooter's VA: va=N")
         return _Test(None, None)
-    fail = Fraction(last, FACES)
-    chance = float(1 - (fail * fail if aimed else fail))
+    chance = float(above_chance(last, again=aimed))
     if die is None:
         return _Test(chance, None)
     return _Test(chance, die > last or (reroll is not None and reroll > last))

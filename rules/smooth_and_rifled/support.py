@@ -30,7 +30,7 @@ from arbitre.rules.smooth_and_rifled.answers import (
 )
 from arbitre.rules.smooth_and_rifled.bases import figure_gap_mm, footprints, index_of
 from arbitre.rules.smooth_and_rifled.book import GUNS, MM_PER_CM, NUMBERS, UNIT, va_last
-from arbitre.rules.smooth_and_rifled.dice import FACES
+from arbitre.rules.smooth_and_rifled.dice import FACES, above_chance
 from arbitre.rules.smooth_and_rifled.geometry import in_arc
 from arbitre.rules.smooth_and_rifled.groups import is_leader, is_musician, resolve
 from arbitre.rules.smooth_and_rifled.options import VaLast, options_of
@@ -562,8 +562,7 @@ def spot_question(
         chance, spotted = 1.0, True
     elif allowed:
         if last is not None:
-            fail = Fraction(last, FACES)
-            chance = float(1 - (fail * fail if scout else fail))
+            chance = float(above_chance(last, again=scout))
         elif rolled is not None:
             raise QuestionError("the test needs the last number of the spotter's VA: --with va=N")
         if rolled is not None and last is not None:
