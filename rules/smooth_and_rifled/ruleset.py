@@ -6,6 +6,7 @@ Each other question is answered in its own module (`fire`, `moves`, `templates`,
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from arbitre.rules.answers import (
     GroupsAnswer,
@@ -14,6 +15,7 @@ from arbitre.rules.answers import (
     warning_lines,
 )
 from arbitre.rules.errors import QuestionError, SceneError, shown
+from arbitre.rules.lazy import deferred_module
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.ruleset import (
     MAX_COORDINATE_MM,
@@ -32,36 +34,8 @@ from arbitre.rules.smooth_and_rifled.book import (
     va_last,
     weapon_range_cm,
 )
-from arbitre.rules.smooth_and_rifled.fire import fire_question
 from arbitre.rules.smooth_and_rifled.groups import find_groups, resolve
-from arbitre.rules.smooth_and_rifled.gun_moves import gunmove_question
-from arbitre.rules.smooth_and_rifled.moves import charge_question, move_question, reach_question
-from arbitre.rules.smooth_and_rifled.opportunity import opportunity_question
 from arbitre.rules.smooth_and_rifled.options import SmoothAndRifledOptions, options_of
-from arbitre.rules.smooth_and_rifled.scenario import (
-    assault_question,
-    deployment_question,
-    objective_question,
-)
-from arbitre.rules.smooth_and_rifled.support import (
-    gun_question,
-    rally_question,
-    save_question,
-    spot_question,
-    standard_question,
-)
-from arbitre.rules.smooth_and_rifled.tables import (
-    damage_question,
-    melee_question,
-    morale_question,
-    volley_question,
-)
-from arbitre.rules.smooth_and_rifled.templates import (
-    canister_question,
-    explosion_question,
-    roundshot_question,
-)
-from arbitre.rules.smooth_and_rifled.withdrawal import dive_question, withdrawal_question
 
 FLAGS = (
     "ambush",
@@ -86,6 +60,30 @@ FLAGS = (
     "terrain",
     "veteran",
 )
+
+if TYPE_CHECKING:  # the modules of the handlers, loaded when a question first needs them
+    from arbitre.rules.smooth_and_rifled import (
+        fire,
+        gun_moves,
+        moves,
+        opportunity,
+        scenario,
+        support,
+        tables,
+        templates,
+        withdrawal,
+    )
+else:
+    fire = deferred_module("arbitre.rules.smooth_and_rifled.fire")
+    gun_moves = deferred_module("arbitre.rules.smooth_and_rifled.gun_moves")
+    moves = deferred_module("arbitre.rules.smooth_and_rifled.moves")
+    opportunity = deferred_module("arbitre.rules.smooth_and_rifled.opportunity")
+    scenario = deferred_module("arbitre.rules.smooth_and_rifled.scenario")
+    support = deferred_module("arbitre.rules.smooth_and_rifled.support")
+    tables = deferred_module("arbitre.rules.smooth_and_rifled.tables")
+    templates = deferred_module("arbitre.rules.smooth_and_rifled.templates")
+    withdrawal = deferred_module("arbitre.rules.smooth_and_rifled.withdrawal")
+
 
 """The figures' attrs that are true or false."""
 
@@ -164,100 +162,115 @@ class SmoothAndRifled(MeasuringRuleset):
             "distance": Question("distance", ("A", "B"), "edge-to-edge distance", self.distance),
             "contact": Question("contact", ("A", "B"), "are two bases in contact", self.contact),
             "groups": Question("groups", (), "the groups on the table", self.groups),
-            "fire": Question("fire", ("A", "B"), "may A shoot at B", fire_question),
+            "fire": Question("fire", ("A", "B"), "may A shoot at B", fire.fire_question),
             "opportunity": Question(
                 "opportunity",
                 ("A", "B"),
                 "may A fire at moving B in opportunity",
-                opportunity_question,
+                opportunity.opportunity_question,
             ),
-            "move": Question("move", ("A", "X", "Y"), "may A move to (X, Y) mm", move_question),
-            "reach": Question("reach", ("A",), "where may A move in one action", reach_question),
-            "charge": Question("charge", ("A", "B"), "may A charge B", charge_question),
+            "move": Question(
+                "move", ("A", "X", "Y"), "may A move to (X, Y) mm", moves.move_question
+            ),
+            "reach": Question(
+                "reach", ("A",), "where may A move in one action", moves.reach_question
+            ),
+            "charge": Question("charge", ("A", "B"), "may A charge B", moves.charge_question),
             "roundshot": Question(
                 "roundshot",
                 ("A", "B"),
                 "round shot of gun A at B",
-                roundshot_question,
+                templates.roundshot_question,
             ),
-            "canister": Question("canister", ("A",), "canister of gun A", canister_question),
+            "canister": Question(
+                "canister", ("A",), "canister of gun A", templates.canister_question
+            ),
             "explosion": Question(
                 "explosion",
                 ("X", "Y"),
                 "an ammunition box exploding at (X, Y)",
-                explosion_question,
+                templates.explosion_question,
             ),
             "damage": Question(
                 "damage",
                 ("A", "B"),
                 "damage roll of A's hit on B",
-                damage_question,
+                tables.damage_question,
             ),
-            "volley": Question("volley", ("A", "B"), "volley of group A at B", volley_question),
+            "volley": Question(
+                "volley", ("A", "B"), "volley of group A at B", tables.volley_question
+            ),
             "morale": Question(
                 "morale",
                 ("SIDE",),
                 "moral value and break point",
-                morale_question,
+                tables.morale_question,
             ),
-            "melee": Question("melee", ("A", "B"), "melee dice of A against B", melee_question),
+            "melee": Question(
+                "melee", ("A", "B"), "melee dice of A against B", tables.melee_question
+            ),
             "save": Question(
                 "save",
                 ("A",),
                 "who takes a hit on A (Leader's save)",
-                save_question,
+                support.save_question,
             ),
             "rally": Question(
                 "rally",
                 ("A",),
                 "actions shaken A needs to rally",
-                rally_question,
+                support.rally_question,
             ),
             "standard": Question(
                 "standard",
                 ("A",),
                 "may standard-bearer A's unit re-roll morale",
-                standard_question,
+                support.standard_question,
             ),
             "objective": Question(
                 "objective",
                 ("SIDE", "X", "Y"),
                 "does SIDE hold the objective",
-                objective_question,
+                scenario.objective_question,
             ),
             "deployment": Question(
                 "deployment",
                 ("SIDE",),
                 "is SIDE inside its deployment zone",
-                deployment_question,
+                scenario.deployment_question,
             ),
             "assault": Question(
                 "assault",
                 ("SIDE",),
                 "SIDE defending scenario 4's fortified position",
-                assault_question,
+                scenario.assault_question,
             ),
             "withdrawal": Question(
                 "withdrawal",
                 ("A", "B"),
                 "A's fall-back from B's charge",
-                withdrawal_question,
+                withdrawal.withdrawal_question,
             ),
             "dive": Question(
-                "dive", ("A", "B"), "may foot A dive under B's cavalry charge", dive_question
+                "dive",
+                ("A", "B"),
+                "may foot A dive under B's cavalry charge",
+                withdrawal.dive_question,
             ),
-            "spot": Question("spot", ("A", "B"), "may A spot ambush marker B", spot_question),
+            "spot": Question(
+                "spot", ("A", "B"), "may A spot ambush marker B", support.spot_question
+            ),
             "gun": Question(
                 "gun",
                 ("A",),
                 "are gun A's crew and ammunition near",
-                gun_question,
+                support.gun_question,
             ),
             "gunmove": Question(
                 "gunmove",
                 ("A", "X", "Y"),
                 "may gun A's crew move it to (X, Y) mm",
-                gunmove_question,
+                gun_moves.gunmove_question,
             ),
         }
 

@@ -104,6 +104,7 @@ DEFERRED = {
     "mbt": ("moves", "panic", "shooting"),
     "confrontation": ("combats", "pursuit"),
     "musg": ("dice", "fire", "mishaps", "morale", "moves", "reactions", "support"),
+    "smooth-and-rifled": ("fire", "gun_moves", "moves", "opportunity", "scenario", "tables"),
 }
 
 
