@@ -37,11 +37,13 @@ class Sight:
     blocker_overlap_mm: float
 
     def margin(self, sigma_mm: float) -> Margin:
-        """Margin of the cover verdict (or of the sight verdict when blocked), mm at the target."""
+        """Margin of the cover verdict (half the target hidden), or of the sight verdict when
+        buildings hide it whole, mm at the target."""
         if self.blocked:
-            return Margin("sight", self.blocker_overlap_mm, sigma_mm)
+            return Margin("hidden whole", self.blocker_overlap_mm, sigma_mm)
         hidden_mm = self.hidden_fraction * self.width_mm
-        return Margin("cover", abs(hidden_mm - NUMBERS.cover_fraction * self.width_mm), sigma_mm)
+        half_mm = NUMBERS.cover_fraction * self.width_mm
+        return Margin("half-hidden", abs(hidden_mm - half_mm), sigma_mm)
 
 
 def angular_interval(

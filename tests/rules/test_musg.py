@@ -158,6 +158,10 @@ def test_cover_roll_example_chief_orc_and_human_subchief() -> None:
     assert answer["distance_units"] == pytest.approx(7.8)
     assert answer["hidden_fraction"] == pytest.approx(1.0)
     assert answer["cover"] == ["barriere"]
+    # The cover verdict's margin is half the target hidden (all of it is: half its width
+    # from the threshold), named as M.U.S.G.'s own, not S&R's 3 cm round the shooter.
+    whats = [m["what"] for m in answer["margins"]]
+    assert "half-hidden" in whats and "cover" not in whats
     assert answer["cover_rolls"] == [
         {
             "obstacle": "barriere",
