@@ -82,9 +82,15 @@ class MbtFireAnswer(FireAnswer):
 
 @dataclass(frozen=True, slots=True)
 class MbtMoveAnswer(MoveAnswer):
+    """A move; with a new facing, ``turn_deg`` (counter-clockwise, the shorter way) and
+    ``turns_at`` (``start`` or ``end``; null when it does not turn, or has no room)."""
+
     group: tuple[str, ...] = ()
     detour_cost_mm: float | None = None
     detour_cost_units: float | None = None
+    facing_deg: float | None = None
+    turn_deg: float = 0.0
+    turns_at: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

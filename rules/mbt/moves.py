@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -40,7 +41,7 @@ from arbitre.rules.mbt.plates import (
 )
 from arbitre.rules.mbt.reasons import reason_words
 from arbitre.rules.model import Figure, Scene, TerrainKind
-from arbitre.rules.options import Flag
+from arbitre.rules.options import Degrees, Flag
 from arbitre.rules.ruleset import coordinate_mm
 from arbitre.rules.terrain import terrain_regions
 
@@ -203,19 +204,142 @@ def _swept_through(
     return tuple(found)
 
 
-def move_answer(scene: Scene, a: str, x: str, y: str, as_group: Flag = False) -> MbtMoveAnswer:
+TURN_STEP_DEG = 2.0
+"""The step of the rectangles laid along a turn to sweep it (a corner 50 mm out strays
+50 (1 - cos 1°) < 0.01 mm from the arc between two of them)."""
+
+
+def _rotation(turn_deg: float) -> np.ndarray:
+    """The (2, 2) matrix turning a vector by ``turn_deg``, counter-clockwise."""
+    angle = math.radians(turn_deg)
+    return np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+
+
+def turned(plate: Plate, turn_deg: float) -> Plate:
+    """The rectangle turned by ``turn_deg`` (counter-clockwise) on its centre."""
+    rotation = _rotation(turn_deg)
+    return Plate(
+        plate.figure,
+        plate.centre,
+        rotation @ plate.u,
+        rotation @ plate.n,
+        plate.width_mm,
+        plate.depth_mm,
+    )
+
+
+def _turn_deg(plate: Plate, facing_deg: float) -> float:
+    """The shorter turn from the plate's facing to ``facing_deg``, in (-180, 180]."""
+    now = math.degrees(math.atan2(plate.u[1], plate.u[0]))
+    turn = (facing_deg - now) % 360.0
+    return turn - 360.0 if turn > 180.0 else turn
+
+
+def _turn_hits(
+    scene: Scene, plate: Plate, turn_deg: float, members: set[str], options: MbtOptions
+) -> tuple[str, ...]:
+    """What a base turning by ``turn_deg`` on its centre sweeps into: bases (beyond the
+    contact tolerance, those it already overlaps as much left out), impassable ground and
+    the table's edge (``table edge``)."""
+    steps = max(1, math.ceil(abs(turn_deg) / TURN_STEP_DEG))
+    shapes = [turned(plate, turn_deg * k / steps).polygon() for k in range(steps + 1)]
+    swept = shapely.union_all(
+        [shapely.convex_hull(shapely.union(p, q)) for p, q in itertools.pairwise(shapes)]
+    )
+    start = plate.polygon()
+    found: list[str] = []
+    for other in plates_of(scene):
+        if other.figure.id in members:
+            continue
+        shape = other.polygon()
+        already = penetration_mm(start, shape)
+        if any(
+            penetration_mm(p, shape) > max(options.contact_tolerance_mm, already) for p in shapes
+        ):
+            found.append(other.figure.id)
+    for ident, geometry in terrain_barred_to(scene, plate.figure, options):
+        inside = start.intersection(geometry).area
+        if swept.intersection(geometry).area > inside + TOUCH_MM2:
+            found.append(ident)
+    minx, miny, maxx, maxy = swept.bounds
+    if minx < 0 or miny < 0 or maxx > scene.table.width_mm or maxy > scene.table.depth_mm:
+        found.append("table edge")
+    return tuple(found)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """Where a base turns during its move: ``where`` (start or end), the turn in degrees
+    (counter-clockwise), and what the turn would sweep into where it may not turn."""
+
+    turn_deg: float
+    where: str | None
+    hits: tuple[str, ...]
+
+
+def _turn(
+    scene: Scene,
+    moving: Mover,
+    goal: np.ndarray,
+    facing_deg: float,
+    members: set[str],
+    options: MbtOptions,
+) -> Turn:
+    """Where the base (or group) turns to ``facing_deg``: on its centre where it ends if it
+    has room there, else where it starts; nowhere (``where`` None) when it has room at
+    neither, with what the turn at the end sweeps into."""
+    turn_deg = _turn_deg(moving.plate, facing_deg)
+    if abs(turn_deg) < 1e-9:
+        return Turn(0.0, None, ())
+    at_end = Plate(
+        moving.plate.figure,
+        goal,
+        moving.plate.u,
+        moving.plate.n,
+        moving.plate.width_mm,
+        moving.plate.depth_mm,
+    )
+    hits = _turn_hits(scene, at_end, turn_deg, members, options)
+    if not hits:
+        return Turn(turn_deg, "end", ())
+    if not _turn_hits(scene, moving.plate, turn_deg, members, options):
+        return Turn(turn_deg, "start", ())
+    return Turn(turn_deg, None, hits)
+
+
+def move_answer(
+    scene: Scene,
+    a: str,
+    x: str,
+    y: str,
+    as_group: Flag = False,
+    facing_deg: Degrees | None = None,
+) -> MbtMoveAnswer:
     """Whether A may move its centre to (X, Y) mm, and by which way; with ``as_group``,
-    A's whole group moves as one, A's centre going to (X, Y)."""
+    A's whole group moves as one, A's centre going to (X, Y); with ``facing_deg``, A ends
+    its move facing there (the book sets no cost for a turn: it is free, on the base's
+    centre where it ends, or where it starts when it has no room there)."""
     options = options_of(scene)
     unit = unit_of(scene)
     moving = _mover(scene, a, as_group, options)
-    mover = moving.plate
-    goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")]) + moving.offset_mm
+    start_offset = moving.offset_mm
     members = {p.figure.id for p in moving.members}
+    turn = Turn(0.0, None, ())
+    if facing_deg is not None:
+        # a group turns on its rectangle's centre: A's place in it turns with it
+        offset = _rotation(_turn_deg(moving.plate, facing_deg)) @ moving.offset_mm
+        goal_xy = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")]) + offset
+        turn = _turn(scene, moving, goal_xy, facing_deg, members, options)
+        moving = Mover(moving.plate, moving.members, offset, moving.allowance_units)
+    mover = moving.plate
+    end_plate = turned(mover, turn.turn_deg)
+    if turn.where == "start":
+        mover = end_plate
+    goal = np.array([coordinate_mm(x, "X"), coordinate_mm(y, "Y")]) + moving.offset_mm
     allowance_units = moving.allowance_units
     allowance_mm = unit.to_mm(allowance_units)
     ground = _ground(scene, mover, members, options, goal)
-    moved = mover.polygon(goal - mover.centre)
+    moved = end_plate.polygon(goal - mover.centre)
     reasons: list[Reason] = []
     minx, miny, maxx, maxy = moved.bounds
     if minx < 0 or miny < 0 or maxx > scene.table.width_mm or maxy > scene.table.depth_mm:
@@ -230,9 +354,11 @@ def move_answer(scene: Scene, a: str, x: str, y: str, as_group: Flag = False) ->
     ]
     if occupied:
         reasons.append(Reason.DESTINATION_OCCUPIED)
+    if turn.hits:  # no room to turn where it ends nor where it starts
+        reasons.append(Reason.PATH_BLOCKED)
     straight_mm = ground.field.straight_cost_mm(mover.centre, goal)
     straight = np.array([mover.centre, goal])
-    cost_mm, points, crossed = straight_mm, straight, list(occupied)
+    cost_mm, points, crossed = straight_mm, straight, list(dict.fromkeys((*occupied, *turn.hits)))
     detour_mm: float | None = None
     by_straight_line = True
     if not reasons:
@@ -270,8 +396,13 @@ def move_answer(scene: Scene, a: str, x: str, y: str, as_group: Flag = False) ->
             text += f" ({', '.join(crossed)})"
         if detour_mm is not None:
             text += f"; the way round costs {unit.from_mm(detour_mm):.2f} graduations"
+    if turn.turn_deg:
+        text += "; " + _turn_words(a, turn)
     warnings = _group_warnings(scene, a, moving, options)
-    points = points - moving.offset_mm
+    if turn.where == "end" and len(members) > 1:  # A's place in its group turns at the end
+        points = np.vstack([points - start_offset, goal - moving.offset_mm])
+    else:
+        points = points - moving.offset_mm
     return MbtMoveAnswer(
         question="move",
         message=with_certainty(text, margin),
@@ -290,7 +421,18 @@ def move_answer(scene: Scene, a: str, x: str, y: str, as_group: Flag = False) ->
         group=tuple(sorted(members)) if len(members) > 1 else (),
         detour_cost_mm=detour_mm,
         detour_cost_units=None if detour_mm is None else unit.from_mm(detour_mm),
+        facing_deg=None if facing_deg is None else facing_deg % 360.0,
+        turn_deg=turn.turn_deg,
+        turns_at=turn.where,
     )
+
+
+def _turn_words(a: str, turn: Turn) -> str:
+    """The turn in words: where the base turns, or what leaves it no room."""
+    if turn.where is None:
+        return f"no room to turn {abs(turn.turn_deg):g}°: " + ", ".join(turn.hits)
+    side = "left" if turn.turn_deg > 0 else "right"
+    return f"{a} turns {abs(turn.turn_deg):g}° {side} where it {turn.where}s, at no cost"
 
 
 def reach_answer(scene: Scene, a: str, as_group: Flag = False) -> MbtReachAnswer:
