@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,3 +116,18 @@ class PanicAnswer(Checked):
     destroyed: tuple[str, ...] = ()
     waiting: tuple[str, ...] = ()
     unit: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class VictoryAnswer(Checked):
+    """Who has won: ``winner`` (null while none has), each side's ``losses`` (bases lost
+    and objectives its enemies hold), ``bases_lost``, ``general_taken``, and the side
+    holding each objective (``objectives``, null when none or both)."""
+
+    winner: str | None = None
+    losses: Mapping[str, int] = field(default_factory=dict)
+    bases_lost: Mapping[str, int] = field(default_factory=dict)
+    general_taken: Mapping[str, bool] = field(default_factory=dict)
+    objectives: Mapping[str, str | None] = field(default_factory=dict)
+    losses_to_win: int = 3
+    warnings: tuple[str, ...] = ()

@@ -25,6 +25,8 @@ class Numbers:
     shot_range_units: float = 2.0
     elimination_ratio: int = 2
     die_faces: int = 6
+    losses_to_win: int = 3  # Principes du jeu: "ayant infligé 3 pertes à son adversaire"
+    objective_worth: tuple[int, int] = (1, 3)  # Mouvements: "1, 2 ou 3 pertes"
     panic: Mapping[int, str] = field(
         default_factory=lambda: {1: "ahead", 2: "left", 3: "right", 4: "back", 5: "back", 6: "back"}
     )

@@ -12,6 +12,18 @@ from arbitre.rules.options import GapMm, LengthMm
 from arbitre.rules.ruleset import scene_options
 
 
+class MbtObjective(BaseModel):
+    """An objective (``options.objectives``): a point of the table and the losses its
+    capture is worth (Mouvements: "1, 2 ou 3 pertes")."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: Annotated[str, Field(min_length=1, max_length=64)]
+    x_mm: Annotated[float, Field(allow_inf_nan=False)]
+    y_mm: Annotated[float, Field(allow_inf_nan=False)]
+    worth: Annotated[int, Field(ge=1, le=3, strict=True)] = 1
+
+
 class MbtOptions(BaseModel):
     """``options:`` of a MBT scene."""
 
@@ -27,6 +39,8 @@ class MbtOptions(BaseModel):
     woods_for_cavalry: Literal["impassable", "difficult", "open"] = "impassable"
     woods_for_infantry: Literal["impassable", "difficult", "open"] = "difficult"
     panic_distance: Literal["depth", "move"] = "depth"
+    bases_per_side: Annotated[int, Field(ge=1, le=1000, strict=True)] | None = None
+    objectives: tuple[MbtObjective, ...] = ()
 
 
 def options_of(scene: Scene) -> MbtOptions:

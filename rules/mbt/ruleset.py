@@ -27,11 +27,12 @@ from arbitre.rules.ruleset import (
 )
 
 if TYPE_CHECKING:  # the modules of the handlers, loaded when a question first needs them
-    from arbitre.rules.mbt import moves, panic, shooting
+    from arbitre.rules.mbt import moves, panic, shooting, victory
 else:
     moves = deferred_module("arbitre.rules.mbt.moves")
     panic = deferred_module("arbitre.rules.mbt.panic")
     shooting = deferred_module("arbitre.rules.mbt.shooting")
+    victory = deferred_module("arbitre.rules.mbt.victory")
 
 
 MAX_BASE_FIGURES = 100
@@ -95,6 +96,9 @@ class Mbt(MeasuringRuleset):
             "move": Question("move", ("A", "X", "Y"), "may A move to (X, Y) mm", moves.move_answer),
             "reach": Question("reach", ("A",), "where may A move", moves.reach_answer),
             "groups": Question("groups", (), "bases in contact and aligned", moves.groups_answer),
+            "victory": Question(
+                "victory", (), "who has won: losses, objectives, generals", victory.victory_answer
+            ),
         }
 
     # --- measures ----------------------------------------------------------------------

@@ -101,7 +101,7 @@ def test_a_distance_imports_no_other_rule_system(ruleset: str) -> None:
 # The modules whose questions a distance does not ask: named in the question table through
 # a deferred module, they load when one of their questions is first asked.
 DEFERRED = {
-    "mbt": ("moves", "panic", "shooting"),
+    "mbt": ("moves", "panic", "shooting", "victory"),
     "confrontation": ("combats", "pursuit"),
     "musg": ("dice", "fire", "mishaps", "morale", "moves", "reactions", "support"),
     "smooth-and-rifled": ("fire", "gun_moves", "moves", "opportunity", "scenario", "tables"),
