@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from arbitre.rules.answers import Unit
+from arbitre.rules.mbt.book import NUMBERS
 from arbitre.rules.model import Scene
 from arbitre.rules.options import GapMm, LengthMm
 from arbitre.rules.ruleset import scene_options
@@ -21,7 +22,9 @@ class MbtObjective(BaseModel):
     id: Annotated[str, Field(min_length=1, max_length=64)]
     x_mm: Annotated[float, Field(allow_inf_nan=False)]
     y_mm: Annotated[float, Field(allow_inf_nan=False)]
-    worth: Annotated[int, Field(ge=1, le=3, strict=True)] = 1
+    worth: Annotated[
+        int, Field(ge=NUMBERS.objective_worth[0], le=NUMBERS.objective_worth[1], strict=True)
+    ] = NUMBERS.objective_worth[0]
 
 
 class MbtOptions(BaseModel):

@@ -440,3 +440,16 @@ def test_groups_from_the_spatial_index_are_those_of_every_pair(
     expected = {frozenset(group) for group in mates.values()}
     found = {frozenset(ids) for ids in ask(scene, "groups", []).groups.values()}
     assert found == expected
+
+
+@pytest.mark.parametrize(("worth", "taken"), [(0, False), (1, True), (3, True), (4, False)])
+def test_an_objective_is_worth_one_to_three_losses_as_the_book_says(
+    worth: int, taken: bool
+) -> None:
+    # Mouvements: an objective is worth "1, 2 ou 3 pertes"; any other worth is refused.
+    options = {"objectives": [{"id": "hill", "x_mm": 500, "y_mm": 400, "worth": worth}]}
+    if taken:
+        assert _scene(options=options) is not None
+    else:
+        with pytest.raises(SceneError, match="worth"):
+            _scene(options=options)
