@@ -76,15 +76,18 @@ async def post_ask(question: Question, request: Request) -> dict[str, Any] | Res
                 if journal is None
                 else asyncio.get_running_loop().run_in_executor(None, journal.picture, live)
             )
-            _, found = await desk.run(
-                answer_scene,
-                document,
-                question.question,
-                question.args,
-                question.extras,
-                source,
-                about,
-            )
+            try:
+                _, found = await desk.run(
+                    answer_scene,
+                    document,
+                    question.question,
+                    question.args,
+                    question.extras,
+                    source,
+                    about,
+                )
+            except TooLong as error:  # given up: journaled as the refusal it answers
+                found = {"detail": given_up(question.question, error)}
             if journal is not None and pictured is not None:
                 journal_answer(
                     journal,
@@ -103,12 +106,17 @@ async def post_ask(question: Question, request: Request) -> dict[str, Any] | Res
     except Busy:
         raise busy() from None
     except TooLong as error:
-        raise HTTPException(status_code=422, detail=f"{question.question}: {error}") from None
+        raise HTTPException(status_code=422, detail=given_up(question.question, error)) from None
     except RulesError as error:
         raise Refused(**error_fields(error)) from None
 
 
 SCENE_ABOUT: dict[str, Any] = {"positions": "scene", "moving": [], "stale": []}
+
+
+def given_up(question: str, error: TooLong) -> str:
+    """The refusal of a question given up after the desk's time limit."""
+    return f"{question}: {error}"
 
 
 def _answer_here(live: LiveTable, question: Question) -> dict[str, Any]:

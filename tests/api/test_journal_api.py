@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from arbitre.api.hosts import LOOPBACK
 from arbitre.api.live.demo import DemoSource, demo_config
+from arbitre.api.live.desk import QuestionDesk
 from arbitre.api.live.journal import Journal
 from arbitre.api.live.table import LiveTable
 from arbitre.api.main import create_app
@@ -156,3 +157,29 @@ def test_a_server_without_a_journal_says_so() -> None:
             answer = client.get(path)
             assert answer.status_code == 404
             assert answer.json()["detail"].startswith("no journal: this server keeps none")
+
+
+def test_a_question_given_up_at_the_time_limit_is_journaled_as_refused(
+    tmp_path: Path,
+) -> None:
+    # A desk whose time limit (1 ms) no question meets: the answer is the 422 of a
+    # question given up, and the journal keeps it so, with the table it was asked on.
+    clock = Clock()
+    live = LiveTable(demo_config(), DemoSource(move_every_s=1e9), clock=clock)
+    for _ in range(30):
+        clock.now += 1 / 30
+        assert live.step()
+    journal = Journal(tmp_path / "journal.sqlite", frame_width_px=0)
+    desk = QuestionDesk(workers=1, time_limit_s=0.001)
+    app = create_app(
+        live, run_loop=False, hosts=[*LOOPBACK, "testserver"], journal=journal, desk=desk
+    )
+    with TestClient(app) as client:
+        refused = _ask(client, "reach", "alpins")
+        assert refused.status_code == 422 and refused.json()["detail"].startswith("reach: ")
+        assert journal.flush()
+        (entry,) = client.get("/api/journal").json()["questions"]
+        assert (entry["question"], entry["status"]) == ("reach", 422)
+        assert entry["message"] == refused.json()["detail"]
+        assert client.get("/api/journal/1").json()["scene"] == live.scene_document()
+    desk.close()
