@@ -178,12 +178,16 @@ class Defence:
     within_mm: float = 0.0
 
 
+UNDEFENDED = Defence()
+"""An obstacle nobody defends: any crossing of it is free."""
+
+
 def crossing_check(
     movers: Sequence[tuple[Figure, Sequence[float]]],
     shift: np.ndarray,
     obstacles: Sequence[TerrainFeature],
     tolerance_mm: float,
-    defence: Defence = Defence(),
+    defence: Defence = UNDEFENDED,
 ) -> ObstacleCheck:
     """A crossing (§6.1.2): each figure whose straight shift crosses an obstacle must stand
     before it (a gap of at most the tolerance), cross that one only, and end against its
