@@ -28,7 +28,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
@@ -45,6 +45,9 @@ WORKERS = 1
 WAITING = 8
 RETRY_AFTER_S = 1
 TIME_LIMIT_S = 10.0
+LOAD_LIMIT_S = 120.0
+"""How long a question waits for its worker to load (the path search compiled afresh, on
+a first start, takes ~10 s on a slow machine) before its own time limit starts."""
 
 
 class Busy(Exception):
@@ -81,6 +84,7 @@ class QuestionDesk:
         self.time_limit_s = time_limit_s
         self._executor: Executor | None = None
         self._load: Callable[[], object] | None = None
+        self._ready: Future[object] | None = None  # the workers' loading, while it runs
         self._lock = threading.Lock()
         self._taken = 0
 
@@ -102,6 +106,8 @@ class QuestionDesk:
                         initializer=_start_worker,
                         initargs=(os.getpid(), self._load),
                     )
+                    if self._load is not None:  # a worker starts (and loads) at once
+                        self._ready = self._executor.submit(_nothing)
                 else:
                     self._executor = ThreadPoolExecutor(self.workers, "question")
             return self._executor
@@ -118,6 +124,7 @@ class QuestionDesk:
                 raise Busy
             self._taken += 1
         pool = self._pool()
+        await self._loaded()
         try:
             future = (
                 pool.submit(_in_turn, _clock(), work, *args)
@@ -142,6 +149,18 @@ class QuestionDesk:
             if future.cancelled():  # its pool was stopped (another question was given up)
                 raise Busy from None
             raise  # the request itself was cancelled: the client left
+
+    async def _loaded(self) -> None:
+        """Wait (up to `LOAD_LIMIT_S`) for the workers to load what questions need: a
+        question's time limit counts its own work, not a worker's start."""
+        with self._lock:
+            ready = self._ready
+        if ready is None or ready.done():
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(ready)), LOAD_LIMIT_S)
+        except Exception:  # a failed or slow load: the question tries all the same
+            pass
 
     def _release(self, _done: object = None) -> None:
         with self._lock:
@@ -173,7 +192,11 @@ class QuestionDesk:
         with self._lock:
             self._load = work
         try:
-            self._pool().submit(_nothing if self.processes else work)
+            pool = self._pool()  # a pool of processes starts one, which loads at once
+            if not self.processes:
+                ready = pool.submit(work)
+                with self._lock:
+                    self._ready = ready
         except RuntimeError:  # shut down meanwhile: the next question starts afresh
             pass
 

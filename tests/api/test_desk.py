@@ -352,3 +352,20 @@ def test_the_questions_waiting_behind_one_given_up_are_told_to_retry() -> None:
         desk.close()
     assert isinstance(outcomes[0], TooLong)
     assert all(isinstance(outcome, Busy) for outcome in outcomes[1:]), outcomes
+
+
+def test_a_question_asked_while_the_workers_load_waits_for_them_outside_its_limit() -> None:
+    # The workers load for 0.6 s (the path search compiled afresh takes ~10 s on a first
+    # start); a question of no time asked meanwhile, with a 0.3 s limit, is answered:
+    # its limit counts its own work, not the load it waited for.
+    desk = QuestionDesk(workers=1, waiting=1, time_limit_s=0.3)
+    desk.prepare(lambda: time.sleep(0.6))
+
+    async def scenario() -> float:
+        start = time.monotonic()
+        assert await desk.run(lambda: 42) == 42
+        return time.monotonic() - start
+
+    waited = asyncio.run(scenario())
+    desk.close()
+    assert waited >= 0.5  # it did wait for the load
