@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arbitre.rules.model import TerrainKind
+from arbitre.rules.terrain import HOUSE_RULE_COSTS, terrain_costs
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,9 +29,8 @@ class TerrainRead:
     def to_json(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """The state's `terrain_rules` under a table's ``options``: the kinds read, those
         left aside, and levels."""
-        kinds = self.kinds
-        if options.get("terrain_cost", "none") != "double":
-            kinds = tuple(kind for kind in kinds if kind not in self.house_rule_kinds)
+        costly = terrain_costs(options.get("terrain_cost", "none"))
+        kinds = tuple(k for k in self.kinds if k not in self.house_rule_kinds or k in costly)
         return {
             "kinds": [str(kind) for kind in kinds],
             "ignored_kinds": [str(kind) for kind in TerrainKind if kind not in kinds],
@@ -40,7 +40,7 @@ class TerrainRead:
 
 _GROUND = (TerrainKind.WOOD, TerrainKind.DIFFICULT, TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
 _EVERY_KIND = (*_GROUND, TerrainKind.OBSTACLE)
-_COSTLY = (TerrainKind.WOOD, TerrainKind.DIFFICULT)  # under terrain_cost: double (terrain.py)
+_COSTLY = tuple(HOUSE_RULE_COSTS)  # read only under the house rule terrain_cost: double
 
 TERRAIN_READ: dict[str, TerrainRead] = {
     # moves only: impassable ground and buildings block (choc_base_6/book.py), woods and
