@@ -155,6 +155,12 @@ def _time_limit(seconds: float, message: str) -> Iterator[None]:
         yield
     except _OutOfTime:
         raise fail(message) from None
+    except SystemError as error:
+        # The alarm rang inside a compiled function's C caller (numba's dispatcher), which
+        # then returned as if nothing had been raised: Python wraps the ring in this.
+        if isinstance(error.__cause__, _OutOfTime):
+            raise fail(message) from None
+        raise
     finally:
         watch.cancel()
         signal.setitimer(signal.ITIMER_REAL, 0)

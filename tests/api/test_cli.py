@@ -319,3 +319,24 @@ def test_the_path_search_is_loaded_before_the_time_limit_starts(
     code, out, err = run_console("ask", str(EXAMPLE), "reach", "cavalier", "--time-limit", "1")
     assert (code, err, loaded) == (0, "", [True])
     assert out.startswith("cavalier may move anywhere in ")
+
+
+def test_an_alarm_wrapped_by_a_compiled_caller_still_stops_the_work(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A ring landing inside numba's dispatcher comes back as a SystemError whose cause is
+    the ring (the dispatcher returns as if nothing was raised): it is the time limit's line,
+    not "cannot do this"; any other SystemError is left alone."""
+
+    def compiled_caller() -> None:
+        try:
+            time.sleep(5.0)
+        except ask._OutOfTime as ring:
+            raise SystemError("CPUDispatcher returned a result with an exception set") from ring
+
+    with pytest.raises(typer.Exit) as stopped, ask._time_limit(0.05, "stopped after 0.05 s"):
+        compiled_caller()
+    assert stopped.value.exit_code == 2
+    assert capsys.readouterr().err == "arbitre: stopped after 0.05 s\n"
+    with pytest.raises(SystemError, match="not a ring"), ask._time_limit(5.0, "never"):
+        raise SystemError("not a ring")
