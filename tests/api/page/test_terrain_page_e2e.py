@@ -310,7 +310,7 @@ def test_a_saved_scene_loads_back_answers_questions_and_the_live_table_returns(
     assert not errors, f"errors in the page: {errors}"
 
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 
 def _cells_drawn(path: str) -> list[list[tuple[float, float]]]:
@@ -519,7 +519,7 @@ def test_a_scene_shows_the_modes_its_rule_system_answers_and_a_short_move_is_ask
     page: tuple[Any, list[str]],
 ) -> None:
     tab, errors = page
-    examples = Path(__file__).resolve().parents[2] / "examples"
+    examples = Path(__file__).resolve().parents[3] / "examples"
     # Confrontation has no fire nor move question: its buttons go, rather than a refusal.
     tab.set_input_files('[data-testid="scene-file"]', str(examples / "confrontation-melee.yaml"))
     tab.wait_for_selector('[data-testid="scene-banner"]:not([hidden])', timeout=5_000)

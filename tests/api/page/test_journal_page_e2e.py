@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from tests.api.test_page_e2e import launched_chromium
+from tests.api.page.test_page_e2e import launched_chromium
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 START_TIMEOUT_S = 40.0
 WALK_TIMEOUT_S = 30.0
 TIMEOUT_MS = 15_000

@@ -13,7 +13,7 @@ import yaml
 
 from arbitre.calibration.simulated import write_setup
 from arbitre.vision.simulate import preset, render
-from tests.api.test_page_e2e import (
+from tests.api.page.test_page_e2e import (
     CHROMIUM,
     CHROMIUM_ARGS,
     _get_json,
