@@ -1,4 +1,5 @@
-"""The worked examples of the Choc Base 6 rule book, with the book's numbers."""
+"""rules/choc_base_6/book.py: the worked examples of the Choc Base 6 rule book, with the
+book's numbers (potentials and impacts, on any surface)."""
 
 from __future__ import annotations
 
@@ -9,18 +10,7 @@ import pytest
 from arbitre.rules.choc_base_6 import figure_pa, impact, impact_distribution
 from arbitre.rules.model import Figure
 from arbitre.rules.questions import ask
-from arbitre.rules.scene import parse_scene
-
-
-def _scene(*figures: dict[str, Any]) -> Any:
-    return parse_scene(
-        {
-            "ruleset": "cb6",
-            "options": {"unit_mm": 100},
-            "table": {"width_mm": 1200, "depth_mm": 900},
-            "figures": list(figures),
-        }
-    )
+from tests.rules.choc_base_6.scenes import HEADLESS, neutral_scene
 
 
 def _crew(group: str, side: str, x: float, kinds: list[tuple[str, bool]]) -> list[dict[str, Any]]:
@@ -47,7 +37,7 @@ def _crew(group: str, side: str, x: float, kinds: list[tuple[str, bool]]) -> lis
     [(1, 2), (2, 1), (3, 0), (4, 3), (5, 3), (6, 3)],
 )
 def test_shot_of_one_healthy_and_one_wounded_td(die: int, expected: int) -> None:
-    scene = _scene(
+    scene = neutral_scene(
         *_crew("tir", "blue", 100, [("TD", False), ("TD", True), ("CR", False)]),
         *_crew("cible", "red", 300, [("CR", False)]),
     )
@@ -61,7 +51,7 @@ def test_four_td_guarantee_an_impact_of_two() -> None:
     spread = impact_distribution(8)
     assert min(spread) == 2
     assert sum(spread.values()) == 6
-    scene = _scene(
+    scene = neutral_scene(
         *_crew("tir", "blue", 100, [("TD", False)] * 4),
         *_crew("cible", "red", 300, [("CR", False)]),
     )
@@ -79,7 +69,7 @@ def test_alpine_hunters_against_the_greens() -> None:
     greens = _crew(
         "verts", "green", 340, [("CR", False), ("CR", False), ("TD", False), ("TD", False)]
     )
-    scene = _scene(*whites, *greens)  # references 40 mm apart: in contact
+    scene = neutral_scene(*whites, *greens)  # references 40 mm apart: in contact
     on_greens = ask(scene, "impact", ["blancs", "verts"], {"action": "close", "die": 2})
     on_whites = ask(scene, "impact", ["verts", "blancs"], {"action": "close", "die": 6})
     assert (on_greens.to_json()["pi"], on_greens.to_json()["impact"]) == (5, 3)
@@ -96,7 +86,7 @@ def test_cow_boys_against_the_indians() -> None:
     indians = _crew(
         "indiens", "red", 340, [("CR", False), ("CR", True), ("TD", False), ("TD", False)]
     )
-    scene = _scene(*cowboys, *indians)
+    scene = neutral_scene(*cowboys, *indians)
     assert (
         ask(scene, "impact", ["cowboys", "indiens"], {"action": "close", "die": 4}).to_json()[
             "impact"
@@ -112,7 +102,7 @@ def test_cow_boys_against_the_indians() -> None:
 
 
 def test_close_combat_out_of_contact_is_computed_with_a_warning() -> None:
-    scene = _scene(
+    scene = neutral_scene(
         *_crew("a", "blue", 100, [("CR", False)]), *_crew("b", "red", 400, [("CR", False)])
     )
     answer = ask(scene, "impact", ["a", "b"], {"action": "close", "die": 1}).to_json()
@@ -130,7 +120,7 @@ def test_group_potentials_of_the_book() -> None:
         100,
         [("TD", False), ("TD", False), ("TD", True), ("TD", True), ("CR", False), ("CR", False)],
     )
-    answer = ask(_scene(*group), "potentials", ["g"]).to_json()
+    answer = ask(neutral_scene(*group), "potentials", ["g"]).to_json()
     assert (answer["pj"], answer["pa"], answer["pi_fire"], answer["pi_close"]) == (10, 1, 6, 4)
     assert answer["pa_mm"] == 100.0
 
@@ -151,40 +141,10 @@ def test_a_die_shows_one_to_six(die: int) -> None:
         impact(3, die)
 
 
-def _reference(
-    ident: str, side: str, group: str, x: float, y: float, kind: str, **more: Any
-) -> dict[str, Any]:
-    """A group's reference figure."""
-    return {
-        "id": ident, "side": side, "group": group, "reference": True,
-        "x_mm": x, "y_mm": y, "type": kind, **more,
-    }  # fmt: skip
+def test_impact_of_a_close_combat_says_contact_cannot_be_measured() -> None:
+    answer = ask(neutral_scene(*HEADLESS), "impact", ["x1", "r1"], {"action": "close", "die": 1})
+    assert any("cannot be measured" in w for w in answer.to_json()["warnings"])
 
 
-def test_a_shot_out_of_range_gives_the_range_s_margin_not_the_line_s() -> None:
-    # A at (100, 100) shoots at T at (500, 100): 4 M, 1 M beyond the 3 M range; P stands
-    # 40 mm beside the line. The refusal rests on the range: margin 100 mm (the page
-    # said "margin from the figure nearest the line of fire" beside "out of range").
-    scene = _scene(
-        _reference("a", "blue", "A", 100, 100, "TD"),
-        _reference("t", "red", "T", 500, 100, "CR"),
-        _reference("p", "green", "P", 300, 140, "CR"),
-    )
-    fire = ask(scene, "fire", ["A", "T"]).to_json()
-    assert fire["reasons"] == ["out_of_range"]
-    assert [m["what"] for m in fire["margins"]] == ["range"]
-    assert fire["margin_mm"] == pytest.approx(100.0)
-
-
-def test_a_shot_at_a_friend_is_refused_for_certain_however_near_the_range() -> None:
-    # B is a friend (same side) 0.5 mm beyond the 3 M range, both measured to 0.5 mm:
-    # the shot is refused because B is no enemy, which no measure can change; it said
-    # "too close to call (range within 0.5 mm)".
-    scene = _scene(
-        _reference("a", "blue", "A", 100, 100, "TD", sigma_mm=0.5),
-        _reference("b", "blue", "B", 400.5, 100, "CR", sigma_mm=0.5),
-    )
-    fire = ask(scene, "fire", ["A", "B"]).to_json()
-    assert "target_not_enemy" in fire["reasons"] and "out_of_range" in fire["reasons"]
-    assert fire["margins"] == [] and fire["certain"] is True
-    assert not fire["message"].startswith("too close to call")
+def test_potentials_need_no_reference() -> None:
+    assert ask(neutral_scene(*HEADLESS), "potentials", ["x1"]).to_json()["pj"] == 4

@@ -1,23 +1,91 @@
-"""Invariants of CB6 answers on random tables (hypothesis)."""
+"""rules/choc_base_6/neutral.py: Choc Base 6's answers on a neutral surface, measured in M
+from the reference figures; groups without a reference (golden scene cb6-no-reference);
+the invariants of its answers on random tables (hypothesis)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from arbitre.rules.errors import QuestionError
 from arbitre.rules.questions import ask
 from arbitre.rules.scene import parse_scene
+from tests.rules.choc_base_6.scenes import HEADLESS, PROFILE, neutral_scene
+
+
+@pytest.mark.parametrize(
+    ("question", "args"),
+    [
+        ("distance", ["x1", "r1"]),
+        ("contact", ["x1", "r1"]),
+        ("contact", ["r1", "x1"]),
+        ("reach", ["x1"]),
+    ],
+)
+def test_questions_without_reasons_refuse_with_the_code(question: str, args: list[str]) -> None:
+    with pytest.raises(QuestionError, match=r"group 'x1' has no reference figure.*no_reference"):
+        ask(neutral_scene(*HEADLESS), question, args)
+
+
+def test_a_figure_of_a_headless_group_is_still_measured_from_its_head() -> None:
+    # x2 is named as a figure: 330 - 300 = 30 mm across, 200 mm down -> hypot = 202.24 mm.
+    answer = ask(neutral_scene(*HEADLESS), "distance", ["x2", "r1"]).to_json()
+    assert answer["mode"] == "head"
+    assert answer["distance_mm"] == pytest.approx(202.237, abs=1e-3)
+    # and the other groups answer as usual: r1 -> b1 is 300 mm = 3 M, in range.
+    assert ask(neutral_scene(*HEADLESS), "fire", ["b1", "r1"]).to_json()["allowed"] is True
+
+
+def _reference(
+    ident: str, side: str, group: str, x: float, y: float, kind: str, **more: Any
+) -> dict[str, Any]:
+    """A group's reference figure."""
+    return {
+        "id": ident, "side": side, "group": group, "reference": True,
+        "x_mm": x, "y_mm": y, "type": kind, **more,
+    }  # fmt: skip
+
+
+def test_a_shot_out_of_range_gives_the_range_s_margin_not_the_line_s() -> None:
+    # A at (100, 100) shoots at T at (500, 100): 4 M, 1 M beyond the 3 M range; P stands
+    # 40 mm beside the line. The refusal rests on the range: margin 100 mm (the page
+    # said "margin from the figure nearest the line of fire" beside "out of range").
+    scene = neutral_scene(
+        _reference("a", "blue", "A", 100, 100, "TD"),
+        _reference("t", "red", "T", 500, 100, "CR"),
+        _reference("p", "green", "P", 300, 140, "CR"),
+    )
+    fire = ask(scene, "fire", ["A", "T"]).to_json()
+    assert fire["reasons"] == ["out_of_range"]
+    assert [m["what"] for m in fire["margins"]] == ["range"]
+    assert fire["margin_mm"] == pytest.approx(100.0)
+
+
+def test_a_shot_at_a_friend_is_refused_for_certain_however_near_the_range() -> None:
+    # B is a friend (same side) 0.5 mm beyond the 3 M range, both measured to 0.5 mm:
+    # the shot is refused because B is no enemy, which no measure can change; it said
+    # "too close to call (range within 0.5 mm)".
+    scene = neutral_scene(
+        _reference("a", "blue", "A", 100, 100, "TD", sigma_mm=0.5),
+        _reference("b", "blue", "B", 400.5, 100, "CR", sigma_mm=0.5),
+    )
+    fire = ask(scene, "fire", ["A", "B"]).to_json()
+    assert "target_not_enemy" in fire["reasons"] and "out_of_range" in fire["reasons"]
+    assert fire["margins"] == [] and fire["certain"] is True
+    assert not fire["message"].startswith("too close to call")
+
+
+# --- invariants on random tables -----------------------------------------------------------
+
 
 coordinate_x = st.floats(40, 760)
+
+
 coordinate_y = st.floats(40, 560)
-PROFILE = settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-)
 
 
 @st.composite
@@ -126,97 +194,3 @@ def test_reach_contains_every_legal_destination(
         answer = ask(scene, "move", ["M", f"{x}", f"{y}"]).to_json()
         if answer["legal"] and answer["margin_mm"] > 1.0:
             assert area.buffer(1e-6).contains(shapely.Point(x, y)), (x, y, answer["cost_mm"])
-
-
-@st.composite
-def crowds(draw: st.DrawFn) -> dict[str, Any]:
-    """Up to ten figures of three sides, some marked reference, on a 400 x 300 table."""
-    figures = []
-    for k in range(draw(st.integers(2, 10))):
-        figures.append(
-            {
-                "id": f"f{k}",
-                "side": draw(st.sampled_from(["blue", "red", "green"])),
-                "reference": draw(st.booleans()),
-                "x_mm": draw(st.floats(20, 380)),
-                "y_mm": draw(st.floats(20, 280)),
-            }
-        )
-    return {
-        "ruleset": "cb6",
-        "options": {"unit_mm": 100},
-        "table": {"width_mm": 400, "depth_mm": 300},
-        "figures": figures,
-        "allies": [["blue", "green"]],
-    }
-
-
-@PROFILE
-@given(crowds())
-def test_groups_partition_the_table_and_regroup_is_symmetric(document: dict[str, Any]) -> None:
-    scene = parse_scene(document)  # with or without reference figures, the scene loads
-    groups = ask(scene, "groups", []).to_json()
-    ids = sorted(i for members in groups["groups"].values() for i in members)
-    assert ids == sorted(f["id"] for f in document["figures"])  # every figure exactly once
-    names = sorted(groups["groups"])
-    for a in names:
-        for b in names:
-            if a < b:
-                ab = ask(scene, "regroup", [a, b]).to_json()
-                ba = ask(scene, "regroup", [b, a]).to_json()
-                assert (ab["allowed"], ab["transfer"], sorted(ab["reasons"])) == (
-                    ba["allowed"],
-                    ba["transfer"],
-                    sorted(ba["reasons"]),
-                )
-    order = ask(scene, "turn-order", []).to_json()
-    counts = order["counts"]
-    assert sum(counts.values()) == len(names)
-    assert [counts[s] for s in order["order"]] == sorted(counts.values(), reverse=True)
-
-
-@PROFILE
-@given(
-    st.lists(
-        st.tuples(st.integers(0, 11), st.integers(0, 7), st.sampled_from(["A", "B"])),
-        min_size=2,
-        max_size=14,
-        unique_by=lambda cell: cell[:2],
-    )
-)
-def test_a_declared_group_is_together_when_its_figures_chain_within_two_thicknesses(
-    cells: list[tuple[int, int, str]],
-) -> None:
-    # Figures of two declared groups on a 40 mm lattice: neighbours (40 mm apart) chain,
-    # figures two steps apart (80 mm, or 56.6 mm across a diagonal) do not, since a chain's
-    # links are shorter than two thicknesses (50 mm). A group is "not together" exactly
-    # when its figures do not make one chain among themselves.
-    figures = [
-        {
-            "id": f"f{k}",
-            "side": "blue",
-            "group": group,
-            "reference": k == min(j for j, c in enumerate(cells) if c[2] == group),
-            "x_mm": 100 + 40 * i,
-            "y_mm": 100 + 40 * j,
-            "type": "TD",
-        }
-        for k, (i, j, group) in enumerate(cells)
-    ]
-    scene = parse_scene(
-        {"ruleset": "cb6", "table": {"width_mm": 800, "depth_mm": 600}, "figures": figures}
-    )
-    warnings = ask(scene, "groups", []).to_json()["warnings"]
-    for group in ("A", "B"):
-        places = {(i, j) for i, j, g in cells if g == group}
-        if len(places) < 2:
-            continue
-        reached, stack = {min(places)}, [min(places)]
-        while stack:
-            i, j = stack.pop()
-            for step in ((i + 1, j), (i - 1, j), (i, j + 1), (i, j - 1)):
-                if step in places and step not in reached:
-                    reached.add(step)
-                    stack.append(step)
-        apart = any(w.startswith(f"group {group} is not together") for w in warnings)
-        assert apart == (reached != places)

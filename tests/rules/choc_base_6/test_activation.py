@@ -1,7 +1,7 @@
-"""Choc Base 6: groups without a reference figure, regrouping (§4.2), turn order (§3).
+"""rules/choc_base_6/activation.py: turn order (§3) and regrouping (§4.2).
 
-The golden scenes cb6-no-reference, cb6-regroup, cb6-turn-order and cb6-grid-regroup
-hold the worked answers; these tests hold the refusals and the tie-breaks.
+The golden scenes cb6-regroup, cb6-turn-order and cb6-grid-regroup hold the worked answers;
+these tests hold the refusals and the tie-breaks.
 """
 
 from __future__ import annotations
@@ -12,67 +12,11 @@ import pytest
 
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.questions import ask
-from arbitre.rules.scene import parse_scene
-
-
-def _scene(*figures: dict[str, Any], **options: Any) -> Any:
-    return parse_scene(
-        {
-            "ruleset": "cb6",
-            "options": {"unit_mm": 100, **options},
-            "table": {"width_mm": 1200, "depth_mm": 900},
-            "figures": list(figures),
-        }
-    )
-
-
-def _figure(fid: str, side: str, x: float, y: float, **more: Any) -> dict[str, Any]:
-    return {"id": fid, "side": side, "x_mm": x, "y_mm": y, "type": "TD", **more}
-
-
-# x1, x2 chained (30 mm apart), no reference; R a red group of one 200 mm from x1.
-HEADLESS = (
-    _figure("x1", "blue", 300, 300),
-    _figure("x2", "blue", 330, 300),
-    _figure("r1", "red", 300, 500),
-    _figure("b1", "blue", 600, 500),
-)
-
-
-@pytest.mark.parametrize(
-    ("question", "args"),
-    [
-        ("distance", ["x1", "r1"]),
-        ("contact", ["x1", "r1"]),
-        ("contact", ["r1", "x1"]),
-        ("reach", ["x1"]),
-    ],
-)
-def test_questions_without_reasons_refuse_with_the_code(question: str, args: list[str]) -> None:
-    with pytest.raises(QuestionError, match=r"group 'x1' has no reference figure.*no_reference"):
-        ask(_scene(*HEADLESS), question, args)
-
-
-def test_a_figure_of_a_headless_group_is_still_measured_from_its_head() -> None:
-    # x2 is named as a figure: 330 - 300 = 30 mm across, 200 mm down -> hypot = 202.24 mm.
-    answer = ask(_scene(*HEADLESS), "distance", ["x2", "r1"]).to_json()
-    assert answer["mode"] == "head"
-    assert answer["distance_mm"] == pytest.approx(202.237, abs=1e-3)
-    # and the other groups answer as usual: r1 -> b1 is 300 mm = 3 M, in range.
-    assert ask(_scene(*HEADLESS), "fire", ["b1", "r1"]).to_json()["allowed"] is True
-
-
-def test_impact_of_a_close_combat_says_contact_cannot_be_measured() -> None:
-    answer = ask(_scene(*HEADLESS), "impact", ["x1", "r1"], {"action": "close", "die": 1})
-    assert any("cannot be measured" in w for w in answer.to_json()["warnings"])
-
-
-def test_potentials_need_no_reference() -> None:
-    assert ask(_scene(*HEADLESS), "potentials", ["x1"]).to_json()["pj"] == 4
+from tests.rules.choc_base_6.scenes import neutral_scene, td_figure
 
 
 def test_turn_order_tie_for_first_waits_for_the_dice() -> None:
-    scene = _scene(_figure("a", "blue", 100, 100), _figure("b", "red", 500, 500))
+    scene = neutral_scene(td_figure("a", "blue", 100, 100), td_figure("b", "red", 500, 500))
     open_tie = ask(scene, "turn-order", []).to_json()
     assert (open_tie["first"], open_tie["ties"]) == (None, [["blue", "red"]])
     assert "--with dice=blue:N,red:N" in ask(scene, "turn-order", []).message
@@ -87,7 +31,7 @@ def test_a_tie_with_a_die_missing_stays_open(dice: Any) -> None:
     # blue and red have one group each. One die alone decides nothing: the side without
     # a die might still roll higher (blue 1 could lose or tie, red 2 could lose, tie or
     # win), so the tie is the whole pair, nobody is first, and the missing die is asked for.
-    scene = _scene(_figure("a", "blue", 100, 100), _figure("b", "red", 500, 500))
+    scene = neutral_scene(td_figure("a", "blue", 100, 100), td_figure("b", "red", 500, 500))
     answer = ask(scene, "turn-order", [], {"dice": dice})
     data = answer.to_json()
     assert (data["first"], data["ties"]) == (None, [["blue", "red"]])
@@ -100,11 +44,11 @@ def test_a_tie_with_a_die_missing_stays_open(dice: Any) -> None:
 def test_a_missing_die_leaves_open_only_its_own_tie() -> None:
     # blue 2 groups, red 1, green 1: blue plays first (most groups); red and green tie
     # for second, and green's die alone leaves them tied.
-    scene = _scene(
-        _figure("a", "blue", 100, 100),
-        _figure("a2", "blue", 100, 500),
-        _figure("b", "red", 500, 500),
-        _figure("c", "green", 900, 500),
+    scene = neutral_scene(
+        td_figure("a", "blue", 100, 100),
+        td_figure("a2", "blue", 100, 500),
+        td_figure("b", "red", 500, 500),
+        td_figure("c", "green", 900, 500),
     )
     data = ask(scene, "turn-order", [], {"dice": "green:6"}).to_json()
     assert (data["first"], data["ties"]) == ("blue", [["green", "red"]])
@@ -122,15 +66,15 @@ def test_a_missing_die_leaves_open_only_its_own_tie() -> None:
     ],
 )
 def test_bad_dice_are_question_errors(dice: Any, problem: str) -> None:
-    scene = _scene(_figure("a", "blue", 100, 100), _figure("b", "red", 500, 500))
+    scene = neutral_scene(td_figure("a", "blue", 100, 100), td_figure("b", "red", 500, 500))
     with pytest.raises(QuestionError, match=problem):
         ask(scene, "turn-order", [], {"dice": dice})
 
 
 def test_regroup_refuses_bad_input() -> None:
-    scene = _scene(
-        _figure("a", "blue", 100, 100, reference=True, group="A"),
-        _figure("b", "blue", 140, 100, reference=True, group="B"),
+    scene = neutral_scene(
+        td_figure("a", "blue", 100, 100, reference=True, group="A"),
+        td_figure("b", "blue", 140, 100, reference=True, group="B"),
     )
     with pytest.raises(QuestionError, match="same group"):
         ask(scene, "regroup", ["A", "A"])
