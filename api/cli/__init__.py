@@ -1,58 +1,68 @@
 """The ``arbitre`` command line: a thin shell over rules, calibration and vision.
 
 One module per command (``ask.py``, ``serve.py``, ...; ``print``, ``calibrate``, ``table``
-and ``bench`` each a module holding its group), what they share in ``common.py``; this
-module builds the command line from them, one line each, and runs it (`main`, `entry`).
+and ``bench`` each a module holding its group), what they share in ``common.py``, their
+table in ``commands.py``; this module builds the command line from them and runs it
+(`main`, `entry`).
 
 Its annotations are objects, not text (no ``from __future__ import annotations``): Typer
-reads every command's parameters at each start, and would compile and evaluate text there,
-each several times over.
+reads the parameters of the command it runs at each start, and would compile and evaluate
+text there, each several times over.
 """
 
 import os
 import sys
-from typing import Annotated, NoReturn
+from functools import cache
+from typing import Annotated, Any, NoReturn
 
 import typer
 
-from arbitre.api.cli import (
-    ask,
-    bench,
-    calibrate,
-    check,
-    common,
-    journal,
-    locate,
-    plan,
-    printing,
-    questions,
-    serve,
-    snapshot,
-    table,
-)
+from arbitre.api.cli import common
+from arbitre.api.cli.commands import COMMANDS, GROUPS
+from arbitre.rules.lazy import Deferred
 
-app = typer.Typer(
-    name="arbitre",
-    help="A computer-vision table assistant for miniature wargames.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode="markdown",  # a docstring's lines make paragraphs, re-wrapped
-)
-# The commands, in the order --help lists them (the groups after the commands).
-app.command(context_settings={"ignore_unknown_options": True})(ask.ask)  # `move A 250 -3`
-app.command()(plan.plan)
-app.command()(questions.rulesets)
-app.command()(questions.questions)
-app.command()(check.check)
-app.command()(locate.locate)
-app.command()(serve.serve)
-app.command()(snapshot.snapshot)
-app.add_typer(journal.app, name="journal")
-app.add_typer(bench.app, name="bench")
-app.add_typer(printing.app, name="print")
-app.add_typer(calibrate.app, name="calibrate")
-app.add_typer(table.app, name="table")
+LOOSE_ARGUMENTS = {"ask"}
+"""Commands whose arguments may look like options (``move A 250 -3``)."""
+
+
+def build_app(only: str | None = None) -> typer.Typer:
+    """The command line; with ``only`` a command's or group's name, that one alone: a start
+    reads the parameters of the command it runs, not of the twenty others (their imports
+    were a twentieth of a question's start)."""
+    app = typer.Typer(
+        name="arbitre",
+        help="A computer-vision table assistant for miniature wargames.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode="markdown",  # a docstring's lines make paragraphs, re-wrapped
+    )
+    for name, command in COMMANDS.items():
+        if only in (None, name):
+            settings = {"ignore_unknown_options": True} if name in LOOSE_ARGUMENTS else None
+            app.command(name, context_settings=settings)(_loaded(command))
+    for name, group in GROUPS.items():
+        if only in (None, name):
+            app.add_typer(_loaded(group), name=name)
+    app.callback()(_options)  # with it, even one command keeps its name on the line
+    return app
+
+
+def _loaded(entry: Any) -> Any:
+    """A command (or group) of `COMMANDS`, its module imported if need be."""
+    return entry.resolve() if isinstance(entry, Deferred) else entry
+
+
+@cache
+def _whole_app() -> typer.Typer:
+    return build_app()
+
+
+def __getattr__(name: str) -> typer.Typer:
+    """``app``: the whole command line (its help, or a caller's own runner)."""
+    if name == "app":
+        return _whole_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _version(shown: bool) -> None:
@@ -66,7 +76,6 @@ def _version(shown: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _options(
     _shown: Annotated[
         bool,
@@ -118,6 +127,8 @@ def main() -> None:
     # and so are FFmpeg's (a file that is no video: "moov atom not found"): quiet
     os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
     try:
+        named = sys.argv[1] if len(sys.argv) > 1 else None
+        app = build_app(named if named in COMMANDS or named in GROUPS else None)
         code = app(prog_name="arbitre", standalone_mode=False)
     except KeyboardInterrupt:
         sys.exit(130)
