@@ -1,0 +1,31 @@
+"""M.U.S.G. reactions: the 1d3-pas moves under fire and under a charge (``under_fire``,
+``under_charge``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from arbitre.rules.errors import QuestionError
+from arbitre.rules.questions import ask
+from tests.rules.musg.scenes import musg_scene, walkers
+
+
+def test_bad_options_of_the_reactions_are_question_errors() -> None:
+    scene = walkers()
+    with pytest.raises(QuestionError, match="1d3"):
+        ask(scene, "under_fire", ["a", "b"], {"die": 4})
+    with pytest.raises(QuestionError, match="same figure"):
+        ask(scene, "under_charge", ["a", "a"])
+
+
+def test_under_fire_without_a_die_answers_each_face() -> None:
+    # No cover near: each face sends the figure back, away from the shooter, that many pas.
+    scene = musg_scene(
+        [
+            {"id": "t", "side": "x", "x_mm": 500, "y_mm": 500},
+            {"id": "s", "side": "y", "x_mm": 500, "y_mm": 300},
+        ]
+    )
+    moves = ask(scene, "under_fire", ["t", "s"]).to_json()["moves"]
+    assert [m["die"] for m in moves] == [1, 2, 3]
+    assert [m["destination_mm"] for m in moves] == [[500, 525], [500, 550], [500, 575]]
