@@ -24,7 +24,7 @@ from arbitre.rules.pathing.model import BoolArray, FloatArray, IntArray
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _compiled(function: _F) -> _F:
+def compiled(function: _F) -> _F:
     """``function`` compiled without Python's lock, its machine code cached on disk
     where a cache can be written (else compiled again in each process)."""
     try:
@@ -33,7 +33,7 @@ def _compiled(function: _F) -> _F:
         return cast(_F, numba.njit(nogil=True)(function))
 
 
-@_compiled
+@compiled
 def _box_pairs_loop(first: FloatArray, second: FloatArray) -> tuple[IntArray, IntArray]:
     meets = np.zeros((len(first), len(second)), dtype=np.bool_)
     count = 0
@@ -80,7 +80,7 @@ def _rows(*columns: FloatArray | float) -> FloatArray:
     return np.ascontiguousarray(np.column_stack(columns), dtype=np.float64)
 
 
-@_compiled
+@compiled
 def _ray_disc(x: float, y: float, ux: float, uy: float, cx: float, cy: float, r: float) -> float:
     """Distance along a ray to where it enters a disc (0 from inside; inf if never)."""
     wx = x - cx
@@ -95,7 +95,7 @@ def _ray_disc(x: float, y: float, ux: float, uy: float, cx: float, cy: float, r:
     return 0.0 if -b + root > 0.0 else math.inf
 
 
-@_compiled
+@compiled
 def _first_hits_loop(
     rays: FloatArray, discs: FloatArray, edges: FloatArray, grown: float
 ) -> tuple[FloatArray, IntArray, FloatArray]:
@@ -192,7 +192,7 @@ def first_hits(
     )
 
 
-@_compiled
+@compiled
 def _crossings_loop(
     segments: FloatArray, edges: FloatArray
 ) -> tuple[IntArray, FloatArray, FloatArray]:
@@ -256,7 +256,7 @@ def crossings(
     return _crossings_loop(_rows(x0, y0, dx, dy), _rows(edges.reshape(-1, 4)))
 
 
-@_compiled
+@compiled
 def _point_segment_d2(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> float:
     ex = bx - ax
     ey = by - ay
@@ -268,7 +268,7 @@ def _point_segment_d2(px: float, py: float, ax: float, ay: float, bx: float, by:
     return dx * dx + dy * dy
 
 
-@_compiled
+@compiled
 def _segment_segment_d(
     p0x: float,
     p0y: float,
@@ -301,7 +301,7 @@ def _segment_segment_d(
     )
 
 
-@_compiled
+@compiled
 def _point_segment_d2_loop(columns: FloatArray) -> FloatArray:
     out = np.empty(columns.shape[1])
     for k in range(len(out)):
@@ -310,7 +310,7 @@ def _point_segment_d2_loop(columns: FloatArray) -> FloatArray:
     return out
 
 
-@_compiled
+@compiled
 def _segment_segment_d_loop(columns: FloatArray) -> FloatArray:
     out = np.empty(columns.shape[1])
     for k in range(len(out)):
@@ -355,7 +355,7 @@ def segment_segment_dist(
     return _segment_segment_d_loop(columns).reshape(shape)
 
 
-@_compiled
+@compiled
 def _segments_meet_loop(
     segments: FloatArray, discs: FloatArray, edges: FloatArray, radius: float, tolerance: float
 ) -> BoolArray:
@@ -416,7 +416,7 @@ def segments_meet(
     )
 
 
-@_compiled
+@compiled
 def _points_clear_loop(
     points: FloatArray, discs: FloatArray, edges: FloatArray, least: float
 ) -> BoolArray:
@@ -470,8 +470,8 @@ def points_clear(
 _TWO_PI = 2.0 * math.pi
 
 
-@_compiled
-def _interp(x: float, knots: FloatArray, values: FloatArray) -> float:
+@compiled
+def interp(x: float, knots: FloatArray, values: FloatArray) -> float:
     """``np.interp(x, knots, values)`` for one x, step for step as numpy does it."""
     last = len(knots) - 1
     if last < 0:
@@ -503,7 +503,7 @@ def _interp(x: float, knots: FloatArray, values: FloatArray) -> float:
     return found
 
 
-@_compiled
+@compiled
 def _turned(angle: float, knots: FloatArray, cumulative: FloatArray) -> float:
     """The weighted angle from the first knot to ``angle``, whole turns included."""
     if len(knots) == 0:
@@ -511,10 +511,10 @@ def _turned(angle: float, knots: FloatArray, cumulative: FloatArray) -> float:
     shifted = angle - knots[0]
     turns = np.floor(shifted / _TWO_PI)
     rest = shifted - turns * _TWO_PI
-    return float(turns * cumulative[-1] + _interp(rest + knots[0], knots, cumulative))
+    return float(turns * cumulative[-1] + interp(rest + knots[0], knots, cumulative))
 
 
-@_compiled
+@compiled
 def _arc_weight(
     begin: float, delta: float, const: float, knots: FloatArray, cumulative: FloatArray
 ) -> float:
@@ -523,7 +523,7 @@ def _arc_weight(
     return _turned(begin + delta, knots, cumulative) - _turned(begin, knots, cumulative)
 
 
-@_compiled
+@compiled
 def _arc_weights_loop(
     begin: FloatArray, delta: FloatArray, const: float, knots: FloatArray, cumulative: FloatArray
 ) -> FloatArray:
@@ -555,7 +555,7 @@ def arc_weights(
     )
 
 
-@_compiled
+@compiled
 def expansion(
     reached: FloatArray,
     edges: FloatArray,

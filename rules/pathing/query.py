@@ -165,8 +165,8 @@ def grown_block(obstacle: Obstacle, c: float, outer_mm: float | None) -> shapely
     """An obstacle grown by ``c`` as shapely geometry (see :func:`free_space`), None for
     one with neither discs nor a polygonal part; kept between queries."""
     key = (obstacle, c, outer_mm)
-    if key in _BLOCKS:
-        return _BLOCKS[key]
+    if key in GROWN_BLOCKS:
+        return GROWN_BLOCKS[key]
     block: shapely.Geometry | None = None
     if len(obstacle.disc_r):
         rho = obstacle.disc_r + c
@@ -192,11 +192,11 @@ def grown_block(obstacle: Obstacle, c: float, outer_mm: float | None) -> shapely
             segs = max(4, math.ceil(1.5 * (math.pi / 2.0) / longest))
             grow_buffer = 1.0 / math.cos(0.75 * (math.pi / 2.0) / segs)
             block = obstacle.solid.buffer(c * grow_buffer, quad_segs=segs)
-    remember_bounded(_BLOCKS, key, block, 1024)
+    remember_bounded(GROWN_BLOCKS, key, block, 1024)
     return block
 
 
-_BLOCKS: dict[tuple[Obstacle, float, float | None], shapely.Geometry | None] = {}
+GROWN_BLOCKS: dict[tuple[Obstacle, float, float | None], shapely.Geometry | None] = {}
 _FREE: dict[
     tuple[float, float, float, float, tuple[int, ...]],
     tuple[tuple[shapely.Geometry, ...], shapely.Geometry],

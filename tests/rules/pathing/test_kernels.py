@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from arbitre.rules.pathing import kernels
 from arbitre.rules.pathing.kernels import (
+    box_pairs,
     crossings,
     first_hits,
     point_segment_dist2,
@@ -173,7 +174,7 @@ def test_loops_compile_without_a_cache_where_none_can_be_written(
     def twice(x: float) -> float:
         return 2.0 * x
 
-    assert kernels._compiled(twice)(1.5) == 3.0
+    assert kernels.compiled(twice)(1.5) == 3.0
     assert asked == [True, False]
 
 
@@ -187,7 +188,7 @@ def test_interpolation_is_numpys_to_the_bit(seed: int) -> None:
     values = np.cumsum(rng.uniform(0.0, 3.0, count))
     xs = np.concatenate([knots, rng.uniform(-1.0, 7.5, 30), [np.nan]])
     expected = np.interp(xs, knots, values)
-    got = np.array([kernels._interp(float(x), knots, values) for x in xs])
+    got = np.array([kernels.interp(float(x), knots, values) for x in xs])
     np.testing.assert_array_equal(got, expected)
 
 
@@ -199,3 +200,32 @@ def test_a_segment_crossing_many_edges_has_all_its_pieces() -> None:
     assert rows.tolist() == [0] * 100
     np.testing.assert_allclose(begins, np.arange(100) / 100)
     np.testing.assert_allclose(ends, np.arange(1, 101) / 100)
+
+
+SEEDS = settings(max_examples=30, deadline=None, derandomize=True)
+
+
+def random_boxes(rng: np.random.Generator, count: int, size: float) -> list[np.ndarray]:
+    """``count`` boxes on a 1200 x 900 table, up to about ``size`` mm across (some flat)."""
+    x = rng.uniform(0.0, 1200.0, count)
+    y = rng.uniform(0.0, 900.0, count)
+    width = rng.exponential(size, count) * (rng.random(count) > 0.2)
+    depth = rng.exponential(size, count)
+    return [x, y, x + width, y + depth]
+
+
+@SEEDS
+@given(st.integers(0, 10**6), st.integers(0, 60), st.integers(0, 40))
+def test_box_pairs_are_every_overlapping_pair_in_order(seed: int, n: int, m: int) -> None:
+    rng = np.random.default_rng(seed)
+    a = random_boxes(rng, n, 80.0)
+    b = random_boxes(rng, m, 30.0)
+    expected = [
+        (i, j)
+        for i in range(n)
+        for j in range(m)
+        if a[0][i] <= b[2][j] and a[2][i] >= b[0][j] and a[1][i] <= b[3][j] and a[3][i] >= b[1][j]
+    ]
+    i, j = box_pairs(*a, *b)
+    assert list(zip(i.tolist(), j.tolist(), strict=True)) == expected
+    assert i.dtype == np.intp and j.dtype == np.intp

@@ -33,21 +33,13 @@ import math
 import os
 
 import numpy as np
-import pytest
 import shapely
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from arbitre.rules.pathing import (
-    CostlyRegion,
-    DiscHull,
-    Field,
-    Path,
-    reachable_area,
-    shortest_path,
-)
+from arbitre.rules.pathing import CostlyRegion, DiscHull, Field, Path
 
 WIDTH, DEPTH = 300.0, 200.0
 STEP = 2.5  # grid spacing, mm
@@ -221,7 +213,7 @@ def fields(draw: st.DrawFn) -> tuple[Field, list[Box]]:
     return Field(WIDTH, DEPTH, tuple(discs), (), regions), boxes
 
 
-def _endpoints(draw: st.DrawFn, grid: Grid, boxes: list[Box]) -> tuple[float, float]:
+def endpoints(draw: st.DrawFn, grid: Grid, boxes: list[Box]) -> tuple[float, float]:
     """A free grid node: inside a box, on its edge, or anywhere."""
     where = draw(st.sampled_from(["inside", "edge", "anywhere"]))
     x0, y0, x1, y1, _ = boxes[draw(st.integers(0, len(boxes) - 1))]
@@ -268,72 +260,3 @@ def assert_real(field: Field, boxes: list[Box], path: Path) -> None:
     closed = grow(boxes, RADIUS + 1e-5)
     assert segment_costs(p, q, open_).sum() <= path.cost_mm + slack
     assert path.cost_mm <= segment_costs(p, q, closed).sum() + slack
-
-
-@BRUTE
-@given(st.data(), fields(), st.booleans())
-def test_shortest_path_matches_the_grid(
-    data: st.DataObject, drawn: tuple[Field, list[Box]], bounded: bool
-) -> None:
-    # The strict grid's paths are real: the exact path costs no more. And the exact
-    # path is itself real, costing what it says: it cannot cost less than the optimum.
-    field, boxes = drawn
-    grid = Grid(field, boxes)
-    start = _endpoints(data.draw, grid, boxes)
-    goal = _endpoints(data.draw, grid, boxes)
-    on_grid = grid.costs_from(*start)[grid.node(*goal)]
-    limit = 1.1 * on_grid if bounded and math.isfinite(on_grid) else None
-    path = shortest_path(field, start, goal, RADIUS, max_cost_mm=limit)
-    if math.isfinite(on_grid):
-        assert path.found, (start, goal, on_grid)
-        assert path.cost_mm <= on_grid + 1e-6, (start, goal, on_grid)
-    if path.found:
-        assert_real(field, boxes, path)
-
-
-@BRUTE
-@given(st.data(), fields())
-def test_reachable_area_matches_the_grid(
-    data: st.DataObject, drawn: tuple[Field, list[Box]]
-) -> None:
-    field, boxes = drawn
-    grid, loose = Grid(field, boxes), Grid(field, boxes, LENIENT)
-    start = _endpoints(data.draw, grid, boxes)
-    budget = data.draw(st.floats(20.0, 150.0))
-    area = reachable_area(field, start, RADIUS, budget)
-    costs = grid.costs_from(*start)
-    # Every node the strict grid reaches within the budget is in the area, up to the
-    # outline's documented error (0.2 mm or 0.5 % of the allowance) ...
-    cheap = grid.xy[costs <= budget]
-    error = max(0.2, 0.005 * budget)
-    inside = shapely.intersects_xy(area.buffer(error), cheap[:, 0], cheap[:, 1])
-    assert inside.all(), cheap[~inside][:5]
-    # ... and a node well inside the area that the lenient grid cannot reach within the
-    # budget (its direction error aside) has an exact path within it: a grid cannot
-    # follow a path through a sliver thinner than its step, the exact search can.
-    least = loose.costs_from(*start) / SLOPE - 3.0 * STEP
-    doubtful = loose.xy[
-        (least > budget)
-        & shapely.intersects_xy(area.buffer(-error), loose.xy[:, 0], loose.xy[:, 1])
-    ]
-    for x, y in doubtful[:20]:
-        path = shortest_path(field, start, (x, y), RADIUS)
-        assert path.found and path.cost_mm <= budget + error, ((x, y), path.cost_mm)
-        assert_real(field, boxes, path)
-
-
-@pytest.mark.parametrize(
-    ("start", "goal", "expected"),
-    [
-        # Segments clipped by hand against the box (100, 50)-(200, 150), factor 2:
-        ((50.0, 100.0), (250.0, 100.0), 300.0),  # 100 of 200 inside: 200 + 100
-        ((150.0, 100.0), (160.0, 100.0), 20.0),  # wholly inside
-        ((100.0, 40.0), (100.0, 160.0), 220.0),  # along the left edge, 100 of 120 on it
-        ((50.0, 100.0), (90.0, 100.0), 40.0),  # outside
-    ],
-)
-def test_the_brute_force_clips_segments_exactly(
-    start: tuple[float, float], goal: tuple[float, float], expected: float
-) -> None:
-    cost = segment_costs(np.array([start]), np.array([goal]), [(100, 50, 200, 150, 2.0)])
-    assert cost[0] == pytest.approx(expected)
