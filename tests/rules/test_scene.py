@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 
 from arbitre.rules.errors import SceneError
 from arbitre.rules.scene import load_scene, parse_scene
+from tests.rules.small_scenes import figure_data, scene_of
 
 GOOD = """\
 ruleset: choc-base-6
@@ -272,3 +274,46 @@ def test_an_obstacle_line_of_one_point_is_refused() -> None:
     }
     with pytest.raises(SceneError, match=r"terrain\[0\]\.line_mm: a line of no length"):
         parse_scene(document)
+
+
+# --- booleans are not numbers, and other values out of bounds ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("figure", "field"),
+    [
+        (figure_data("a", "blue", True, 100), "figures[0].x_mm"),
+        (figure_data("a", "blue", 100, 100, facing_deg=False), "figures[0].facing_deg"),
+        (figure_data("a", "blue", 100, 100, sigma_mm=True), "figures[0].sigma_mm"),
+        (figure_data("a", "blue", 100, 100, reference=1), "figures[0].reference"),
+        (figure_data("a", "blue", 100, 100, x_mm="100"), "figures[0].x_mm"),
+    ],
+)
+def test_a_scene_never_reads_a_boolean_as_a_number(figure: dict[str, Any], field: str) -> None:
+    with pytest.raises(SceneError, match=re.escape(f"<scene>: {field}: ")):
+        scene_of("cb6", figure)
+
+
+@pytest.mark.parametrize("facing", [1e300, -400.0, 361.0])
+def test_a_facing_is_an_angle_of_at_most_a_turn(facing: float) -> None:
+    # fmod(1e300, 360) is 0: such a figure faced east without a word.
+    with pytest.raises(SceneError, match=re.escape("figures[0].facing_deg: ")):
+        scene_of("sr", figure_data("a", "blue", 300, 300, facing_deg=facing))
+
+
+@pytest.mark.parametrize("key", ["\n", "a\u0085b", "x" * 300])
+def test_an_odd_option_name_is_quoted_on_one_line(key: str) -> None:
+    # Found by the fuzzing: options: {"\n": null} made a two-line message.
+    with pytest.raises(SceneError) as refused:
+        scene_of("cb6", figure_data("a", "blue", 300, 300), **{key: None})
+    message = str(refused.value)
+    assert "unknown key (a typo?)" in message and len(message.splitlines()) == 1
+    assert len(message) < 200
+
+
+def test_a_base_larger_than_the_table_is_refused() -> None:
+    # A 99,999 mm square on a 1,200 x 900 mm table fired at "0.0 cm, short range".
+    huge = {"shape": "square", "side_mm": 99_999}
+    with pytest.raises(SceneError, match=re.escape("figures[0].base: a base of 99999 x 99999 mm")):
+        scene_of("sr", figure_data("a", "blue", 300, 300, base=huge))
+    scene_of("sr", figure_data("a", "blue", 300, 300, base={"shape": "square", "side_mm": 1200}))
