@@ -1,0 +1,67 @@
+"""MBT victory: losses, objectives and generals (``victory``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from arbitre.rules.errors import SceneError
+from arbitre.rules.questions import ask
+from tests.rules.mbt.scenes import base, mbt_scene
+
+
+@pytest.mark.parametrize(("worth", "taken"), [(0, False), (1, True), (3, True), (4, False)])
+def test_an_objective_is_worth_one_to_three_losses_as_the_book_says(
+    worth: int, taken: bool
+) -> None:
+    # Mouvements: an objective is worth "1, 2 ou 3 pertes"; any other worth is refused.
+    options = {"objectives": [{"id": "hill", "x_mm": 500, "y_mm": 400, "worth": worth}]}
+    if taken:
+        assert mbt_scene(options=options) is not None
+    else:
+        with pytest.raises(SceneError, match="worth"):
+            mbt_scene(options=options)
+
+
+def test_an_objective_both_sides_stand_on_is_held_by_none() -> None:
+    # hill (worth 3) at (500, 400): B1 (blue) at (500, 410) facing 90 covers y 400..420,
+    # R1 (red) at (500, 390) facing 270 covers y 380..400: both touch the point (gap 0),
+    # so neither holds it and no one loses by it. Without bases_per_side the bases lost
+    # are not counted: no side has won, and the answer says what to give.
+    scene = mbt_scene(
+        base("B1", "blue", 500, 410, 90, "infantry"),
+        base("R1", "red", 500, 390, 270, "infantry"),
+        options={"objectives": [{"id": "hill", "x_mm": 500, "y_mm": 400, "worth": 3}]},
+    )
+    answer = ask(scene, "victory", []).to_json()
+    assert answer["objectives"] == {"hill": None}
+    assert answer["losses"] == {"blue": 0, "red": 0} and answer["winner"] is None
+    assert any("bases_per_side" in w for w in answer["warnings"])
+
+
+def test_when_every_side_has_lost_none_is_named_the_winner() -> None:
+    # bases_per_side 3; each side has 2 bases left, none of them a general: each has lost
+    # 1 base and its general, so each is beaten; the book's winner is "le premier", whom
+    # the table cannot tell.
+    scene = mbt_scene(
+        base("B1", "blue", 100, 100, 90, "infantry"),
+        base("B2", "blue", 200, 100, 90, "infantry"),
+        base("R1", "red", 100, 700, 270, "infantry"),
+        base("R2", "red", 200, 700, 270, "infantry"),
+        options={"bases_per_side": 3},
+    )
+    answer = ask(scene, "victory", []).to_json()
+    assert answer["bases_lost"] == {"blue": 1, "red": 1}
+    assert answer["general_taken"] == {"blue": True, "red": True}
+    assert answer["winner"] is None
+    assert any("every side has lost" in w for w in answer["warnings"])
+
+
+def test_three_losses_win() -> None:
+    # bases_per_side 5, each side keeps its general: red has 2 bases (3 lost, the book's
+    # 3 that win), blue has 4 (1 lost): blue has won.
+    blue = [base(f"B{k}", "blue", 100 + 100 * k, 100, 90, "infantry") for k in range(4)]
+    red = [base(f"R{k}", "red", 100 + 100 * k, 700, 270, "infantry") for k in range(2)]
+    blue[0]["attrs"] = red[0]["attrs"] = {"general": True}
+    answer = ask(mbt_scene(*blue, *red, options={"bases_per_side": 5}), "victory", []).to_json()
+    assert answer["losses"] == {"blue": 1, "red": 3} and answer["losses_to_win"] == 3
+    assert answer["winner"] == "blue" and answer["warnings"] == []
