@@ -414,111 +414,172 @@ def _sweep_shapes(
     strips, with narrow fans where a strip ends or an obstacle's shadow cuts it.
     """
     g = np.array(graph.g)
-    done = np.array(graph.done, dtype=bool)
-    circle = np.array(graph.circle, dtype=np.intp)
-    settled = np.nonzero(done & (g < budget))[0]
+    settled = np.nonzero(np.array(graph.done, dtype=bool) & (g < budget))[0]
     rays = Rays()
+    on_edge, vertices = _fanning_points(scene, graph, settled, g, budget, rays)
+    strips = _edge_strips(scene, graph, on_edge, vertices, g, budget, rays)
+    _circle_sweeps(scene, graph, settled, g, budget, rays)
+    rays.cast(scene)
+    strips.ends |= _shadow_cuts(rays, strips.runs, scene.spacing)
+    _add_half_fans(rays, scene, graph, strips, vertices, g, budget)
+    return _outline_polygons(rays.polygons(scene), straight_mm)
+
+
+def _fanning_points(
+    scene: QueryScene,
+    graph: SearchGraph,
+    settled: IntArray,
+    g: FloatArray,
+    budget: float,
+    rays: Rays,
+) -> tuple[list[int], set[int]]:
+    """Cast a whole fan from every settled point node but those inside a costly region's
+    edge (the start, points, and the edge's vertices): the nodes on edges, and which of
+    them are vertices."""
+    circle = np.array(graph.circle, dtype=np.intp)
     point_nodes = [int(n) for n in settled if circle[n] < 0]
     on_edge = [
         n
         for n in point_nodes
         if scene.first_boundary <= graph.point[n] < scene.end_boundary and graph.parent[n] >= 0
     ]
-    vertex_set = {
+    vertices = {
         n for n in on_edge if scene.boundary_info[graph.point[n] - scene.first_boundary][3] != 0.0
     }
-    edge_set = set(on_edge) - vertex_set
-    closed = [node for node in point_nodes if node not in edge_set]
+    inside_edges = set(on_edge) - vertices
+    closed = [node for node in point_nodes if node not in inside_edges]
     rems = [float(budget - g[node]) for node in closed]
     _add_fans(rays, 0, scene, graph, closed, rems, [0.0] * len(closed), [TWO_PI] * len(closed))
-    # refracted strips along costly-region edges
-    half_fans: set[int] = set()
-    wide_fans: set[int] = set()
-    strips: list[tuple[IntArray, int]] = []
-    frames: dict[int, tuple[FloatArray, float, FloatArray]] = {}
-    if on_edge:
-        node_of, params, tangent, side, refracted, key = _boundary_frames(scene, graph, on_edge)
-        order = np.lexsort((params, key[:, 3], key[:, 2], key[:, 1], key[:, 0]))
-        sorted_key = key[order]
-        cut = np.ones(len(order), dtype=bool)
-        cut[1:] = np.any(sorted_key[1:] != sorted_key[:-1], axis=1)
-        gap = np.diff(params[order]) > 1.5 * scene.spacing
-        turn = np.sum(refracted[order][1:] * refracted[order][:-1], axis=1)
-        turned = turn < math.cos(math.radians(15.0))
-        broken = gap | turned
-        cut[1:] |= broken
-        # Where the refracted direction swings between two samples (near the critical
-        # angle, say), the rays between them can leave in any outward direction.
-        for k in np.nonzero(turned)[0]:
-            wide_fans.update((int(node_of[order[k]]), int(node_of[order[k + 1]])))
-        starts = np.nonzero(cut)[0]
-        stops = np.append(starts[1:], len(order))
-        for m in range(len(node_of)):
-            frames.setdefault(int(node_of[m]), (tangent[m], float(side[m]), refracted[m]))
-        for lo, hi in zip(starts, stops, strict=True):
-            rows = order[lo:hi]
-            run = node_of[rows]
-            # A strip's ends: beyond them lie the wedges reached through bends between
-            # samples (up to the critical angle, where the refracted ray grazes the edge).
-            half_fans.update((int(run[0]), int(run[-1])))
-            if len(run) < 2:
-                if int(run[0]) in vertex_set:
-                    continue
-                half_fans.add(int(run[0]))
+    return on_edge, vertices
+
+
+@dataclass
+class _Strips:
+    """The refracted strips cast along costly-region edges (`_edge_strips`)."""
+
+    runs: list[tuple[IntArray, int]]
+    """Each strip's nodes along its edge, and its group of rays."""
+    ends: set[int]
+    """Nodes that cast a half fan: a strip's ends (and, once cast, where a shadow cuts)."""
+    wide: set[int]
+    """Nodes whose half fan is the whole half plane: the refracted ray swings there."""
+    frames: dict[int, tuple[FloatArray, float, FloatArray]]
+    """Each edge node's tangent, the side its region lies on, and its refracted ray."""
+
+
+def _edge_strips(
+    scene: QueryScene,
+    graph: SearchGraph,
+    on_edge: list[int],
+    vertices: set[int],
+    g: FloatArray,
+    budget: float,
+    rays: Rays,
+) -> _Strips:
+    """Cast the refracted rays of the nodes on costly-region edges, one group per run of
+    neighbouring samples of an edge whose rays turn little from one to the next."""
+    strips = _Strips([], set(), set(), {})
+    if not on_edge:
+        return strips
+    node_of, params, tangent, side, refracted, key = _boundary_frames(scene, graph, on_edge)
+    order = np.lexsort((params, key[:, 3], key[:, 2], key[:, 1], key[:, 0]))
+    sorted_key = key[order]
+    cut = np.ones(len(order), dtype=bool)
+    cut[1:] = np.any(sorted_key[1:] != sorted_key[:-1], axis=1)
+    gap = np.diff(params[order]) > 1.5 * scene.spacing
+    turn = np.sum(refracted[order][1:] * refracted[order][:-1], axis=1)
+    turned = turn < math.cos(math.radians(15.0))
+    cut[1:] |= gap | turned
+    # Where the refracted direction swings between two samples (near the critical
+    # angle, say), the rays between them can leave in any outward direction.
+    for k in np.nonzero(turned)[0]:
+        strips.wide.update((int(node_of[order[k]]), int(node_of[order[k + 1]])))
+    starts = np.nonzero(cut)[0]
+    stops = np.append(starts[1:], len(order))
+    for m in range(len(node_of)):
+        strips.frames.setdefault(int(node_of[m]), (tangent[m], float(side[m]), refracted[m]))
+    for lo, hi in zip(starts, stops, strict=True):
+        rows = order[lo:hi]
+        run = node_of[rows]
+        # A strip's ends: beyond them lie the wedges reached through bends between
+        # samples (up to the critical angle, where the refracted ray grazes the edge).
+        strips.ends.update((int(run[0]), int(run[-1])))
+        if len(run) < 2:
+            if int(run[0]) in vertices:
                 continue
-            origins = np.column_stack([[graph.x[n] for n in run], [graph.y[n] for n in run]])
-            group = rays.add(
-                3,
-                origins,
-                np.arange(len(run), dtype=np.float64),
-                origins,
-                refracted[rows],
-                budget - g[run],
-            )
-            strips.append((run, group))
-    # circles: sweeps along the arc with tangent rays, from non-dominated arrivals
-    _circle_sweeps(scene, graph, settled, g, budget, rays)
-    rays.cast(scene)
-    # half fans where strips end or where a shadow edge crosses a strip
-    for run, group in strips:
+            strips.ends.add(int(run[0]))
+            continue
+        origins = np.column_stack([[graph.x[n] for n in run], [graph.y[n] for n in run]])
+        group = rays.add(
+            3,
+            origins,
+            np.arange(len(run), dtype=np.float64),
+            origins,
+            refracted[rows],
+            budget - g[run],
+        )
+        strips.runs.append((run, group))
+    return strips
+
+
+def _shadow_cuts(rays: Rays, runs: list[tuple[IntArray, int]], spacing: float) -> set[int]:
+    """The nodes, once the rays are cast, on either side of where a strip's rays go from
+    free to stopped or jump in length: an obstacle's shadow edge crosses the strip there."""
+    cuts: set[int] = set()
+    for run, group in runs:
         length, owner = rays.group_rays(group)
         hit = owner != -1
         jump = (hit[1:] != hit[:-1]) | (
-            hit[1:] & hit[:-1] & (np.abs(np.diff(length)) > 2.0 * scene.spacing)
+            hit[1:] & hit[:-1] & (np.abs(np.diff(length)) > 2.0 * spacing)
         )
         for k in np.nonzero(jump)[0]:
-            half_fans.add(int(run[k]))
-            half_fans.add(int(run[k + 1]))
-    half_fans |= wide_fans
-    half_fans -= vertex_set
-    half: list[int] = []
-    half_starts: list[float] = []
-    half_spans: list[float] = []
-    for node in sorted(half_fans):
-        tangent_m, side_m, refracted_m = frames[node]
-        base = math.atan2(tangent_m[1], tangent_m[0])
-        low = base + (math.pi if side_m > 0 else 0.0)
-        centre = math.atan2(refracted_m[1], refracted_m[0])
+            cuts.add(int(run[k]))
+            cuts.add(int(run[k + 1]))
+    return cuts
+
+
+def _add_half_fans(
+    rays: Rays,
+    scene: QueryScene,
+    graph: SearchGraph,
+    strips: _Strips,
+    vertices: set[int],
+    g: FloatArray,
+    budget: float,
+) -> None:
+    """Cast the half fans of the strips' ends and cuts (not of vertices, whose fans are
+    whole): outward from the edge, `_CONE` either side of the refracted ray, or the whole
+    half plane where the ray swings."""
+    fanning = sorted((strips.ends | strips.wide) - vertices)
+    starts: list[float] = []
+    spans: list[float] = []
+    for node in fanning:
+        tangent, side, refracted = strips.frames[node]
+        base = math.atan2(tangent[1], tangent[0])
+        low = base + (math.pi if side > 0 else 0.0)
+        centre = math.atan2(refracted[1], refracted[0])
         centre = low + (centre - low) % TWO_PI
-        if node in wide_fans:
+        if node in strips.wide:
             start, span = low, math.pi
         else:
             start = max(low, centre - _CONE)
             span = min(low + math.pi, centre + _CONE) - start
-        half.append(node)
-        half_starts.append(start)
-        half_spans.append(span)
-    rems = [float(budget - g[node]) for node in half]
-    _add_fans(rays, 1, scene, graph, half, rems, half_starts, half_spans)
-    rings = rays.polygons(scene)
+        starts.append(start)
+        spans.append(span)
+    rems = [float(budget - g[node]) for node in fanning]
+    _add_fans(rays, 1, scene, graph, fanning, rems, starts, spans)
+
+
+def _outline_polygons(rings: list[FloatArray], straight_mm: float) -> list[shapely.Geometry]:
+    """The rays' outlines as polygons: one crossing itself mended (every lobe kept), the
+    others without their vertices (almost) on the line through their neighbours, which add
+    nothing but work to the union."""
     if not rings:
         return []
     sizes = np.array([len(r) for r in rings])
     coords = np.concatenate(rings)
     index = np.repeat(np.arange(len(rings)), sizes)
     polygons = shapely.polygons(shapely.linearrings(coords, indices=index))
-    # An outline crossing itself is mended (every lobe kept); in the others, vertices
-    # (almost) on the line through their neighbours add nothing but work to the union.
     valid = shapely.is_valid(polygons)
     polygons[valid] = shapely.simplify(polygons[valid], straight_mm, preserve_topology=False)
     if not np.all(valid):
