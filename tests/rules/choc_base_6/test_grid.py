@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from arbitre.rules.choc_base_6.grid import Grid
@@ -82,3 +84,32 @@ def test_the_grid_s_cells_are_those_whose_centre_is_on_the_table(pointy: bool) -
     assert found == window and len(found) > 100
     for (a, b), (x, y) in zip(cells.tolist(), centres.tolist(), strict=True):
         assert (x, y) == pytest.approx(grid.centre((a, b)))
+
+
+def test_square_cells_steps_and_outlines_by_hand() -> None:
+    g = Grid("square", 50, (25, 25), width_mm=300, depth_mm=200)
+    # x = 130 lies in column 2 (100-150), y = 10 in row 0.
+    assert g.cell_of(130, 10) == (2, 0) and g.centre((2, 0)) == (125, 25)
+    # 0,0 -> 3,-2: 3 across and 2 up, counted orthogonally: 5 squares.
+    assert g.steps((0, 0), (3, -2)) == 5
+    assert sorted(g.neighbours((1, 1))) == [(0, 1), (1, 0), (1, 2), (2, 1)]
+    assert (g.unit.name, g.unit.mm, g.coordinates) == ("C", 50, "col,row")
+    # Square 1,1 runs from (50, 50) to (100, 100): 2500 mm^2, its sides 25 mm from its centre.
+    assert g.polygon((1, 1)).bounds == pytest.approx((50, 50, 100, 100))
+    assert g.polygon((1, 1)).area == pytest.approx(g.cell_area_mm2) and g.cell_area_mm2 == 2500
+    assert g.boundary_margin_mm(70, 60) == pytest.approx(10)  # 25 - |60 - 75|
+    # Column 5 is centred on x = 275, on the 300 mm table; column 6 (x = 325) is not.
+    assert g.in_grid((5, 3)) and not g.in_grid((6, 0)) and not g.in_grid((0, -1))
+
+
+def test_a_hex_s_outline_has_six_corners_a_cell_apart_across() -> None:
+    # A pointy hex of 50 mm flat to flat: corners 50 / sqrt(3) = 28.87 mm from the centre,
+    # one straight above it; its area sqrt(3) / 2 x 50^2 = 2165.06 mm^2.
+    g = Grid("hex", 50, (300, 300))
+    corners = g.corners((0, 0))
+    assert len(corners) == 6
+    for x, y in corners:
+        assert math.hypot(x - 300, y - 300) == pytest.approx(50 / math.sqrt(3))
+    assert any(c == pytest.approx((300, 300 + 50 / math.sqrt(3))) for c in corners)
+    assert g.polygon((0, 0)).area == pytest.approx(math.sqrt(3) / 2 * 2500)
+    assert (g.unit.name, g.coordinates) == ("H", "q,r (axial)")

@@ -7,9 +7,11 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from arbitre.rules.choc_base_6.neutral_groups import find_groups, footprint_discs, moving_figures
+from arbitre.rules.choc_base_6.options import options_of
 from arbitre.rules.questions import ask
 from arbitre.rules.scene import parse_scene
-from tests.rules.choc_base_6.scenes import PROFILE
+from tests.rules.choc_base_6.scenes import PROFILE, neutral_scene, td_figure
 
 
 @st.composite
@@ -104,3 +106,60 @@ def test_a_declared_group_is_together_when_its_figures_chain_within_two_thicknes
                     stack.append(step)
         apart = any(w.startswith(f"group {group} is not together") for w in warnings)
         assert apart == (reached != places)
+
+
+def test_loose_figures_chain_into_groups_under_two_thicknesses() -> None:
+    # Thickness 25 mm: figures of a side closer than 50 mm chain. a-b-c stand 40 mm apart,
+    # one chain led by c; d is 120 mm off, a group of its own. The loose h, 30 mm from the
+    # declared G, joins it. x, between the references r1 (25 mm) and r2 (35 mm), joins r1.
+    scene = neutral_scene(
+        td_figure("a", "blue", 100, 100),
+        td_figure("b", "blue", 140, 100),
+        td_figure("c", "blue", 180, 100, reference=True),
+        td_figure("d", "blue", 300, 100),
+        td_figure("g1", "red", 500, 500, group="G", reference=True),
+        td_figure("h", "red", 530, 500),
+        td_figure("r1", "green", 100, 400, reference=True),
+        td_figure("x", "green", 125, 400),
+        td_figure("r2", "green", 160, 400, reference=True),
+    )
+    grouping = find_groups(scene)
+    assert {g.name: g.ids for g in grouping.groups} == {
+        "G": ("g1", "h"),
+        "c": ("a", "b", "c"),
+        "d": ("d",),
+        "r1": ("r1", "x"),
+        "r2": ("r2",),
+    }
+    assert grouping.warnings == ()
+
+
+def test_a_group_s_footprint_is_its_figures_or_a_wider_disc_for_one_alone() -> None:
+    # A lone figure stands for a group: a disc of 1.5 thicknesses (37.5 mm); marked
+    # ``alone`` it is a single figure (half a thickness, 12.5 mm); a group's figures are
+    # each half a thickness.
+    scene = neutral_scene(
+        td_figure("lone", "blue", 100, 100),
+        td_figure("single", "blue", 300, 100, attrs={"alone": True}),
+        td_figure("p", "red", 500, 100, reference=True),
+        td_figure("q", "red", 530, 100),
+    )
+    options = options_of(scene)
+    discs = {g.name: footprint_discs(g, options).tolist() for g in find_groups(scene).groups}
+    assert discs == {
+        "lone": [[100, 100, 37.5]],
+        "single": [[300, 100, 12.5]],
+        "p": [[500, 100, 12.5], [530, 100, 12.5]],
+    }
+
+
+def test_a_group_moves_whole_and_a_figure_named_alone_splits_off() -> None:
+    scene = neutral_scene(
+        td_figure("p", "red", 500, 100, reference=True),
+        td_figure("q", "red", 530, 100),
+    )
+    grouping = find_groups(scene)
+    whole, measured = moving_figures(scene, grouping, "p")
+    assert ([f.id for f in whole], measured and measured.id) == (["p", "q"], "p")
+    alone, measured = moving_figures(scene, grouping, "q")
+    assert ([f.id for f in alone], measured and measured.id) == (["q"], "q")
