@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arbitre.rules.confrontation import MeleeGraph, split_melee
+from arbitre.rules.confrontation import MeleeGraph, best_split, split_melee
 
 # --- brute force ------------------------------------------------------------------------
 
@@ -122,3 +122,13 @@ def test_a_tangled_melee_stops_on_its_budget() -> None:
     search = split_melee(graph, 10_000, Budget(20_000))
     assert time.perf_counter() - started < 5.0
     assert search.exhausted and search.truncated
+
+
+def test_the_proposal_balances_the_dice() -> None:
+    # Splits as combats of figure indices. The smallest largest combat wins: [0 vs 1, 2 vs 3]
+    # (largest 2) before [0 vs 1, 2, 3] (largest 4); between equal largest combats the one
+    # with more combats; then the first listed.
+    assert best_split([[(0, 1, 2, 3)], [(0, 1), (2, 3)]]) == 1
+    assert best_split([[(0, 1, 2), (3, 4, 5), (6, 7, 8)], [(0, 1, 2), (3, 4), (5, 6), (7, 8)]]) == 1
+    assert best_split([[(0, 1), (2, 3)], [(0, 2), (1, 3)]]) == 0
+    assert best_split([]) is None
