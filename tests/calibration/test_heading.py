@@ -1,10 +1,11 @@
 """A marker card glued a little tilted: its heading measured on its fitted plane.
 
-The scene is test_locate's tripod: a 1080p wide-angle camera 1054 mm above the table's
-near edge, looking at its centre (about 32 degrees from straight down), and the pose
-its four anchors give. A card tipped by a few degrees has corners above and below the
-plane of its height; projected down their rays onto that plane, they turn the flat
-measurement's heading by degrees on such an oblique view. The fitted card does not.
+The scene is the tripod of tests/calibration/scenes.py: a 1080p wide-angle camera
+1054 mm above the table's near edge, looking at its centre (about 32 degrees from
+straight down), and the pose its four anchors give. A card tipped by a few degrees has
+corners above and below the plane of its height; projected down their rays onto that
+plane, they turn the flat measurement's heading by degrees on such an oblique view. The
+fitted card does not.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from numpy.typing import NDArray
 
 from arbitre.calibration.locate import pixels_to_table, place_markers
 from arbitre.calibration.pose import TablePose, estimate_table_pose
-from tests.calibration.test_locate import CAMERA, TABLE, anchor_detections, seen
+from tests.calibration.scenes import CAMERA, TABLE, anchor_detections, seen
 
 SIDE_MM = 25.0
 

@@ -1,19 +1,18 @@
 """Height-corrected table coordinates: synthetic round trips with a tilted wide-angle camera,
 the cost of ignoring the height worked by hand, the uncertainty, the ``arbitre locate`` JSON,
-and the real ChArUco photos measured on their board."""
+terrain pieces placed by their marker, and the real ChArUco photos measured on their board."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 import pytest
-from numpy.typing import NDArray
 
 from arbitre.calibration.camera import CameraIntrinsics, load_camera
 from arbitre.calibration.errors import CalibrationError
@@ -27,61 +26,23 @@ from arbitre.calibration.locate import (
     place_markers,
 )
 from arbitre.calibration.pose import PoseFailure, TablePose, estimate_table_pose
-from arbitre.calibration.table import Anchor, Roster, RosterFigure, Table
+from arbitre.calibration.table import Anchor, Roster, RosterFigure, Table, roster_from_mapping
 from arbitre.rules.model import sigma_between
 from arbitre.vision.tracking import FigureTracker, Observation
-from tests.calibration.figures import figure_of
+from tests.calibration.scenes import (
+    CAMERA,
+    TABLE,
+    WOOD,
+    anchor_detections,
+    figure_of,
+    marker_corners_mm,
+    seen,
+    terrain_roster,
+)
 
 REAL = Path(os.environ.get("ARBITRE_REAL_DATA", "/nonexistent"))  # set by tests/conftest.py
 TUTORIAL = REAL / "opencv-aruco-charuco-tutorial"
 needs_real_data = pytest.mark.skipif(not REAL.is_dir(), reason="shared/data/real is not present")
-
-# The tripod scene of the issue: a 1080p camera with a wide-angle lens (k1 = -0.25) on a tripod
-# just off the edge of a 1200 x 900 mm table, its optical centre 1054 mm above the table at
-# (600, -200), looking at the table's centre (tilted about 32 degrees from straight down).
-CAMERA = CameraIntrinsics(
-    (1920, 1080),
-    np.array([[1000.0, 0, 960.0], [0, 1000.0, 540.0], [0, 0, 1]]),
-    np.array([-0.25, 0, 0, 0, 0]),
-)
-TABLE = Table(
-    1200,
-    900,
-    "DICT_4X4_250",
-    tuple(
-        Anchor(i, x, y, 40)
-        for i, (x, y) in enumerate([(35, 35), (1165, 35), (1165, 865), (35, 865)])
-    ),
-)
-CAMERA_CENTRE_MM = np.array([600.0, -200.0, 1054.0])
-
-
-def look_at(centre_mm: NDArray[np.float64], target_mm: tuple[float, float, float]) -> TablePose:
-    """The pose of a camera at ``centre_mm`` looking at ``target_mm``, image right = +x."""
-    forward = np.asarray(target_mm) - centre_mm
-    forward /= np.linalg.norm(forward)
-    right = np.array([1.0, 0.0, 0.0]) - forward[0] * forward
-    right /= np.linalg.norm(right)
-    rotation = np.vstack([right, np.cross(forward, right), forward])
-    return TablePose.from_rvec_tvec(cv2.Rodrigues(rotation)[0], -rotation @ centre_mm)
-
-
-TRUE_POSE = look_at(CAMERA_CENTRE_MM, (600.0, 450.0, 0.0))
-
-
-def marker_corners_mm(
-    x: float, y: float, z: float, side: float, heading_deg: float
-) -> NDArray[np.float64]:
-    """A horizontal square marker at height z whose top edge points to ``heading_deg``."""
-    return Anchor(0, x, y, side, rotation_deg=heading_deg - 90.0).corners_mm() + [0, 0, z]
-
-
-def seen(points_mm: NDArray[np.float64], camera: CameraIntrinsics = CAMERA) -> NDArray[np.float64]:
-    return TRUE_POSE.project(points_mm, camera)
-
-
-def anchor_detections(camera: CameraIntrinsics = CAMERA) -> dict[int, NDArray[np.float64]]:
-    return {a.id: seen(a.corners_mm(), camera) for a in TABLE.anchors}
 
 
 @pytest.fixture(scope="module")
@@ -496,3 +457,37 @@ def test_the_2x2_inverse_and_eigenvalue_agree_with_numpy_and_leave_it_the_odd_ca
     odd = np.array([[[np.nan, 0.0], [0.0, 1.0]], [[np.inf, 0.0], [0.0, 1.0]]])
     np.testing.assert_array_equal(_inverse_2x2(odd), np.linalg.inv(odd))
     np.testing.assert_array_equal(_largest_eigenvalue(odd), np.linalg.eigvalsh(odd)[:, -1])
+
+
+# Terrain pieces carrying a marker: placed by their marker, listed apart from the figures.
+
+
+def test_locate_places_the_pieces_and_lists_them_apart_from_the_figures() -> None:
+    frame = dict(anchor_detections())
+    frame[17] = seen(marker_corners_mm(412.3, 230.9, 54.0, 25, 87.5))
+    frame[60] = seen(marker_corners_mm(600.0, 450.0, 0.0, 40, 30.0))
+    frame[61] = seen(marker_corners_mm(300.0, 700.0, 30.0, 30, 90.0))
+    result = locate_markers(frame, CAMERA, TABLE, terrain_roster())
+    assert isinstance(result, LocateResult)
+    assert [m.id for m in result.markers] == [17]  # a terrain marker is never a figure
+    payload = json.loads(json.dumps(result.to_json()))
+    wood, hedge = payload["terrain"]
+    assert (wood["id"], wood["marker"], wood["kind"]) == ("wood1", 60, "wood")
+    assert wood["polygon_mm"][2] == pytest.approx([701.9615, 393.3975], abs=0.01)
+    # Heading 90: the hedge's line runs along the table's x, through its marker at (300, 700).
+    assert hedge["level"] == 1
+    assert np.array(hedge["line_mm"]) == pytest.approx(np.array([[150, 700], [450, 700]]), abs=0.01)
+
+
+def test_a_piece_is_placed_to_the_marker_s_own_precision() -> None:
+    # 200 mm from a marker whose heading is off by d degrees, a vertex moves 200 d pi/180:
+    # exact corners here, so the outline lands to a hundredth of a millimetre.
+    far = {**WOOD, "polygon_mm": [[-200, 0], [0, 200], [200, 0]]}
+    frame = dict(anchor_detections())
+    frame[60] = seen(marker_corners_mm(500.0, 400.0, 0.0, 40, 75.0))
+    result = locate_markers(frame, CAMERA, TABLE, roster_from_mapping({"terrain": [far]}))
+    assert isinstance(result, LocateResult)
+    (piece,) = result.terrain
+    up = (math.cos(math.radians(75.0)), math.sin(math.radians(75.0)))
+    expected = [500.0 + 200 * up[0], 400.0 + 200 * up[1]]
+    assert piece.feature()["polygon_mm"][1] == pytest.approx(expected, abs=0.01)

@@ -35,7 +35,7 @@ from arbitre.calibration.locate import UNKNOWN_FOCAL_CORRELATION, LocateResult
 from arbitre.calibration.table import Anchor, Table
 from arbitre.rules.model import sigma_between
 from arbitre.vision.detect import read_image
-from tests.calibration.figures import figure_of
+from tests.calibration.scenes import figure_of
 
 REAL = Path(os.environ.get("ARBITRE_REAL_DATA", "/nonexistent"))  # set by tests/conftest.py
 TUTORIAL = REAL / "opencv-aruco-charuco-tutorial"

@@ -1,5 +1,6 @@
 """table.yaml and roster.yaml: the contract examples load; anchor corners follow the
-orientation rule; duplicates and typos are one line naming the file and the field."""
+orientation rule; a terrain piece turns with its marker; duplicates and typos are one line
+naming the file and the field."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from arbitre.calibration.table import (
     check_roster_against_table,
     load_roster,
     load_table,
+    roster_from_mapping,
 )
+from tests.calibration.scenes import HEDGE, WOOD, terrain_roster
 
 TABLE = """\
 width_mm: 1200
@@ -295,3 +298,30 @@ def test_a_roster_piece_s_outline_is_checked_where_it_is_read(
     field = outline.split(":")[0]
     assert str(refused.value).startswith(f"{path}: terrain[0].{field}: {words}")
     assert "\n" not in str(refused.value)
+
+
+def test_a_piece_turns_with_its_marker() -> None:
+    # Heading 30 degrees: the piece's +y points to (cos 30, sin 30), its +x to
+    # (sin 30, -cos 30). The wood's corner (100, 60) from a marker at (600, 450) lands at
+    # 600 + 100 sin 30 + 60 cos 30 = 701.96, 450 - 100 cos 30 + 60 sin 30 = 393.40.
+    wood = terrain_roster().terrain[0].placed(600.0, 450.0, 30.0)
+    assert wood["kind"] == "wood" and "line_mm" not in wood
+    assert wood["polygon_mm"][2] == pytest.approx([701.9615, 393.3975], abs=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("terrain", "message"),
+    [
+        ([{**WOOD, "line_mm": [[0, 0], [1, 0]]}], "exactly one of polygon_mm"),
+        ([{**WOOD, "polygon_mm": [[0, 0], [1, 0]]}], "polygon_mm"),
+        ([{**HEDGE, "kind": "wood"}], "only an obstacle is a line"),
+        ([WOOD, {**HEDGE, "marker": 60}], "duplicate marker 60"),
+        ([{**WOOD, "marker": 17}], "a terrain marker is never a figure"),
+        ([{**WOOD, "kind": "lava"}], "kind"),
+        ([{**WOOD, "polygon_mm": [[0, 0], [1, 0], [float("nan"), 1]]}], "polygon_mm"),
+    ],
+)
+def test_a_bad_piece_is_one_line(terrain: list[dict[str, object]], message: str) -> None:
+    with pytest.raises(CalibrationFileError) as caught:
+        roster_from_mapping({"figures": [{"marker": 17, "name": "Dupont"}], "terrain": terrain})
+    assert message in str(caught.value) and "\n" not in str(caught.value)
