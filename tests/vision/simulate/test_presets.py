@@ -7,6 +7,7 @@ import pytest
 
 from arbitre.vision.errors import VisionError
 from arbitre.vision.simulate import PRESETS, preset
+from arbitre.vision.simulate.presets import PIECE_REACH_MM
 
 
 @pytest.mark.parametrize("name", PRESETS)
@@ -41,3 +42,22 @@ def test_an_unknown_preset_or_a_scale_out_of_range_is_refused() -> None:
         preset("attic")
     with pytest.raises(VisionError, match="scale"):
         preset("overhead", scale=2.0)
+
+
+def test_pieces_come_in_turn_with_their_markers_on_them() -> None:
+    # Wood, hill, hedge in turn on markers 200, 201, 202: the wood flat (its marker on a
+    # 3 mm base), the hill 40 mm high and the hedge 25 mm (each marker 1 mm over the top);
+    # the hedge is a line. Each reaches PIECE_REACH_MM (200 mm) from its marker at its
+    # farthest vertex (to 0.01 mm: the vertices are rounded to hundredths of a mm).
+    chosen = preset("overhead", figures=2, pieces=3, seed=4)
+    pieces = chosen.scene.pieces
+    assert [(p.marker.id, p.kind, p.area.height_mm, p.marker.z_mm) for p in pieces] == [
+        (200, "wood", 0.0, 3.0),
+        (201, "hill", 40.0, 41.0),
+        (202, "hedge", 25.0, 26.0),
+    ]
+    assert [p.line for p in pieces] == [False, False, True]
+    for piece in pieces:
+        reach = np.hypot(*np.asarray(piece.outline_mm).T).max()
+        assert reach == pytest.approx(PIECE_REACH_MM, abs=0.01)
+        assert piece.marker in chosen.scene.markers and piece.area in chosen.scene.areas
