@@ -3,21 +3,16 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from arbitre.calibration.camera import CameraIntrinsics
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.pose import PoseFailure, TablePose, estimate_table_pose
 from arbitre.calibration.table import Anchor, Table
+from tests.calibration.scenes import CAMERA, CAMERA_CENTRE_MM, look_at
 
-CAMERA = CameraIntrinsics(
-    (1920, 1080),
-    np.array([[1000.0, 0, 960.0], [0, 1000.0, 540.0], [0, 0, 1]]),
-    np.array([-0.25, 0, 0, 0, 0]),
-)
+# The tripod of scenes.py, over a table whose anchor 2 is turned a quarter turn.
 TABLE = Table(
     1200,
     900,
@@ -29,21 +24,6 @@ TABLE = Table(
         Anchor(3, 35, 865, 40),
     ),
 )
-CAMERA_CENTRE_MM = np.array([600.0, -200.0, 1054.0])  # a tripod just off the table's edge
-
-
-def look_at(centre_mm: NDArray[np.float64], target_mm: tuple[float, float, float]) -> TablePose:
-    """The pose of a camera at ``centre_mm`` looking at ``target_mm``, image right = +x."""
-    forward = np.asarray(target_mm) - centre_mm
-    forward /= np.linalg.norm(forward)
-    right = np.array([1.0, 0.0, 0.0]) - forward[0] * forward
-    right /= np.linalg.norm(right)
-    down = np.cross(forward, right)
-    rotation = np.vstack([right, down, forward])  # rows: camera axes in the table frame
-    rvec = cv2.Rodrigues(rotation)[0]
-    return TablePose.from_rvec_tvec(rvec, -rotation @ centre_mm)
-
-
 TRUE_POSE = look_at(CAMERA_CENTRE_MM, (600.0, 450.0, 0.0))
 
 
