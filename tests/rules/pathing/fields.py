@@ -9,6 +9,10 @@ import numpy as np
 import shapely
 
 from arbitre.rules.pathing import BlockingPolygon, CostlyRegion, DiscHull, Field
+from arbitre.rules.pathing.prepare import prepare_field
+from arbitre.rules.pathing.query import blocking_levels, table_rect
+from arbitre.rules.pathing.region import Region, RegionKind
+from arbitre.rules.pathing.scene import QueryScene
 
 R_MOVER = 12.5
 TABLE = (1200.0, 900.0)
@@ -16,6 +20,20 @@ TABLE = (1200.0, 900.0)
 
 def disc(x: float, y: float, radius: float, ident: str) -> DiscHull:
     return DiscHull(np.array([[x, y, radius]]), ident)
+
+
+def query_scene(
+    field: Field, start: tuple[float, float], goal: tuple[float, float] | None = None
+) -> QueryScene:
+    """The scene of a query for a mover of radius `R_MOVER` from ``start`` (to ``goal``),
+    searched over the whole table, with boundary samples 5 mm apart."""
+    prep = prepare_field(field)
+    points = [start] if goal is None else [start, goal]
+    rect = table_rect(prep, R_MOVER, start)
+    assert rect is not None
+    everywhere = Region(RegionKind.EVERYWHERE, 0.0, 0.0, 0.0, 0.0, 0.0)
+    levels = blocking_levels(prep, R_MOVER, points)
+    return QueryScene(prep, R_MOVER, start, goal, levels, rect, everywhere, 5.0)
 
 
 def single_disc_length(d_start: float, d_goal: float, rho: float, apart: float) -> float:
