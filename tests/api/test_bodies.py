@@ -8,67 +8,33 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import time
 from collections.abc import Iterator
 
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
 
 from arbitre.api.bodies import MAX_BODY_BYTES, MAX_DEPTH, BadJson, depth, strict_json
-from arbitre.api.connections import SERVER_OPTIONS
 from arbitre.api.hosts import LOOPBACK
-from arbitre.api.live.demo import DemoSource, demo_config
-from arbitre.api.live.table import LiveTable
 from arbitre.api.main import create_app
 from arbitre.rules.scene import MAX_SCENE_BYTES
+from tests.api.real_server import real_server, still_live
 
 TOKEN = "t"
 REPLY_WITHIN_S = 5.0
 
 
-def _live() -> LiveTable:
-    live = LiveTable(
-        demo_config(),
-        DemoSource(move_every_s=1e9),
-    )
-    assert live.step()
-    return live
-
-
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    app = create_app(_live(), token=TOKEN, run_loop=False, hosts=[*LOOPBACK, "testserver"])
+    app = create_app(still_live(), token=TOKEN, run_loop=False, hosts=[*LOOPBACK, "testserver"])
     with TestClient(app) as test_client:
         yield test_client
 
 
 @pytest.fixture(scope="module")
 def port() -> Iterator[int]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        free = int(probe.getsockname()[1])
-    server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(_live(), token=TOKEN, run_loop=False),
-            host="127.0.0.1",
-            port=free,
-            log_level="warning",
-            **SERVER_OPTIONS,
-        )
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    try:
-        yield free
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+    with real_server(TOKEN) as served:
+        yield served
 
 
 def _send_then_read(port: int, head: bytes, chunks: Iterator[bytes]) -> tuple[bytes, int]:
@@ -219,89 +185,3 @@ def test_a_body_that_stops_coming_is_given_up(port: int, monkeypatch: pytest.Mon
     assert reply.startswith(b"HTTP/1.1 408"), reply[:200]
     assert b"stopped coming for 0.5 s" in reply
     assert time.monotonic() - started < REPLY_WITHIN_S
-
-
-def test_a_request_head_that_does_not_come_whole_in_time_loses_its_connection(
-    port: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # A client sends half a request line and then a byte now and then: after the head's
-    # time (here 0.5 s, counted from the connection) the server closes the connection,
-    # bytes or not. Before, uvicorn held it for as long as the client liked.
-    from arbitre.api import connections
-
-    monkeypatch.setattr(connections, "HEAD_S", 0.5)
-    started = time.monotonic()
-    with socket.create_connection(("127.0.0.1", port), timeout=REPLY_WITHIN_S) as connection:
-        connection.sendall(b"GET /api/state HT")
-        closed = False
-        for byte in b"TP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 40:
-            time.sleep(0.05)
-            try:
-                connection.sendall(bytes([byte]))
-            except OSError:  # reset: closed
-                closed = True
-                break
-        if not closed:
-            try:
-                closed = connection.recv(100) == b""
-            except OSError:
-                closed = True
-    assert closed
-    elapsed = time.monotonic() - started
-    assert 0.5 <= elapsed < REPLY_WITHIN_S
-
-
-def test_a_connection_whose_head_came_in_time_is_not_cut_by_the_head_limit(
-    port: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # The head's time no longer counts once the head is whole: two requests on one
-    # connection, the second sent after the head's time has passed twice (within the
-    # keep-alive time), both answered; and a WebSocket stays open past it.
-    from arbitre.api import connections
-
-    monkeypatch.setattr(connections, "HEAD_S", 0.3)
-    request = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-    with socket.create_connection(("127.0.0.1", port), timeout=REPLY_WITHIN_S) as connection:
-        for _ in range(2):
-            connection.sendall(request)
-            assert _whole_response(connection).startswith(b"HTTP/1.1 200")
-            time.sleep(0.7)
-    with socket.create_connection(("127.0.0.1", port), timeout=REPLY_WITHIN_S) as connection:
-        connection.sendall(
-            b"GET /api/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-            b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-            b"Sec-WebSocket-Version: 13\r\n\r\n"
-        )
-        reply = connection.recv(65536)
-        assert reply.startswith(b"HTTP/1.1 101")
-        connection.settimeout(0.2)
-        try:  # the state sent on connecting
-            while connection.recv(65536):
-                pass
-        except TimeoutError:
-            pass
-        time.sleep(0.7)
-        connection.settimeout(REPLY_WITHIN_S)
-        connection.sendall(bytes([0x89, 0x80, 1, 2, 3, 4]))  # a masked, empty ping
-        assert connection.recv(2) == bytes([0x8A, 0x00])  # its pong: still open
-
-
-def _whole_response(connection: socket.socket) -> bytes:
-    """One whole HTTP response (its head, then as many bytes as its Content-Length says):
-    what one recv gives may be the head alone, the body coming in a second packet."""
-    data = b""
-    while b"\r\n\r\n" not in data:
-        part = connection.recv(65536)
-        assert part, f"closed before a whole head: {data!r}"
-        data += part
-    head, _, body = data.partition(b"\r\n\r\n")
-    length = next(
-        int(line.split(b":", 1)[1])
-        for line in head.split(b"\r\n")
-        if line.lower().startswith(b"content-length:")
-    )
-    while len(body) < length:
-        part = connection.recv(65536)
-        assert part, "closed before the whole body"
-        body += part
-    return head + b"\r\n\r\n" + body

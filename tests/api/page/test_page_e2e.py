@@ -668,7 +668,7 @@ def test_a_move_destination_can_be_chosen_with_the_keyboard(
 
 def test_a_knocked_camera_is_said_on_the_page(browser_page: tuple[Any, list[str]]) -> None:
     """The state says ``camera_moved`` for 3 s after the camera was knocked (see
-    tests/api/test_camera_moved.py): here the server's messages are passed on to a new
+    tests/api/live/test_table.py): here the server's messages are passed on to a new
     tab with that flag set, and its status line says so, in English and in French."""
     page, _ = browser_page
 

@@ -1,0 +1,52 @@
+"""``arbitre bench serve``: its progress counted in tenths of a second, and the questions
+journaled at a table's pace."""
+
+from __future__ import annotations
+
+from arbitre.api.bench.serve import report_lines, run_serve_bench
+
+
+def test_the_serve_bench_counts_tenths_of_a_second() -> None:
+    seen: list[tuple[int, int]] = []
+    report = run_serve_bench(
+        clients=1,
+        seconds=0.3,
+        askers=2,
+        cameras=False,
+        floods=False,
+        journal=False,
+        progress=lambda *step: seen.append(step),
+    )
+    # 1 s of warm-up and three measures of 0.3 s, in tenths: 10 + 3 + 3 + 3 steps.
+    assert seen == [(done, 19) for done in range(1, 20)]
+    assert report["clients"] == 1 and report["fps_alone"] > 0
+    asked = report["questions"]
+    assert asked["askers"] == 2 and asked["other"] == 0
+
+
+def test_the_serve_bench_journals_the_questions_asked_at_a_table_s_pace() -> None:
+    seen: list[tuple[int, int]] = []
+    report = run_serve_bench(
+        clients=1,
+        seconds=2.5,
+        askers=1,
+        cameras=False,
+        floods=False,
+        progress=lambda *step: seen.append(step),
+    )
+    # the first server: 1 s of warm-up and three measures of 2.5 s (10 + 25 + 25 + 25
+    # tenths), then the journal's: 1 s of warm-up and eight turns of 0.3125 s without and
+    # with questions (10 + 16 x 3)
+    assert seen[-1] == (143, 143)
+    kept = report["journal"]
+    # 50 questions a minute, one every 1.2 s of the 2.5 s asking: three (fewer when the
+    # first, which waits for the worker to start, is slow; one more when a loaded machine
+    # stretches the turns past 3.6 s); all journaled
+    assert kept["per_minute"] == 50 and 1 <= kept["answered"] <= 4 and kept["other"] == 0
+    assert kept["journaled"] == kept["answered"] and 1 <= kept["pictures"] <= kept["answered"]
+    assert kept["fps"] > 0
+    assert kept["settled"] >= 1 and kept["size_bytes"] > 0
+    assert kept["ratio"] > 0 and kept["fps_quiet"] > 0
+    assert any(
+        line.startswith("  journal on, 50 questions a minute:") for line in report_lines(report)
+    )
