@@ -5,7 +5,8 @@ real uvicorn server; its frame rate is measured with no client, then with N
 clients reading every state pushed on ``/api/ws``, in the same run. Then the journal
 section: the demo table served again with a game journal (as ``serve --config`` keeps
 one), its frame rate while a client asks 50 questions a minute, each journaled with its
-picture, against its frame rate while no question is asked, turn and turn about. Then
+picture, against its frame rate while no question is asked, turn and turn about; and the
+same with no journal, to tell the journal's cost from the questions'. Then
 the club section (`arbitre.api.bench.cameras`): two cameras over a 6 x 4 ft table.
 """
 
@@ -17,7 +18,7 @@ import statistics
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -100,12 +101,12 @@ def run_serve_bench(
     With ``journal``, the demo table served again with a game journal: its frame rate while
     a client asks `JOURNALED_PER_MINUTE` questions a minute, each journaled with its
     picture, against the same server's while no question is asked (turn and turn about),
-    and what the journal kept.
+    what the journal kept, and the same measure with no journal.
     """
     club_steps = 3 * len(SET_UPS) if cameras else 0
     flood_steps = len(FLOODS) * _ticks(seconds) if floods else 0
-    journal_steps = _ticks(WARM_UP_S) + 2 * JOURNAL_ROUNDS * _ticks(seconds / JOURNAL_ROUNDS)
-    journal_steps = journal_steps if journal else 0
+    journal_turn_steps = 2 * JOURNAL_ROUNDS * _ticks(journal_turn_s(seconds))
+    journal_steps = 2 * (_ticks(WARM_UP_S) + journal_turn_steps) if journal else 0
     steps = Steps(
         _ticks(WARM_UP_S) + 3 * _ticks(seconds) + flood_steps + journal_steps + club_steps,
         progress,
@@ -170,49 +171,42 @@ def _served(live: LiveTable, journal: Journal | None = None) -> Iterator[int]:
         thread.join(timeout=10)
 
 
-JOURNAL_ROUNDS = 8
+JOURNAL_ROUNDS = 12
 """The journal's measure alternates this many times between no question and questions
 asked at a table's pace: a load that comes and goes on the machine weighs on both alike."""
+JOURNAL_SPAN = 3.0
+"""The journal's measure asks for this many times the other measures' ``seconds`` (and is
+quiet as long): at 50 questions a minute, a turn of a second holds none or two, and one
+question more or less in a turn would decide its ratio."""
+
+
+def journal_turn_s(seconds: float) -> float:
+    """How long each quiet and each asking turn of the journal's measure lasts."""
+    return JOURNAL_SPAN * seconds / JOURNAL_ROUNDS
 
 
 def _journaling(seconds: float, steps: Steps) -> dict[str, Any]:
     """The demo table served with a journal (a temporary file, pictures 1280 px wide): its
     frame rate while a client asks `JOURNALED_PER_MINUTE` questions a minute, each
-    journaled, and while it asks none, in `JOURNAL_ROUNDS` turns each way of ``seconds`` in
-    all; the ratio of the median turn (asking against the quiet turn before it), the
-    questions answered and journaled, the pictures kept and dropped, the size."""
+    journaled, against its rate while it asks none, turn and turn about; then the same
+    with no journal, the control that tells the journal's cost from the questions'."""
     with tempfile.TemporaryDirectory(prefix="arbitre-bench-") as folder:
         journal = Journal(Path(folder) / "journal.sqlite")
-        live = LiveTable(demo_config(), DemoSource(), max_fps=None)
-        with _served(live, journal) as port:
-            _wait(WARM_UP_S, steps)
-            context = multiprocessing.get_context("spawn")
-            asking, ready, stop = context.Event(), context.Event(), context.Event()
-            results: Any = context.Queue()
-            asker = context.Process(
-                target=run_paced_askers,
-                args=(port, JOURNALED_PER_MINUTE, asking, ready, stop, results),
-            )
-            asker.start()
-            if not ready.wait(timeout=60):
-                raise RuntimeError("the question client could not start")
-            turns: list[tuple[float, float]] = []  # each turn's rate: quiet, asked
-            for _ in range(JOURNAL_ROUNDS):
-                quiet = _rate(live, seconds / JOURNAL_ROUNDS, steps)
-                asking.set()
-                turns.append((quiet, _rate(live, seconds / JOURNAL_ROUNDS, steps)))
-                asking.clear()
-            stop.set()
-            latencies = results.get(timeout=90)
-            asker.join(timeout=10)
+        kept_turns, latencies = _paced_turns(journal, seconds, steps)
         kept = journal.stats()  # the server has stopped: everything queued is written
-    ratios = sorted(asked / quiet for quiet, asked in turns if quiet > 0)
+    control_turns, _ = _paced_turns(None, seconds, steps)
+    ratio = _turns_ratio(kept_turns)
+    control = _turns_ratio(control_turns)
     return {
         "per_minute": JOURNALED_PER_MINUTE,
-        "fps_quiet": sum(quiet for quiet, _ in turns) / len(turns),
-        "fps": sum(asked for _, asked in turns) / len(turns),
-        # the median turn: a burst of load from elsewhere in one turn does not decide it
-        "ratio": statistics.median(ratios) if ratios else 0.0,
+        "turns": len(kept_turns),
+        "turn_s": journal_turn_s(seconds),
+        "fps_quiet": _fps(quiet for quiet, _ in kept_turns),
+        "fps": _fps(asked for _, asked in kept_turns),
+        "ratio": ratio,
+        "spread": _spread(kept_turns),
+        "ratio_no_journal": control,
+        "journal_cost": ratio / control if control else 0.0,
         "answered": len(latencies.get("200", [])),
         "other": sum(len(v) for k, v in latencies.items() if k != "200"),
         "journaled": kept["questions"],
@@ -221,6 +215,81 @@ def _journaling(seconds: float, steps: Steps) -> dict[str, Any]:
         "settled": kept["settled"],
         "size_bytes": kept["size_bytes"],
     }
+
+
+Turn = tuple[int, float]
+"""The frames the camera loop processed in a turn, and the turn's length in seconds."""
+
+
+def _paced_turns(
+    journal: Journal | None, seconds: float, steps: Steps
+) -> tuple[list[tuple[Turn, Turn]], Any]:
+    """The demo table served (with ``journal`` if any), `JOURNAL_ROUNDS` quiet turns each
+    followed by a turn of questions at a table's pace: the turns, and the latencies."""
+    live = LiveTable(demo_config(), DemoSource(), max_fps=None)
+    with _served(live, journal) as port:
+        _wait(WARM_UP_S, steps)
+        context = multiprocessing.get_context("spawn")
+        asking, ready, stop = context.Event(), context.Event(), context.Event()
+        results: Any = context.Queue()
+        asker = context.Process(
+            target=run_paced_askers,
+            args=(port, JOURNALED_PER_MINUTE, asking, ready, stop, results),
+        )
+        asker.start()
+        if not ready.wait(timeout=60):
+            raise RuntimeError("the question client could not start")
+        turns = []
+        for _ in range(JOURNAL_ROUNDS):
+            quiet = _frames(live, journal_turn_s(seconds), steps)
+            asking.set()
+            turns.append((quiet, _frames(live, journal_turn_s(seconds), steps)))
+            asking.clear()
+        stop.set()
+        latencies = results.get(timeout=90)
+        asker.join(timeout=10)
+    return turns, latencies
+
+
+def _frames(live: LiveTable, seconds: float, steps: Steps) -> Turn:
+    start_frames, start = live.frames_processed, time.perf_counter()
+    _wait(seconds, steps)
+    return live.frames_processed - start_frames, time.perf_counter() - start
+
+
+def _fps(turns: Iterable[Turn]) -> float:
+    """The frame rate over ``turns`` taken together.
+
+    >>> _fps([(60, 1.0), (30, 1.0)])
+    45.0
+    """
+    frames, seconds = map(sum, zip(*turns, strict=True))
+    return frames / seconds if seconds > 0 else 0.0
+
+
+def _turns_ratio(turns: list[tuple[Turn, Turn]]) -> float:
+    """The asking turns' frame rate over the quiet turns', all turns taken together: a
+    frame more or less at a turn's ends weighs a few in a thousand, not one in sixty.
+
+    >>> round(_turns_ratio([((60, 1.0), (57, 1.0)), ((62, 1.0), (58, 1.0))]), 3)  # 115 / 122
+    0.943
+    """
+    quiet = _fps(quiet for quiet, _ in turns)
+    return _fps(asked for _, asked in turns) / quiet if quiet > 0 else 0.0
+
+
+def _spread(turns: list[tuple[Turn, Turn]]) -> tuple[float, float]:
+    """The quartiles of the turns' own ratios (asking over the quiet turn before it): how
+    much the machine's load moved while measuring.
+
+    >>> _spread([((10, 1.0), (9, 1.0)), ((10, 1.0), (10, 1.0)), ((10, 1.0), (11, 1.0))])
+    (0.95, 1.05)
+    """
+    ratios = [(a / sa) / (q / sq) for (q, sq), (a, sa) in turns if q > 0 and sa > 0]
+    if len(ratios) < 2:
+        return (ratios[0], ratios[0]) if ratios else (0.0, 0.0)
+    low, _, high = statistics.quantiles(ratios, n=4, method="inclusive")
+    return low, high
 
 
 def _rate_beside(
@@ -337,14 +406,20 @@ def report_lines(report: dict[str, Any]) -> list[str]:
     kept = report.get("journal")
     if kept:
         ok = kept["ratio"] >= TARGET_JOURNAL_RATIO and kept["journaled"] == kept["answered"]
+        low, high = kept["spread"]
         lines.append(
             f"  journal on, {kept['per_minute']:g} questions a minute: {kept['fps']:.1f} fps, "
-            f"{kept['fps_quiet']:.1f} asking none: median ratio {kept['ratio']:.2f} (target >= "
-            f"{TARGET_JOURNAL_RATIO:.2f}); "
+            f"{kept['fps_quiet']:.1f} asking none: ratio {kept['ratio']:.3f} (target >= "
+            f"{TARGET_JOURNAL_RATIO:.2f}; {kept['turns']} turns of {kept['turn_s']:.1f} s "
+            f"each way, half of them between {low:.2f} and {high:.2f}); "
             f"{kept['answered']} answered, {kept['journaled']} journaled with "
             f"{kept['pictures']} pictures ({kept['dropped_frames']} dropped), "
             f"{kept['settled']} settled states, {kept['size_bytes'] / 1e6:.1f} MB  "
             f"{'ok' if ok else 'MISS'}"
+        )
+        lines.append(
+            f"    the same questions with no journal: ratio {kept['ratio_no_journal']:.3f}; "
+            f"the journal's own share x{kept['journal_cost']:.3f}"
         )
     if report.get("cameras"):
         lines.extend(cameras_lines(report["cameras"]))

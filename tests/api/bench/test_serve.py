@@ -3,6 +3,8 @@ journaled at a table's pace."""
 
 from __future__ import annotations
 
+import pytest
+
 from arbitre.api.bench.serve import report_lines, run_serve_bench
 
 
@@ -28,24 +30,29 @@ def test_the_serve_bench_journals_the_questions_asked_at_a_table_s_pace() -> Non
     seen: list[tuple[int, int]] = []
     report = run_serve_bench(
         clients=1,
-        seconds=2.5,
+        seconds=2.0,
         askers=1,
         cameras=False,
         floods=False,
         progress=lambda *step: seen.append(step),
     )
-    # the first server: 1 s of warm-up and three measures of 2.5 s (10 + 25 + 25 + 25
-    # tenths), then the journal's: 1 s of warm-up and eight turns of 0.3125 s without and
-    # with questions (10 + 16 x 3)
-    assert seen[-1] == (143, 143)
+    # the first server: 1 s of warm-up and three measures of 2 s (10 + 20 + 20 + 20
+    # tenths); then the journal's, twice (with the journal, then with none): 1 s of
+    # warm-up and twelve turns without and twelve with questions, each 3 x 2 s / 12 =
+    # 0.5 s (10 + 24 x 5 = 130 tenths each)
+    assert seen[-1] == (330, 330)
     kept = report["journal"]
-    # 50 questions a minute, one every 1.2 s of the 2.5 s asking: three (fewer when the
-    # first, which waits for the worker to start, is slow; one more when a loaded machine
-    # stretches the turns past 3.6 s); all journaled
-    assert kept["per_minute"] == 50 and 1 <= kept["answered"] <= 4 and kept["other"] == 0
+    assert (kept["turns"], kept["turn_s"]) == (12, 0.5)
+    # 50 questions a minute, one every 1.2 s of the 12 x 0.5 = 6 s asking: five, at 0,
+    # 1.2, 2.4, 3.6 and 4.8 s (fewer when the first, which waits for the worker to start,
+    # is slow; a sixth when the answers' time pushes the asking past 6 s); all journaled
+    assert kept["per_minute"] == 50 and 2 <= kept["answered"] <= 6 and kept["other"] == 0
     assert kept["journaled"] == kept["answered"] and 1 <= kept["pictures"] <= kept["answered"]
     assert kept["fps"] > 0
     assert kept["settled"] >= 1 and kept["size_bytes"] > 0
+    low, high = kept["spread"]
+    assert 0 < low <= high and kept["ratio_no_journal"] > 0
+    assert kept["journal_cost"] == pytest.approx(kept["ratio"] / kept["ratio_no_journal"])
     assert kept["ratio"] > 0 and kept["fps_quiet"] > 0
     assert any(
         line.startswith("  journal on, 50 questions a minute:") for line in report_lines(report)
