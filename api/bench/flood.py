@@ -45,7 +45,7 @@ SCENE_FIGURES = 1000
 
 
 def big_scene() -> bytes:
-    """A scene file of 1,000 figures (about 100 kB): the largest a club would send."""
+    """A scene file of 1,000 figures (about 60 kB): the largest a club would send."""
     lines = ["ruleset: choc-base-6", "table: {width_mm: 1800, depth_mm: 1200}", "figures:"]
     for k in range(SCENE_FIGURES):
         x, y = 40 + 50 * (k % 34), 40 + 40 * (k // 34)
@@ -68,7 +68,7 @@ def comb(top_mm: float, bottom_mm: float) -> list[list[float]]:
 
 
 def costly_question() -> bytes:
-    """A reach on a scene of 3 kB whose wood, a comb with teeth 2 km long, once took a
+    """A reach on a scene of 2 kB whose wood, a comb with teeth 2 km long, once took a
     server to gigabytes: the body of a ``POST /api/ask``."""
     scene = {
         "ruleset": "choc-base-6",

@@ -3,7 +3,7 @@ whether an obstacle's level does. The page's terrain editor offers only these, a
 in a sentence what the table's rule system leaves aside (`terrain_rules` in the state).
 
 Read from the rule packages (their terrain constants and the modules named below);
-`tests/api/test_terrain_rules.py` holds the table to them.
+`tests/api/live/test_terrain_rules.py` holds the table to them.
 """
 
 from __future__ import annotations

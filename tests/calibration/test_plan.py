@@ -3,14 +3,11 @@ by hand, against the simulator's renders, and against the club table's known ans
 
 from __future__ import annotations
 
-import json
 import math
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
-from arbitre.api.cli import app
 from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.plan import SENSORS, SetUp, cameras_of, module_px, plan
 from arbitre.vision.simulate import club_cameras, preset, render
@@ -71,28 +68,6 @@ def test_the_club_table_needs_4k_or_bigger_markers() -> None:
     smallest = plan(SetUp(*CLUB, SENSORS["1080p"], cameras=2))["smallest_marker_mm"]
     assert 20.0 < smallest < 26.0
     assert share("1080p", 2, marker_mm=smallest + 0.1) == 1.0
-
-
-def test_plan_on_the_command_line() -> None:
-    runner = CliRunner()
-    result = runner.invoke(app, ["plan", "--table", "1830x1220", "--cameras", "2", "--json"])
-    assert result.exit_code == 0, result.stderr
-    answer = json.loads(result.stdout)
-    assert answer["table_mm"] == [1830.0, 1220.0] and answer["cameras"] == 2
-    assert len(answer["anchors"]) == 6  # a table this long gets anchors at its edges' middles
-    assert answer["alternatives"]["two 4K cameras"] == 1.0
-    text = runner.invoke(app, ["plan", "--table", "1830x1220", "--camera", "4k"])
-    assert text.exit_code == 0
-    assert text.stdout.startswith("1830 x 1220 mm table, 1 3840x2160 camera 1100 mm up")
-    for bad, said in (
-        (["--table", "1830"], "--table: expected WIDTHxDEPTH"),
-        (["--table", "1830x1220", "--camera", "8k"], "--camera: expected WIDTHxDEPTH"),
-        (["--table", "1830x1220", "--fov-deg", "200"], "field of view, degrees out of range"),
-        (["--table", "nanxnan"], "--table: expected WIDTHxDEPTH"),
-    ):
-        refused = runner.invoke(app, ["plan", *bad])
-        assert refused.exit_code == 2 and said in refused.stderr, (bad, refused.stderr)
-        assert len(refused.stderr.strip().splitlines()) == 1
 
 
 def test_a_set_up_out_of_range_is_refused() -> None:

@@ -57,3 +57,17 @@ def test_an_objective_is_worth_one_loss_unless_the_scene_says() -> None:
     hill = {"id": "hill", "x_mm": 600, "y_mm": 450}
     (objective,) = options_of(_mbt(objectives=[hill])).objectives
     assert (objective.id, objective.x_mm, objective.worth) == ("hill", 600.0, 1)
+
+
+@pytest.mark.parametrize(("worth", "taken"), [(0, False), (1, True), (3, True), (4, False)])
+def test_an_objective_is_worth_one_to_three_losses_as_the_book_says(
+    worth: int, taken: bool
+) -> None:
+    # Mouvements: an objective is worth "1, 2 ou 3 pertes"; any other worth is refused.
+    hill = {"id": "hill", "x_mm": 500, "y_mm": 400, "worth": worth}
+    if taken:
+        (objective,) = options_of(_mbt(objectives=[hill])).objectives
+        assert objective.worth == worth
+    else:
+        with pytest.raises(SceneError, match="worth"):
+            _mbt(objectives=[hill])

@@ -2,24 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
-from arbitre.rules.errors import SceneError
 from arbitre.rules.questions import ask
 from tests.rules.mbt.scenes import base, mbt_scene
-
-
-@pytest.mark.parametrize(("worth", "taken"), [(0, False), (1, True), (3, True), (4, False)])
-def test_an_objective_is_worth_one_to_three_losses_as_the_book_says(
-    worth: int, taken: bool
-) -> None:
-    # Mouvements: an objective is worth "1, 2 ou 3 pertes"; any other worth is refused.
-    options = {"objectives": [{"id": "hill", "x_mm": 500, "y_mm": 400, "worth": worth}]}
-    if taken:
-        assert mbt_scene(options=options) is not None
-    else:
-        with pytest.raises(SceneError, match="worth"):
-            mbt_scene(options=options)
 
 
 def test_an_objective_both_sides_stand_on_is_held_by_none() -> None:
