@@ -21,6 +21,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -381,6 +382,27 @@ class Journal:
         self.failed = 0
         """Entries the file refused (a full disk): the last reason in ``last_error``."""
         self.last_error: str | None = None
+        self._work_lock = threading.Lock()
+        self._work_s = 0.0
+
+    @property
+    def work_s(self) -> float:
+        """The processor time spent on the journal's work so far (`working`), seconds."""
+        with self._work_lock:
+            return self._work_s
+
+    @contextmanager
+    def working(self) -> Iterator[None]:
+        """Count the processor time this thread spends in the block as the journal's work
+        (`stats`' ``work_s``): what the journal takes from the camera, whatever the load
+        of the rest of the machine."""
+        start = time.thread_time()
+        try:
+            yield
+        finally:
+            spent = time.thread_time() - start
+            with self._work_lock:
+                self._work_s += spent
 
     # --- taking entries ----------------------------------------------------------------
 
@@ -394,9 +416,13 @@ class Journal:
         return self._pictures.get(key, lambda: self._encoded(live, camera))
 
     def _encoded(self, live: LiveTable, camera: int) -> Picture | None:
-        jpeg = live.jpeg(
-            overlays=False, quality=self.jpeg_quality, camera=camera, max_width=self.frame_width_px
-        )
+        with self.working():
+            jpeg = live.jpeg(
+                overlays=False,
+                quality=self.jpeg_quality,
+                camera=camera,
+                max_width=self.frame_width_px,
+            )
         if jpeg is None:
             return None
         width, height = live.config.cameras[camera].image_size
@@ -427,7 +453,8 @@ class Journal:
             wanted = self._taken
             if self._thread is None:  # not started: written here
                 batch, self._pending = self._pending, []
-                self._write(batch)
+                with self.working():
+                    self._write(batch)
                 self._done += len(batch)
                 return True
             return self._changed.wait_for(lambda: self._done >= wanted, timeout_s)
@@ -459,7 +486,8 @@ class Journal:
                 batch, self._pending = self._pending, []
                 closing = self._closing
             if batch:
-                self._write(batch)
+                with self.working():
+                    self._write(batch)
             with self._changed:
                 self._done += len(batch)
                 self._changed.notify_all()
@@ -560,6 +588,7 @@ class Journal:
             "dropped_states": self.dropped_states,
             "failed": self.failed,
             "last_error": self.last_error,
+            "work_s": self.work_s,
         }
 
 
@@ -640,6 +669,10 @@ class RestWatch:
 
     def check(self) -> Rested | None:
         """Look once: the settled state journaled, if a figure came to rest."""
+        with self.journal.working():
+            return self._check()
+
+    def _check(self) -> Rested | None:
         fused = self.live.fused()
         markers = came_to_rest(fused.tracks, self._rested)
         if not markers:

@@ -508,3 +508,18 @@ def test_a_kill_9_loses_no_question_answered_a_second_before(club: Path) -> None
             assert entry["frame"]
         assert reader.frame(1) is not None and reader.frame(1)[:2] == b"\xff\xd8"  # a JPEG
         assert reader.stats()["settled"] >= 1  # the figures came to rest as the table started
+
+
+def test_the_journal_counts_the_processor_time_of_its_work(tmp_path: Path) -> None:
+    # What `arbitre bench serve` bounds the camera's loss by: processor time, not the
+    # time on the clock, so a wait (a synced write, a sleep) is no work.
+    journal = Journal(tmp_path / "journal.sqlite")
+    assert journal.stats()["work_s"] == 0.0
+    with journal.working():
+        end = time.thread_time() + 0.05
+        while time.thread_time() < end:  # 50 ms of processor
+            pass
+    with journal.working():
+        time.sleep(0.2)  # 200 ms on the clock, next to none of processor
+    assert 0.05 <= journal.work_s < 0.1
+    journal.close()
