@@ -43,15 +43,18 @@ class Deferred:
     module is imported (by Python's own import, so by one thread at a time) when the
     function is first called or `resolve`d."""
 
-    __slots__ = ("module", "name")
+    __slots__ = ("module", "name", "_function")
 
     def __init__(self, module: str, name: str) -> None:
         self.module = module
         self.name = name
+        self._function: Any = None
 
     def resolve(self) -> Any:
-        """The function itself, its module imported if need be."""
-        return getattr(importlib.import_module(self.module), self.name)
+        """The function itself, its module imported if need be (once: then kept)."""
+        if self._function is None:
+            self._function = getattr(importlib.import_module(self.module), self.name)
+        return self._function
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self.resolve()(*args, **kwargs)

@@ -7,6 +7,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar, Protocol, TypeVar
 
 import pydantic
@@ -121,6 +122,11 @@ class Ruleset(ABC):
     def questions(self) -> Mapping[str, Question]:
         """Every question the rule system answers, by name."""
 
+    @cached_property
+    def known_questions(self) -> Mapping[str, Question]:
+        """`questions`, made once: the table `ask` looks a question up in."""
+        return self.questions()
+
     def ask(
         self,
         scene: Scene,
@@ -136,7 +142,7 @@ class Ruleset(ABC):
         """
         if not isinstance(question, str):
             raise QuestionError(f"a question is a name, got {shown(question)}")
-        known = self.questions()
+        known = self.known_questions
         if question not in known:
             names = ", ".join(sorted(known))
             raise QuestionError(
