@@ -529,7 +529,7 @@ def _calibrate(
         float(std_values[2]),
         float(std_values[3]),
     )
-    problem = _degenerate(intrinsics, std4, normals)
+    problem = why_degenerate(intrinsics, std4, normals)
     if problem is not None:
         return failure(
             f"{problem}; the {len(views)} views do not constrain the camera (RMS "
@@ -578,7 +578,7 @@ MAX_FOLD_SHARE = 0.25
 refused (fitted nonsense); one folding farther out only draws a warning."""
 
 
-def _degenerate(
+def why_degenerate(
     intrinsics: CameraIntrinsics,
     std4: tuple[float, float, float, float],
     normals: FloatArray,
@@ -588,7 +588,7 @@ def _degenerate(
     ``normals`` is the board's normal in each view (``(k, 3)``, camera frame).
 
     >>> wide = CameraIntrinsics((640, 480), [[8e9, 0, 320], [0, 8e9, 240], [0, 0, 1]], [0] * 5)
-    >>> _degenerate(wide, (1.0, 1.0, 1.0, 1.0), np.array([[0.0, 0.5, 0.866]]))
+    >>> why_degenerate(wide, (1.0, 1.0, 1.0, 1.0), np.array([[0.0, 0.5, 0.866]]))
     'fx = 8e+09 px gives a field of view of 4.58e-06 deg across 640 px (a lens gives 1-170 deg)'
     """
     tilts = _tilts_deg(normals)

@@ -801,7 +801,7 @@ def _errors(
     d_plane = np.stack([moved[0] - moved[1], moved[2] - moved[3]], axis=-1) / (2 * step)
     # d(normalised)/d(pixel) at the centre: the inverse of the projection's Jacobian there.
     _, centre_jacobian = _project_normalised(centre, intrinsics)
-    j_pixel = d_plane @ _inverse_2x2(centre_jacobian)
+    j_pixel = d_plane @ inverse_2x2(centre_jacobian)
 
     edges = np.linalg.norm(corners - corners[:, [1, 2, 3, 0]], axis=2)
     side_px = edges.min(axis=1)  # a marker seen aslant is pinned by its shortest side
@@ -840,8 +840,8 @@ def _errors(
     height = height_move[:, :, None] * height_move[:, None, :]
     own += height
 
-    largest = _largest_eigenvalue(own + shared_covariance)
-    largest_shared = _largest_eigenvalue(shared_covariance + height)
+    largest = largest_eigenvalue(own + shared_covariance)
+    largest_shared = largest_eigenvalue(shared_covariance + height)
     return _Errors(
         np.sqrt(np.maximum(largest, 0.0)),
         np.sqrt(np.maximum(largest_shared, 0.0)),
@@ -856,7 +856,7 @@ def _pair_of_pairs(rows: list[list[float]]) -> tuple[tuple[float, float], tuple[
     return (rows[0][0], rows[0][1]), (rows[1][0], rows[1][1])
 
 
-def _inverse_2x2(matrices: FloatArray) -> FloatArray:
+def inverse_2x2(matrices: FloatArray) -> FloatArray:
     """The inverses of ``(N, 2, 2)`` matrices, by their adjugate over their determinant.
 
     np.linalg.inv spends most of its time at this size checking and dispatching; a
@@ -872,7 +872,7 @@ def _inverse_2x2(matrices: FloatArray) -> FloatArray:
     return np.asarray(adjugate / det[:, None, None], dtype=np.float64)
 
 
-def _largest_eigenvalue(matrices: FloatArray) -> FloatArray:
+def largest_eigenvalue(matrices: FloatArray) -> FloatArray:
     """The largest eigenvalue of each symmetric ``(N, 2, 2)`` matrix: half the trace plus
     half the distance between the roots. Like np.linalg.eigvalsh, it reads the lower
     triangle; a non-finite matrix is left to eigvalsh, which decides what it gives."""
@@ -948,7 +948,7 @@ def _model_moves(
         ).reshape(n, 2, -1)
         d_pixel_d_ray = marker_jacobian[:, :, 3:5]
         d_pixel_d_lens = marker_jacobian[:, :, 6 : 6 + count]
-        d_ray = -(_inverse_2x2(d_pixel_d_ray) @ d_pixel_d_lens)  # (n, 2, count)
+        d_ray = -(inverse_2x2(d_pixel_d_ray) @ d_pixel_d_lens)  # (n, 2, count)
         through_pose = j_pose @ (refit @ b_lens)
         total = through_pose + d_plane @ d_ray  # (n, 2, count)
         moves.append(total @ _square_root(lens))

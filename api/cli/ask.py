@@ -92,7 +92,9 @@ def ask(
     if common.OWN_PROCESS:  # a process of its own: bound it (a caller's process keeps its own)
         cap_memory(QUESTION_MEMORY_BYTES)
     try:
-        with _time_limit(time_limit, f"{question}: {stopped_after(time_limit)} (see --time-limit)"):
+        with within_time_limit(
+            time_limit, f"{question}: {stopped_after(time_limit)} (see --time-limit)"
+        ):
             answer = ask_question(loaded, question, args or [], extras)
     except MemoryError:
         raise fail(too_costly(question)) from None
@@ -114,16 +116,16 @@ def ask(
     typer.echo("\n".join(phrase_answer(data, language, target).lines()))
 
 
-class _OutOfTime(Exception):
-    """The alarm of `_time_limit` rang."""
+class OutOfTime(Exception):
+    """The alarm of `within_time_limit` rang."""
 
 
 RING_AGAIN_S = 0.1
-"""After its time, `_time_limit`'s alarm rings again at this interval until the work stops."""
+"""After its time, `within_time_limit`'s alarm rings again at this interval until the work stops."""
 
 
 @contextmanager
-def _time_limit(seconds: float, message: str) -> Iterator[None]:
+def within_time_limit(seconds: float, message: str) -> Iterator[None]:
     """Give up the work inside after ``seconds``: one line (``message``) and exit 2.
 
     The alarm is a signal of the main thread: where there is none (Windows, a thread)
@@ -138,7 +140,7 @@ def _time_limit(seconds: float, message: str) -> Iterator[None]:
         return
 
     def ring(_signal: int, _frame: object) -> None:
-        raise _OutOfTime
+        raise OutOfTime
 
     previous = signal.signal(signal.SIGALRM, ring)
     # It rings again every tenth of a second: an exception raised where Python ignores it
@@ -153,12 +155,12 @@ def _time_limit(seconds: float, message: str) -> Iterator[None]:
         watch.start()
     try:
         yield
-    except _OutOfTime:
+    except OutOfTime:
         raise fail(message) from None
     except SystemError as error:
         # The alarm rang inside a compiled function's C caller (numba's dispatcher), which
         # then returned as if nothing had been raised: Python wraps the ring in this.
-        if isinstance(error.__cause__, _OutOfTime):
+        if isinstance(error.__cause__, OutOfTime):
             raise fail(message) from None
         raise
     finally:

@@ -30,7 +30,7 @@ STUCK = """
 import signal, time
 from arbitre.api.cli import ask, common
 common.OWN_PROCESS = True  # as `entry` says it
-with ask._time_limit(1.0, "reach: stopped after 1 s"):
+with ask.within_time_limit(1.0, "reach: stopped after 1 s"):
     signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM])  # as a compiled loop would
     time.sleep(60)
 """

@@ -21,10 +21,10 @@ from arbitre.calibration.intrinsics import (
     CalibrationFailure,
     CalibrationResult,
     RejectedImage,
-    _degenerate,
     calibrate_camera,
     calibrate_camera_from_files,
     find_board,
+    why_degenerate,
 )
 
 REAL = Path(os.environ.get("ARBITRE_REAL_DATA", "/nonexistent"))  # set by tests/conftest.py
@@ -365,13 +365,13 @@ def test_intrinsics_no_camera_has_are_refused(
     matrix: list[list[float]], std: tuple[float, float, float, float], problem: str
 ) -> None:
     camera = CameraIntrinsics((640, 480), matrix, [0.0] * 5)
-    found = _degenerate(camera, std, TILTED_NORMALS)
+    found = why_degenerate(camera, std, TILTED_NORMALS)
     assert found is not None and found.startswith(problem)
 
 
 def test_a_plausible_camera_passes() -> None:
     camera = CameraIntrinsics((640, 480), [[535, 0, 342], [0, 535, 235], [0, 0, 1]], [0.0] * 5)
-    assert _degenerate(camera, (0.44, 0.46, 0.46, 0.51), TILTED_NORMALS) is None
+    assert why_degenerate(camera, (0.44, 0.46, 0.46, 0.51), TILTED_NORMALS) is None
 
 
 def test_a_lens_model_that_folds_near_the_centre_is_refused() -> None:
@@ -381,10 +381,10 @@ def test_a_lens_model_that_folds_near_the_centre_is_refused() -> None:
     camera = [[1000.0, 0.0, 960.0], [0.0, 1000.0, 540.0], [0.0, 0.0, 1.0]]
     tilted = np.array([[0.0, 0.5, 0.866], [0.5, 0.0, 0.866]])
     folded = CameraIntrinsics((1920, 1080), camera, [0.0, 0.0, 0.0, 0.0, -3e5])
-    problem = _degenerate(folded, (1.0, 1.0, 1.0, 1.0), tilted)
+    problem = why_degenerate(folded, (1.0, 1.0, 1.0, 1.0), tilted)
     assert problem is not None and problem.startswith("the lens distortion folds back 0.088")
     webcam = CameraIntrinsics((1920, 1080), camera, [-0.25, 0.06, 0.0, 0.0, 0.0])
-    assert _degenerate(webcam, (1.0, 1.0, 1.0, 1.0), tilted) is None
+    assert why_degenerate(webcam, (1.0, 1.0, 1.0, 1.0), tilted) is None
 
 
 def test_images_given_more_than_once_are_counted_as_given(tmp_path: Path) -> None:

@@ -19,8 +19,8 @@ from arbitre.calibration.errors import CalibrationError
 from arbitre.calibration.locate import (
     RAISED_HEIGHT_SIGMA_MM,
     LocateResult,
-    _inverse_2x2,
-    _largest_eigenvalue,
+    inverse_2x2,
+    largest_eigenvalue,
     locate_markers,
     pixels_to_table,
     place_markers,
@@ -445,18 +445,18 @@ def test_the_2x2_inverse_and_eigenvalue_agree_with_numpy_and_leave_it_the_odd_ca
     rng = np.random.default_rng(8)
     # lens Jacobians: about the focal length on the diagonal, a little off it
     jacobians = 1000.0 * (np.eye(2) + rng.normal(0.0, 0.2, (500, 2, 2)))
-    np.testing.assert_allclose(_inverse_2x2(jacobians), np.linalg.inv(jacobians), rtol=1e-12)
+    np.testing.assert_allclose(inverse_2x2(jacobians), np.linalg.inv(jacobians), rtol=1e-12)
     spread = rng.normal(0.0, 1.0, (500, 2, 3)) * rng.uniform(1e-3, 1e3, (500, 1, 1))
     covariances = spread @ np.transpose(spread, (0, 2, 1))
     covariances[:, 0, 1] += 1.0  # an upper triangle that disagrees: both read the lower one
     np.testing.assert_allclose(
-        _largest_eigenvalue(covariances), np.linalg.eigvalsh(covariances)[:, -1], rtol=1e-13
+        largest_eigenvalue(covariances), np.linalg.eigvalsh(covariances)[:, -1], rtol=1e-13
     )
     with pytest.raises(np.linalg.LinAlgError):
-        _inverse_2x2(np.array([[[1.0, 2.0], [2.0, 4.0]]]))
+        inverse_2x2(np.array([[[1.0, 2.0], [2.0, 4.0]]]))
     odd = np.array([[[np.nan, 0.0], [0.0, 1.0]], [[np.inf, 0.0], [0.0, 1.0]]])
-    np.testing.assert_array_equal(_inverse_2x2(odd), np.linalg.inv(odd))
-    np.testing.assert_array_equal(_largest_eigenvalue(odd), np.linalg.eigvalsh(odd)[:, -1])
+    np.testing.assert_array_equal(inverse_2x2(odd), np.linalg.inv(odd))
+    np.testing.assert_array_equal(largest_eigenvalue(odd), np.linalg.eigvalsh(odd)[:, -1])
 
 
 # Terrain pieces carrying a marker: placed by their marker, listed apart from the figures.

@@ -170,11 +170,11 @@ def test_an_alarm_lost_once_still_stops_the_work(capsys: pytest.CaptureFixture[s
     stops with its one line, not after its 5 s (a single ring would let it run them)."""
     lost = []
     started = time.monotonic()
-    with pytest.raises(typer.Exit) as stopped, ask._time_limit(0.05, "stopped after 0.05 s"):
+    with pytest.raises(typer.Exit) as stopped, ask.within_time_limit(0.05, "stopped after 0.05 s"):
         while time.monotonic() < started + 5.0:
             try:
                 time.sleep(0.01)
-            except ask._OutOfTime:
+            except ask.OutOfTime:
                 if lost:
                     raise
                 lost.append(time.monotonic() - started)
@@ -209,14 +209,14 @@ def test_an_alarm_wrapped_by_a_compiled_caller_still_stops_the_work(
     def compiled_caller() -> None:
         try:
             time.sleep(5.0)
-        except ask._OutOfTime as ring:
+        except ask.OutOfTime as ring:
             raise SystemError("CPUDispatcher returned a result with an exception set") from ring
 
-    with pytest.raises(typer.Exit) as stopped, ask._time_limit(0.05, "stopped after 0.05 s"):
+    with pytest.raises(typer.Exit) as stopped, ask.within_time_limit(0.05, "stopped after 0.05 s"):
         compiled_caller()
     assert stopped.value.exit_code == 2
     assert capsys.readouterr().err == "arbitre: stopped after 0.05 s\n"
-    with pytest.raises(SystemError, match="not a ring"), ask._time_limit(5.0, "never"):
+    with pytest.raises(SystemError, match="not a ring"), ask.within_time_limit(5.0, "never"):
         raise SystemError("not a ring")
 
 
