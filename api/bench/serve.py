@@ -70,9 +70,7 @@ def _ticks(seconds: float) -> int:
 
 
 def _rate(live: LiveTable, seconds: float, steps: Steps) -> float:
-    start_frames, start = live.frames_processed, time.perf_counter()
-    _wait(seconds, steps)
-    return (live.frames_processed - start_frames) / (time.perf_counter() - start)
+    return _fps([_frames(live, seconds, steps)])
 
 
 def run_serve_bench(

@@ -374,7 +374,7 @@ def about_question(
 def groups_answer(scene: Scene, kept: LastScene | None = None) -> dict[str, Any] | None:
     """The ``groups`` answer's JSON of ``scene`` (kept with the last scene of ``kept``,
     when given); None for a rule system without groups (M.U.S.G., Confrontation)."""
-    if "groups" not in find_ruleset(scene.ruleset).questions():
+    if "groups" not in find_ruleset(scene.ruleset).known_questions:
         return None
 
     def compute() -> dict[str, Any]:

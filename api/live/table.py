@@ -406,7 +406,7 @@ class LiveTable:
             "terrain": terrain_of(self.config, tracks),
             "terrain_version": terrain_version,
             "ruleset": ruleset.name,
-            "questions": sorted(ruleset.questions()),
+            "questions": sorted(ruleset.known_questions),
             "terrain_rules": terrain_read(ruleset.name, self.config.options),
             "unit": unit.name if unit else None,
             "unit_mm": unit.mm if unit else None,

@@ -94,7 +94,7 @@ def scene_view(scene: Scene, data: dict[str, Any]) -> dict[str, Any]:
     problem: str | None = None
     ruleset = find_ruleset(scene.ruleset)
     groups: dict[str, Any] = {"groups": {}, "warnings": []}
-    if "groups" in ruleset.questions():  # MUSG and Confrontation have none
+    if "groups" in ruleset.known_questions:  # MUSG and Confrontation have none
         try:
             groups = ask(scene, "groups", []).to_json()
         except RulesError as error:
@@ -125,7 +125,7 @@ def scene_view(scene: Scene, data: dict[str, Any]) -> dict[str, Any]:
             for f in scene.figures
         ],
         "ruleset": scene.ruleset,
-        "questions": sorted(ruleset.questions()),
+        "questions": sorted(ruleset.known_questions),
         "unit": unit.name,
         "unit_mm": unit.mm,
         "grid": ruleset.grid(scene),
