@@ -10,11 +10,9 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from numpy.typing import NDArray
 from pythonosc.osc_bundle import OscBundle
 from pythonosc.osc_message import OscMessage
 from pythonosc.osc_packet import OscPacket
@@ -32,8 +30,8 @@ from arbitre.api.live.tuio import (
     tuio_bundle,
     tuio_messages,
 )
-from arbitre.vision.sources import FrameSource
 from arbitre.vision.tracking import Track
+from tests.api.routes.served import Unplugged
 
 PROFILE = "/tuio/2Dobj"
 FLOAT32_EPS = 1e-6  # OSC floats are 32-bit: about 7 significant digits
@@ -239,19 +237,6 @@ def test_the_camera_loop_never_waits_for_a_send_and_the_newest_frame_wins(
 
 
 # --- a live table sending to a real socket ------------------------------------------
-
-
-class Unplugged(FrameSource):
-    """The demo camera, which can be unplugged (no frame) and plugged back."""
-
-    description = "test camera"
-
-    def __init__(self, inner: FrameSource) -> None:
-        self.inner = inner
-        self.plugged = True
-
-    def read(self) -> NDArray[np.uint8] | None:
-        return self.inner.read() if self.plugged else None
 
 
 @pytest.fixture(scope="module")
