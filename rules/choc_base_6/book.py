@@ -95,6 +95,17 @@ def figure_pj(figure: Figure) -> int:
     return NUMBERS.wounded_pj if figure.wounded else NUMBERS.pj
 
 
+def is_close_combat(figure: Figure) -> bool:
+    """Whether a figure is CR: every figure that is not TD, one without a type too
+    (§2.3.1: « Les CR sont TOUTES les autres figurines »).
+
+    >>> brave, archer = Figure("brave", "red", 0, 0), Figure("archer", "red", 0, 0, type="TD")
+    >>> is_close_combat(brave), is_close_combat(archer)
+    (True, False)
+    """
+    return figure.type != SHOOTER_TYPE
+
+
 def is_sniper(figure: Figure) -> bool:
     return bool(figure.attrs.get("sniper", False))
 
@@ -145,7 +156,7 @@ def impact_answer(
             why = reason_words(verdict.reasons)
             warnings.append(f"{attacker.name} may not shoot at {target.name} ({why})")
     elif action == "close":
-        counted = [f for f in attacker.figures if f.type == CLOSE_COMBAT_TYPE]
+        counted = [f for f in attacker.figures if is_close_combat(f)]
         touching = in_contact()
         if touching is None:
             warnings.append(
@@ -201,7 +212,7 @@ def potentials_answer(group: GroupLike, unit: Unit, where: str = "") -> Potentia
     pj = sum(figure_pj(f) for f in group.figures)
     pa = min(figure_pa(f) for f in group.figures)
     pi_fire = sum(figure_pi(f) for f in group.figures if f.type == SHOOTER_TYPE)
-    pi_close = sum(figure_pi(f) for f in group.figures if f.type == CLOSE_COMBAT_TYPE)
+    pi_close = sum(figure_pi(f) for f in group.figures if is_close_combat(f))
     return PotentialsAnswer(
         question="potentials",
         message=f"{group.name}{where}: {pj} PJ, PA {pa}, PI {pi_fire} shooting, "
