@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 from arbitre.rules.answers import Margin, Said, warning_lines, with_certainty
 from arbitre.rules.errors import QuestionError, UnknownName
@@ -73,6 +74,8 @@ def damage_question(
         warnings.append(
             Said("mounted_target", "a mounted target: roll 1d6 first, 1-3 the horse, 4-6 the rider")
         )
+    # « Vétérans : peuvent relancer les jets de Dégâts de Tir ratés », and guards (§8.0)
+    reroll = is_veteran(target)
     rolled: int | None = None
     outcome: str | None = None
     if die is not None:
@@ -80,7 +83,16 @@ def damage_question(
         if not 1 <= rolled <= FACES:
             raise QuestionError(f"a die shows 1 to {FACES}, got {die!r}")
         outcome = damage(rolled, modifier)
-    spread = {k: probability(v) for k, v in damage_distribution(modifier).items()}
+    if reroll and outcome in (None, "out"):
+        warnings.append(
+            Said(
+                "damage_reroll",
+                "{figure} is a veteran or a guard: a damage roll that puts it out is rolled "
+                "again (in the chances)",
+                figure=target.id,
+            )
+        )
+    spread = {k: probability(v) for k, v in damage_distribution(modifier, reroll=reroll).items()}
     text = f"damage of {shooter.id} on {target.id}: modifier {modifier:+d}" + (
         f", die {rolled} -> {outcome}"
         if rolled is not None
@@ -93,6 +105,7 @@ def damage_question(
         target=target.id,
         modifier=modifier,
         cover_weight=weight,
+        reroll=reroll,
         die=rolled,
         outcome=outcome,
         distribution=spread,
@@ -114,8 +127,9 @@ def volley_question(
     Extra hits on a loose-order group or single figures go to the figure nearest the
     previous one hit, within 8 cm of it, seen by one of the volley's shooters, in the
     group's arc and not in total cover; on a close-order group the target's owner
-    chooses among its figures not in total cover, « Exception : s'il obtient un triple 5 ou
-    6, le tireur peut choisir de viser le leader du Groupe, sans sauvegarde possible ».
+    chooses among its figures not in total cover, even out of the arc or of range,
+    « Exception : s'il obtient un triple 5 ou 6, le tireur peut choisir de viser le leader
+    du Groupe, sans sauvegarde possible ».
     ``rolls``: the volley's dice as they lie (after the cover's re-rolls), which give the
     hits and whether they show that triple.
     """
@@ -144,13 +158,18 @@ def volley_question(
     spread = volley_distribution(dice, threshold, reroll)
     team = [f for f in group.figures if f.id in shooters]
     prey = _prey(scene, target)
-    eligible = [f for f in prey if _reachable(scene, team, f, [g.id for g in group.figures])]
     order: list[str] | None
     target_group = find_groups(scene).of_figure(target.id)
     if target_group.formed and not target_group.loose:
+        # « toutes les figurines du groupe cible peuvent être touchées par des multiples,
+        # exceptées celles en couvert total. Même si elles sont en-dehors de l'arc de tir ou
+        # hors de portée »: total cover alone keeps a figure of a close-order group out.
         order = None
-        names = [target.id] + [f.id for f in eligible if f.id != target.id]
+        names = [target.id] + [
+            f.id for f in prey if f.id != target.id and _not_in_total_cover(scene, team, f)
+        ]
     else:
+        eligible = [f for f in prey if _reachable(scene, team, f, [g.id for g in group.figures])]
         order = _chain(scene, target, eligible, options.mm(NUMBERS.volley_spread_cm))
         names = list(order)
     exposed = _leader_exposed(options, target_group, names, dice, reroll, rolls)
@@ -279,6 +298,12 @@ def _reachable(scene: Scene, team: Sequence[Figure], figure: Figure, friends: li
     return False
 
 
+def _not_in_total_cover(scene: Scene, team: Sequence[Figure], figure: Figure) -> bool:
+    """Some shooter of the volley sees the figure out of total cover (§6.2.4)."""
+    options = options_of(scene)
+    return any(cover(scene, options, shooter, figure).grade != "total" for shooter in team)
+
+
 def _chain(scene: Scene, target: Figure, eligible: list[Figure], spread_mm: float) -> list[str]:
     """The target, then each time the eligible figure nearest the previous one (<= spread)."""
     gaps = gaps_of(scene)
@@ -361,6 +386,25 @@ def _side_dice(
     if charging and across and not is_mounted(lead):
         dice += MELEE.foot_charging_across_obstacle
     return max(1, dice + MELEE.second_attacker * (len(fighters) - 1))
+
+
+def is_veteran(figure: Figure) -> bool:
+    """Veterans win a tied melee, and so do guards (§8.0: « Gardes : [...] Elles bénéficient
+    également des mêmes avantages que les troupes classées Vétérans »)."""
+    return bool(figure.attrs.get("veteran", False) or figure.attrs.get("guard", False))
+
+
+def _veterans_win_ties(
+    odds: dict[str, Fraction], attackers: list[Figure], defenders: list[Figure]
+) -> dict[str, Fraction]:
+    """The odds once a tie goes to the veterans (§8.0: « Un Vétéran gagne une Mêlée en cas
+    d'égalité »): when every figure of one side is a veteran (or a guard) and none of the
+    other is, that side's ties are wins."""
+    if all(map(is_veteran, attackers)) and not any(map(is_veteran, defenders)):
+        return {"win": odds["win"] + odds["tie"], "tie": Fraction(0), "lose": odds["lose"]}
+    if all(map(is_veteran, defenders)) and not any(map(is_veteran, attackers)):
+        return {"win": odds["win"], "tie": Fraction(0), "lose": odds["lose"] + odds["tie"]}
+    return odds
 
 
 def _weapon_rerolls(fighters: list[Figure]) -> int:
@@ -462,9 +506,13 @@ def melee_question(
     again_a = melee_rerolls(ferocious=fierce_a, against_ferocious=fierce_b)
     again_b = melee_rerolls(ferocious=fierce_b, against_ferocious=fierce_a)
     weapons_a, weapons_b = (_weapon_rerolls(side) for side in (attackers, defenders))
-    odds = contest(
-        hits_pmf(dice_a, hits_on_a, again_a, weapons_a),
-        hits_pmf(dice_b, hits_on_b, again_b, weapons_b),
+    odds = _veterans_win_ties(
+        contest(
+            hits_pmf(dice_a, hits_on_a, again_a, weapons_a),
+            hits_pmf(dice_b, hits_on_b, again_b, weapons_b),
+        ),
+        attackers,
+        defenders,
     )
     warnings = [
         Said(
@@ -583,7 +631,7 @@ def _resolve(
 def _duel(first: Figure, first_hits: int, second: Figure, second_hits: int) -> str:
     if first_hits == second_hits:
         for figure, other in ((first, second), (second, first)):
-            if figure.attrs.get("veteran", False) and not other.attrs.get("veteran", False):
+            if is_veteran(figure) and not is_veteran(other):
                 return f"{figure.id} (veteran) beats {other.id}"
         return f"{first.id} and {second.id} tie: both recoil 1 cm"
     winner, loser = (first, second) if first_hits > second_hits else (second, first)
