@@ -109,6 +109,8 @@ def move_answer(
         if not contact_with:
             reasons.append(Reason.CHARGE_SHORT)
 
+    if mode == "run" and left is not None and left < NUMBERS.action_points["run"]:
+        reasons.append(Reason.TOO_FEW_ACTION_POINTS)  # "Courir (2PA)"
     if any(
         r in reasons for r in (Reason.OFF_TABLE, Reason.IMPASSABLE, Reason.DESTINATION_OCCUPIED)
     ):

@@ -24,6 +24,7 @@ REASON_WORDS = {
     Reason.OVER_ALLOWANCE: "too far",
     Reason.CHARGE_SHORT: "the charge ends out of contact",
     Reason.NOT_IN_CONTACT: "not engaged in a melee",
+    Reason.TOO_FEW_ACTION_POINTS: "too few action points left (a run costs 2 PA)",
 }
 
 
