@@ -133,6 +133,16 @@ def weapon_of(figure: Figure) -> Weapon | None:
         raise QuestionError(f"figure {figure.id!r}: {error}") from None
 
 
+def command_of(figure: Figure) -> int | None:
+    """A figure's Cd (``attrs.command``), None when the scene does not give it."""
+    value = figure.attrs.get("command")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise QuestionError(f"{figure.id}: attrs.command must be a whole number, got {value!r}")
+    return value
+
+
 def rank_index(figure: Figure) -> int | None:
     """A figure's rank among `RANKS`, 0 for the lowest; None when it has none."""
     rank = figure.attrs.get("rank")

@@ -10,7 +10,7 @@ from arbitre.rules.answers import Reason, Said, counted, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene, sigma_between
 from arbitre.rules.musg.answers import CommandTestsAnswer
-from arbitre.rules.musg.bases import rank_index, weapon_of
+from arbitre.rules.musg.bases import command_of, rank_index, weapon_of
 from arbitre.rules.musg.book import NUMBERS, RANKS, TESTS
 from arbitre.rules.musg.options import options_of
 from arbitre.rules.musg.sight import line_of_sight
@@ -81,7 +81,7 @@ def tests_answer(scene: Scene, a: str, b: str) -> CommandTestsAnswer:
     enemies = scene.are_enemies(figure.side, other.side)
     reasons = () if enemies else (Reason.TARGET_NOT_ENEMY,)
     allies, margins = allies_near(scene, figure)
-    command = _command(figure)
+    command = command_of(figure)
     threshold = None if command is None else command + len(allies)
     ranks = {"rank": figure.attrs.get("rank"), "other_rank": other.attrs.get("rank")}
     above = outranks(other, figure)
@@ -127,16 +127,6 @@ def tests_answer(scene: Scene, a: str, b: str) -> CommandTestsAnswer:
         tests=tests,
         warnings=tuple(warnings),
     )
-
-
-def _command(figure: Figure) -> int | None:
-    """A figure's Cd (``attrs.command``), None when the scene does not give it."""
-    value = figure.attrs.get("command")
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise QuestionError(f"{figure.id}: attrs.command must be a whole number, got {value!r}")
-    return value
 
 
 def _missing(a: str, b: str, tests: tuple[dict[str, Any], ...], command: int | None) -> list[str]:

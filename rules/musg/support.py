@@ -8,6 +8,7 @@ from arbitre.rules.musg.answers import LeaveAnswer, SupportAnswer
 from arbitre.rules.musg.bases import (
     attention_chef_of,
     base_gap_mm,
+    command_of,
     measured_mm,
     move_pas_of,
     rank_index,
@@ -94,25 +95,26 @@ def allies_near(scene: Scene, figure: Figure) -> tuple[tuple[str, ...], list[Mar
 
 
 def support_answer(scene: Scene, a: str) -> SupportAnswer:
-    """Allies within support range of A, and higher ranks it may test on."""
+    """Allies within support range of A, and the friends on whose higher Cd it may test."""
     options = options_of(scene)
     unit = unit_of(scene)
     figure = figure_named(scene, a)
     support_mm = unit.to_mm(NUMBERS.support_pas)
     leader_mm = unit.to_mm(NUMBERS.leader_pas)
-    own_rank = rank_index(figure)
     allies, margins = allies_near(scene, figure)
-    leaders: list[tuple[int, float, str]] = []
+    leaders: list[tuple[int, int, float, str]] = []
     chief_near = False
     for other in scene.figures:
         if other.id == figure.id or scene.are_enemies(figure.side, other.side):
             continue
-        rank = rank_index(other)
-        if rank is not None and (own_rank is None or rank > own_rank):
+        if _leads(other, figure):
             d = measured_mm(figure, other, options)
             sigma = sigma_between(figure, other)
             if at_most(d, leader_mm):
-                leaders.append((-rank, d, other.id))
+                cd = command_of(other)
+                leaders.append(
+                    (-(-1 if cd is None else cd), -(rank_index(other) or 0), d, other.id)
+                )
                 chief_near = chief_near or other.attrs.get("rank") == "chief"
             margins.append(Margin(f"leader {other.id}", abs(leader_mm - d), sigma))
     leaders.sort()
@@ -122,7 +124,7 @@ def support_answer(scene: Scene, a: str) -> SupportAnswer:
         f"{a}: {counted(len(allies), 'ally', 'allies')} within "
         f"{in_units(NUMBERS.support_pas, 'pas', 'g')} (+{len(allies)} Cd)"
         + (
-            f"; may test on the Cd of {', '.join(x[2] for x in leaders)} "
+            f"; may test on the Cd of {', '.join(x[-1] for x in leaders)} "
             f"within {NUMBERS.leader_pas:g} pas"
             if leaders
             else ""
@@ -136,7 +138,7 @@ def support_answer(scene: Scene, a: str) -> SupportAnswer:
         figure=a,
         allies=allies,
         cd_bonus=len(allies),
-        leaders=tuple(x[2] for x in leaders),
+        leaders=tuple(x[-1] for x in leaders),
         chief_near=chief_near,
         attention_chef=attention,
         support_mm=support_mm,
@@ -145,3 +147,14 @@ def support_answer(scene: Scene, a: str) -> SupportAnswer:
         leader_units=NUMBERS.leader_pas,
         unit=unit.name,
     )
+
+
+def _leads(other: Figure, figure: Figure) -> bool:
+    """Whether ``figure`` may take its end-of-turn test on ``other``'s Cd: "selon un Cd
+    supérieur d'un personnage se trouvant à moins de 4 pas de lui" (Fin du tour). With
+    both Cds given, a higher Cd; without them, a higher rank stands for it."""
+    own, theirs = command_of(figure), command_of(other)
+    if own is not None and theirs is not None:
+        return theirs > own
+    rank, own_rank = rank_index(other), rank_index(figure)
+    return rank is not None and (own_rank is None or rank > own_rank)
