@@ -45,6 +45,9 @@ MAX_BONUS = 10
 """The largest ``attrs.pa_bonus`` or ``attrs.pi_bonus`` a figure may carry, either way."""
 ImpactAction = Literal["fire", "close"]
 """The ``action`` option of ``impact``: a shot or a close combat."""
+BonusTo = Literal["pi", "impact"]
+"""The ``bonus_to`` option of ``impact``: the group bonus (ANNEXE 1, « +1 à l'impact global du
+groupe ») added to the PI total before the die, or to the impact after it."""
 BLOCKING_TERRAIN = (TerrainKind.IMPASSABLE, TerrainKind.BUILDING)
 TOUCH_MM = 1e-6  # bases closer than this to touching count as touching, not overlapping
 SHOOTER_TYPE = "TD"
@@ -141,12 +144,15 @@ def impact_answer(
     bonus: int,
     fire: Callable[[], FireAnswer],
     in_contact: Callable[[], bool | None],
-) -> ImpactAnswer:
-    """The impact of a shot or a close combat, on any CB6 surface.
+    bonus_to: BonusTo = "pi",
+) -> LossAnswer:
+    """The impact of a shot or a close combat, on any CB6 surface, and whether it removes
+    the target group (an impact of at least its PJ, §4.2).
 
     ``fire`` and ``in_contact`` ask the surface's own rules whether the action is
     allowed (``in_contact`` gives None when it cannot be measured); the arithmetic
-    is the same everywhere.
+    is the same everywhere. The group bonus is added to the PI total before the die
+    (``bonus_to: pi``, the reading) or to the impact after it (``bonus_to: impact``).
     """
     warnings: list[str] = []
     if action == "fire":
@@ -178,21 +184,38 @@ def impact_answer(
             )
     else:
         raise QuestionError(f"action must be 'fire' or 'close', got {action!r}")
-    pi_total = max(0, sum(figure_pi(f) for f in counted) + bonus)  # a malus stops at 0
+    before, after = (bonus, 0) if bonus_to == "pi" else (0, bonus)
+    pi_total = max(0, sum(figure_pi(f) for f in counted) + before)  # a malus stops at 0
+    faces = {f: max(0, impact(pi_total, f) + after) for f in range(1, NUMBERS.die_faces + 1)}
+    target_pj = sum(figure_pj(f) for f in target.figures)
+    removing = sum(1 for value in faces.values() if value >= target_pj)
     what = "shot" if action == "fire" else "close combat"
+    added = f" + bonus {after}" if after else ""
     spread: dict[int, int] | None = None
     result: int | None = None
     if die is None:
-        spread = impact_distribution(pi_total)
-        listing = ", ".join(f"{value}: {faces}/6" for value, faces in spread.items())
-        text = f"{what} of {attacker.name} on {target.name}: PI {pi_total}; impact {listing}"
-    else:
-        result = impact(pi_total, die)
+        counts: dict[int, int] = defaultdict(int)
+        for value in faces.values():
+            counts[value] += 1
+        spread = dict(sorted(counts.items()))
+        listing = ", ".join(f"{value}: {n}/6" for value, n in spread.items())
         text = (
-            f"{what} of {attacker.name} on {target.name}: PI {pi_total}, die {die}"
+            f"{what} of {attacker.name} on {target.name}: PI {pi_total}{added}; impact {listing}"
+            f"; {removing}/6 remove {target.name} ({target_pj} PJ)"
+        )
+    else:
+        result = faces[die]
+        text = (
+            f"{what} of {attacker.name} on {target.name}: PI {pi_total}, die {die}{added}"
             f" -> impact {result}"
         )
-    return ImpactAnswer(
+        if result >= target_pj:
+            text += f", at least the {target_pj} PJ of {target.name}: the group is removed"
+    return LossAnswer(
+        target_pj=target_pj,
+        removes_target=None if result is None else result >= target_pj,
+        removing_faces=removing,
+        bonus_to=bonus_to,
         question="impact",
         message=text + warning_lines(warnings),
         attacker=attacker.name,
@@ -226,6 +249,22 @@ def potentials_answer(group: GroupLike, unit: Unit, where: str = "") -> Potentia
         pi_close=pi_close,
         unit=unit.name,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class LossAnswer(ImpactAnswer):
+    """An impact and what it does to the target group: removed when the impact reaches its
+    PJ (« Si l'impact est de 3 ou plus, le nombre de PJ du groupe est atteint ou dépassé, et
+    les deux figurines sont éliminés », §4.2).
+
+    ``removes_target`` is None when no die is given; ``removing_faces`` counts the faces
+    (of 6) that remove it.
+    """
+
+    target_pj: int = 0
+    removes_target: bool | None = None
+    removing_faces: int = 0
+    bonus_to: str = "pi"
 
 
 class GroupLike(Protocol):

@@ -45,6 +45,7 @@ from arbitre.rules.choc_base_6.activation import (
 from arbitre.rules.choc_base_6.book import (
     NUMBERS,
     SHOOTER_TYPE,
+    BonusTo,
     ImpactAction,
     figure_pa,
     figure_pi,
@@ -377,6 +378,7 @@ class ChocBase6Grid(Ruleset):
         action: ImpactAction = "fire",
         die: Die | None = None,
         bonus: Bonus = 0,
+        bonus_to: BonusTo = "pi",
     ) -> ImpactAnswer:
         grouping = cell_groups(scene)
         attacker, target = (
@@ -391,6 +393,7 @@ class ChocBase6Grid(Ruleset):
             bonus,
             fire=lambda: self.fire(scene, a, b),
             in_contact=lambda: self.contact(scene, a, b).contact,
+            bonus_to=bonus_to,
         )
 
     def potentials(self, scene: Scene, a: str) -> PotentialsAnswer:

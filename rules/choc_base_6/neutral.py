@@ -59,6 +59,7 @@ from arbitre.rules.choc_base_6.book import (
     NUMBERS,
     SHOOTER_TYPE,
     TOUCH_MM,
+    BonusTo,
     ImpactAction,
     figure_pa,
     figure_pi,
@@ -387,6 +388,7 @@ class ChocBase6Neutral(MeasuringRuleset):
         action: ImpactAction = "fire",
         die: Die | None = None,
         bonus: Bonus = 0,
+        bonus_to: BonusTo = "pi",
     ) -> ImpactAnswer:
         grouping = find_groups(scene)
         attacker, target = grouping.named(scene, a), grouping.named(scene, b)
@@ -399,6 +401,7 @@ class ChocBase6Neutral(MeasuringRuleset):
             bonus,
             fire=lambda: self.fire(scene, a, b),
             in_contact=lambda: self.contact(scene, a, b).contact if measured else None,
+            bonus_to=bonus_to,
         )
 
     def potentials(self, scene: Scene, a: str) -> PotentialsAnswer:

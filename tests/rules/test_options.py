@@ -81,7 +81,7 @@ def test_a_choice_names_its_choices() -> None:
 
 def test_an_unknown_option_names_the_ones_taken() -> None:
     message = refusal(CB6, "impact", ["A", "B"], {"colour": "red"})
-    assert message == "impact does not take colour (it takes: action, die, bonus)"
+    assert message == "impact does not take colour (it takes: action, die, bonus, bonus_to)"
     assert refusal(CB6, "groups", [], {"die": 3}) == (
         "groups does not take die (it takes no options)"
     )

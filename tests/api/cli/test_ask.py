@@ -136,7 +136,9 @@ def test_other_question_options_go_through_with() -> None:
     assert json.loads(out)["impact"] == 2
     code, _, err = run("ask", str(EXAMPLE), "impact", "alpins", "verts", "--with", "colour=red")
     assert code == 2
-    assert err.strip() == "arbitre: impact does not take colour (it takes: action, die, bonus)"
+    assert err.strip() == (
+        "arbitre: impact does not take colour (it takes: action, die, bonus, bonus_to)"
+    )
     code, _, err = run("ask", str(EXAMPLE), "groups", "--with", "oops")
     assert code == 2
     assert "--with takes KEY=VALUE" in err
