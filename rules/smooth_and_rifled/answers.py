@@ -104,6 +104,7 @@ class SRDamageAnswer(Answer):
     target: str = ""
     modifier: int = 0
     cover_weight: str | None = None
+    reroll: bool = False
     die: int | None = None
     outcome: str | None = None
     distribution: dict[str, float] = field(default_factory=dict)

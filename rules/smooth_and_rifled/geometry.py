@@ -108,7 +108,10 @@ def line_of_fire(
     p, q = shooter.xy, target.xy
     prints = footprints(scene)
     gaps = gaps_of(scene).row(index_of(scene, shooter.id))
-    skip = {shooter.id, target.id, *friends}
+    # a gun shelters its gunners rather than hiding them (Artillerie: « le canon fournit un
+    # couvert léger »): it does not block the line to them
+    served = served_gun(scene, target)
+    skip = {shooter.id, target.id, *friends, *([served.id] if served else [])}
     others = [
         i
         for i, f in enumerate(scene.figures)
@@ -266,7 +269,23 @@ def cover(scene: Scene, options: SmoothAndRifledOptions, shooter: Figure, target
             edge = float(feature.geometry.boundary.distance(centre))
             shelter_margin = edge if shelter_margin is None else min(shelter_margin, edge)
     names = dict.fromkeys([f.id for f in counted] + [f.id for f in sheltering])
+    served = served_gun(scene, target)
+    if served is not None and shooter.type != "artillery":
+        # Artillerie: « Quand les artilleurs sont pris pour cible par des armes à feu, le
+        # canon fournit un couvert léger ou, s'il est équipé d'une protection (+5 points), un
+        # couvert lourd. »
+        names[served.id] = None
+        grade = "partial" if grade == "none" else grade
+        shield = "heavy" if served.attrs.get("shield", False) else "light"
+        weight = "heavy" if "heavy" in (weight, shield) else "light"
     return Cover(tuple(names), level, grade, weight, margin, shelter_margin)
+
+
+def served_gun(scene: Scene, figure: Figure) -> Figure | None:
+    """The gun a gunner serves (``attrs.crew_of`` names it), or None for other figures."""
+    name = figure.attrs.get("crew_of")
+    gun = scene.figure(str(name)) if name is not None else None
+    return gun if gun is not None and gun.type == "artillery" else None
 
 
 @dataclass(frozen=True, slots=True)

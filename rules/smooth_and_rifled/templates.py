@@ -13,7 +13,14 @@ from fractions import Fraction
 import numpy as np
 import shapely
 
-from arbitre.rules.answers import Margin, Reason, deciding, warning_lines, with_certainty
+from arbitre.rules.answers import (
+    Margin,
+    Reason,
+    Said,
+    deciding,
+    warning_lines,
+    with_certainty,
+)
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Degrees
@@ -21,7 +28,13 @@ from arbitre.rules.ruleset import coordinate_mm
 from arbitre.rules.smooth_and_rifled.answers import SRTemplateAnswer
 from arbitre.rules.smooth_and_rifled.bases import footprints, gaps_of, index_of
 from arbitre.rules.smooth_and_rifled.book import GUNS, MM_PER_CM, NUMBERS, Gun
-from arbitre.rules.smooth_and_rifled.dice import TO_HIT, at_least, band_of, sum_pmf
+from arbitre.rules.smooth_and_rifled.dice import (
+    TO_HIT,
+    at_least,
+    at_least_rerolling_one,
+    band_of,
+    sum_pmf,
+)
 from arbitre.rules.smooth_and_rifled.geometry import hits_in, muzzle, sector, strip_lengths_mm
 from arbitre.rules.smooth_and_rifled.groups import resolve
 from arbitre.rules.smooth_and_rifled.options import Calibre, LengthCm, options_of
@@ -105,6 +118,16 @@ def roundshot_question(
             + (f" x{numbers.strip_factor}" if numbers.strip_factor > 1 else "")
         )
     to_hit = TO_HIT[band] if band is not None else None
+    rifled = bool(gun.attrs.get("rifled", False))
+    if rifled and to_hit is not None:
+        warnings.append(Said("rifled_reroll", "a rifled gun re-rolls 1d6 to hit (in the chance)"))
+    shot_chance: float | None = None
+    if to_hit is not None:
+        shot_chance = float(
+            at_least_rerolling_one(ARTILLERY_DICE, to_hit)
+            if rifled
+            else at_least(ARTILLERY_DICE, to_hit)
+        )
     text = (
         f"round shot of {gun.id} at {target.id}: {distance / MM_PER_CM:.1f} cm"
         + (f", {band} range, {to_hit}+ on 3d6" if band else ", out of range")
@@ -127,7 +150,7 @@ def roundshot_question(
         unit="cm",
         band=band,
         to_hit_3d6=to_hit,
-        shot_hit_probability=float(at_least(ARTILLERY_DICE, to_hit)) if to_hit else None,
+        shot_hit_probability=shot_chance,
         size_mm=size_mm,
         size_units=None if size_mm is None else size_mm / MM_PER_CM,
         hit=tuple(hit),
