@@ -81,6 +81,7 @@ class Reason(StrEnum):
     SKIRMISHERS_NO_GROUP_CHARGE = "skirmishers_no_group_charge"
     NOT_AT_OBSTACLE = "not_at_obstacle"
     CROSSING_DEFENDED = "crossing_defended"
+    SHAKEN = "shaken"
     TOO_FEW_ACTION_POINTS = "too_few_action_points"
 
 

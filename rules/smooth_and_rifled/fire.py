@@ -240,6 +240,9 @@ def _shot(
     medium_mm = options.mm(range_cm)
     distance = figure_gap_mm(scene, shooter, target)
     shot = _Shot(shooter, distance, medium_mm)
+    if shooter.attrs.get("shaken", False):
+        # §6.2.9: « Une figurine Secouée ne peut effectuer aucune Action »: it does not shoot
+        shot.reasons.append(Reason.SHAKEN)
     sigma = sigma_between(shooter, target)
     margins: list[Margin] = []
     extreme = extreme_allowed(shooter, aimed=aimed, group_fire=group_fire)

@@ -253,6 +253,7 @@ def move_question(
             )
         blocked_by.extend(astride.blocked_by)
         margins.extend(astride.margins)
+    reasons.extend(_shaken_check(plan, warnings))
     backwards_mm = backwards_distance_mm(mover.xy, goal, end_facing)
     limit_mm = options_of(scene).mm(NUMBERS.backwards_cm)
     if backwards_mm > 0.0:
@@ -316,6 +317,35 @@ def move_question(
 
 
 _BUILDING_WORDS = {"enter": "enter", "leave": "leave", "inside": "move inside"}
+
+
+def _shaken_check(plan: _Plan, warnings: list[str]) -> list[Reason]:
+    """§6.2.9: « Une figurine Secouée ne peut effectuer aucune Action »: a shaken figure moving
+    alone is refused (a fanatic may move to rally, §8.0: a warning); a group's shaken
+    members are named in a warning."""
+    shaken = [f for f in plan.members if f.attrs.get("shaken", False)]
+    if not shaken:
+        return []
+    if len(plan.members) > 1:
+        warnings.append(
+            Said(
+                "shaken_members",
+                "{figures} shaken: they take no action, nor part in the group's move (§6.2.9)",
+                figures=", ".join(f.id for f in shaken),
+            )
+        )
+        return []
+    if has_characteristic(shaken, "fanatic"):
+        warnings.append(
+            Said(
+                "shaken_fanatic",
+                "{figure} is shaken: a fanatic rallies moving one action at full speed toward "
+                "the nearest enemy (§8.0)",
+                figure=shaken[0].id,
+            )
+        )
+        return []
+    return [Reason.SHAKEN]
 
 
 def _building_step(

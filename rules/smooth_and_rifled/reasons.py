@@ -38,6 +38,7 @@ REASON_WORDS = {
     Reason.SKIRMISHERS_NO_GROUP_CHARGE: "skirmishers never charge as a group",
     Reason.NOT_AT_OBSTACLE: "not standing before an obstacle it crosses",
     Reason.CROSSING_DEFENDED: "an enemy stands near where it crosses the fortified position",
+    Reason.SHAKEN: "shaken, it takes no action",
 }
 
 
