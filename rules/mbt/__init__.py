@@ -9,11 +9,11 @@ where the book is silent (see ``docs/rules/mbt.md``):
   one line and overlapping; any other contact is a *corner* contact;
 * face to face: the two front edges in edge contact, facings opposite;
 * a move takes the cheapest way of the base's centre round the other bases (their
-  rectangles) and impassable ground, the base kept at its facing and seen, against
-  obstacles, as the disc circumscribing its rectangle (radius half its diagonal) so
-  that the way suits any facing; against the table edge its own rectangle counts;
-  the centre's path counts double (``difficult_factor``) while the rectangle, at its
-  facing, overlaps difficult ground;
+  rectangles), impassable ground and the table edge, the base kept at its facing and
+  seen, against them, as its own rectangle at that facing; the centre's path counts
+  double (``difficult_factor``) while the rectangle, at its facing, overlaps difficult
+  ground; a base may end its move at another facing (``facing_deg``), turning free on
+  its centre where it ends, or where it starts when it has no room there;
   woods are what the scenario says (``woods_for_cavalry``, default impassable;
   ``woods_for_infantry``, default difficult);
 * a base named alone moves at its own pace; its group moves as one (the rectangle

@@ -74,11 +74,15 @@ class CombatAnswer(Checked):
 
 @dataclass(frozen=True, slots=True)
 class MbtFireAnswer(FireAnswer):
+    """A shot; with the dice, its ``outcome`` (``panic``: the target is an elephant that
+    must recoil, and panics)."""
+
     score_a: int = 0
     score_b: int = 0
     total_a: int | None = None
     total_b: int | None = None
     outcome: str | None = None
+    panic: bool = False
 
 
 @dataclass(frozen=True, slots=True)

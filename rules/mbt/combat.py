@@ -7,7 +7,7 @@ from typing import Any
 
 import shapely
 
-from arbitre.rules.answers import ContactAnswer, Reason, Unit, with_certainty
+from arbitre.rules.answers import ContactAnswer, Reason, Said, Unit, with_certainty
 from arbitre.rules.mbt.answers import CombatAnswer, FacingAnswer, MbtContactAnswer, Side
 from arbitre.rules.mbt.book import (
     DEFAULT_FIGURES,
@@ -288,8 +288,11 @@ def combat_result(
     if loser.figure.attrs.get("elephant", False):
         result["panic"] = True
         result["warnings"] = (
-            "an elephant that must recoil panics: roll 1D6 (1 ahead, 2 left, 3 right, "
-            "4-6 back); it tramples every base it meets, another elephant panics in turn",
+            Said(
+                "elephant_panics",
+                "an elephant that must recoil panics: roll 1D6 (1 ahead, 2 left, 3 right, "
+                "4-6 back); it tramples every base it meets, another elephant panics in turn",
+            ),
         )
         if die_panic is not None:
             result["panic_direction"] = NUMBERS.panic[die_panic]

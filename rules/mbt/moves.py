@@ -15,6 +15,7 @@ from arbitre.rules.answers import (
     GroupsAnswer,
     Margin,
     Reason,
+    Said,
     allowance_verdict,
     at_most,
     in_units,
@@ -399,10 +400,7 @@ def move_answer(
     if turn.turn_deg:
         text += "; " + _turn_words(a, turn)
     warnings = _group_warnings(scene, a, moving, options)
-    if turn.where == "end" and len(members) > 1:  # A's place in its group turns at the end
-        points = np.vstack([points - start_offset, goal - moving.offset_mm])
-    else:
-        points = points - moving.offset_mm
+    points = _named_path(points, start_offset, moving.offset_mm, turn, len(members) > 1)
     return MbtMoveAnswer(
         question="move",
         message=with_certainty(text, margin),
@@ -425,6 +423,23 @@ def move_answer(
         turn_deg=turn.turn_deg,
         turns_at=turn.where,
     )
+
+
+def _named_path(
+    points: np.ndarray, start_offset: np.ndarray, end_offset: np.ndarray, turn: Turn, group: bool
+) -> np.ndarray:
+    """The way (K, 2) table mm of the named base's centre, from the way ``points`` of the
+    moving rectangle's centre: in a group that turns, the base's place in it swings round
+    the rectangle's centre (``start_offset`` before the turn, ``end_offset`` after it)."""
+    before = np.asarray(points - start_offset, dtype=np.float64)
+    after = np.asarray(points - end_offset, dtype=np.float64)
+    if not group or not turn.turn_deg:
+        return after
+    if turn.where == "end":  # the group goes, then A swings to its place
+        return np.vstack([before, after[-1:]])
+    if turn.where == "start":  # A swings to its place, then the group goes
+        return np.vstack([before[:1], after])
+    return np.vstack([before[:1], after[-1:]])  # no room to turn: from A to its goal
 
 
 def _turn_words(a: str, turn: Turn) -> str:
@@ -464,13 +479,25 @@ def _group_warnings(scene: Scene, a: str, moving: Mover, options: MbtOptions) ->
     """Say the base named alone could move with its group, or that its group moves as one."""
     if len(moving.members) > 1:
         others = ", ".join(sorted(p.figure.id for p in moving.members if p.figure.id != a))
-        return (f"{a} moves as one with {others}, at its slowest base's pace",)
+        return (
+            Said(
+                "group_moves_as_one",
+                "{base} moves as one with {others}, at its slowest base's pace",
+                base=a,
+                others=others,
+            ),
+        )
     group = group_of(scene, moving.plate, options)
     if len(group) > 1:
         others = ", ".join(sorted(p.figure.id for p in group if p.figure.id != a))
         return (
-            f"{a} moves alone at its own pace; its group with {others} may move as one "
-            "at its slowest base's pace (as_group=true)",
+            Said(
+                "group_may_move_as_one",
+                "{base} moves alone at its own pace; its group with {others} may move as one "
+                "at its slowest base's pace (as_group=true)",
+                base=a,
+                others=others,
+            ),
         )
     return ()
 

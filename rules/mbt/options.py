@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from arbitre.rules.answers import Unit
 from arbitre.rules.mbt.book import NUMBERS
 from arbitre.rules.model import Scene
-from arbitre.rules.options import GapMm, LengthMm
+from arbitre.rules.options import GapMm, LengthMm, Name
 from arbitre.rules.ruleset import scene_options
 
 
@@ -43,6 +43,8 @@ class MbtOptions(BaseModel):
     woods_for_infantry: Literal["impassable", "difficult", "open"] = "difficult"
     panic_distance: Literal["depth", "move"] = "depth"
     bases_per_side: Annotated[int, Field(ge=1, le=1000, strict=True)] | None = None
+    # the players' sides: a side with no base left on the table still counts (victory)
+    sides: Annotated[tuple[Name, ...], Field(max_length=100)] = ()
     objectives: tuple[MbtObjective, ...] = ()
 
 

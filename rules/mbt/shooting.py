@@ -78,10 +78,14 @@ def fire_answer(
         scene, shooter, target, side_a, side_b, options, unit, None, may_lose_a=False
     )
     at = f"{unit.from_mm(gap):.2f} graduations"
+    # "Un éléphant qui doit reculer panique", after a shot as after a melee
+    panic = allowed and bool(result.get("panic", False))
     if allowed:
         text = f"{a} may shoot at {b} at {at}"
         if result["outcome"] is not None:
             text += f": {side_a.total} against {side_b.total}, {result['outcome']}"
+        if panic:
+            text += " - the elephant panics"
     else:
         text = f"{a} may not shoot at {b} ({at}): " + reason_words(reasons)
     return MbtFireAnswer(
@@ -102,4 +106,6 @@ def fire_answer(
         total_a=side_a.total,
         total_b=side_b.total,
         outcome=result["outcome"] if allowed else None,
+        panic=panic,
+        warnings=tuple(result.get("warnings", ())) if panic else (),
     )

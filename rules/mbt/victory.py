@@ -24,11 +24,13 @@ def victory_answer(scene: Scene) -> VictoryAnswer:
     A side's losses are its bases missing from the table (``bases_per_side`` less those
     on it: the book gives every player the same number) and the worth of the objectives
     its enemies hold; its general is taken when ``bases_per_side`` is given and none of its
-    bases left is a general. An objective is held by a side with a base on its point
-    (within the contact tolerance) and no enemy base there."""
+    bases left is a general. The sides are those on the table and those ``sides`` names: a
+    side with no base left has lost them all. An objective is held by a side with a base on
+    its point (within the contact tolerance) and no enemy base there."""
     options = options_of(scene)
     plates = plates_of(scene)
-    sides = sorted({p.figure.side for p in plates})
+    on_table = {p.figure.side for p in plates}
+    sides = sorted(on_table | set(options.sides))
     holders: dict[str, str | None] = {}
     margins: list[Margin] = []
     for objective in options.objectives:
@@ -42,7 +44,9 @@ def victory_answer(scene: Scene) -> VictoryAnswer:
         for side, (gap, sigma) in near.items():
             what = f"objective {objective.id}: {side}"
             margins.append(Margin(what, abs(options.contact_tolerance_mm - gap), sigma))
-        on = [side for side in sides if near[side][0] <= options.contact_tolerance_mm]
+        on = [
+            side for side in sides if side in near and near[side][0] <= options.contact_tolerance_mm
+        ]
         holders[objective.id] = on[0] if len(on) == 1 else None
     lost_bases = {
         side: (
@@ -75,6 +79,15 @@ def victory_answer(scene: Scene) -> VictoryAnswer:
                 "lost and see a general taken",
             )
         )
+    if options.bases_per_side is not None and len(sides) == 1:
+        warnings.append(
+            Said(
+                "victory_give_sides",
+                "only {side} has bases on the table: give sides (every player's side) to "
+                "count a side that has none left",
+                side=sides[0],
+            )
+        )
     winner = winners[0] if len(winners) == 1 and len(beaten) == len(sides) - 1 else None
     if winner is None and beaten and len(beaten) == len(sides):
         warnings.append(
@@ -87,7 +100,9 @@ def victory_answer(scene: Scene) -> VictoryAnswer:
         f"{side} {losses[side]} lost" + (", general taken" if general_taken[side] else "")
         for side in sides
     )
-    if winner is None:
+    if winner is None and beaten and len(beaten) == len(sides):
+        text = f"every side is beaten ({counted}): the first beaten has lost"
+    elif winner is None:
         text = f"no side has won yet ({counted})"
     else:
         text = f"{winner} has won ({counted})"

@@ -49,3 +49,22 @@ def test_three_losses_win() -> None:
     answer = ask(mbt_scene(*blue, *red, options={"bases_per_side": 5}), "victory", []).to_json()
     assert answer["losses"] == {"blue": 1, "red": 3} and answer["losses_to_win"] == 3
     assert answer["winner"] == "blue" and answer["warnings"] == []
+
+
+def test_a_side_with_no_base_left_counts_once_the_scene_names_the_sides() -> None:
+    # bases_per_side 3: blue has G (its general) and B1 on the table, red none. Without
+    # ``sides`` the table shows one side only: no winner can be told, and the answer says
+    # to give the sides. With sides [blue, red], red has lost its 3 bases and its general:
+    # "ayant infligé 3 pertes à son adversaire" -> blue has won.
+    figures = (
+        base("G", "blue", 100, 100, 90, "cavalry", general=True),
+        base("B1", "blue", 200, 100, 90, "infantry"),
+    )
+    alone = ask(mbt_scene(*figures, options={"bases_per_side": 3}), "victory", []).to_json()
+    assert alone["winner"] is None and alone["losses"] == {"blue": 1}
+    assert [c["code"] for c in alone["warning_codes"]] == ["victory_give_sides"]
+    named = mbt_scene(*figures, options={"bases_per_side": 3, "sides": ["blue", "red"]})
+    answer = ask(named, "victory", []).to_json()
+    assert answer["winner"] == "blue" and answer["losses"] == {"blue": 1, "red": 3}
+    assert answer["general_taken"] == {"blue": False, "red": True}
+    assert answer["warnings"] == []
