@@ -65,7 +65,11 @@ def edge_or_corner(answer: ContactAnswer, found: Gap, options: MbtOptions) -> Mb
 
 
 def facing_answer(scene: Scene, a: str, b: str) -> FacingAnswer:
-    """Whether A and B are face to face; if A contacts B otherwise, how B turns to face A."""
+    """Whether A and B are face to face; if A contacts B otherwise, how B turns to face A.
+
+    Only an enemy turns: "Quand une plaquette contacte une plaquette adverse [...]
+    l'unité contactée aligne aussitôt son front sur le front de l'attaquant."
+    """
     options = options_of(scene)
     attacker, target = plate_pair(scene, a, b)
     found = contact_gap(attacker, target, options)
@@ -74,9 +78,13 @@ def facing_answer(scene: Scene, a: str, b: str) -> FacingAnswer:
     turns: str | None = None
     new_facing = new_x = new_y = None
     reasons: tuple[Reason, ...] = ()
-    if not touching:
-        reasons = (Reason.NOT_IN_CONTACT,)
-        text = f"{a} and {b} are not in contact"
+    enemies = scene.are_enemies(attacker.figure.side, target.figure.side)
+    if not enemies or not touching:
+        reasons = (
+            *(() if enemies else (Reason.TARGET_NOT_ENEMY,)),
+            *(() if touching else (Reason.NOT_IN_CONTACT,)),
+        )
+        text = f"{b} does not turn to face {a}: {reason_words(reasons)}"
     elif face:
         text = f"{a} and {b} are face to face"
     else:
