@@ -72,7 +72,11 @@ def opportunity_question(
     to_hit = TO_HIT[band] if band is not None else None
     sniper = group is None and bool(lead.attrs.get("sniper", False))
     if group is not None:
-        dice = volley_dice(len(shooters), aimed=aimed) if shooters else 0
+        # §6.2.5: « Si toutes les figurines du Groupe n'ont pas la même portée, diviser le Tir
+        # Groupé en 2 salves »: the volley at the band answered is its own shooters'; against
+        # a charge every shooter is at medium range, one volley.
+        volley = len(shooters) if charging else len(verdict.volleys.get(band or "", ()))
+        dice = volley_dice(volley, aimed=aimed) if volley else 0
     else:
         dice = shooting_dice(aimed=aimed, sniper=sniper, moved=False)
     sheltered = (verdict.cover_grade != "none" or running) and not charging
@@ -82,6 +86,8 @@ def opportunity_question(
     test = _test(last, aimed, die, reroll)
     cost = va_first(lead)
     warnings = list(verdict.warnings)
+    if charging:  # against a charge every shooter is at medium range: one volley
+        warnings = [w for w in warnings if not w.startswith("shooters at different bands")]
     if cost is None:
         warnings.append(
             Said(
