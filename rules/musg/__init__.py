@@ -28,9 +28,10 @@ Modules
 :mod:`~arbitre.rules.musg.fire` (with :mod:`~arbitre.rules.musg.sight` for line of sight and
 cover), :mod:`~arbitre.rules.musg.moves` (moves and reach), :mod:`~arbitre.rules.musg.support`
 (leaving a melee, allies and leaders), :mod:`~arbitre.rules.musg.morale` (when the command
-tests are due), :mod:`~arbitre.rules.musg.reactions` (the 1d3-pas moves under fire and under
-a charge), :mod:`~arbitre.rules.musg.mishaps` (shooting accidents: exploding black-powder
-weapons, a bow's stray missile) and :mod:`~arbitre.rules.musg.dice` (initiative and damage).
+tests are due), :mod:`~arbitre.rules.musg.reactions` (the moves of failed tests: 1d3 pas under
+fire and under a charge, the walk away of a figure not daring to charge),
+:mod:`~arbitre.rules.musg.mishaps` (shooting accidents: exploding black-powder weapons, a bow's
+stray missile) and :mod:`~arbitre.rules.musg.dice` (initiative and damage).
 :mod:`~arbitre.rules.musg.book` holds the book's numbers,
 :mod:`~arbitre.rules.musg.options` a scene's options and its questions' typed options,
 :mod:`~arbitre.rules.musg.bases` the figures' bases and the measures between them,

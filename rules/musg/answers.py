@@ -159,3 +159,25 @@ class ReactionAnswer(Checked):
     die: int | None = None
     moves: tuple[dict[str, Any], ...] = ()
     unit: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BalkAnswer(Checked):
+    """The move of a failed « Envie de charger »: the figure walks its move straight away
+    from the one it wanted to charge (``destination_mm``, ``moved_mm``, ``moved_units``,
+    ``cost_mm``, ``cost_units``: difficult ground counted double), for the charge's PA
+    (``action_points``); ``full`` is false when ``blocked_by`` stops it short."""
+
+    figure: str = ""
+    target: str = ""
+    action_points: int = 0
+    allowance_mm: float = 0.0
+    allowance_units: float = 0.0
+    destination_mm: tuple[float, float] = (0.0, 0.0)
+    moved_mm: float = 0.0
+    moved_units: float = 0.0
+    cost_mm: float = 0.0
+    cost_units: float = 0.0
+    full: bool = True
+    blocked_by: tuple[str, ...] = ()
+    unit: str = ""

@@ -1,5 +1,6 @@
-"""The 1d3-pas moves of the tests "Subir un tir" and "Subir une charge": where the figure
-goes, and whether the way lets it go the whole distance."""
+"""The moves of failed command tests: the 1d3 pas of "Subir un tir" and "Subir une charge",
+and the walk away of "Envie de charger": where the figure goes, and whether the way lets it
+go the whole distance."""
 
 from __future__ import annotations
 
@@ -9,20 +10,31 @@ from typing import Any
 import numpy as np
 import shapely
 
+from arbitre.rules import pathing
 from arbitre.rules.answers import Margin, Unit, in_units, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
-from arbitre.rules.musg.answers import ReactionAnswer
+from arbitre.rules.musg.answers import BalkAnswer, ReactionAnswer
 from arbitre.rules.musg.bases import (
+    base_radius_mm,
     footprint_at,
     footprint_of,
+    move_pas_of,
     overlaps_beyond_contact,
 )
-from arbitre.rules.musg.book import BLOCKING_TERRAIN, COVER_TERRAIN, NUMBERS, TOUCH_MM
+from arbitre.rules.musg.book import (
+    BLOCKING_TERRAIN,
+    COSTLY_TERRAIN,
+    COVER_TERRAIN,
+    NUMBERS,
+    TOUCH_MM,
+)
 from arbitre.rules.musg.dice import as_whole_number
+from arbitre.rules.musg.moves import cut_path
 from arbitre.rules.musg.options import MusgOptions, options_of, unit_of
 from arbitre.rules.options import D3
 from arbitre.rules.ruleset import figure_named
+from arbitre.rules.terrain import straight_cost_mm, terrain_regions
 
 BISECTIONS = 40  # halvings of the way when finding where a slide stops (way / 2^40)
 LOOK_BEYOND_PAS = 1.0  # how far past the die's distance a free way is checked (margin)
@@ -186,6 +198,63 @@ def under_charge_answer(scene: Scene, a: str, b: str, die: D3 | None = None) -> 
         margins.append(_way_margin(scene, figure, back, reach_mm, moved, options, unit))
     text = f"{a}, charged by {b}, steps back: " + "; ".join(_move_text(m) for m in moves)
     return _reaction("under_charge", text, margins, a, b, die, moves, unit)
+
+
+def urge_to_charge_answer(scene: Scene, a: str, b: str) -> BalkAnswer:
+    """Where A goes when it fails "Envie de charger" wanting to charge B: a walk of its
+    whole move straight away from B, for the charge's PA.
+
+    "S'il rate, il n'a pas le cran pour charger et doit transformer sa charge en un
+    déplacement à l'opposé du personnage qu'il désirait charger. Par contre, il perd les
+    PA d'une charge, et il ne peut pas courir." A move that may not be a run is a walk
+    ("Marcher, 1 PA. Les personnages se déplace de la totalité de sont mouvement"):
+    difficult ground and woods cost two pas a pace ("Un pas de déplacement en terrain
+    difficile « brûle » deux pas de Mvt"); bases, impassable ground, buildings and the
+    table edge stop it short.
+    """
+    options = options_of(scene)
+    unit = unit_of(scene)
+    figure, target = figure_named(scene, a), figure_named(scene, b)
+    if figure.id == target.id:
+        raise QuestionError(f"{a!r} and {b!r} are the same figure")
+    away = _away(figure, target)
+    allowance_units = move_pas_of(figure) * NUMBERS.move_factor["walk"]
+    allowance_mm = unit.to_mm(allowance_units)
+    radius_mm = base_radius_mm(figure, options)
+    _, costly = terrain_regions(scene, BLOCKING_TERRAIN, COSTLY_TERRAIN)
+    ground = pathing.Field(scene.table.width_mm, scene.table.depth_mm, costly=costly)
+    far = np.array([figure.xy, figure.xy + allowance_mm * away])
+    wanted_mm = float(np.hypot(*(cut_path(ground, far, allowance_mm, radius_mm)[-1] - far[0])))
+    moved = slide(scene, figure, away, wanted_mm, options)
+    end = figure.xy + moved.free_mm * away
+    cost_mm = straight_cost_mm(ground, figure.xy, end, radius_mm)
+    margin = _way_margin(scene, figure, away, wanted_mm, moved, options, unit)
+    points = NUMBERS.action_points["charge"]
+    text = (
+        f"{a}, failing to charge {b}, walks {in_units(unit.from_mm(moved.free_mm), 'pas')}"
+        f" straight away from {b} to ({end[0]:.0f}, {end[1]:.0f}) for {points} PA"
+        " (the charge's), and may not run"
+    )
+    if moved.blocked_by:
+        text += f"; stopped by {', '.join(moved.blocked_by)}"
+    return BalkAnswer(
+        question="urge_to_charge",
+        message=with_certainty(text, margin),
+        margins=(margin,),
+        figure=a,
+        target=b,
+        action_points=points,
+        allowance_mm=allowance_mm,
+        allowance_units=allowance_units,
+        destination_mm=(float(end[0]), float(end[1])),
+        moved_mm=moved.free_mm,
+        moved_units=unit.from_mm(moved.free_mm),
+        cost_mm=cost_mm,
+        cost_units=unit.from_mm(cost_mm),
+        full=not moved.blocked_by,
+        blocked_by=moved.blocked_by,
+        unit=unit.name,
+    )
 
 
 def _reaction(

@@ -136,6 +136,12 @@ class Musg(MeasuringRuleset):
                 "A, charged by B, steps back 1d3 pas",
                 reactions.under_charge_answer,
             ),
+            "urge_to_charge": Question(
+                "urge_to_charge",
+                ("A", "B"),
+                "A, not daring to charge B, walks away",
+                reactions.urge_to_charge_answer,
+            ),
             "explosion": Question(
                 "explosion",
                 ("A",),
