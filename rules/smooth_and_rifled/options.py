@@ -23,6 +23,9 @@ Calibre = Literal["light", "medium"]
 """The ``calibre`` option of ``explosion``: a gun of the book's ``GUNS``."""
 Edge = Literal["x0", "x_max", "y0", "y_max"]
 """The ``edge`` option of ``deployment``: the table edge a side deploys along."""
+DeploymentScenario = Literal["standard", "assault"]
+"""The ``scenario`` option of ``deployment``: Annexe I's standard zones, or scenario 4's
+attackers (from several edges, scouts no further)."""
 Turn = Annotated[int, Field(ge=1, le=1000), Takes("a turn's number, a whole number 1 to 1000")]
 """The ``turn`` option of ``objective``."""
 LengthCm = Annotated[

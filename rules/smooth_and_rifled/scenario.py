@@ -20,6 +20,7 @@ from arbitre.rules.smooth_and_rifled.book import MM_PER_CM, NUMBERS, UNIT
 from arbitre.rules.smooth_and_rifled.dice import break_point
 from arbitre.rules.smooth_and_rifled.geometry import cover_weight, fortified_areas
 from arbitre.rules.smooth_and_rifled.options import (
+    DeploymentScenario,
     Edge,
     SmoothAndRifledOptions,
     Turn,
@@ -124,20 +125,33 @@ def objective_question(
     )
 
 
-def deployment_question(scene: Scene, side: str, edge: Edge | None = None) -> SRDeploymentAnswer:
+def deployment_question(
+    scene: Scene,
+    side: str,
+    edge: Edge | None = None,
+    scenario: DeploymentScenario = "standard",
+) -> SRDeploymentAnswer:
     """Is every figure of SIDE inside its deployment zone along ``edge`` (Annexe I).
 
     "Chaque joueur place ses figurines à 30cm (ou 15cm en 15mm) ... Les figurines avec la
     caractéristique Eclaireurs peuvent être déployés jusqu'à 40cm (25cm en 15mm) du bord
-    de table." A figure is inside when its whole base is.
+    de table." A figure is inside when its whole base is. ``scenario: assault`` (Annexe II,
+    scenario 4): « L'attaquant doit se déployer à partir de plusieurs bords de table, en
+    plaçant ses figurines à 30cm ou moins de ces bords, Eclaireurs compris »: scouts no
+    further than the others, and without ``edge`` each figure from its nearest edge.
     """
-    if edge is None:
+    assault = scenario == "assault"
+    if edge is None and not assault:
         raise QuestionError(f"deployment needs the side's edge: --with edge={'|'.join(EDGES)}")
-    where = edge
+    where = edge if edge is not None else "nearest"
     options = options_of(scene)
     figures = _side_figures(scene, side)
     zone_mm = options.mm(NUMBERS.deployment_cm)
-    scout_mm = options.mm_or(NUMBERS.scout_deployment_cm, NUMBERS.scout_deployment_15mm_cm)
+    scout_mm = (
+        zone_mm
+        if assault
+        else options.mm_or(NUMBERS.scout_deployment_cm, NUMBERS.scout_deployment_15mm_cm)
+    )
     prints = footprints(scene)
     index = {f.id: i for i, f in enumerate(scene.figures)}
     depths: dict[str, float] = {}
@@ -145,12 +159,13 @@ def deployment_question(scene: Scene, side: str, edge: Edge | None = None) -> SR
     outside: list[str] = []
     for figure in figures:
         minx, miny, maxx, maxy = prints[index[figure.id]].bounds
-        depth = {
+        depths_by_edge = {
             "x0": maxx,
             "x_max": scene.table.width_mm - minx,
             "y0": maxy,
             "y_max": scene.table.depth_mm - miny,
-        }[where]
+        }
+        depth = depths_by_edge[edge] if edge is not None else min(depths_by_edge.values())
         limit = scout_mm if figure.attrs.get("scout", False) else zone_mm
         depths[figure.id] = depth
         margins.append(Margin(f"zone {figure.id}", abs(limit - depth), figure.sigma_mm))
@@ -162,6 +177,8 @@ def deployment_question(scene: Scene, side: str, edge: Edge | None = None) -> SR
     else:
         text = f"every figure of {side} is within its zone"
     text += f" ({_cm(zone_mm)} from edge {where}, scouts {_cm(scout_mm)})"
+    if assault:
+        text += "; scenario 4's attackers, scouts included"
     return SRDeploymentAnswer(
         question="deployment",
         message=with_certainty(text, *margins),
