@@ -542,6 +542,10 @@ def move_plan(
         raise QuestionError(f"{kind.replace('_', ' ')} has no {how} move")
     index = action_rank(action, index_extra)
     first_cm, later_cm = MOVES_CM[(kind, pace)]
+    if kind == "infantry_group" and pace == "normal" and group is not None and group.has("rapid"):
+        # §3.2: « "Rapide" : les Groupes ayant cette caractéristique se déplacent de 12/8cm
+        # par phase mais restent en Ordre Serré »
+        first_cm, later_cm = MOVES_CM[("infantry_group", "column")]
     fanatic = how == "charge" and (
         group.has("fanatic") if group else has_characteristic([mover], "fanatic")
     )

@@ -51,6 +51,7 @@ FLAGS = (
     "melee_weapon",
     "musician",
     "pikes",
+    "rapid",
     "rifled",
     "scout",
     "senior_officer",
