@@ -58,6 +58,10 @@ class SmoothAndRifledOptions(BaseModel):
     save_substitute: Literal["friend", "any"] = "friend"
     """Who takes a saved hit (§6.2.8, « la figurine la plus proche »): the nearest friend
     (the reading chosen), or ``any``: the nearest figure whatever its side."""
+    impetuous_vs_mounted: Literal["none", "mounted_only"] = "none"
+    """Who keeps the impetuous die charging a mounted enemy: nobody (§6.7.1, « sauf si la
+    figurine ennemie est montée », the reading chosen), or ``mounted_only``: impetuous
+    cavalry does (§8.0, « L'infanterie ne dispose de ce bonus que contre de l'infanterie »)."""
 
     @property
     def scale_factor(self) -> float:

@@ -371,13 +371,16 @@ def _side_dice(
     charging: bool,
     across: bool,
     pikes: bool = False,
+    mounted_keep_impetus: bool = False,
 ) -> int:
     """Dice of one side of a melee: 3, modifiers of its first figure, +1 for a second figure,
-    one less for mounted chargers meeting pikes."""
+    one less for mounted chargers meeting pikes; ``mounted_keep_impetus``: impetuous cavalry
+    keeps its die against horse (option ``impetuous_vs_mounted: mounted_only``)."""
     lead = fighters[0]
     dice = MELEE.base + (MELEE.pikes if pikes else 0)
     enemy_mounted = any(is_mounted(e) for e in enemies)
-    if lead.attrs.get("impetuous", False) and charging and not enemy_mounted:
+    impetus = not enemy_mounted or (mounted_keep_impetus and is_mounted(lead))
+    if lead.attrs.get("impetuous", False) and charging and impetus:
         dice += MELEE.impetuous
     if is_mounted(lead):
         dice += MELEE.mounted + (MELEE.mounted_charging if charging else 0)
@@ -495,7 +498,12 @@ def melee_question(
     is_charging, across = charging, across_obstacle
     pikes, margins = _pikes(scene, attackers, defenders, is_charging)
     dice_a = _side_dice(
-        attackers, defenders, charging=is_charging, across=across, pikes=bool(pikes)
+        attackers,
+        defenders,
+        charging=is_charging,
+        across=across,
+        pikes=bool(pikes),
+        mounted_keep_impetus=options_of(scene).impetuous_vs_mounted == "mounted_only",
     )
     dice_b = _side_dice(defenders, attackers, charging=False, across=False)
     hits_on_a = min(_combat(f) for f in defenders)
