@@ -103,7 +103,8 @@ def line_of_fire(
 
     A figure in contact with the shooter does not block, nor do the ``friends``
     (the members of a group firing together); a building blocks unless one of the
-    two stands in it.
+    two stands in it. Under ``cavalry_behind_foot: over_foot`` figures on foot do not
+    block the line to a mounted target.
     """
     p, q = shooter.xy, target.xy
     prints = footprints(scene)
@@ -112,10 +113,13 @@ def line_of_fire(
     # couvert léger »): it does not block the line to them
     served = served_gun(scene, target)
     skip = {shooter.id, target.id, *friends, *([served.id] if served else [])}
+    over_foot = options.cavalry_behind_foot == "over_foot" and is_mounted(target)
     others = [
         i
         for i, f in enumerate(scene.figures)
-        if f.id not in skip and gaps[i] > options.contact_tolerance_mm
+        if f.id not in skip
+        and gaps[i] > options.contact_tolerance_mm
+        and not (over_foot and not is_mounted(f))
     ]
     # A base comes no nearer the line than its centre less its reach, and no farther than
     # its centre: only those that might cross it or be the nearest are measured.

@@ -55,6 +55,11 @@ class SmoothAndRifledOptions(BaseModel):
     leader_triple: Literal["same_face", "five_or_six"] = "same_face"
     """Which volley dice expose a close-order group's Leader (§6.2.5, « un triple 5 ou 6 »):
     three 5s or three 6s (the reading chosen), or ``five_or_six``: three dice each a 5 or 6."""
+    cavalry_behind_foot: Literal["priority", "over_foot"] = "priority"
+    """What §6.2's « à l'exception des cavaliers, qui peuvent être pris pour cible si ils sont
+    derrière des fantassins » excepts: the nearest-target priority only (the reading
+    chosen), or ``over_foot``: a mounted target may be shot over figures on foot, which do
+    not block the line to it."""
     save_substitute: Literal["friend", "any"] = "friend"
     """Who takes a saved hit (§6.2.8, « la figurine la plus proche »): the nearest friend
     (the reading chosen), or ``any``: the nearest figure whatever its side."""
