@@ -29,6 +29,7 @@ class MusgFireAnswer(FireAnswer):
     weapon: str | None = None
     elevation_mm: dict[str, float] = field(default_factory=dict)
     dominates: str | None = None
+    action_points: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

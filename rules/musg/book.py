@@ -15,6 +15,9 @@ RANKS = ("extra", "henchman", "subchief", "chief")
 
 BANDS = ("short", "medium", "long")
 BOW_KINDS = ("bow", "crossbow")
+SLOW_KINDS = ("musket", "crossbow")
+"""Weapon kinds the book names as slow to reload ("fusil à un coup, mousquet, arbalète"):
+a shot with one costs 2 PA unless its profile says ``slow: false``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +35,7 @@ class Numbers:
         default_factory=lambda: {"walk": 1, "run": 2, "charge": 1}
     )
     failed_charge_points: int = 2
+    shot_points: Mapping[bool, int] = field(default_factory=lambda: {False: 1, True: 2})
     failed_charge_fraction: float = 0.5
     charge_strength_bonus: int = 1
     difficult_factor: float = 2.0
@@ -109,7 +113,8 @@ def cover_roll_needed(band: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Weapon:
-    """A ranged weapon's profile: kind and the far end of each range band, in pas."""
+    """A ranged weapon's profile: kind and the far end of each range band, in pas; ``slow``
+    for a weapon slow to reload or heavy, whose shot costs 2 PA (Tirer)."""
 
     kind: str
     short_pas: float
@@ -118,6 +123,7 @@ class Weapon:
     strength: int | None = None
     black_powder: bool = False
     artillery: bool = False
+    slow: bool = False
 
     def band(self, distance_pas: float) -> str | None:
         """The range band of a distance, None beyond long range.
@@ -151,10 +157,11 @@ def parse_weapon(raw: Any, where: str) -> Weapon:
         "strength",
         "black_powder",
         "artillery",
+        "slow",
     }
     if unknown:
         raise ValueError(f"{where}.{sorted(unknown)[0]}: unknown key (a typo?)")
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = {"slow": kind in SLOW_KINDS}
     if "strength" in raw:
         strength = raw["strength"]
         if (
@@ -166,7 +173,7 @@ def parse_weapon(raw: Any, where: str) -> Weapon:
                 f"{where}.strength: expected a whole number 1-{TABLE_MAX}, got {strength!r}"
             )
         extra["strength"] = strength
-    for key in ("black_powder", "artillery"):
+    for key in ("black_powder", "artillery", "slow"):
         if key in raw:
             if not isinstance(raw[key], bool):
                 raise ValueError(f"{where}.{key}: expected true or false, got {raw[key]!r}")

@@ -25,7 +25,9 @@ from arbitre.rules.ruleset import figure_named
 
 
 def fire_answer(scene: Scene, a: str, b: str) -> MusgFireAnswer:
-    """May A shoot at B: range band, sight, cover rolls, figures that may take the shot."""
+    """May A shoot at B: range band, sight, cover rolls, figures that may take the shot, and
+    the PA it costs ("Tirer (1 PA)"; "Tirer avec une arme à rechargement lent ou une arme
+    lourde (2 PA)")."""
     options = options_of(scene)
     unit = unit_of(scene)
     shooter, target = figure_named(scene, a), figure_named(scene, b)
@@ -125,6 +127,10 @@ def fire_answer(scene: Scene, a: str, b: str) -> MusgFireAnswer:
         )
     allowed = not reasons
     text = _fire_message(a, b, allowed, reasons, distance_mm, unit, band, sight, cover_rolls)
+    if allowed and weapon is not None:
+        text += f"; {NUMBERS.shot_points[weapon.slow]} PA" + (
+            " (slow to reload or heavy)" if weapon.slow else ""
+        )
     decisive = tuple(margins)
     return MusgFireAnswer(
         question="fire",
@@ -150,6 +156,7 @@ def fire_answer(scene: Scene, a: str, b: str) -> MusgFireAnswer:
         weapon=None if weapon is None else weapon.kind,
         elevation_mm=elevation,
         dominates=dominates,
+        action_points=None if weapon is None else NUMBERS.shot_points[weapon.slow],
     )
 
 
