@@ -176,14 +176,18 @@ def shooting_dice(*, aimed: bool, sniper: bool, moved: bool) -> int:
 
 
 def shooting_rerolls(*, cover: bool, aimed: bool, sniper: bool) -> frozenset[int]:
-    """Faces re-rolled: 5 and 6 against cover (only 6 when aiming), 1 for a sniper.
+    """Faces re-rolled: 5 and 6 against cover (only 6 when aiming), 1 for a sniper. A sniper
+    aims without spending an action (§8.0: « n'a pas besoin de dépenser une Action pour
+    Viser »): against cover he re-rolls his 6s only, as any figure that aims.
 
     >>> sorted(shooting_rerolls(cover=True, aimed=False, sniper=True))
-    [1, 5, 6]
+    [1, 6]
+    >>> sorted(shooting_rerolls(cover=True, aimed=False, sniper=False))
+    [5, 6]
     """
     faces: set[int] = set()
     if cover:
-        faces |= AIMED_COVER_REROLL if aimed else COVER_REROLL
+        faces |= AIMED_COVER_REROLL if aimed or sniper else COVER_REROLL
     if sniper:
         faces |= SNIPER_REROLL
     return frozenset(faces)

@@ -107,7 +107,7 @@ def fire_question(
         )
     if shelter.grade != "none":
         features = ", ".join(shelter.features)
-        if is_aimed:
+        if is_aimed or sniper:
             note = Said(
                 "in_cover_aimed",
                 "{target} is in cover ({features}): re-roll the 6s",

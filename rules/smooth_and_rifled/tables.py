@@ -65,7 +65,8 @@ def damage_question(
     _, target = resolve(scene, b)
     if not scene.are_enemies(shooter.side, target.side):
         raise QuestionError(f"{b!r} is not an enemy of {a!r}")
-    is_aimed = aimed
+    # §8.0: a sniper « n'a pas besoin de dépenser une Action pour Viser »: his shots are aimed
+    is_aimed = aimed or bool(shooter.attrs.get("sniper", False))
     shelter = cover(scene, options, shooter, target)
     weight = shelter.weight if shelter.grade != "none" else None
     modifier = damage_modifier(weight, aimed=is_aimed)
