@@ -94,6 +94,8 @@ class SRTemplateAnswer(Checked):
     friends_hit: tuple[str, ...] = ()
     needed_length_units: dict[str, float] = field(default_factory=dict)
     hit_probability: dict[str, float] = field(default_factory=dict)
+    test_needs: dict[str, int] = field(default_factory=dict)
+    """The die each figure touched must make to be saved (round shot, canister)."""
     blocked_by: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
 

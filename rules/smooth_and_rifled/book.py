@@ -70,6 +70,8 @@ class Numbers:
     spot_arc_deg: float = 180.0
     crew_cm: float = 3.0  # Artillerie: gunners within 3 cm of their piece
     gun_turn_deg: float = 90.0  # Artillerie: a gun turns up to 90° for 2 (4) actions
+    gun_test_from: int = 3  # Artillerie: a gun shot at by a gun is saved on 3+
+    box_test_from: int = 5  # ... its ammunition box on 5+ (tested last)
     ammunition_cm: float = 10.0  # Artillerie: an ammunition box within 10 cm
 
 
@@ -88,6 +90,8 @@ class Gun:
     crew: tuple[int, int] = (3, 6)
     gunners_per_die: int = 1  # moves 1d6 cm per gunner (light), per two gunners (medium)
     turn_actions: int = 2  # turns up to 90° for 2 actions (light), 4 (medium)
+    test_from: int = 4  # a figure a shot touches is saved on 4+ (light), 5+ (medium), 1 less
+    # behind heavy cover
 
 
 GUNS: Mapping[str, Gun] = MappingProxyType(
@@ -104,6 +108,7 @@ GUNS: Mapping[str, Gun] = MappingProxyType(
             crew=(4, 12),
             gunners_per_die=2,
             turn_actions=4,
+            test_from=5,
         ),
     }
 )

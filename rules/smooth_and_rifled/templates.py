@@ -7,7 +7,7 @@ partly in the template. Shots are measured from the gun's muzzle
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 import numpy as np
@@ -35,7 +35,13 @@ from arbitre.rules.smooth_and_rifled.dice import (
     band_of,
     sum_pmf,
 )
-from arbitre.rules.smooth_and_rifled.geometry import hits_in, muzzle, sector, strip_lengths_mm
+from arbitre.rules.smooth_and_rifled.geometry import (
+    cover,
+    hits_in,
+    muzzle,
+    sector,
+    strip_lengths_mm,
+)
 from arbitre.rules.smooth_and_rifled.groups import resolve
 from arbitre.rules.smooth_and_rifled.options import Calibre, LengthCm, options_of
 
@@ -157,9 +163,32 @@ def roundshot_question(
         friends_hit=tuple(n for n in hit if _friend(scene, gun, n)),
         needed_length_units={n: need / MM_PER_CM for n, need in needed.items()},
         hit_probability=chances,
+        test_needs=test_needs(scene, gun, numbers, [*hit, *chances]),
         blocked_by=tuple(blockers),
         warnings=tuple(warnings),
     )
+
+
+def test_needs(scene: Scene, gun: Figure, numbers: Gun, names: Iterable[str]) -> dict[str, int]:
+    """The die each figure a shot of ``gun`` touches must make to be saved (Artillerie):
+    « Le test est réussi sur 4+ ou 3+ si la figurine est derrière un couvert lourd » (a
+    medium gun: « 5+ (4+ en couvert lourd) »); a gun shot at by a gun « sur 3+ », its
+    ammunition box « de 5+ ». Heavy cover is the cover a figure has against the gun."""
+    options = options_of(scene)
+    needs: dict[str, int] = {}
+    for name in names:
+        figure = scene.figure(name)
+        if figure is None:
+            continue
+        if figure.type == "artillery":
+            needs[name] = NUMBERS.gun_test_from
+        elif figure.attrs.get("ammunition_of") is not None:
+            needs[name] = NUMBERS.box_test_from
+        else:
+            shelter = cover(scene, options, gun, figure)
+            heavy = shelter.grade != "none" and shelter.weight == "heavy"
+            needs[name] = numbers.test_from - (1 if heavy else 0)
+    return needs
 
 
 def _friend(scene: Scene, gun: Figure, name: str) -> bool:
@@ -229,6 +258,7 @@ def canister_question(scene: Scene, a: str, facing_deg: Degrees | None = None) -
         size_units=radius / MM_PER_CM,
         hit=tuple(hit),
         friends_hit=tuple(friends),
+        test_needs=test_needs(scene, gun, numbers, hit),
         warnings=tuple(warnings),
     )
 
