@@ -57,3 +57,31 @@ def test_a_cut_way_never_costs_more_than_its_budget() -> None:
 def test_a_bad_pa_left_of_a_charge_is_a_question_error() -> None:
     with pytest.raises(QuestionError, match="pa_left"):
         ask(walkers(), "charge", ["a", "200", "100"], {"pa_left": "two"})
+
+
+@pytest.mark.parametrize(("x_mm", "moves_mm"), [(587.4, 50.0), (590.0, 0.0)])
+def test_a_failed_charge_with_one_pa_stays_put_when_its_base_touches_difficult_ground(
+    x_mm: float, moves_mm: float
+) -> None:
+    # "Si l'action coûte 2 PA mais qu'il ne reste qu'un PA au personnage, il ne se déplace
+    # que de la moitié de son mouvement, et s'il est en terrain difficile il ne se déplace
+    # pas" (Charger au corps à corps): "en terrain difficile" as a move counts it, the base
+    # (r 12.5) overlapping the mud from x = 600 - 12.5 = 587.5. At 587.4 it is out and goes
+    # half of 4 pas = 50 mm towards (450, y), away from the mud; at 590 it stays.
+    scene = musg_scene(
+        [
+            {"id": "c", "side": "a", "x_mm": x_mm, "y_mm": 400, "attrs": {"move_pas": 4}},
+            {"id": "e", "side": "b", "x_mm": 300, "y_mm": 400},
+        ],
+        [
+            {
+                "id": "mud",
+                "kind": "difficult",
+                "polygon_mm": [[600, 0], [650, 0], [650, 900], [600, 900]],
+            }
+        ],
+    )
+    answer = ask(scene, "charge", ["c", "450", "400"], {"pa_left": 1}).to_json()
+    assert answer["reasons"] == ["charge_short"]
+    assert answer["failed_move_mm"] == moves_mm
+    assert answer["failed_in_difficult"] == (None if moves_mm else "mud")
