@@ -1,4 +1,5 @@
-"""The answer types of Confrontation's questions: melees, dice, initiative, pursuit."""
+"""The answer types of Confrontation's questions: melees, dice, initiative, passes of arms,
+pursuit."""
 
 from __future__ import annotations
 
@@ -44,6 +45,26 @@ class InitiativeAnswer(Answer):
     winner: str | None = None
     odds: dict[str, int] = field(default_factory=dict)
     reasons: tuple[Reason, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PassesAnswer(Answer):
+    """The passes of arms of a combat: ``passes``, each a list of attacks (``attacker``,
+    ``attacks``, ``targets``, ``choose``: the player picks ``attacks`` of the targets),
+    their ``count``, each fighter's ``attack_dice`` and ``defence_dice``, and the camp that
+    attacks first in each (``first``: A's, ``own``, or ``opponents``; null when not given)."""
+
+    figure: str = ""
+    combat: tuple[str, ...] = ()
+    partition: int | None = None
+    dice_by_figure: dict[str, int] = field(default_factory=dict)
+    attack_dice: dict[str, int] = field(default_factory=dict)
+    defence_dice: dict[str, int] = field(default_factory=dict)
+    passes: tuple[tuple[dict[str, Any], ...], ...] = ()
+    count: int = 0
+    first: str | None = None
+    reasons: tuple[Reason, ...] = ()
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from arbitre.rules.model import Scene
-from arbitre.rules.options import GapMm, LengthMm, Takes
+from arbitre.rules.options import MAX_COUNT, Count, GapMm, LengthMm, Name, Takes
 from arbitre.rules.ruleset import scene_options
 from arbitre.rules.terrain import TerrainCost
 
@@ -40,3 +40,12 @@ Partition = Annotated[
     Takes(f"a split's index, a whole number 0 to {MAX_PARTITIONS}"),
 ]
 """The ``partition`` option: which split of the melee (0 is the first listed)."""
+
+
+AttackDice = Annotated[
+    dict[Name, Count],
+    Field(max_length=MAX_COUNT),
+    Takes("attack dice per fighter, each a whole number: {garde: 3, clone1: 2}"),
+]
+"""The ``attack`` option of ``passes``: how many of its combat dice each fighter placed in
+attack (the rest are in defence)."""

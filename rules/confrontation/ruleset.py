@@ -1,5 +1,5 @@
 """The Confrontation ruleset object: its options, scene checks and measures; its other
-questions are answered by `combats` and `pursuit`."""
+questions are answered by `combats`, `passes` and `pursuit`."""
 
 from __future__ import annotations
 
@@ -26,9 +26,10 @@ from arbitre.rules.ruleset import (
 )
 
 if TYPE_CHECKING:  # the modules of the handlers, loaded when a question first needs them
-    from arbitre.rules.confrontation import combats, pursuit
+    from arbitre.rules.confrontation import combats, passes, pursuit
 else:
     combats = deferred_module("arbitre.rules.confrontation.combats")
+    passes = deferred_module("arbitre.rules.confrontation.passes")
     pursuit = deferred_module("arbitre.rules.confrontation.pursuit")
 
 
@@ -80,6 +81,9 @@ class Confrontation(MeasuringRuleset):
                 ("A",),
                 "initiative of the combat of A",
                 combats.initiative_answer,
+            ),
+            "passes": Question(
+                "passes", ("A",), "passes of arms of the combat of A", passes.passes_answer
             ),
             "pursuit": Question("pursuit", ("A",), "pursuit move of A", pursuit.pursuit_answer),
         }
