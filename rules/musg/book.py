@@ -14,7 +14,9 @@ RANKS = ("extra", "henchman", "subchief", "chief")
 """Ranks from the lowest (figurant) to the highest (chef)."""
 
 BANDS = ("short", "medium", "long")
-BOW_KINDS = ("bow", "crossbow")
+BOW_KINDS = ("bow", "crossbow", "thrown")
+"""The weapons of the book's "armes de jet ou de tir sans poudre (arc, arbalète)": a 1 to hit
+sends their missile astray ("thrown": a javelin, an axe, a knife)."""
 SLOW_KINDS = ("musket", "crossbow")
 """Weapon kinds the book names as slow to reload ("fusil à un coup, mousquet, arbalète"):
 a shot with one costs 2 PA unless its profile says ``slow: false``."""

@@ -140,7 +140,8 @@ def stray_answer(
     dice: Dice | None = None,
     strength: Strength | None = None,
 ) -> StrayAnswer:
-    """Who takes A's missile when A rolls a 1 shooting at B with a bow or a crossbow.
+    """Who takes A's missile when A rolls a 1 shooting at B with a bow, a crossbow or a
+    thrown weapon.
 
     "Dans le cas d'armes de jet ou de tir sans poudre (arc, arbalète), on trace une ligne
     du tireur à la cible. Ensuite, on regarde quelles figurines se trouvent avant la cible
@@ -195,7 +196,8 @@ def stray_answer(
 
 
 def _bow_of(shooter: Figure) -> Weapon:
-    """A shooter's bow or crossbow; any other weapon is refused, naming its own mishap."""
+    """A shooter's bow, crossbow or thrown weapon; any other weapon is refused, naming its
+    own mishap."""
     weapon = weapon_of(shooter)
     if weapon is None:
         raise QuestionError(f"{shooter.id!r} carries no weapon (attrs.weapon)")
@@ -206,7 +208,8 @@ def _bow_of(shooter: Figure) -> Weapon:
             else "only archaic weapons have shooting accidents"
         )
         raise QuestionError(
-            f"the {weapon.kind} of {shooter.id!r} is no bow or crossbow (weapon.kind): {accident}"
+            f"the {weapon.kind} of {shooter.id!r} is no bow, crossbow or thrown weapon"
+            f" (weapon.kind): {accident}"
         )
     return weapon
 
@@ -256,6 +259,7 @@ def _stray_text(
     needed: dict[str, int],
 ) -> str:
     face = NUMBERS.bow_interception_face
+    kind = "thrown weapon" if kind == "thrown" else kind
     if not on_line:
         return f"on a 1 with its {kind}, {a}'s missile at {b} takes no one: no figure on the line"
     head = f"on a 1 with its {kind}, {a}'s missile at {b}"

@@ -28,7 +28,7 @@ def test_an_explosion_needs_a_weapon(extras: dict[str, Any]) -> None:
         ask(scene, "explosion", ["a"], extras)
 
 
-@pytest.mark.parametrize("kind", ["bow", "crossbow"])
+@pytest.mark.parametrize("kind", ["bow", "crossbow", "thrown"])
 def test_a_bow_does_not_explode(kind: str) -> None:
     # "Dans le cas de l'utilisation d'armes à feu à poudre noire [...] Sur un 1, l'arme
     # explose"; "Dans le cas d'armes de jet ou de tir sans poudre (arc, arbalète), on
@@ -48,12 +48,14 @@ def test_a_bow_does_not_explode(kind: str) -> None:
         ({}, r"^'a' carries no weapon"),
         (
             {"weapon": {"kind": "musket", "range_pas": 18, "black_powder": True}},
-            r"^the musket of 'a' is no bow or crossbow .*ask explosion a",
+            r"^the musket of 'a' is no bow, crossbow or thrown weapon .*ask explosion a",
         ),
         ({"weapon": {"kind": "rifle", "range_pas": 24}}, r"only archaic weapons"),
     ],
 )
-def test_only_a_bow_or_a_crossbow_sends_a_stray_missile(attrs: dict[str, Any], says: str) -> None:
+def test_only_a_bow_a_crossbow_or_a_thrown_weapon_sends_a_stray_missile(
+    attrs: dict[str, Any], says: str
+) -> None:
     scene = musg_scene(
         [
             {"id": "a", "side": "x", "x_mm": 100, "y_mm": 100, "attrs": attrs},
