@@ -60,6 +60,11 @@ class SmoothAndRifledOptions(BaseModel):
     derrière des fantassins » excepts: the nearest-target priority only (the reading
     chosen), or ``over_foot``: a mounted target may be shot over figures on foot, which do
     not block the line to it."""
+    volley_chain: Literal["skip", "stop"] = "skip"
+    """Where a volley's extra hits on a loose-order group go when the figure nearest the last
+    one hit may not be hit by the volley (out of its arc or sight, §6.2.5): the next nearest
+    that may (the reading chosen), or ``stop``: the chain ends there and the hit is lost (the
+    worked example: « Le prochain devrait être G ... La quatrième touche est perdue »)."""
     save_substitute: Literal["friend", "any"] = "friend"
     """Who takes a saved hit (§6.2.8, « la figurine la plus proche »): the nearest friend
     (the reading chosen), or ``any``: the nearest figure whatever its side."""

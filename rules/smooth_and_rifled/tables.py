@@ -171,7 +171,21 @@ def volley_question(
         ]
     else:
         eligible = [f for f in prey if _reachable(scene, team, f, [g.id for g in group.figures])]
-        order = _chain(scene, target, eligible, options.mm(NUMBERS.volley_spread_cm))
+        # volley_chain: stop (the worked example's « Le prochain devrait être G ... il ne peut
+        # être touché. La quatrième touche est perdue »): the chain runs through the figures
+        # not in total cover, and ends at one no shooter may hit
+        candidates = (
+            [f for f in prey if _not_in_total_cover(scene, team, f)]
+            if options.volley_chain == "stop"
+            else eligible
+        )
+        order = _chain(
+            scene,
+            target,
+            candidates,
+            options.mm(NUMBERS.volley_spread_cm),
+            {f.id for f in eligible},
+        )
         names = list(order)
     exposed = _leader_exposed(options, target_group, names, dice, reroll, rolls)
     if rolls is not None:
@@ -305,8 +319,15 @@ def _not_in_total_cover(scene: Scene, team: Sequence[Figure], figure: Figure) ->
     return any(cover(scene, options, shooter, figure).grade != "total" for shooter in team)
 
 
-def _chain(scene: Scene, target: Figure, eligible: list[Figure], spread_mm: float) -> list[str]:
-    """The target, then each time the eligible figure nearest the previous one (<= spread)."""
+def _chain(
+    scene: Scene,
+    target: Figure,
+    eligible: list[Figure],
+    spread_mm: float,
+    hittable: set[str] | None = None,
+) -> list[str]:
+    """The target, then each time the eligible figure nearest the previous one (<= spread);
+    the chain ends at a figure not ``hittable`` (the hit is lost)."""
     gaps = gaps_of(scene)
     order = [target.id]
     last = index_of(scene, target.id)
@@ -316,6 +337,8 @@ def _chain(scene: Scene, target: Figure, eligible: list[Figure], spread_mm: floa
         k = int(from_last.argmin())
         nearest = left[k]
         if from_last[k] > spread_mm:
+            break
+        if hittable is not None and scene.figures[nearest].id not in hittable:
             break
         order.append(scene.figures[nearest].id)
         left.remove(nearest)
