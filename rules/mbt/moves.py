@@ -236,9 +236,19 @@ def _turn_deg(plate: Plate, facing_deg: float) -> float:
     return turn - 360.0 if turn > 180.0 else turn
 
 
+@dataclass(frozen=True, slots=True)
+class TurnHits:
+    """What a turn sweeps into (``names``), and by how much more than it may
+    (``excess_mm``: the deepest a base is entered beyond what is allowed, or how far the
+    table's edge is crossed; infinite when impassable ground is entered, an area)."""
+
+    names: tuple[str, ...]
+    excess_mm: float
+
+
 def _turn_hits(
     scene: Scene, plate: Plate, turn_deg: float, members: set[str], options: MbtOptions
-) -> tuple[str, ...]:
+) -> TurnHits:
     """What a base turning by ``turn_deg`` on its centre sweeps into: bases (beyond the
     contact tolerance, those it already overlaps as much left out), impassable ground and
     the table's edge (``table edge``)."""
@@ -249,23 +259,27 @@ def _turn_hits(
     )
     start = plate.polygon()
     found: list[str] = []
+    excess = 0.0
     for other in plates_of(scene):
         if other.figure.id in members:
             continue
         shape = other.polygon()
-        already = penetration_mm(start, shape)
-        if any(
-            penetration_mm(p, shape) > max(options.contact_tolerance_mm, already) for p in shapes
-        ):
+        allowed = max(options.contact_tolerance_mm, penetration_mm(start, shape))
+        deepest = max(penetration_mm(p, shape) for p in shapes)
+        if deepest > allowed:
             found.append(other.figure.id)
+            excess = max(excess, deepest - allowed)
     for ident, geometry in terrain_barred_to(scene, plate.figure, options):
         inside = start.intersection(geometry).area
         if swept.intersection(geometry).area > inside + TOUCH_MM2:
             found.append(ident)
+            excess = math.inf
     minx, miny, maxx, maxy = swept.bounds
-    if minx < 0 or miny < 0 or maxx > scene.table.width_mm or maxy > scene.table.depth_mm:
+    over = max(-minx, -miny, maxx - scene.table.width_mm, maxy - scene.table.depth_mm)
+    if over > 0:
         found.append("table edge")
-    return tuple(found)
+        excess = max(excess, over)
+    return TurnHits(tuple(found), excess)
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,6 +290,7 @@ class Turn:
     turn_deg: float
     where: str | None
     hits: tuple[str, ...]
+    excess_mm: float = 0.0
 
 
 def _turn(
@@ -301,11 +316,13 @@ def _turn(
         moving.plate.depth_mm,
     )
     hits = _turn_hits(scene, at_end, turn_deg, members, options)
-    if not hits:
+    if not hits.names:
         return Turn(turn_deg, "end", ())
-    if not _turn_hits(scene, moving.plate, turn_deg, members, options):
+    at_start = _turn_hits(scene, moving.plate, turn_deg, members, options)
+    if not at_start.names:
         return Turn(turn_deg, "start", ())
-    return Turn(turn_deg, None, hits)
+    # refused: it would turn if either end had room, the nearer to having it decides
+    return Turn(turn_deg, None, hits.names, min(hits.excess_mm, at_start.excess_mm))
 
 
 def move_answer(
@@ -384,7 +401,14 @@ def move_answer(
     if by_straight_line and not at_most(straight_mm, allowance_mm):
         reasons.append(Reason.OVER_ALLOWANCE)
     measured_mm = cost_mm if detour_mm is None else detour_mm
-    margin = Margin("allowance", abs(allowance_mm - measured_mm), mover.figure.sigma_mm)
+    margins: tuple[Margin, ...] = (
+        Margin("allowance", abs(allowance_mm - measured_mm), mover.figure.sigma_mm),
+    )
+    if turn.hits and reasons == [Reason.PATH_BLOCKED]:
+        # refused for want of room to turn alone: how much deeper than allowed it would go
+        # (none measured when impassable ground is swept: certain)
+        finite = math.isfinite(turn.excess_mm)
+        margins = (Margin("turn", turn.excess_mm, mover.figure.sigma_mm),) if finite else ()
     legal = not reasons
     cost = f"{unit.from_mm(cost_mm):.2f} of {allowance_units:g} graduations"
     if legal:
@@ -403,8 +427,8 @@ def move_answer(
     points = _named_path(points, start_offset, moving.offset_mm, turn, len(members) > 1)
     return MbtMoveAnswer(
         question="move",
-        message=with_certainty(text, margin),
-        margins=(margin,),
+        message=with_certainty(text, *margins),
+        margins=margins,
         mover=a,
         legal=legal,
         reasons=tuple(reasons),

@@ -232,3 +232,18 @@ def test_groups_from_the_spatial_index_are_those_of_every_pair(
     expected = {frozenset(group) for group in mates.values()}
     found = {frozenset(ids) for ids in ask(scene, "groups", []).groups.values()}
     assert found == expected
+
+
+def test_a_turn_refused_by_a_fraction_of_a_millimetre_is_too_close_to_call() -> None:
+    # T (40 x 20) turning on its centre reaches 22.361 mm out, 2.361 mm into W: 0.361 beyond
+    # the 2 mm contact tolerance. With a camera sure to 0.5 mm the refusal is too close to
+    # call (0.361 < 2 x 0.5); measured exactly, it is certain.
+    near = base("W", "red", 300, 330, 270, "infantry")
+    for sigma, doubtful in ((0.0, False), (0.5, True)):
+        mover = base("T", "blue", 300, 300, 90, "infantry")
+        mover["sigma_mm"] = sigma
+        answer = ask(mbt_scene(mover, near), "move", ["T", "300", "300"], {"facing_deg": 0})
+        data = answer.to_json()
+        assert data["reasons"] == ["path_blocked"] and data["blocked_by"] == ["W"]
+        assert data["margin_mm"] == pytest.approx(0.361, abs=2e-3)
+        assert answer.message.startswith("too close to call") is doubtful
