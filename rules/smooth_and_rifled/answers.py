@@ -238,6 +238,10 @@ class SRObjectiveAnswer(Checked):
     enemy_radius_mm: float = 0.0
     unit: str = ""
     turn: int | None = None
+    game_format: str | None = None
+    vm: int | None = None
+    bonus_vm: int | None = None
+    break_point: int | None = None
     warnings: tuple[str, ...] = ()
 
 

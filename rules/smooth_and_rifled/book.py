@@ -60,6 +60,8 @@ class Numbers:
     objective_enemy_cm: float = 25.0  # ... no enemy within 25 cm
     objective_enemy_15mm_cm: float = 15.0  # ... (15 cm in 15 mm, the book's own number)
     objective_from_turn: int = 3
+    objective_bonus_vm_small: int = 10  # ... holding it gives 10 VM in the small format
+    objective_bonus_vm_medium: int = 20  # ... and 20 in the medium one
     deployment_cm: float = 30.0  # Annexe I: 30 cm from the table edge (15 cm in 15 mm)
     scout_deployment_cm: float = 40.0  # ... scouts 40 cm
     scout_deployment_15mm_cm: float = 25.0  # ... (25 cm in 15 mm, the book's own number)

@@ -26,6 +26,8 @@ Edge = Literal["x0", "x_max", "y0", "y_max"]
 DeploymentScenario = Literal["standard", "assault"]
 """The ``scenario`` option of ``deployment``: Annexe I's standard zones, or scenario 4's
 attackers (from several edges, scouts no further)."""
+GameFormat = Literal["small", "medium"]
+"""The ``game_format`` option of ``objective``: the Annexe I format (« Petit », « Moyen »)."""
 Turn = Annotated[int, Field(ge=1, le=1000), Takes("a turn's number, a whole number 1 to 1000")]
 """The ``turn`` option of ``objective``."""
 LengthCm = Annotated[

@@ -22,6 +22,7 @@ from arbitre.rules.smooth_and_rifled.geometry import cover_weight, fortified_are
 from arbitre.rules.smooth_and_rifled.options import (
     DeploymentScenario,
     Edge,
+    GameFormat,
     SmoothAndRifledOptions,
     Turn,
     options_of,
@@ -46,13 +47,21 @@ def _cm(length_mm: float) -> str:
 
 
 def objective_question(
-    scene: Scene, side: str, x: str, y: str, turn: Turn | None = None
+    scene: Scene,
+    side: str,
+    x: str,
+    y: str,
+    turn: Turn | None = None,
+    game_format: GameFormat | None = None,
 ) -> SRObjectiveAnswer:
     """Does SIDE hold the objective at (X, Y) mm (Annexe II, scenario 1).
 
     "L'objectif est tenu si, à partir du tour 3, au moins une figurine amie se trouve à
     3cm ou moins de celui-ci et s'il n'y a aucune figurine ennemie à moins de 25cm (15cm
-    en 15mm)." Distances run from each base's edge to the objective's point.
+    en 15mm)." Distances run from each base's edge to the objective's point. With
+    ``game_format``: « Tenir l'objectif donne 20 VM supplémentaires en Moyen Format ou 10 VM
+    en Petit Format, ce qui rendra plus difficile d'atteindre le Point de Rupture »: SIDE's
+    VM, the bonus when held, and the break point, a third of both rounded up (§7.0).
     """
     options = options_of(scene)
     _side_figures(scene, side)
@@ -94,6 +103,19 @@ def objective_question(
     if enemies and enemies[0][0] < enemy_mm:
         reasons.append(Reason.ENEMY_NEAR)
     held = not reasons
+    vm = bonus = point_vm = None
+    if game_format is not None:
+        vm = morale_question(scene, side).vm
+        bonus = (
+            (
+                NUMBERS.objective_bonus_vm_small
+                if game_format == "small"
+                else NUMBERS.objective_bonus_vm_medium
+            )
+            if held
+            else 0
+        )
+        point_vm = break_point(vm + bonus)
     near_friends = tuple(f.id for g, f in friends if g <= friend_mm)
     near_enemies = tuple(f.id for g, f in enemies if g < enemy_mm)
     if held:
@@ -121,6 +143,10 @@ def objective_question(
         enemy_radius_mm=enemy_mm,
         unit=UNIT.name,
         turn=when,
+        game_format=game_format,
+        vm=vm,
+        bonus_vm=bonus,
+        break_point=point_vm,
         warnings=tuple(warnings),
     )
 
