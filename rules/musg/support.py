@@ -119,6 +119,17 @@ def support_answer(scene: Scene, a: str) -> SupportAnswer:
             margins.append(Margin(f"leader {other.id}", abs(leader_mm - d), sigma))
     leaders.sort()
     attention = attention_chef_of(scene, figure, options, unit)
+    if figure.attrs.get("rank") == "chief":  # who is within 1 pas to take a shot for it
+        chef_mm = unit.to_mm(NUMBERS.attention_chef_pas)
+        margins.extend(
+            Margin(
+                f"attention chef {other.id}",
+                abs(chef_mm - measured_mm(figure, other, options)),
+                sigma_between(figure, other),
+            )
+            for other in scene.figures
+            if other.id != figure.id and not scene.are_enemies(figure.side, other.side)
+        )
     kept = tuple(sorted(margins, key=lambda m: m.margin_mm)[:3])
     text = (
         f"{a}: {counted(len(allies), 'ally', 'allies')} within "
