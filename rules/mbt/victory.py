@@ -101,7 +101,7 @@ def victory_answer(scene: Scene) -> VictoryAnswer:
         for side in sides
     )
     if winner is None and beaten and len(beaten) == len(sides):
-        text = f"every side is beaten ({counted}): the first beaten has lost"
+        text = f"every side is beaten ({counted}): the first to beat the other has won"
     elif winner is None:
         text = f"no side has won yet ({counted})"
     else:
