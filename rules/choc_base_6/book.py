@@ -145,12 +145,14 @@ def impact_answer(
     fire: Callable[[], FireAnswer],
     in_contact: Callable[[], bool | None],
     bonus_to: BonusTo = "pi",
+    enemies: bool = True,
 ) -> LossAnswer:
     """The impact of a shot or a close combat, on any CB6 surface, and whether it removes
     the target group (an impact of at least its PJ, §4.2).
 
     ``fire`` and ``in_contact`` ask the surface's own rules whether the action is
-    allowed (``in_contact`` gives None when it cannot be measured); the arithmetic
+    allowed (``in_contact`` gives None when it cannot be measured; ``enemies`` whether the
+    target is an enemy, as a close combat needs); the arithmetic
     is the same everywhere. The group bonus is added to the PI total before the die
     (``bonus_to: pi``, the reading) or to the impact after it (``bonus_to: impact``).
     """
@@ -164,6 +166,15 @@ def impact_answer(
     elif action == "close":
         counted = [f for f in attacker.figures if is_close_combat(f)]
         touching = in_contact()
+        if not enemies:
+            warnings.append(
+                Said(
+                    "not_enemies",
+                    "{a} and {b} are not enemies: no close combat between friends",
+                    a=attacker.name,
+                    b=target.name,
+                )
+            )
         if touching is None:
             warnings.append(
                 Said(

@@ -394,6 +394,7 @@ class ChocBase6Grid(Ruleset):
             fire=lambda: self.fire(scene, a, b),
             in_contact=lambda: self.contact(scene, a, b).contact,
             bonus_to=bonus_to,
+            enemies=scene.are_enemies(attacker.side, target.side),
         )
 
     def potentials(self, scene: Scene, a: str) -> PotentialsAnswer:

@@ -402,6 +402,7 @@ class ChocBase6Neutral(MeasuringRuleset):
             fire=lambda: self.fire(scene, a, b),
             in_contact=lambda: self.contact(scene, a, b).contact if measured else None,
             bonus_to=bonus_to,
+            enemies=scene.are_enemies(attacker.side, target.side),
         )
 
     def potentials(self, scene: Scene, a: str) -> PotentialsAnswer:
