@@ -29,7 +29,8 @@ Modules
 cover), :mod:`~arbitre.rules.musg.moves` (moves and reach), :mod:`~arbitre.rules.musg.support`
 (leaving a melee, allies and leaders), :mod:`~arbitre.rules.musg.morale` (when the command
 tests are due), :mod:`~arbitre.rules.musg.reactions` (the moves of failed tests: 1d3 pas under
-fire and under a charge, the walk away of a figure not daring to charge),
+fire and under a charge, the walk away of a figure not daring to charge, the table edge a
+routed figure heads for),
 :mod:`~arbitre.rules.musg.mishaps` (shooting accidents: exploding black-powder weapons, a bow's
 stray missile) and :mod:`~arbitre.rules.musg.dice` (initiative and damage).
 :mod:`~arbitre.rules.musg.book` holds the book's numbers,

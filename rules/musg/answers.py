@@ -182,3 +182,20 @@ class BalkAnswer(Checked):
     full: bool = True
     blocked_by: tuple[str, ...] = ()
     unit: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FleeAnswer(Checked):
+    """The table edge a figure that failed its end-of-turn test heads for: the nearest
+    (``edge``: ``x0``, ``x_max``, ``y0`` or ``y_max``), how far its base stands from it
+    (``gap_mm``, ``gap_units``) and how far it must go to be wholly off the table
+    (``off_mm``, ``off_units``); ``gaps_mm`` gives every edge's gap."""
+
+    figure: str = ""
+    edge: str = ""
+    gap_mm: float = 0.0
+    gap_units: float = 0.0
+    off_mm: float = 0.0
+    off_units: float = 0.0
+    gaps_mm: dict[str, float] = field(default_factory=dict)
+    unit: str = ""

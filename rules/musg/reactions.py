@@ -1,6 +1,6 @@
 """The moves of failed command tests: the 1d3 pas of "Subir un tir" and "Subir une charge",
-and the walk away of "Envie de charger": where the figure goes, and whether the way lets it
-go the whole distance."""
+the walk away of "Envie de charger" (where the figure goes, and whether the way lets it go
+the whole distance), and the table edge a figure routed at the end of the turn heads for."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from arbitre.rules import pathing
 from arbitre.rules.answers import Margin, Unit, in_units, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
-from arbitre.rules.musg.answers import BalkAnswer, ReactionAnswer
+from arbitre.rules.musg.answers import BalkAnswer, FleeAnswer, ReactionAnswer
 from arbitre.rules.musg.bases import (
     base_radius_mm,
     footprint_at,
@@ -253,6 +253,49 @@ def urge_to_charge_answer(scene: Scene, a: str, b: str) -> BalkAnswer:
         cost_units=unit.from_mm(cost_mm),
         full=not moved.blocked_by,
         blocked_by=moved.blocked_by,
+        unit=unit.name,
+    )
+
+
+def flee_answer(scene: Scene, a: str) -> FleeAnswer:
+    """The table edge A heads for when it fails its end-of-turn test: "Chaque personnage
+    ayant raté ce test devront se diriger vers le bord de table le plus proche et ne
+    pourront pas charger ou tirer sur un ennemi. S'ils ne sont pas sortis de la surface de
+    jeu à la fin du tour suivant, ils peuvent retenter un test de commandement." (Fin du
+    tour). The nearest edge is the one A's base stands closest to; the margin, how much
+    nearer it is than the next one."""
+    options = options_of(scene)
+    unit = unit_of(scene)
+    figure = figure_named(scene, a)
+    low_x, low_y, high_x, high_y = footprint_of(figure, options).bounds
+    gaps = {
+        "x0": low_x,
+        "x_max": scene.table.width_mm - high_x,
+        "y0": low_y,
+        "y_max": scene.table.depth_mm - high_y,
+    }
+    depth = {"x0": high_x - low_x, "x_max": high_x - low_x, "y0": high_y - low_y}
+    depth["y_max"] = depth["y0"]
+    nearest, second = sorted(gaps, key=lambda edge: (gaps[edge], edge))[:2]
+    off_mm = gaps[nearest] + depth[nearest]
+    margin = Margin("nearest edge", gaps[second] - gaps[nearest], figure.sigma_mm)
+    text = (
+        f"{a} heads for the nearest table edge, {nearest}: its base stands "
+        f"{in_units(unit.from_mm(gaps[nearest]), 'pas')} from it, "
+        f"{in_units(unit.from_mm(off_mm), 'pas')} to be off the table; it may neither "
+        "charge nor shoot at an enemy"
+    )
+    return FleeAnswer(
+        question="flee",
+        message=with_certainty(text, margin),
+        margins=(margin,),
+        figure=a,
+        edge=nearest,
+        gap_mm=gaps[nearest],
+        gap_units=unit.from_mm(gaps[nearest]),
+        off_mm=off_mm,
+        off_units=unit.from_mm(off_mm),
+        gaps_mm=gaps,
         unit=unit.name,
     )
 

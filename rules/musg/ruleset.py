@@ -142,6 +142,12 @@ class Musg(MeasuringRuleset):
                 "A, not daring to charge B, walks away",
                 reactions.urge_to_charge_answer,
             ),
+            "flee": Question(
+                "flee",
+                ("A",),
+                "the table edge A heads for, its end-of-turn test failed",
+                reactions.flee_answer,
+            ),
             "explosion": Question(
                 "explosion",
                 ("A",),
