@@ -102,6 +102,14 @@ def slide(
     return Slide(low * length_mm, tuple(stoppers(high)))
 
 
+def _pair(scene: Scene, a: str, b: str) -> tuple[MusgOptions, Unit, Figure, Figure]:
+    """The scene's options and unit, and the two figures a reaction is about (not one)."""
+    first, second = figure_named(scene, a), figure_named(scene, b)
+    if first.id == second.id:
+        raise QuestionError(f"{a!r} and {b!r} are the same figure")
+    return options_of(scene), unit_of(scene), first, second
+
+
 def _d3(value: Any) -> int:
     number = as_whole_number(value, "die")
     if not 1 <= number <= 3:
@@ -129,11 +137,7 @@ def under_fire_answer(scene: Scene, a: str, b: str, die: D3 | None = None) -> Re
     "le personnage visé doit se déplacer soit de 1d3 pas vers le couvert le plus proche
     soit en arrière s'il n'y a pas de couvert à la distance indiquée par le dé."
     """
-    options = options_of(scene)
-    unit = unit_of(scene)
-    figure, shooter = figure_named(scene, a), figure_named(scene, b)
-    if figure.id == shooter.id:
-        raise QuestionError(f"{a!r} and {b!r} are the same figure")
+    options, unit, figure, shooter = _pair(scene, a, b)
     base = footprint_of(figure, options)
     covers = sorted(
         (float(shapely.distance(base, t.geometry)), t.id, t.geometry)
@@ -181,11 +185,7 @@ def under_charge_answer(scene: Scene, a: str, b: str, die: D3 | None = None) -> 
     la charge. S'il ne peut pas reculer du score indiqué par le dé, il perd 1 à sa
     résistance si le personnage qui le charge arrive au contact."
     """
-    options = options_of(scene)
-    unit = unit_of(scene)
-    figure, charger = figure_named(scene, a), figure_named(scene, b)
-    if figure.id == charger.id:
-        raise QuestionError(f"{a!r} and {b!r} are the same figure")
+    options, unit, figure, charger = _pair(scene, a, b)
     back = _away(figure, charger)
     moves: list[dict[str, Any]] = []
     margins: list[Margin] = []
@@ -212,11 +212,7 @@ def urge_to_charge_answer(scene: Scene, a: str, b: str) -> BalkAnswer:
     difficile « brûle » deux pas de Mvt"); bases, impassable ground, buildings and the
     table edge stop it short.
     """
-    options = options_of(scene)
-    unit = unit_of(scene)
-    figure, target = figure_named(scene, a), figure_named(scene, b)
-    if figure.id == target.id:
-        raise QuestionError(f"{a!r} and {b!r} are the same figure")
+    options, unit, figure, target = _pair(scene, a, b)
     away = _away(figure, target)
     allowance_units = move_pas_of(figure) * NUMBERS.move_factor["walk"]
     allowance_mm = unit.to_mm(allowance_units)
