@@ -110,6 +110,9 @@ class SRDamageAnswer(Answer):
     die: int | None = None
     outcome: str | None = None
     distribution: dict[str, float] = field(default_factory=dict)
+    mount_die: int | None = None
+    part: str | None = None
+    mounted_distribution: dict[str, float] | None = None
     warnings: tuple[str, ...] = ()
 
 

@@ -57,9 +57,20 @@ from arbitre.rules.smooth_and_rifled.reasons import reason_words
 
 
 def damage_question(
-    scene: Scene, a: str, b: str, die: Die | None = None, aimed: Flag = False
+    scene: Scene,
+    a: str,
+    b: str,
+    die: Die | None = None,
+    aimed: Flag = False,
+    mount_die: Die | None = None,
 ) -> SRDamageAnswer:
-    """Damage roll of a hit of A on B (§6.2.7): 1-3 shaken, 4-6 out, less for cover."""
+    """Damage roll of a hit of A on B (§6.2.7): 1-3 shaken, 4-6 out, less for cover.
+
+    A mounted B: « jeter 1d6 pour voir si vous avez touché la monture ou le cavalier. 1-3, la
+    monture ; 4-6, le cavalier. Jeter ensuite le d6 pour les dégâts. Si la monture est
+    touchée, le cavalier démonte et est Secoué ; le cheval est perdu »: the damage roll
+    counts for the rider only; ``mount_die`` (the first d6) names the part hit.
+    """
     options = options_of(scene)
     _, shooter = resolve(scene, a)
     _, target = resolve(scene, b)
@@ -71,10 +82,14 @@ def damage_question(
     weight = shelter.weight if shelter.grade != "none" else None
     modifier = damage_modifier(weight, aimed=is_aimed)
     warnings = []
-    if is_mounted(target):
+    mounted = is_mounted(target)
+    if mounted:
         warnings.append(
             Said("mounted_target", "a mounted target: roll 1d6 first, 1-3 the horse, 4-6 the rider")
         )
+    elif mount_die is not None:
+        raise QuestionError(f"{b!r} is not mounted: no mount_die")
+    part = None if mount_die is None else "horse" if mount_die <= HORSE_UP_TO else "rider"
     # « Vétérans : peuvent relancer les jets de Dégâts de Tir ratés », and guards (§8.0)
     reroll = is_veteran(target)
     rolled: int | None = None
@@ -84,6 +99,8 @@ def damage_question(
         if not 1 <= rolled <= FACES:
             raise QuestionError(f"a die shows 1 to {FACES}, got {die!r}")
         outcome = damage(rolled, modifier)
+    if part == "horse":
+        outcome = "dismounted"  # the rider dismounts, shaken; the horse is lost
     if reroll and outcome in (None, "out"):
         warnings.append(
             Said(
@@ -93,9 +110,19 @@ def damage_question(
                 figure=target.id,
             )
         )
-    spread = {k: probability(v) for k, v in damage_distribution(modifier, reroll=reroll).items()}
+    chances = damage_distribution(modifier, reroll=reroll)
+    spread = {k: probability(v) for k, v in chances.items()}
+    horse = Fraction(HORSE_UP_TO, FACES)
+    on_horse = (
+        {"dismounted": probability(horse)}
+        | {k: probability((1 - horse) * v) for k, v in chances.items()}
+        if mounted
+        else None
+    )
     text = f"damage of {shooter.id} on {target.id}: modifier {modifier:+d}" + (
-        f", die {rolled} -> {outcome}"
+        ", the horse is hit: the rider dismounts, shaken"
+        if part == "horse"
+        else f", die {rolled} -> {outcome}"
         if rolled is not None
         else f"; shaken {spread['shaken']:.0%}, out {spread['out']:.0%}"
     )
@@ -110,8 +137,15 @@ def damage_question(
         die=rolled,
         outcome=outcome,
         distribution=spread,
+        mount_die=mount_die,
+        part=part,
+        mounted_distribution=on_horse,
         warnings=tuple(warnings),
     )
+
+
+HORSE_UP_TO = 3
+"""The mount's die (§6.2.7): 1-3 the horse is hit, 4-6 the rider."""
 
 
 def volley_question(

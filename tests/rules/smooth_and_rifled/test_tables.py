@@ -67,6 +67,13 @@ def test_damage_is_a_hit_on_an_enemy() -> None:
     assert answer_json(scene, "damage", "u1", "c1")["distribution"] == {"shaken": 0.5, "out": 0.5}
 
 
+def test_a_mount_die_is_only_for_a_mounted_target() -> None:
+    """§6.2.7: « Si vous touchez une figurine montée, jeter 1d6 pour voir si vous avez touché
+    la monture ou le cavalier »: a man on foot has no mount to roll for."""
+    with pytest.raises(QuestionError, match="^'c1' is not mounted: no mount_die$"):
+        ask(sr_scene(SIDES), "damage", ["u1", "c1"], {"mount_die": 5})
+
+
 def test_the_other_reading_of_a_triple_5_or_6_counts_fives_and_sixes_together() -> None:
     # leader_triple: five_or_six reads « un triple 5 ou 6 » as three dice each a 5 or a 6:
     # on 4 dice, 4 x (1/3)^3 x 2/3 + (1/3)^4 = 9/81 = 1/9; [5, 6, 6, 1] shows one.
