@@ -249,6 +249,23 @@ class SRObjectiveAnswer(Checked):
 
 
 @dataclass(frozen=True, slots=True)
+class SRRescueAnswer(Checked):
+    """Scenario 2's figure to rescue: in SIDE's zone (30 cm), and whether it may move."""
+
+    side: str = ""
+    figure: str = ""
+    edge: str = ""
+    rescued: bool = False
+    reasons: tuple[Reason, ...] = ()
+    depth_mm: float = 0.0
+    zone_mm: float = 0.0
+    escorts: tuple[str, ...] = ()
+    may_move: bool = False
+    unit: str = ""
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class SRDeploymentAnswer(Checked):
     """Deployment zones (Annexe I): every figure within 30 cm of its edge (scouts 40)."""
 

@@ -242,6 +242,12 @@ class SmoothAndRifled(MeasuringRuleset):
                 "is SIDE inside its deployment zone",
                 scenario.deployment_question,
             ),
+            "rescue": Question(
+                "rescue",
+                ("SIDE", "A"),
+                "has SIDE brought figure A into its zone (scenario 2)",
+                scenario.rescue_question,
+            ),
             "assault": Question(
                 "assault",
                 ("SIDE",),

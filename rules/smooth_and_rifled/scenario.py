@@ -6,16 +6,17 @@ from __future__ import annotations
 import shapely
 
 from arbitre.rules.answers import Margin, Reason, Said, warning_lines, with_certainty
-from arbitre.rules.errors import QuestionError
-from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind
+from arbitre.rules.errors import QuestionError, UnknownName
+from arbitre.rules.model import Figure, Scene, TerrainFeature, TerrainKind, sigma_between
 from arbitre.rules.options import Name
 from arbitre.rules.ruleset import coordinate_mm
 from arbitre.rules.smooth_and_rifled.answers import (
     SRAssaultAnswer,
     SRDeploymentAnswer,
     SRObjectiveAnswer,
+    SRRescueAnswer,
 )
-from arbitre.rules.smooth_and_rifled.bases import footprints
+from arbitre.rules.smooth_and_rifled.bases import figure_gap_mm, footprints, index_of
 from arbitre.rules.smooth_and_rifled.book import MM_PER_CM, NUMBERS, UNIT
 from arbitre.rules.smooth_and_rifled.dice import break_point
 from arbitre.rules.smooth_and_rifled.geometry import cover_weight, fortified_areas
@@ -184,14 +185,7 @@ def deployment_question(
     margins: list[Margin] = []
     outside: list[str] = []
     for figure in figures:
-        minx, miny, maxx, maxy = prints[index[figure.id]].bounds
-        depths_by_edge = {
-            "x0": maxx,
-            "x_max": scene.table.width_mm - minx,
-            "y0": maxy,
-            "y_max": scene.table.depth_mm - miny,
-        }
-        depth = depths_by_edge[edge] if edge is not None else min(depths_by_edge.values())
+        depth = depth_mm(scene, prints[index[figure.id]], edge)
         limit = scout_mm if figure.attrs.get("scout", False) else zone_mm
         depths[figure.id] = depth
         margins.append(Margin(f"zone {figure.id}", abs(limit - depth), figure.sigma_mm))
@@ -217,6 +211,79 @@ def deployment_question(
         scout_zone_mm=scout_mm,
         depth_mm=depths,
         outside=tuple(outside),
+        unit=UNIT.name,
+    )
+
+
+def depth_mm(scene: Scene, footprint: shapely.Geometry, edge: Edge | None) -> float:
+    """How far a base reaches from a table edge (mm): from ``edge``, else from the nearest."""
+    minx, miny, maxx, maxy = footprint.bounds
+    depths = {
+        "x0": maxx,
+        "x_max": scene.table.width_mm - minx,
+        "y0": maxy,
+        "y_max": scene.table.depth_mm - miny,
+    }
+    return float(depths[edge] if edge is not None else min(depths.values()))
+
+
+def rescue_question(scene: Scene, side: str, a: str, edge: Edge | None = None) -> SRRescueAnswer:
+    """Scenario 2, the rescue or the capture (Annexe II): has SIDE brought the figure A into
+    its deployment zone along ``edge``, and may A move?
+
+    « Pour gagner ce scénario, un joueur doit apporter la figurine du centre dans sa zone de
+    déploiement (30cm) ou mettre en déroute l'ennemi. La figurine [...] ne peut bouger que si
+    elle est en contact avec une autre figurine et ne peut faire qu'un mouvement par tour. »
+    A is in the zone when its whole base is (as a deployment, Annexe I: 15 cm in 15 mm);
+    it may move when another base is in contact with it.
+    """
+    if edge is None:
+        raise QuestionError(f"rescue needs SIDE's edge: --with edge={'|'.join(EDGES)}")
+    options = options_of(scene)
+    _side_figures(scene, side)
+    figure = scene.figure(a)
+    if figure is None:
+        raise UnknownName("figure", a, (f.id for f in scene.figures))
+    prints = footprints(scene)
+    zone_mm = options.mm(NUMBERS.deployment_cm)
+    depth = depth_mm(scene, prints[index_of(scene, figure.id)], edge)
+    margins = [Margin("zone", abs(zone_mm - depth), figure.sigma_mm)]
+    tolerance = options.contact_tolerance_mm
+    others = [
+        (figure_gap_mm(scene, figure, other), other)
+        for other in scene.figures
+        if other.id != figure.id
+    ]
+    escorts = tuple(
+        other.id for gap, other in sorted(others, key=lambda p: p[0]) if gap <= tolerance
+    )
+    if others:
+        gap, nearest = min(others, key=lambda p: p[0])
+        margins.append(Margin("contact", abs(gap - tolerance), sigma_between(figure, nearest)))
+    rescued = depth <= zone_mm
+    reasons = () if rescued else (Reason.OUTSIDE_ZONE,)
+    text = (
+        f"{figure.id} is {'within' if rescued else 'outside'} {side}'s zone "
+        f"({_cm(depth)} from edge {edge}, at most {_cm(zone_mm)})"
+    )
+    text += (
+        f"; it may move with {', '.join(escorts)} in contact"
+        if escorts
+        else "; no figure in contact: it may not move"
+    )
+    return SRRescueAnswer(
+        question="rescue",
+        message=with_certainty(text, *margins),
+        margins=tuple(margins),
+        side=side,
+        figure=figure.id,
+        edge=edge,
+        rescued=rescued,
+        reasons=reasons,
+        depth_mm=depth,
+        zone_mm=zone_mm,
+        escorts=escorts,
+        may_move=bool(escorts),
         unit=UNIT.name,
     )
 
