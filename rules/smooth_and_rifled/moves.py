@@ -383,12 +383,22 @@ def reach_question(
     plan = move_plan(scene, a, action, action_index, mode)
     area = plan.field.reachable_area(plan.mover.xy, plan.allowance_mm)
     allowance_cm = UNIT.from_mm(plan.allowance_mm)
+    warnings: list[str] = []
+    if _shaken_check(plan, warnings):
+        warnings.append(
+            Said(
+                "shaken_no_action",
+                "{figure} is shaken: it takes no action, this move neither (§6.2.9)",
+                figure=plan.mover.id,
+            )
+        )
     return reach_answer_of(
         ReachAnswer,
         a,
         area,
         (plan.allowance_mm, allowance_cm, UNIT.name),
         within=f"with {allowance_cm:g} cm ({plan.kind}, {plan.mode}, action {plan.index})",
+        warnings=tuple(warnings),
     )
 
 
