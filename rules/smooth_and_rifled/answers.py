@@ -143,6 +143,7 @@ class SRMoraleAnswer(Answer):
     vm: int = 0
     break_point: int = 0
     counted: dict[str, int] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

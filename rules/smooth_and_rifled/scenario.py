@@ -29,7 +29,7 @@ from arbitre.rules.smooth_and_rifled.options import (
     options_of,
 )
 from arbitre.rules.smooth_and_rifled.reasons import reason_words
-from arbitre.rules.smooth_and_rifled.tables import morale_question
+from arbitre.rules.smooth_and_rifled.tables import is_marker, morale_question
 
 EDGES = ("x0", "x_max", "y0", "y_max")
 """The table's edges, named in the table frame: x = 0, x = width, y = 0, y = depth."""
@@ -331,7 +331,7 @@ def assault_question(scene: Scene, side: str, position: Name | None = None) -> S
                 limit=f"{clear / MM_PER_CM:g}",
             )
         )
-    counted = [f for f in scene.figures if not _is_marker(f)]
+    counted = [f for f in scene.figures if not is_marker(f)]
     margins: list[Margin] = []
     inside: dict[str, bool] = {}
     for figure in counted:
@@ -405,8 +405,3 @@ def _cover_too_near(
         if gap < clear:
             near[feature.id] = (gap, clear)
     return near
-
-
-def _is_marker(figure: Figure) -> bool:
-    """An ambush marker or an ammunition box: no fighter of either side."""
-    return bool(figure.attrs.get("ambush", False) or figure.attrs.get("ammunition_of"))

@@ -380,11 +380,33 @@ def _chain(
     return order
 
 
+def is_marker(figure: Figure) -> bool:
+    """An ambush marker or an ammunition box: no fighter of either side."""
+    return bool(figure.attrs.get("ambush", False) or figure.attrs.get("ammunition_of"))
+
+
 def morale_question(scene: Scene, side: str) -> SRMoraleAnswer:
-    """Moral value (VM) of a side from the figures on the table, and its break point (§7.0)."""
-    figures = [f for f in scene.figures if f.side == side]
-    if not figures:
+    """Moral value (VM) of a side from the figures on the table, and its break point (§7.0).
+
+    « 4 par Héros ou Officier Supérieur, 3 pour chaque Officier ou NCO, 2 pour chaque
+    Porte-étendard, 1 par soldat »: men only; guns, ammunition boxes and ambush markers are
+    not counted (the figures a marker hides are the players' to add)."""
+    every = [f for f in scene.figures if f.side == side]
+    if not every:
         raise QuestionError(f"no figure of side {side!r} on the table")
+    figures = [f for f in every if not is_marker(f) and f.type != "artillery"]
+    hidden = [f.id for f in every if f.attrs.get("ambush", False)]
+    warnings = (
+        [
+            Said(
+                "ambush_not_counted",
+                "ambush markers ({markers}) are not counted: add the VM of the figures they hide",
+                markers=", ".join(hidden),
+            )
+        ]
+        if hidden
+        else []
+    )
     counted = {"hero": 0, "senior_officer": 0, "leader": 0, "standard": 0, "soldier": 0}
     for figure in figures:
         if figure.attrs.get("hero", False):
@@ -407,11 +429,12 @@ def morale_question(scene: Scene, side: str) -> SRMoraleAnswer:
     point = break_point(vm)
     return SRMoraleAnswer(
         question="morale",
-        message=f"{side}: VM {vm}, a morale test after losing {point} VM",
+        message=f"{side}: VM {vm}, a morale test after losing {point} VM" + warning_lines(warnings),
         side=side,
         vm=vm,
         break_point=point,
         counted=counted,
+        warnings=tuple(warnings),
     )
 
 
