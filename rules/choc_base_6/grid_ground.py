@@ -101,8 +101,9 @@ def walk_back(previous: Mapping[Cell, Cell], goal: Cell) -> list[Cell]:
 def square_shot(
     grid: Grid, start: Cell, goal: Cell, occupied: set[Cell], reach: int
 ) -> list[Cell] | None:
-    """The shortest orthogonal count from shooter to target through empty squares on the
-    grid, if it is at most ``reach`` squares (breadth-first search)."""
+    """The shortest count from shooter to target through empty cells on the grid (steps
+    across a side: orthogonal on squares), if it is at most ``reach`` cells (breadth-first
+    search). Hexes are counted so under ``hex_fire: count``."""
     previous: dict[Cell, Cell] = {}
     depth = {start: 0}
     queue = deque([start])
@@ -121,8 +122,13 @@ def square_shot(
     return None
 
 
-def box_cells(a: Cell, b: Cell) -> list[Cell]:
-    """The squares between two squares (on some shortest orthogonal count)."""
-    cols = range(min(a[0], b[0]), max(a[0], b[0]) + 1)
-    rows = range(min(a[1], b[1]), max(a[1], b[1]) + 1)
-    return [(c, r) for c in cols for r in rows if (c, r) not in (a, b)]
+def cells_between(grid: Grid, a: Cell, b: Cell) -> list[Cell]:
+    """The cells on some shortest count from ``a`` to ``b`` (neither of them), in order of
+    their coordinates: on squares, the squares of the box between them.
+
+    >>> cells_between(Grid("hex", 50, (0, 0)), (0, 0), (2, -1))
+    [(1, -1), (1, 0)]
+    """
+    n = grid.steps(a, b)
+    near = [(a[0] + dq, a[1] + dr) for dq in range(-n, n + 1) for dr in range(-n, n + 1)]
+    return [c for c in near if c not in (a, b) and grid.steps(a, c) + grid.steps(c, b) == n]

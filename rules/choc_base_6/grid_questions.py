@@ -62,7 +62,7 @@ from arbitre.rules.choc_base_6.grid_answers import (
     GridMoveAnswer,
     GridReachAnswer,
 )
-from arbitre.rules.choc_base_6.grid_ground import Ground, box_cells, square_shot, walk_back
+from arbitre.rules.choc_base_6.grid_ground import Ground, cells_between, square_shot, walk_back
 from arbitre.rules.choc_base_6.grid_groups import (
     cell_groups,
     cell_movers,
@@ -170,7 +170,7 @@ class ChocBase6Grid(Ruleset):
         line: list[Cell]
         blocked_by: list[str] = []
         count = steps
-        if grid.kind == "hex":
+        if grid.kind == "hex" and options_of(scene).hex_fire == "line":
             first, second = grid.hex_lines(shooter.cell, target.cell)
             through, one_side, other_side = grid.hex_shot_cells(shooter.cell, target.cell)
             first_blockers = [c for c in [*through, *one_side] if c in occupied]
@@ -185,13 +185,13 @@ class ChocBase6Grid(Ruleset):
             if route is None:
                 line = []
                 if steps <= reach:
-                    box = box_cells(shooter.cell, target.cell)
-                    blocked_by = group_names(grouping, [c for c in box if c in occupied])
+                    between = cells_between(grid, shooter.cell, target.cell)
+                    blocked_by = group_names(grouping, [c for c in between if c in occupied])
             else:
                 line, count = route, len(route) - 1
         if steps > reach:
             reasons.append(Reason.OUT_OF_RANGE)
-        elif blocked_by or (grid.kind == "square" and not line):
+        elif blocked_by or not line:
             reasons.append(Reason.LINE_BLOCKED)
 
         counted = shooters

@@ -34,6 +34,9 @@ class ChocBase6Options(BaseModel):
     grid_origin_mm: tuple[FiniteNumber, FiniteNumber] | None = None
     grid_rotation_deg: FiniteNumber = 0.0
     hex_orientation: Literal["pointy", "flat"] = "pointy"
+    # A shot on hexes: the hexes its straight line crosses must be empty ("line", the
+    # reading), or it is counted like a move, hex by hex through empty hexes ("count").
+    hex_fire: Literal["line", "count"] = "line"
 
     @property
     def group_footprint_radius_mm(self) -> float:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from arbitre.rules.choc_base_6.grid import Grid
-from arbitre.rules.choc_base_6.grid_ground import Ground, box_cells, square_shot, walk_back
+from arbitre.rules.choc_base_6.grid_ground import Ground, cells_between, square_shot, walk_back
 from arbitre.rules.choc_base_6.grid_groups import cell_groups
 from tests.rules.choc_base_6.scenes import fig, grid_scene, square_centre
 
@@ -102,8 +102,17 @@ def test_a_square_shot_may_end_on_an_occupied_square() -> None:
     assert square_shot(SIX_BY_THREE, (0, 0), (1, 0), {(1, 0)}, 1) == [(0, 0), (1, 0)]
 
 
-def test_box_cells_are_the_squares_between_two_squares() -> None:
+def test_the_cells_between_two_squares_are_the_box_between_them() -> None:
     # Columns 0-2, rows 0-1, less the two ends.
-    assert box_cells((0, 0), (2, 1)) == [(0, 1), (1, 0), (1, 1), (2, 0)]
-    assert box_cells((2, 1), (0, 0)) == [(0, 1), (1, 0), (1, 1), (2, 0)]
-    assert box_cells((3, 3), (3, 4)) == []
+    assert cells_between(SIX_BY_THREE, (0, 0), (2, 1)) == [(0, 1), (1, 0), (1, 1), (2, 0)]
+    assert cells_between(SIX_BY_THREE, (2, 1), (0, 0)) == [(0, 1), (1, 0), (1, 1), (2, 0)]
+    assert cells_between(SIX_BY_THREE, (3, 3), (3, 4)) == []
+
+
+def test_the_cells_between_two_hexes_lie_on_some_shortest_count() -> None:
+    # 0,0 to 2,0: 2 H, only through 1,0. 0,0 to 2,-1: through 1,-1 or 1,0. 0,0 to 3,-1:
+    # 3 H, through 1,0 2,0 / 1,-1 2,-1 and mixes: 1,-1 1,0 2,-1 2,0.
+    hexes = Grid("hex", 50, (0, 0))
+    assert cells_between(hexes, (0, 0), (2, 0)) == [(1, 0)]
+    assert cells_between(hexes, (0, 0), (2, -1)) == [(1, -1), (1, 0)]
+    assert cells_between(hexes, (0, 0), (3, -1)) == [(1, -1), (1, 0), (2, -1), (2, 0)]
