@@ -10,7 +10,8 @@ Readings chosen where the book is silent:
   ``not_in_grid``;
 * hex line of fire: the cells crossed by the segment between the two cells'
   centres, all of them empty (a segment running along a side between two
-  cells is clear when either side is);
+  cells is clear when either side is); under ``hex_fire: count``, counted like a
+  move through empty hexes, as on squares;
 * square line of fire: the shot is counted in orthogonal steps through empty
   squares (ANNEXE 2), so it may bend round an occupied square if the count
   stays within range;
