@@ -415,11 +415,16 @@ def charge_question(
     defenders_group, defender = resolve(scene, b)
     if not scene.are_enemies(charger.side, defender.side):
         raise QuestionError(f"{b!r} is not an enemy of {a!r}")
+    rank = action_rank(action, action_index)
+    skirmish = defenders_group is None or defenders_group.skirmishers
+    if attackers_group is not None and skirmish and not group_charge_refusal(attackers_group):
+        defenders = list(defenders_group.figures) if defenders_group else [defender]
+        return charge_figure_by_figure(scene, options, a, b, attackers_group, defenders, rank)
     if attackers_group is not None or defenders_group is not None:
         return group_charge(
             scene, options, a, b, attackers_group, charger, defenders_group, defender
         )
-    return single_charge(scene, options, a, b, charger, defender, action_rank(action, action_index))
+    return single_charge(scene, options, a, b, charger, defender, rank)
 
 
 def backwards_distance_mm(start: np.ndarray, goal: np.ndarray, facing_deg: float) -> float:
@@ -906,6 +911,93 @@ def group_charge(
         free_turn=True,
         combats=tuple(combats),
         out_of_melee=tuple(out),
+        warnings=tuple(warnings),
+    )
+
+
+def charge_figure_by_figure(
+    scene: Scene,
+    options: SmoothAndRifledOptions,
+    a: str,
+    b: str,
+    attackers_group: Group,
+    defenders: list[Figure],
+    index: int,
+) -> SRChargeAnswer:
+    """A group charging skirmishers or a lone figure (§6.7.3): « Si la charge est dirigée
+    contre un Groupe classé comme Tirailleurs ou contre une figurine individuelle, seules les
+    figurines impliquées dans la charge seront impliquées dans la mêlée » — no placing of
+    every figure in contact from 8 cm: each attacker charges the enemy figure nearest to it
+    by its own straight charge, and those that reach it fight, at most two against one (the
+    nearer first)."""
+    attackers = list(attackers_group.figures)
+    matrix = gaps_of(scene).block(
+        [index_of(scene, f.id) for f in attackers], [index_of(scene, f.id) for f in defenders]
+    )
+    charges = [
+        single_charge(
+            scene,
+            options,
+            f.id,
+            defenders[int(np.argmin(row))].id,
+            f,
+            defenders[int(np.argmin(row))],
+            index,
+        )
+        for f, row in zip(attackers, matrix, strict=True)
+    ]
+    fights: dict[str, list[str]] = {}
+    out: list[str] = []
+    for charge in sorted(charges, key=lambda c: c.distance_mm):
+        engaged = fights.setdefault(charge.target, [])
+        if charge.legal and len(engaged) < NUMBERS.max_attackers:
+            engaged.append(charge.charger)
+        else:
+            out.append(charge.charger)
+    combats = tuple(
+        {"attackers": fighters, "defenders": [target]}
+        for target, fighters in fights.items()
+        if fighters
+    )
+    engaged_ids = {x for c in combats for x in c["attackers"]}
+    nearest = min(charges, key=lambda c: c.distance_mm)
+    legal = bool(combats)
+    reasons = () if legal else (nearest.reasons or (Reason.CHARGE_SHORT,))
+    warnings: list[str] = [
+        Said(
+            "charge_figure_by_figure",
+            "{target}: skirmishers or a lone figure: only the figures of {group} whose own "
+            "charge reaches an enemy fight",
+            target=b,
+            group=attackers_group.name,
+        ),
+        *[w for c in charges if c.charger in engaged_ids for w in c.warnings],
+    ]
+    margins = tuple(m for c in charges for m in c.margins)
+    if combats:
+        text = f"{a} charges {b} figure by figure: " + "; ".join(
+            f"{'+'.join(c['attackers'])} vs {c['defenders'][0]}" for c in combats
+        )
+    else:
+        text = f"{a} may not charge {b}: no figure's own charge reaches: {reason_words(reasons)}"
+    return SRChargeAnswer(
+        question="charge",
+        message=with_certainty(text, *margins) + warning_lines(warnings),
+        margins=margins,
+        charger=a,
+        target=b,
+        legal=legal,
+        reasons=tuple(reasons),
+        distance_mm=nearest.distance_mm,
+        distance_units=nearest.distance_units,
+        unit=UNIT.name,
+        allowance_mm=nearest.allowance_mm,
+        allowance_units=nearest.allowance_units,
+        group_charge=True,
+        free_turn=all(c.free_turn for c in charges if c.charger in engaged_ids),
+        combats=combats,
+        out_of_melee=tuple(out),
+        blocked_by=tuple(dict.fromkeys(x for c in charges for x in c.blocked_by)),
         warnings=tuple(warnings),
     )
 
