@@ -158,8 +158,11 @@ def va_first(figure: Figure) -> int | None:
 
 
 def _va_number(figure: Figure, place: int) -> int | None:
-    """A number of the figure's VA (``attrs.va``), 1 to 6, by its place; None without a VA."""
+    """A number of the figure's VA (``attrs.va``), 1 to 6, by its place; a hero's 1-1-1
+    (§8.0: « Un Héros a les caractéristiques suivantes : VA=1-1-1 et C=6 »); None without."""
     declared = figure.attrs.get("va")
+    if declared is None and figure.attrs.get("hero", False):
+        return 1
     if declared is None:
         return None
     parts = str(declared).replace("-", "/").split("/") if isinstance(declared, str) else declared

@@ -438,9 +438,21 @@ def morale_question(scene: Scene, side: str) -> SRMoraleAnswer:
     )
 
 
-def _combat(figure: Figure) -> int:
+HERO_COMBAT = 6
+"""§8.0: « Un Héros a les caractéristiques suivantes : VA=1-1-1 et C=6 »."""
+
+
+def combat_value(figure: Figure) -> int | None:
+    """A figure's C: ``attrs.combat``, else 6 for a hero (§8.0), else None."""
     value = figure.attrs.get("combat")
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return HERO_COMBAT if figure.attrs.get("hero", False) else None
+
+
+def _combat(figure: Figure) -> int:
+    value = combat_value(figure)
+    if value is None:
         raise QuestionError(f"figure {figure.id!r} needs attrs.combat (its C value)")
     return value
 

@@ -28,6 +28,7 @@ from arbitre.rules.smooth_and_rifled.groups import Group, is_mounted, resolve
 from arbitre.rules.smooth_and_rifled.moves import BLOCKING_TERRAIN, closing_order
 from arbitre.rules.smooth_and_rifled.options import SmoothAndRifledOptions, options_of
 from arbitre.rules.smooth_and_rifled.reasons import reason_words
+from arbitre.rules.smooth_and_rifled.tables import combat_value
 
 
 def withdrawal_question(
@@ -238,7 +239,7 @@ def _morale_test(
 
 def _combat(figures: Sequence[Figure]) -> int | None:
     """The C most common among the figures (ties: the lowest), None when none is given."""
-    values = Counter(int(f.attrs["combat"]) for f in figures if f.attrs.get("combat") is not None)
+    values = Counter(c for c in map(combat_value, figures) if c is not None)
     if not values:
         return None
     top = max(values.values())
