@@ -3,6 +3,7 @@ pursuit."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,14 +15,12 @@ from arbitre.rules.confrontation.melees import Melee
 class MeleesAnswer(Answer):
     melees: tuple[Melee, ...] = ()
     truncated: bool = False
+    warnings: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "question": self.question,
-            "message": self.message,
-            "melees": [melee.to_json() for melee in self.melees],
-            "truncated": self.truncated,
-        }
+        data = Answer.to_json(dataclasses.replace(self, melees=()))
+        data["melees"] = [melee.to_json() for melee in self.melees]
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +33,7 @@ class DiceAnswer(Answer):
     from_proposal: bool = False
     dice_by_figure: dict[str, int] = field(default_factory=dict)
     reasons: tuple[Reason, ...] = ()
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +45,7 @@ class InitiativeAnswer(Answer):
     winner: str | None = None
     odds: dict[str, int] = field(default_factory=dict)
     reasons: tuple[Reason, ...] = ()
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

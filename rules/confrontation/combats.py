@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from arbitre.rules.answers import Reason, counted
+from arbitre.rules.answers import Reason, counted, warning_lines
 from arbitre.rules.confrontation.answers import DiceAnswer, InitiativeAnswer, MeleesAnswer
+from arbitre.rules.confrontation.contacts import doubtful_contacts
 from arbitre.rules.confrontation.dice import (
     check_die,
     dice_of_split,
@@ -14,7 +15,7 @@ from arbitre.rules.confrontation.dice import (
     initiative_odds,
     initiative_score,
 )
-from arbitre.rules.confrontation.melees import combat_of_figure, find_melees, in_melee
+from arbitre.rules.confrontation.melees import combat_of_figure, find_melees, in_melee, melee_of
 from arbitre.rules.confrontation.options import Partition
 from arbitre.rules.confrontation.reasons import reason_words
 from arbitre.rules.model import Scene
@@ -39,11 +40,13 @@ def melees_answer(scene: Scene) -> MeleesAnswer:
             + (f" ({melee.reason})" if melee.exhausted else "")
         )
     text = counted(len(melees), "melee") + "".join(f"\n{line}" for line in lines)
+    notes = doubtful_contacts(scene)
     return MeleesAnswer(
         question="melees",
-        message=text,
+        message=text + warning_lines(notes),
         melees=melees,
         truncated=any(m.truncated for m in melees),
+        warnings=notes,
     )
 
 
@@ -51,15 +54,20 @@ def dice_answer(scene: Scene, a: str, partition: Partition | None = None) -> Dic
     """The combat dice of A in a split of its melee (the proposed one by default)."""
     figure = figure_named(scene, a)
     found = combat_of_figure(scene, figure.id, partition)
+    notes = doubtful_contacts(scene, melee_of(scene, figure.id))
     if found is None:
         why = () if in_melee(scene, figure.id) else (Reason.NOT_IN_CONTACT,)
         return DiceAnswer(
             question="dice",
-            message=f"{a} is {reason_words(why)}: no combat, no combat dice"
-            if why
-            else f"the melee of {a} {_unsplit(scene, figure.id)}: no combat dice",
+            message=(
+                f"{a} is {reason_words(why)}: no combat, no combat dice"
+                if why
+                else f"the melee of {a} {_unsplit(scene, figure.id)}: no combat dice"
+            )
+            + warning_lines(notes),
             figure=a,
             reasons=why,
+            warnings=notes,
         )
     combat, index, from_proposal = found
     dice = dice_of_split([combat])
@@ -68,7 +76,8 @@ def dice_answer(scene: Scene, a: str, partition: Partition | None = None) -> Dic
     return DiceAnswer(
         question="dice",
         message=f"{a} rolls {dice[figure.id]} combat dice (1 + {len(opponents)} "
-        f"{'opponent' if len(opponents) == 1 else 'opponents'}: {', '.join(opponents)}) in {where}",
+        f"{'opponent' if len(opponents) == 1 else 'opponents'}: {', '.join(opponents)}) in {where}"
+        + warning_lines(notes),
         figure=a,
         dice=dice[figure.id],
         opponents=opponents,
@@ -76,6 +85,7 @@ def dice_answer(scene: Scene, a: str, partition: Partition | None = None) -> Dic
         partition=index,
         from_proposal=from_proposal,
         dice_by_figure=dice,
+        warnings=notes,
     )
 
 
@@ -89,15 +99,20 @@ def initiative_answer(
     """The initiative of the combat of A: each camp's roller and score, the odds or the winner."""
     figure = figure_named(scene, a)
     found = combat_of_figure(scene, figure.id, partition)
+    notes = doubtful_contacts(scene, melee_of(scene, figure.id))
     if found is None:
         why = () if in_melee(scene, figure.id) else (Reason.NOT_IN_CONTACT,)
         return InitiativeAnswer(
             question="initiative",
-            message=f"{a} is {reason_words(why)}: no combat"
-            if why
-            else f"the melee of {a} {_unsplit(scene, figure.id)}: no combat",
+            message=(
+                f"{a} is {reason_words(why)}: no combat"
+                if why
+                else f"the melee of {a} {_unsplit(scene, figure.id)}: no combat"
+            )
+            + warning_lines(notes),
             figure=a,
             reasons=why,
+            warnings=notes,
         )
     combat, index, _ = found
     members = [figure_named(scene, ident) for ident in combat]
@@ -142,13 +157,14 @@ def initiative_answer(
         )
     return InitiativeAnswer(
         question="initiative",
-        message=text,
+        message=text + warning_lines(notes),
         figure=a,
         combat=combat,
         partition=index,
         camps=camps,
         winner=winner,
         odds=odds,
+        warnings=notes,
     )
 
 

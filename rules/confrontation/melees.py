@@ -200,3 +200,11 @@ def combat_of_figure(
 def in_melee(scene: Scene, figure_id: str) -> bool:
     """Whether a figure is in one of the scene's melees."""
     return any(figure_id in melee.figures for melee in find_melees(scene))
+
+
+def melee_of(scene: Scene, figure_id: str) -> tuple[str, ...]:
+    """The figures of a figure's melee; the figure alone when it is in none."""
+    for melee in find_melees(scene):
+        if figure_id in melee.figures:
+            return melee.figures
+    return (figure_id,)

@@ -15,10 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from arbitre.rules.answers import Reason, Said, counted
+from arbitre.rules.answers import Reason, Said, counted, warning_lines
 from arbitre.rules.confrontation.answers import PassesAnswer
+from arbitre.rules.confrontation.contacts import doubtful_contacts
 from arbitre.rules.confrontation.dice import dice_of_split
-from arbitre.rules.confrontation.melees import combat_of_figure, in_melee
+from arbitre.rules.confrontation.melees import combat_of_figure, in_melee, melee_of
 from arbitre.rules.confrontation.options import AttackDice, Partition
 from arbitre.rules.confrontation.reasons import reason_words
 from arbitre.rules.errors import QuestionError
@@ -94,17 +95,24 @@ def passes_answer(
     ``first``: the camp that won the initiative, A's (``own``) or its opponents'."""
     figure = figure_named(scene, a)
     found = combat_of_figure(scene, figure.id, partition)
+    notes = doubtful_contacts(scene, melee_of(scene, figure.id))
     if found is None:
         why = () if in_melee(scene, figure.id) else (Reason.NOT_IN_CONTACT,)
         text = f"{a} is {reason_words(why)}: no combat" if why else f"{a}'s melee has no split"
-        return PassesAnswer(question="passes", message=text, figure=a, reasons=why)
+        return PassesAnswer(
+            question="passes",
+            message=text + warning_lines(notes),
+            figure=a,
+            reasons=why,
+            warnings=notes,
+        )
     combat, index, _ = found
     dice = dice_of_split([combat])
     attacks = attack_dice_of(combat, dice, attack)
     own = [i for i in combat if not scene.are_enemies(figure.side, figure_named(scene, i).side)]
     leading = {"own": own, "opponents": [i for i in combat if i not in own], None: []}[first]
     passes = passes_of(combat, attacks, leading)
-    warnings: list[str] = []
+    warnings: list[str] = list(notes)
     if attack is None:
         warnings.append(
             Said(
@@ -128,7 +136,7 @@ def passes_answer(
     )
     return PassesAnswer(
         question="passes",
-        message=text,
+        message=text + warning_lines(notes),
         figure=a,
         combat=combat,
         partition=index,

@@ -7,6 +7,7 @@ import pytest
 
 from arbitre.rules.confrontation import ConfrontationOptions, base_of, edge_gap_mm, find_contacts
 from arbitre.rules.model import Base, Figure
+from arbitre.rules.questions import ask
 from tests.rules.confrontation.scenes import fig, scene_of
 
 
@@ -55,3 +56,31 @@ def test_a_tighter_tolerance_loses_the_contact() -> None:
         fig("a", "red", 100, 100), fig("b", "blue", 126.5, 100), contact_tolerance_mm=1
     )
     assert find_contacts(scene).enemies == ((), ())
+
+
+def test_a_contact_within_twice_the_camera_s_precision_is_too_close_to_call() -> None:
+    # Each figure seen within 0.5 mm: a gap's sigma is hypot(0.5, 0.5) = 0.707 mm, so a
+    # gap within 1.414 mm of the 2 mm tolerance is too close to call, either way.
+    # a-b 1.5 mm (in contact, 0.5 from the tolerance): doubtful; a-c 0.4 mm (1.6 from it):
+    # sure; d-e 2.5 mm (not in contact, 0.5 from it): doubtful; d-f (friends) 2.5 mm: no
+    # matter, friends never fight.
+    scene = scene_of(
+        fig("a", "blue", 100, 100, sigma_mm=0.5),
+        fig("b", "red", 126.5, 100, sigma_mm=0.5),
+        fig("c", "red", 74.6, 100, sigma_mm=0.5),
+        fig("d", "blue", 500, 100, sigma_mm=0.5),
+        fig("e", "red", 527.5, 100, sigma_mm=0.5),
+        fig("f", "blue", 472.5, 100, sigma_mm=0.5),
+    )
+    assert find_contacts(scene).doubtful == ((0, 1), (3, 4))
+    melees = ask(scene, "melees", []).to_json()
+    assert [c["params"] for c in melees["warning_codes"]] == [{"pairs": "a-b, d-e"}]
+    # a question on one melee names its own doubtful pairs only
+    dice = ask(scene, "dice", ["d"]).to_json()
+    assert dice["reasons"] == ["not_in_contact"]
+    assert [c["params"] for c in dice["warning_codes"]] == [{"pairs": "d-e"}]
+    # measured exactly, nothing is doubtful
+    sure = scene_of(fig("a", "blue", 100, 100), fig("b", "red", 126.5, 100))
+    assert (
+        find_contacts(sure).doubtful == () and ask(sure, "melees", []).to_json()["warnings"] == []
+    )
