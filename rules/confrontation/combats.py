@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from arbitre.rules.answers import Reason, counted, warning_lines
+from arbitre.rules.answers import Reason, Said, counted, warning_lines
 from arbitre.rules.confrontation.answers import DiceAnswer, InitiativeAnswer, MeleesAnswer
 from arbitre.rules.confrontation.contacts import doubtful_contacts
 from arbitre.rules.confrontation.dice import (
@@ -18,7 +19,7 @@ from arbitre.rules.confrontation.dice import (
 from arbitre.rules.confrontation.melees import combat_of_figure, find_melees, in_melee, melee_of
 from arbitre.rules.confrontation.options import Partition
 from arbitre.rules.confrontation.reasons import reason_words
-from arbitre.rules.model import Scene
+from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Die
 from arbitre.rules.ruleset import figure_named
 
@@ -50,26 +51,49 @@ def melees_answer(scene: Scene) -> MeleesAnswer:
     )
 
 
-def dice_answer(scene: Scene, a: str, partition: Partition | None = None) -> DiceAnswer:
-    """The combat dice of A in a split of its melee (the proposed one by default)."""
+@dataclass(frozen=True, slots=True)
+class CombatOf:
+    """A figure's combat as a question finds it: ``combat`` (its lone figure first), the
+    split's ``index`` and whether it is the proposal; when it has none, the ``reasons``
+    and ``none`` (why, in words); ``notes``, the doubtful contacts of its melee."""
+
+    figure: Figure
+    combat: tuple[str, ...] | None
+    index: int | None
+    from_proposal: bool
+    notes: tuple[Said, ...]
+    reasons: tuple[Reason, ...] = ()
+    none: str = ""
+
+
+def combat_of(scene: Scene, a: str, partition: int | None) -> CombatOf:
+    """The combat of A in split ``partition`` of its melee (the proposal by default)."""
     figure = figure_named(scene, a)
     found = combat_of_figure(scene, figure.id, partition)
     notes = doubtful_contacts(scene, melee_of(scene, figure.id))
-    if found is None:
-        why = () if in_melee(scene, figure.id) else (Reason.NOT_IN_CONTACT,)
+    if found is not None:
+        return CombatOf(figure, *found, notes)
+    if in_melee(scene, figure.id):
+        return CombatOf(
+            figure, None, None, False, notes, (), f"the melee of {a} {_unsplit(scene, figure.id)}"
+        )
+    why = (Reason.NOT_IN_CONTACT,)
+    return CombatOf(figure, None, None, False, notes, why, f"{a} is {reason_words(why)}")
+
+
+def dice_answer(scene: Scene, a: str, partition: Partition | None = None) -> DiceAnswer:
+    """The combat dice of A in a split of its melee (the proposed one by default)."""
+    found = combat_of(scene, a, partition)
+    figure, notes = found.figure, found.notes
+    if found.combat is None:
         return DiceAnswer(
             question="dice",
-            message=(
-                f"{a} is {reason_words(why)}: no combat, no combat dice"
-                if why
-                else f"the melee of {a} {_unsplit(scene, figure.id)}: no combat dice"
-            )
-            + warning_lines(notes),
+            message=f"{found.none}: no combat dice" + warning_lines(notes),
             figure=a,
-            reasons=why,
+            reasons=found.reasons,
             warnings=notes,
         )
-    combat, index, from_proposal = found
+    combat, index, from_proposal = found.combat, found.index, found.from_proposal
     dice = dice_of_split([combat])
     opponents = _opponents(combat, figure.id)
     where = "the proposed split" if from_proposal else f"split {index}"
@@ -97,24 +121,17 @@ def initiative_answer(
     opponent_die: Die | None = None,
 ) -> InitiativeAnswer:
     """The initiative of the combat of A: each camp's roller and score, the odds or the winner."""
-    figure = figure_named(scene, a)
-    found = combat_of_figure(scene, figure.id, partition)
-    notes = doubtful_contacts(scene, melee_of(scene, figure.id))
-    if found is None:
-        why = () if in_melee(scene, figure.id) else (Reason.NOT_IN_CONTACT,)
+    found = combat_of(scene, a, partition)
+    figure, notes = found.figure, found.notes
+    if found.combat is None:
         return InitiativeAnswer(
             question="initiative",
-            message=(
-                f"{a} is {reason_words(why)}: no combat"
-                if why
-                else f"the melee of {a} {_unsplit(scene, figure.id)}: no combat"
-            )
-            + warning_lines(notes),
+            message=f"{found.none}: no combat" + warning_lines(notes),
             figure=a,
-            reasons=why,
+            reasons=found.reasons,
             warnings=notes,
         )
-    combat, index, _ = found
+    combat, index = found.combat, found.index
     members = [figure_named(scene, ident) for ident in combat]
     own = [f for f in members if not scene.are_enemies(figure.side, f.side)]
     other = [f for f in members if scene.are_enemies(figure.side, f.side)]

@@ -15,13 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from arbitre.rules.answers import Reason, Said, counted, warning_lines
+from arbitre.rules.answers import Said, counted, warning_lines
 from arbitre.rules.confrontation.answers import PassesAnswer
-from arbitre.rules.confrontation.contacts import doubtful_contacts
+from arbitre.rules.confrontation.combats import combat_of
 from arbitre.rules.confrontation.dice import dice_of_split
-from arbitre.rules.confrontation.melees import combat_of_figure, in_melee, melee_of
 from arbitre.rules.confrontation.options import AttackDice, Partition
-from arbitre.rules.confrontation.reasons import reason_words
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Scene
 from arbitre.rules.ruleset import figure_named
@@ -93,20 +91,17 @@ def passes_answer(
     """The passes of arms of the combat of A, its fighters' attack dice placed (``attack``;
     a fighter it leaves out, and every fighter without it, attacks with all its dice);
     ``first``: the camp that won the initiative, A's (``own``) or its opponents'."""
-    figure = figure_named(scene, a)
-    found = combat_of_figure(scene, figure.id, partition)
-    notes = doubtful_contacts(scene, melee_of(scene, figure.id))
-    if found is None:
-        why = () if in_melee(scene, figure.id) else (Reason.NOT_IN_CONTACT,)
-        text = f"{a} is {reason_words(why)}: no combat" if why else f"{a}'s melee has no split"
+    found = combat_of(scene, a, partition)
+    figure, notes = found.figure, found.notes
+    if found.combat is None:
         return PassesAnswer(
             question="passes",
-            message=text + warning_lines(notes),
+            message=f"{found.none}: no combat" + warning_lines(notes),
             figure=a,
-            reasons=why,
+            reasons=found.reasons,
             warnings=notes,
         )
-    combat, index, _ = found
+    combat, index = found.combat, found.index
     dice = dice_of_split([combat])
     attacks = attack_dice_of(combat, dice, attack)
     own = [i for i in combat if not scene.are_enemies(figure.side, figure_named(scene, i).side)]
