@@ -739,6 +739,9 @@ def single_charge(
     blocked += [f.id for f in scene.terrain_of(BLOCKING_TERRAIN) if corridor.intersects(f.geometry)]
     reasons: list[Reason] = []
     warnings = _fanatics(a, fanatic, options.mm(NUMBERS.fanatic_charge_cm))
+    if charger.attrs.get("shaken", False):
+        reasons.append(Reason.SHAKEN)
+        warnings.append(_shaken_charger(charger, fanatic))
     if blocked:
         reasons.append(Reason.PATH_BLOCKED)
     if cost > allowance:
@@ -788,6 +791,24 @@ def single_charge(
         free_turn=free_turn,
         blocked_by=tuple(blocked),
         warnings=tuple(warnings),
+    )
+
+
+def _shaken_charger(charger: Figure, fanatic: bool) -> str:
+    """The warning that a shaken figure does not charge (§6.2.9: « Une figurine Secouée ne
+    peut effectuer aucune Action »); a fanatic may instead rally by moving toward the nearest
+    enemy (§8.0), a move, not a charge."""
+    if fanatic:
+        return Said(
+            "shaken_fanatic",
+            "{figure} is shaken: a fanatic rallies moving one action at full speed toward "
+            "the nearest enemy (§8.0)",
+            figure=charger.id,
+        )
+    return Said(
+        "shaken_no_charge",
+        "{figure} is shaken: it takes no action, this charge neither (§6.2.9)",
+        figure=charger.id,
     )
 
 
@@ -858,6 +879,12 @@ def group_charge(
     defender: Figure,
 ) -> SRChargeAnswer:
     attackers = list(attackers_group.figures) if attackers_group else [charger]
+    # §6.2.9: a shaken figure takes no action: it stays out of its group's charge, and a
+    # group all shaken (or a lone figure shaken) does not charge.
+    shaken = [f for f in attackers if f.attrs.get("shaken", False)]
+    all_shaken = len(shaken) == len(attackers)
+    if not all_shaken:
+        attackers = [f for f in attackers if f not in shaken]
     defenders = list(defenders_group.figures) if defenders_group else [defender]
     rows = [index_of(scene, f.id) for f in attackers]
     cols = [index_of(scene, f.id) for f in defenders]
@@ -872,10 +899,22 @@ def group_charge(
     limit = options.mm(_charge_cm(NUMBERS.group_charge_cm, fanatic))
     sigma = sigma_between(attackers[int(row)], defenders[int(col)])
     refusal = group_charge_refusal(attackers_group)
+    if refusal is None and all_shaken:
+        refusal = Reason.SHAKEN
     # A group that may not charge as a group is refused whatever the gap: no measure decides.
     margins = () if refusal else (Margin("group charge", abs(limit - closest), sigma),)
     reasons: list[Reason] = [refusal] if refusal else []
     warnings = closing_order(attackers_group) + _fanatics(a, fanatic, limit)
+    if refusal is Reason.SHAKEN and attackers_group is None:
+        warnings.append(_shaken_charger(charger, fanatic))
+    elif shaken:
+        warnings.append(
+            Said(
+                "shaken_out_of_charge",
+                "{figures} shaken: they take no action, nor part in the group's charge (§6.2.9)",
+                figures=", ".join(f.id for f in shaken),
+            )
+        )
     combats: list[dict[str, list[str]]] = []
     out: list[str] = []
     if closest > limit:
