@@ -30,7 +30,7 @@ from arbitre.rules.smooth_and_rifled.dice import (
     volley_dice,
 )
 from arbitre.rules.smooth_and_rifled.geometry import cover, in_arc, line_of_fire, sight
-from arbitre.rules.smooth_and_rifled.groups import is_mounted, resolve
+from arbitre.rules.smooth_and_rifled.groups import is_marker, is_mounted, resolve
 from arbitre.rules.smooth_and_rifled.options import SmoothAndRifledOptions, options_of
 from arbitre.rules.smooth_and_rifled.reasons import reason_words
 
@@ -298,8 +298,10 @@ def _nearest_warnings(
             continue
         if not scene.are_enemies(shooter.side, other.side) or other.attrs.get("shaken", False):
             continue
-        if other.attrs.get("ambush", False):
-            continue  # an ambush marker is not a target until it is revealed
+        if is_marker(other):
+            continue  # an ambush marker is no target until revealed, an ammunition box none
+        if other.type == "artillery" and shooter.type != "artillery":
+            continue  # small arms shoot a gun's crew, not the gun (« Tir contre l'artillerie »)
         if is_mounted(target) and not is_mounted(other):
             continue  # cavalry may be shot behind infantry
         if not in_arc(shooter, prints[i], arc_deg)[0]:

@@ -31,6 +31,11 @@ def is_mounted(figure: Figure) -> bool:
     return figure.type == "cavalry"
 
 
+def is_marker(figure: Figure) -> bool:
+    """An ambush marker or an ammunition box: no fighter of either side."""
+    return bool(figure.attrs.get("ambush", False) or figure.attrs.get("ammunition_of"))
+
+
 def has_characteristic(figures: Sequence[Figure], name: str) -> bool:
     """Whether a group or unit (its Leader first) has a special characteristic (§8.0,
     ``attrs.<name>``): its Leader has it, or every other figure of it does.

@@ -20,6 +20,7 @@ from arbitre.rules.smooth_and_rifled.bases import figure_gap_mm, footprints, ind
 from arbitre.rules.smooth_and_rifled.book import MM_PER_CM, NUMBERS, UNIT
 from arbitre.rules.smooth_and_rifled.dice import break_point
 from arbitre.rules.smooth_and_rifled.geometry import cover_weight, fortified_areas
+from arbitre.rules.smooth_and_rifled.groups import is_marker
 from arbitre.rules.smooth_and_rifled.options import (
     DeploymentScenario,
     Edge,
@@ -29,7 +30,7 @@ from arbitre.rules.smooth_and_rifled.options import (
     options_of,
 )
 from arbitre.rules.smooth_and_rifled.reasons import reason_words
-from arbitre.rules.smooth_and_rifled.tables import is_marker, morale_question
+from arbitre.rules.smooth_and_rifled.tables import morale_question
 
 EDGES = ("x0", "x_max", "y0", "y_max")
 """The table's edges, named in the table frame: x = 0, x = width, y = 0, y = depth."""

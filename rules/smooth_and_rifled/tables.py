@@ -49,6 +49,7 @@ from arbitre.rules.smooth_and_rifled.groups import (
     Group,
     find_groups,
     is_leader,
+    is_marker,
     is_mounted,
     resolve,
 )
@@ -378,11 +379,6 @@ def _chain(
         left.remove(nearest)
         last = nearest
     return order
-
-
-def is_marker(figure: Figure) -> bool:
-    """An ambush marker or an ammunition box: no fighter of either side."""
-    return bool(figure.attrs.get("ambush", False) or figure.attrs.get("ammunition_of"))
 
 
 def morale_question(scene: Scene, side: str) -> SRMoraleAnswer:

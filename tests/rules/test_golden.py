@@ -4,7 +4,8 @@ Every expectation was worked out by hand; the working is in the file's comments.
 A file lists ``expect:`` items: ``ask: [question, args...]``, optional ``extras``
 (keyword options such as ``die``), ``answer`` (a subset of the JSON answer; numbers
 match to ``tolerance``, default 0.01 mm), ``warnings_contain`` (substrings that must
-each appear in a warning) and ``message_starts``.
+each appear in a warning), ``warnings_lack`` (substrings no warning may hold) and
+``message_starts``.
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ def test_golden(path: Path, index: int, item: dict[str, Any]) -> None:
         )
     for fragment in item.get("warnings_contain", []):
         assert any(fragment in warning for warning in data["warnings"]), data["warnings"]
+    for fragment in item.get("warnings_lack", []):
+        assert not any(fragment in warning for warning in data["warnings"]), data["warnings"]
     if "message_starts" in item:
         assert answer.message.startswith(item["message_starts"]), answer.message
 
