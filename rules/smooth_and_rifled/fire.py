@@ -29,7 +29,7 @@ from arbitre.rules.smooth_and_rifled.dice import (
     shooting_rerolls,
     volley_dice,
 )
-from arbitre.rules.smooth_and_rifled.geometry import cover, in_arc, line_of_fire, sight
+from arbitre.rules.smooth_and_rifled.geometry import cover, in_arc, line_of_fire, served_gun, sight
 from arbitre.rules.smooth_and_rifled.groups import is_marker, is_mounted, resolve
 from arbitre.rules.smooth_and_rifled.options import SmoothAndRifledOptions, options_of
 from arbitre.rules.smooth_and_rifled.reasons import reason_words
@@ -159,6 +159,14 @@ def fire_question(
         if shelter.shelter_margin_mm is not None:
             # how far the target stands from the edge of the ground sheltering it: its own
             margins = (*margins, Margin("shelter", shelter.shelter_margin_mm, target.sigma_mm))
+        if shelter.crew_margin_mm is not None:
+            # how far the gunner stands from the 3 cm about its gun: the two figures' doubt
+            served = served_gun(scene, target)
+            assert served is not None
+            margins = (
+                *margins,
+                Margin("crew", shelter.crew_margin_mm, sigma_between(target, served)),
+            )
     shooter_name = group.name if group is not None else lead.id
     if allowed:
         text = (

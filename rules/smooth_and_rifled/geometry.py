@@ -172,6 +172,9 @@ class Cover:
     shelter_margin_mm: float | None = None
     """How far the target's centre is from the edge of the nearest wood, building or
     difficult ground whose holding it or not decides the cover (None when none does)."""
+    crew_margin_mm: float | None = None
+    """A gunner's: how far its gap to the gun it serves is from the 3 cm within which the gun
+    covers it, when that decides the cover (None otherwise)."""
 
 
 SHELTERING = (TerrainKind.WOOD, TerrainKind.BUILDING, TerrainKind.DIFFICULT)
@@ -274,15 +277,25 @@ def cover(scene: Scene, options: SmoothAndRifledOptions, shooter: Figure, target
             shelter_margin = edge if shelter_margin is None else min(shelter_margin, edge)
     names = dict.fromkeys([f.id for f in counted] + [f.id for f in sheltering])
     served = served_gun(scene, target)
+    crew_margin: float | None = None
     if served is not None and shooter.type != "artillery":
         # Artillerie: « Quand les artilleurs sont pris pour cible par des armes à feu, le
         # canon fournit un couvert léger ou, s'il est équipé d'une protection (+5 points), un
-        # couvert lourd. »
-        names[served.id] = None
-        grade = "partial" if grade == "none" else grade
+        # couvert lourd. » A gunner serves its gun from within 3 cm of it: further off, the
+        # gun covers it no more than any figure.
         shield = "heavy" if served.attrs.get("shield", False) else "light"
-        weight = "heavy" if "heavy" in (weight, shield) else "light"
-    return Cover(tuple(names), level, grade, weight, margin, shelter_margin)
+        covered = (
+            "partial" if grade == "none" else grade,
+            "heavy" if "heavy" in (weight, shield) else "light",
+        )
+        crew_mm = options.mm(NUMBERS.crew_cm)
+        gap_mm = float(gaps_of(scene).row(index_of(scene, target.id))[index_of(scene, served.id)])
+        if covered != (grade, weight):
+            crew_margin = abs(crew_mm - gap_mm)
+        if at_most(gap_mm, crew_mm):
+            names[served.id] = None
+            grade, weight = covered
+    return Cover(tuple(names), level, grade, weight, margin, shelter_margin, crew_margin)
 
 
 def served_gun(scene: Scene, figure: Figure) -> Figure | None:
