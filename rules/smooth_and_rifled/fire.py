@@ -75,7 +75,7 @@ def fire_question(
     if not allowed_shots:
         for shot in shots:
             reasons.extend(r for r in shot.reasons if r not in reasons)
-    warnings: list[str] = []
+    warnings: list[str] = gun_target_warning(lead, target)
     refused = {s.figure.id: [r.value for r in s.reasons] for s in shots if s.reasons}
     if group is not None and allowed_shots and refused:
         warnings.extend(
@@ -286,6 +286,20 @@ def _shot(
         margins.append(Margin("sight", seen.margin_mm, sigma))
     shot.margins = tuple(margins)
     return shot
+
+
+def gun_target_warning(shooter: Figure, target: Figure) -> list[str]:
+    """The warning that small arms harm a gun's crew, not the gun: « Les artilleurs peuvent
+    être victimes de tirs »; only « une autre pièce d'artillerie » makes the gun test."""
+    if target.type != "artillery" or shooter.type == "artillery":
+        return []
+    return [
+        Said(
+            "gun_not_small_arms_target",
+            "{gun} is a gun: small arms shoot its gunners; only a gun's shot harms it",
+            gun=target.id,
+        )
+    ]
 
 
 def _nearest_warnings(

@@ -110,8 +110,12 @@ def line_of_fire(
     prints = footprints(scene)
     gaps = gaps_of(scene).row(index_of(scene, shooter.id))
     # a gun shelters its gunners rather than hiding them (Artillerie: « le canon fournit un
-    # couvert léger »): it does not block the line to them
+    # couvert léger »): it does not block the line to those at their post
     served = served_gun(scene, target)
+    if served is not None and not at_most(
+        crew_gap_mm(scene, target, served), options.mm(NUMBERS.crew_cm)
+    ):
+        served = None
     skip = {shooter.id, target.id, *friends, *([served.id] if served else [])}
     over_foot = options.cavalry_behind_foot == "over_foot" and is_mounted(target)
     others = [
@@ -289,13 +293,19 @@ def cover(scene: Scene, options: SmoothAndRifledOptions, shooter: Figure, target
             "heavy" if "heavy" in (weight, shield) else "light",
         )
         crew_mm = options.mm(NUMBERS.crew_cm)
-        gap_mm = float(gaps_of(scene).row(index_of(scene, target.id))[index_of(scene, served.id)])
+        gap_mm = crew_gap_mm(scene, target, served)
         if covered != (grade, weight):
             crew_margin = abs(crew_mm - gap_mm)
         if at_most(gap_mm, crew_mm):
             names[served.id] = None
             grade, weight = covered
     return Cover(tuple(names), level, grade, weight, margin, shelter_margin, crew_margin)
+
+
+def crew_gap_mm(scene: Scene, gunner: Figure, gun: Figure) -> float:
+    """The gap between a gunner's base and its gun's (mm): within 3 cm it is at its post
+    (« Les artilleurs doivent être placés à 3cm ou moins de leur pièce »)."""
+    return float(gaps_of(scene).row(index_of(scene, gunner.id))[index_of(scene, gun.id)])
 
 
 def served_gun(scene: Scene, figure: Figure) -> Figure | None:

@@ -64,6 +64,7 @@ from arbitre.rules.smooth_and_rifled.options import (
     options_of,
 )
 from arbitre.rules.smooth_and_rifled.reasons import reason_words
+from arbitre.rules.smooth_and_rifled.support import TIE_MM
 from arbitre.rules.terrain import grown_by_base, straight_cost_mm
 
 COSTLY_TERRAIN = (TerrainKind.DIFFICULT, TerrainKind.WOOD)
@@ -321,12 +322,12 @@ _BUILDING_WORDS = {"enter": "enter", "leave": "leave", "inside": "move inside"}
 
 def _shaken_check(plan: _Plan, warnings: list[str]) -> list[Reason]:
     """§6.2.9: « Une figurine Secouée ne peut effectuer aucune Action »: a shaken figure moving
-    alone is refused (a fanatic may move to rally, §8.0: a warning); a group's shaken
-    members are named in a warning."""
+    alone, or a group every figure of which is shaken, is refused (a fanatic may move to
+    rally, §8.0: a warning); a group's other shaken members are named in a warning."""
     shaken = [f for f in plan.members if f.attrs.get("shaken", False)]
     if not shaken:
         return []
-    if len(plan.members) > 1:
+    if len(shaken) < len(plan.members):
         warnings.append(
             Said(
                 "shaken_members",
@@ -420,6 +421,12 @@ def charge_question(
     if attackers_group is not None and skirmish and not group_charge_refusal(attackers_group):
         defenders = list(defenders_group.figures) if defenders_group else [defender]
         return charge_figure_by_figure(scene, options, a, b, attackers_group, defenders, rank)
+    if attackers_group is None and defenders_group is not None and skirmish:
+        # §6.7.3: against skirmishers « seules les figurines impliquées dans la charge seront
+        # impliquées dans la mêlée »: a lone figure charges the nearest of them, alone.
+        row = gaps_of(scene).row(index_of(scene, charger.id))
+        nearest = min(defenders_group.figures, key=lambda f: float(row[index_of(scene, f.id)]))
+        return single_charge(scene, options, a, nearest.id, charger, nearest, rank)
     if attackers_group is not None or defenders_group is not None:
         return group_charge(
             scene, options, a, b, attackers_group, charger, defenders_group, defender
@@ -985,14 +992,35 @@ def charge_figure_by_figure(
         )
         for f, row in zip(attackers, matrix, strict=True)
     ]
+    by_id = {f.id: f for f in attackers}
     fights: dict[str, list[str]] = {}
     out: list[str] = []
+    last_in: dict[str, SRChargeAnswer] = {}
+    order: list[Margin] = []
+    ties: list[str] = []
     for charge in sorted(charges, key=lambda c: c.distance_mm):
         engaged = fights.setdefault(charge.target, [])
         if charge.legal and len(engaged) < NUMBERS.max_attackers:
             engaged.append(charge.charger)
-        else:
-            out.append(charge.charger)
+            last_in[charge.target] = charge
+            continue
+        out.append(charge.charger)
+        nearer = last_in.get(charge.target)
+        if charge.legal and nearer is not None:
+            # « en commençant par celle qui était la moins éloignée »: which of the two is the
+            # nearer decides who fights; equally near, the players choose
+            sigma = sigma_between(by_id[nearer.charger], by_id[charge.charger])
+            ahead_mm = charge.distance_mm - nearer.distance_mm
+            order.append(Margin("nearer charger", ahead_mm, sigma))
+            if ahead_mm <= TIE_MM:
+                ties.append(
+                    Said(
+                        "equally_near",
+                        "{figures} are equally near {figure}: the players choose",
+                        figures=f"{nearer.charger}, {charge.charger}",
+                        figure=charge.target,
+                    )
+                )
     combats = tuple(
         {"attackers": fighters, "defenders": [target]}
         for target, fighters in fights.items()
@@ -1011,8 +1039,9 @@ def charge_figure_by_figure(
             group=attackers_group.name,
         ),
         *[w for c in charges if c.charger in engaged_ids for w in c.warnings],
+        *ties,
     ]
-    margins = tuple(m for c in charges for m in c.margins)
+    margins = (*(m for c in charges for m in c.margins), *order)
     if combats:
         text = f"{a} charges {b} figure by figure: " + "; ".join(
             f"{'+'.join(c['attackers'])} vs {c['defenders'][0]}" for c in combats

@@ -43,7 +43,7 @@ from arbitre.rules.smooth_and_rifled.dice import (
     volley_distribution,
     volley_hits,
 )
-from arbitre.rules.smooth_and_rifled.fire import fire_question
+from arbitre.rules.smooth_and_rifled.fire import fire_question, gun_target_warning
 from arbitre.rules.smooth_and_rifled.geometry import cover, in_arc, line_of_fire, sight
 from arbitre.rules.smooth_and_rifled.groups import (
     Group,
@@ -73,16 +73,17 @@ def damage_question(
     counts for the rider only; ``mount_die`` (the first d6) names the part hit.
     """
     options = options_of(scene)
-    _, shooter = resolve(scene, a)
+    shooters, shooter = resolve(scene, a)
     _, target = resolve(scene, b)
     if not scene.are_enemies(shooter.side, target.side):
         raise QuestionError(f"{b!r} is not an enemy of {a!r}")
-    # §8.0: a sniper « n'a pas besoin de dépenser une Action pour Viser »: his shots are aimed
-    is_aimed = aimed or bool(shooter.attrs.get("sniper", False))
+    # §8.0: a sniper « n'a pas besoin de dépenser une Action pour Viser »: his own shots are
+    # aimed, not his group's volley
+    is_aimed = aimed or (shooters is None and bool(shooter.attrs.get("sniper", False)))
     shelter = cover(scene, options, shooter, target)
     weight = shelter.weight if shelter.grade != "none" else None
     modifier = damage_modifier(weight, aimed=is_aimed)
-    warnings = []
+    warnings = gun_target_warning(shooter, target)
     mounted = is_mounted(target)
     if mounted:
         warnings.append(
@@ -319,16 +320,20 @@ def _leader_exposed(
 
 
 def _prey(scene: Scene, target: Figure) -> list[Figure]:
-    """Figures that may take a volley's extra hits: the target's group, else its unit."""
+    """Figures that may take a volley's extra hits: the target's group, else its unit; never
+    a gun (small arms shoot its gunners: « Tir contre l'artillerie ») nor a marker."""
     group = find_groups(scene).of_figure(target.id)
-    if group.formed:
-        return list(group.figures)
-    return [
-        f
-        for f in scene.figures
-        if f.side == target.side
-        and (f.id == target.id or (f.unit is not None and f.unit == target.unit))
-    ]
+    kin = (
+        list(group.figures)
+        if group.formed
+        else [
+            f
+            for f in scene.figures
+            if f.side == target.side
+            and (f.id == target.id or (f.unit is not None and f.unit == target.unit))
+        ]
+    )
+    return [f for f in kin if f.id == target.id or not (is_marker(f) or f.type == "artillery")]
 
 
 def _reachable(scene: Scene, team: Sequence[Figure], figure: Figure, friends: list[str]) -> bool:
