@@ -260,6 +260,8 @@ def _fire(say: Phrases, data: Mapping[str, Any], _: Sequence[float] | None) -> P
         details.append(say.t("detail.band", band=say.t_or(f"band.{band}", band)))
     if allowed and data.get("pi"):
         details.append(say.t("detail.pi", pi=data["pi"]))
+    if allowed and _has(data, "action_points"):
+        details.append(say.t("detail.action_points", pa=data["action_points"]))
     if data.get("blocked_by"):
         details.append(say.t("detail.blocked", names=_names(say, data["blocked_by"])))
     if data.get("cover"):

@@ -432,6 +432,7 @@ function fireResult(data, [a, b]) {
   if (data.reasons?.length) details.push(t("detail.reasons", { reasons: reasonsText(data.reasons) }));
   if (data.band) details.push(t("detail.band", { band: tOr(`band.${data.band}`, data.band) }));
   if (data.allowed && data.pi) details.push(t("detail.pi", { pi: data.pi }));
+  if (data.allowed && data.action_points !== null && data.action_points !== undefined) details.push(t("detail.action_points", { pa: data.action_points }));
   if (data.blocked_by?.length) details.push(t("detail.blocked", { names: namesOf(data.blocked_by) }));
   if (data.cover?.length) details.push(t("detail.cover", { names: namesOf(data.cover) }));
   if (data.margin_mm !== null && data.margin_mm !== undefined) details.push(marginDetail(data));

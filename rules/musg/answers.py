@@ -167,10 +167,13 @@ class BalkAnswer(Checked):
     """The move of a failed « Envie de charger »: the figure walks its move straight away
     from the one it wanted to charge (``destination_mm``, ``moved_mm``, ``moved_units``,
     ``cost_mm``, ``cost_units``: difficult ground counted double), for the charge's PA
-    (``action_points``); ``full`` is false when ``blocked_by`` stops it short."""
+    (``action_points``); ``full`` is false when ``blocked_by`` stops it short. A target
+    that is no enemy is refused (``reasons``: ``target_not_enemy``; no move); a warning
+    says when the test is not due (the target does not outrank the figure)."""
 
     figure: str = ""
     target: str = ""
+    reasons: tuple[Reason, ...] = ()
     action_points: int = 0
     allowance_mm: float = 0.0
     allowance_units: float = 0.0
@@ -182,6 +185,7 @@ class BalkAnswer(Checked):
     full: bool = True
     blocked_by: tuple[str, ...] = ()
     unit: str = ""
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

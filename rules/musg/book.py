@@ -19,7 +19,9 @@ BOW_KINDS = ("bow", "crossbow", "thrown")
 sends their missile astray ("thrown": a javelin, an axe, a knife)."""
 SLOW_KINDS = ("musket", "crossbow")
 """Weapon kinds the book names as slow to reload ("fusil à un coup, mousquet, arbalète"):
-a shot with one costs 2 PA unless its profile says ``slow: false``."""
+a shot with one costs 2 PA unless its profile says ``slow: false``. A weapon marked
+``artillery: true`` is heavy ("une arme lourde"; the book's « canons », « pièces
+d'artillerie ») and slow by default too."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +165,7 @@ def parse_weapon(raw: Any, where: str) -> Weapon:
     }
     if unknown:
         raise ValueError(f"{where}.{sorted(unknown)[0]}: unknown key (a typo?)")
-    extra: dict[str, Any] = {"slow": kind in SLOW_KINDS}
+    extra: dict[str, Any] = {}
     if "strength" in raw:
         strength = raw["strength"]
         if (
@@ -180,6 +182,7 @@ def parse_weapon(raw: Any, where: str) -> Weapon:
             if not isinstance(raw[key], bool):
                 raise ValueError(f"{where}.{key}: expected true or false, got {raw[key]!r}")
             extra[key] = raw[key]
+    extra.setdefault("slow", kind in SLOW_KINDS or extra.get("artillery", False))
     if "range_pas" in raw:
         both = sorted({"short_pas", "medium_pas", "long_pas"} & set(raw))
         if both:

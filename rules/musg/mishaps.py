@@ -58,7 +58,7 @@ def explosion_answer(
         raise QuestionError(f"{a!r} carries no weapon (attrs.weapon): nothing can explode")
     if weapon.kind in BOW_KINDS:
         raise QuestionError(
-            f"the {weapon.kind} of {a!r} does not explode (only black-powder weapons do): its"
+            f"the {missile_weapon(weapon.kind)} of {a!r} does not explode (only black-powder weapons do): its"
             f" accident is a stray missile taking a figure on the line (ask stray {a} TARGET)"
         )
     warnings: list[str] = []
@@ -247,6 +247,15 @@ def _line_margins(
         yield Margin(f"line {figure.id}", margin_mm, sigma)
 
 
+def missile_weapon(kind: str) -> str:
+    """A bow kind as a sentence names it: "thrown" is a thrown weapon.
+
+    >>> missile_weapon("thrown"), missile_weapon("bow")
+    ('thrown weapon', 'bow')
+    """
+    return "thrown weapon" if kind == "thrown" else kind
+
+
 def _stray_text(
     a: str,
     b: str,
@@ -259,7 +268,7 @@ def _stray_text(
     needed: dict[str, int],
 ) -> str:
     face = NUMBERS.bow_interception_face
-    kind = "thrown weapon" if kind == "thrown" else kind
+    kind = missile_weapon(kind)
     if not on_line:
         return f"on a 1 with its {kind}, {a}'s missile at {b} takes no one: no figure on the line"
     head = f"on a 1 with its {kind}, {a}'s missile at {b}"

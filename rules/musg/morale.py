@@ -129,6 +129,35 @@ def tests_answer(scene: Scene, a: str, b: str) -> CommandTestsAnswer:
     )
 
 
+def urge_to_charge_notes(figure: Figure, target: Figure) -> list[str]:
+    """What the rules say when « Envie de charger » is not due: "s'il s'agit d'un
+    personnage d'un meilleur niveau, il faut faire le test" (the same check as ``tests``)."""
+    above = outranks(target, figure)
+    if above is None:
+        return [_give_ranks(figure.id, target.id)]
+    if above:
+        return []
+    return [
+        Said(
+            "urge_not_due",
+            "{other} does not outrank {figure}: « Envie de charger » is due only against a "
+            "better rank, so {figure} may charge {other} without the test",
+            figure=figure.id,
+            other=target.id,
+        )
+    ]
+
+
+def _give_ranks(a: str, b: str) -> Said:
+    return Said(
+        "give_ranks",
+        "give the ranks of {figure} and {other} (attrs.rank) to know whether the "
+        "rank tests are due",
+        figure=a,
+        other=b,
+    )
+
+
 def _missing(a: str, b: str, tests: tuple[dict[str, Any], ...], command: int | None) -> list[str]:
     """What the scene must give for the tests to be settled."""
     said: list[str] = []
@@ -143,15 +172,7 @@ def _missing(a: str, b: str, tests: tuple[dict[str, Any], ...], command: int | N
             )
         )
     if any(t["due"] is None for t in tests if t["test"] != "under_fire"):
-        said.append(
-            Said(
-                "give_ranks",
-                "give the ranks of {figure} and {other} (attrs.rank) to know whether the "
-                "rank tests are due",
-                figure=a,
-                other=b,
-            )
-        )
+        said.append(_give_ranks(a, b))
     if command is None and any(t["due"] is not False for t in tests):
         said.append(
             Said(

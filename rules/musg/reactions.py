@@ -11,7 +11,7 @@ import numpy as np
 import shapely
 
 from arbitre.rules import pathing
-from arbitre.rules.answers import Margin, Unit, in_units, with_certainty
+from arbitre.rules.answers import Margin, Reason, Unit, in_units, warning_lines, with_certainty
 from arbitre.rules.errors import QuestionError
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.musg.answers import BalkAnswer, FleeAnswer, ReactionAnswer
@@ -30,6 +30,7 @@ from arbitre.rules.musg.book import (
     TOUCH_MM,
 )
 from arbitre.rules.musg.dice import as_whole_number
+from arbitre.rules.musg.morale import urge_to_charge_notes
 from arbitre.rules.musg.moves import cut_path
 from arbitre.rules.musg.options import MusgOptions, options_of, unit_of
 from arbitre.rules.options import D3
@@ -213,6 +214,17 @@ def urge_to_charge_answer(scene: Scene, a: str, b: str) -> BalkAnswer:
     table edge stop it short.
     """
     options, unit, figure, target = _pair(scene, a, b)
+    if not scene.are_enemies(figure.side, target.side):  # a charge is on enemies
+        return BalkAnswer(
+            question="urge_to_charge",
+            message=f"{a} does not balk at charging {b}: {b} is not an enemy",
+            figure=a,
+            target=b,
+            reasons=(Reason.TARGET_NOT_ENEMY,),
+            destination_mm=(figure.x_mm, figure.y_mm),
+            unit=unit.name,
+        )
+    warnings = urge_to_charge_notes(figure, target)
     away = _away(figure, target)
     allowance_units = move_pas_of(figure) * NUMBERS.move_factor["walk"]
     allowance_mm = unit.to_mm(allowance_units)
@@ -235,7 +247,7 @@ def urge_to_charge_answer(scene: Scene, a: str, b: str) -> BalkAnswer:
         text += f"; stopped by {', '.join(moved.blocked_by)}"
     return BalkAnswer(
         question="urge_to_charge",
-        message=with_certainty(text, margin),
+        message=with_certainty(text, margin) + warning_lines(warnings),
         margins=(margin,),
         figure=a,
         target=b,
@@ -250,6 +262,7 @@ def urge_to_charge_answer(scene: Scene, a: str, b: str) -> BalkAnswer:
         full=not moved.blocked_by,
         blocked_by=moved.blocked_by,
         unit=unit.name,
+        warnings=tuple(warnings),
     )
 
 

@@ -172,6 +172,61 @@ def test_fire_in_french() -> None:
     ]
 
 
+MUSG_SCENE = """
+ruleset: musg
+options: {pace_mm: 25}
+table: {width_mm: 1000, depth_mm: 800}
+figures:
+  - {id: k, side: blue, x_mm: 100, y_mm: 100, attrs: {rank: chief}}
+  - {id: w, side: blue, x_mm: 130, y_mm: 100}
+  - {id: h, side: blue, x_mm: 500, y_mm: 300, attrs: {move_pas: 4, rank: henchman}}
+  - {id: c, side: red, x_mm: 700, y_mm: 300, attrs: {rank: chief}}
+  - {id: g, side: blue, x_mm: 300, y_mm: 600,
+     attrs: {weapon: {kind: cannon, range_pas: 24, artillery: true, black_powder: true}}}
+  - {id: t, side: red, x_mm: 300, y_mm: 400}
+"""
+
+
+def test_a_shots_action_points_in_french(tmp_path: Path) -> None:
+    scene = tmp_path / "musg.yaml"
+    scene.write_text(MUSG_SCENE, encoding="utf-8")
+    # A cannon (artillery: true) is a heavy weapon: « Tirer avec [...] une arme lourde
+    # (2 PA) »; 200 - 25 = 175 mm = 7 pas, short range.
+    assert _json(str(scene), "fire", "g", "t")["action_points"] == 2
+    code, out, _ = _ask(str(scene), "fire", "g", "t", "--lang", "fr")
+    assert code == 0
+    assert out.splitlines()[:4] == [
+        _fill(FR["result.fire.yes"], a="g", b="t"),
+        "  " + _fill(FR["detail.distance"], units="7,00", unit="pas", mm="175,0"),
+        "  " + _fill(FR["detail.band"], band=FR["band.short"]),
+        "  " + _fill(FR["detail.action_points"], pa=2),
+    ]
+    # h has no weapon: no shot, no PA.
+    code, out, _ = _ask(str(scene), "fire", "h", "t", "--lang", "fr")
+    assert code == 0 and "PA" not in out
+
+
+@pytest.mark.parametrize(
+    ("question", "margin_mm", "limit"),
+    [
+        # k's friend w stands 30 - 25 = 5 mm off, within the chief's 1 pas: 25 - 5 = 20 mm.
+        (("support", "k"), "20,0", "margin.attention"),
+        # h's base stands 287.5 mm from y = 0, 487.5 from x = 0, x = 1000 and y = 800.
+        (("flee", "h"), "200,0", "margin.nearest"),
+        # 4 pas straight away from c, free for a further pas: 25 mm.
+        (("urge_to_charge", "h", "c"), "25,0", "margin.way"),
+    ],
+)
+def test_musg_margins_name_their_limit(
+    tmp_path: Path, question: tuple[str, ...], margin_mm: str, limit: str
+) -> None:
+    scene = tmp_path / "musg.yaml"
+    scene.write_text(MUSG_SCENE, encoding="utf-8")
+    code, out, _ = _ask(str(scene), *question, "--lang", "fr")
+    assert code == 0
+    assert "  " + _fill(FR["detail.margin"], mm=margin_mm, limit=FR[limit]) in out.splitlines()
+
+
 def test_move_in_french() -> None:
     answer = _json(str(EXAMPLE), "move", "alpins", "520", "300")
     # chef walks from (300, 300) to (520, 300): 220 mm = 2.2 M, allowance 1 M (PA 1 of

@@ -28,8 +28,10 @@ def test_an_explosion_needs_a_weapon(extras: dict[str, Any]) -> None:
         ask(scene, "explosion", ["a"], extras)
 
 
-@pytest.mark.parametrize("kind", ["bow", "crossbow", "thrown"])
-def test_a_bow_does_not_explode(kind: str) -> None:
+@pytest.mark.parametrize(
+    ("kind", "named"), [("bow", "bow"), ("crossbow", "crossbow"), ("thrown", "thrown weapon")]
+)
+def test_a_bow_does_not_explode(kind: str, named: str) -> None:
     # "Dans le cas de l'utilisation d'armes à feu à poudre noire [...] Sur un 1, l'arme
     # explose"; "Dans le cas d'armes de jet ou de tir sans poudre (arc, arbalète), on
     # trace une ligne du tireur à la cible": a bow's accident is a stray missile.
@@ -38,7 +40,9 @@ def test_a_bow_does_not_explode(kind: str) -> None:
         [{"id": "a", "side": "x", "x_mm": 100, "y_mm": 100, "attrs": {"weapon": weapon}}]
     )
     for extras in ({}, {"die": 1}, {"die": 1, "artillery": True}):
-        with pytest.raises(QuestionError, match=rf"^the {kind} of 'a' does not explode.*ask stray"):
+        with pytest.raises(
+            QuestionError, match=rf"^the {named} of 'a' does not explode.*ask stray"
+        ):
             ask(scene, "explosion", ["a"], extras)
 
 
