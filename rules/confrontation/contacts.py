@@ -74,16 +74,21 @@ def find_contacts(scene: Scene) -> Contacts:
     return Contacts(gaps, tuple(tuple(sorted(e)) for e in enemies), tuple(doubtful))
 
 
+def doubtful_pairs(scene: Scene, ids: Collection[str] | None = None) -> list[str]:
+    """The pairs of enemies (``"a-b"``) whose contact is too close to call, those with a
+    figure of ``ids`` (every pair when None)."""
+    figures = scene.figures
+    return [
+        f"{figures[i].id}-{figures[j].id}"
+        for i, j in find_contacts(scene).doubtful
+        if ids is None or figures[i].id in ids or figures[j].id in ids
+    ]
+
+
 def doubtful_contacts(scene: Scene, ids: Collection[str] | None = None) -> tuple[Said, ...]:
     """A warning naming the pairs of enemies whose contact is too close to call (those with
     a figure of ``ids``; every pair when None): the melees' splits may differ."""
-    contacts = find_contacts(scene)
-    figures = scene.figures
-    pairs = [
-        f"{figures[i].id}-{figures[j].id}"
-        for i, j in contacts.doubtful
-        if ids is None or figures[i].id in ids or figures[j].id in ids
-    ]
+    pairs = doubtful_pairs(scene, ids)
     if not pairs:
         return ()
     return (

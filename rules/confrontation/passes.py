@@ -116,22 +116,10 @@ def passes_answer(
                 "attack dice) once they are placed",
             )
         )
-    lines = [
-        f"pass {k}: " + ", ".join(_attack_words(entry) for entry in one)
-        for k, one in enumerate(passes, start=1)
-    ]
-    leads = (
-        "the camp that won the initiative attacks"
-        if first is None
-        else ", ".join(leading) + (" attack" if len(leading) > 1 else " attacks")
-    )
-    text = (
-        f"{counted(len(passes), 'pass', 'passes')} of arms at most (fewer if a camp is wiped "
-        f"out); {leads} first in each" + "".join(f"\n{line}" for line in lines)
-    )
+    text = _passes_text(passes, combat[0], leading, first is None)
     return PassesAnswer(
         question="passes",
-        message=text + warning_lines(notes),
+        message=text + warning_lines(warnings),
         figure=a,
         combat=combat,
         partition=index,
@@ -142,6 +130,40 @@ def passes_answer(
         count=len(passes),
         first=first,
         warnings=tuple(warnings),
+    )
+
+
+def _passes_text(
+    passes: Sequence[Sequence[Mapping[str, Any]]],
+    centre: str,
+    leading: Sequence[str],
+    unordered: bool,
+) -> str:
+    """The passes in words; with no camp known to lead (``unordered``), each pass shows the
+    lone figure's attacks and its opponents' apart (" | "), in no order."""
+    if not passes:
+        return "no pass of arms: no fighter has an attack die (every combat die in defence)"
+
+    def line(one: Sequence[Mapping[str, Any]]) -> str:
+        if not unordered:
+            return ", ".join(_attack_words(entry) for entry in one)
+        camps = (
+            [e for e in one if e["attacker"] == centre],
+            [e for e in one if e["attacker"] != centre],
+        )
+        return " | ".join(", ".join(_attack_words(e) for e in camp) for camp in camps if camp)
+
+    if unordered:
+        leads = (
+            "the camp that won the initiative attacks first in each (below, the two camps "
+            "apart by '|', in no order: give first, own or opponents, to order them)"
+        )
+    else:
+        leads = ", ".join(leading) + (" attack" if len(leading) > 1 else " attacks")
+        leads += " first in each"
+    return (
+        f"{counted(len(passes), 'pass', 'passes')} of arms at most (fewer if a camp is wiped "
+        f"out); {leads}" + "".join(f"\npass {k}: {line(one)}" for k, one in enumerate(passes, 1))
     )
 
 

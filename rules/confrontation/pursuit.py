@@ -15,7 +15,7 @@ from arbitre.rules import pathing
 from arbitre.rules.answers import Said, area_text, warning_lines
 from arbitre.rules.confrontation.answers import PursuitAnswer
 from arbitre.rules.confrontation.book import BLOCKING_TERRAIN, NUMBERS
-from arbitre.rules.confrontation.contacts import base_of, find_contacts
+from arbitre.rules.confrontation.contacts import base_of, doubtful_pairs, find_contacts
 from arbitre.rules.confrontation.dice import pursuit_distance_cm
 from arbitre.rules.confrontation.options import options_of
 from arbitre.rules.errors import QuestionError
@@ -59,10 +59,21 @@ def pursuit_answer(scene: Scene, a: str) -> PursuitAnswer:
                 others=", ".join(engaged),
             )
         )
+    doubtful = doubtful_pairs(scene, {a})
+    if doubtful:  # « déjà au contact » or « libre de tout adversaire »: two cases
+        warnings.append(
+            Said(
+                "pursuit_contact_too_close",
+                "too close to call whether {pairs} touch: measure by hand, it decides whether "
+                "{figure} pursues still in contact with an enemy or free of any",
+                pairs=", ".join(doubtful),
+                figure=a,
+            )
+        )
     return PursuitAnswer(
         question="pursuit",
         message=f"{a} may pursue {pursuit_cm} cm (half of MOU {mou:g}, rounded up): "
-        f"{area_text(found.area_mm2)} within reach" + warning_lines(notes),
+        f"{area_text(found.area_mm2)} within reach" + warning_lines(warnings),
         mover=a,
         area_mm2=found.area_mm2,
         polygons_mm=found.polygons_mm,

@@ -46,3 +46,21 @@ def test_a_figure_touching_no_enemy_has_no_passes() -> None:
     scene = scene_of(*GARDE, fig("seul", "griffon", 900, 700))
     answer = ask(scene, "passes", ["seul"]).to_json()
     assert (answer["count"], answer["passes"], answer["reasons"]) == (0, [], ["not_in_contact"])
+
+
+def test_the_words_say_what_the_answer_holds() -> None:
+    scene = scene_of(*GARDE)
+    # Without attack, every die attacks and the warning says so in the text too.
+    answer = ask(scene, "passes", ["garde"])
+    assert answer.message.endswith(
+        "\nwarning: every combat die counted as an attack die: give attack (each fighter's "
+        "attack dice) once they are placed"
+    )
+    # Without first, no camp is put first: each pass shows the two camps apart.
+    assert answer.message.splitlines()[1] == (
+        "pass 1: garde on clone1 + clone2 + guerrier | clone1 on garde, clone2 on garde, "
+        "guerrier on garde"
+    )
+    # The camp that won the initiative first: its lines lead.
+    led = ask(scene, "passes", ["garde"], {"first": "opponents"})
+    assert led.message.splitlines()[1].startswith("pass 1: clone1 on garde, clone2 on garde")

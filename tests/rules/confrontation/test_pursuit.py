@@ -62,3 +62,28 @@ def test_a_pursuit_through_a_wood_costs_nothing_more_but_under_the_house_rule(
         assert answer["area_mm2"] == pytest.approx(disc_mm2 / 4, rel=0.01)
         assert [c["code"] for c in answer["warning_codes"]] == ["house_rule_terrain_cost"]
     assert answer["pursuit_mm"] == 50.0
+
+
+@pytest.mark.parametrize(
+    ("x_b", "doubtful", "engaged"),
+    [(127.5, True, []), (127.0, True, ["b"]), (129.5, False, []), (125.0, False, ["b"])],
+)
+def test_a_pursuit_warns_when_whether_it_still_touches_an_enemy_is_too_close_to_call(
+    x_b: float, doubtful: bool, engaged: list[str]
+) -> None:
+    # « Si le combattant est déjà au contact d'une ou plusieurs figurines adverses [...] » or
+    # « libre de tout adversaire »: two cases, so a doubtful contact must be said. 25 mm
+    # bases, contact up to a 2 mm gap, each position +- 0.5 mm: the gap +- hypot(0.5, 0.5)
+    # = 0.707 mm, too close to call within 1.414 mm of 2 mm. b at x 127.5: gap 2.5 mm, 0.5
+    # off (free, doubtful); at 127: gap 2, 0 off (touching, doubtful); at 129.5: gap 4.5,
+    # 2.5 off (free); at 125: gap 0, 2 off (touching).
+    scene = scene_of(
+        fig("a", "blue", 100, 100, sigma_mm=0.5, attrs={"mou_cm": 10}),
+        fig("b", "red", x_b, 100, sigma_mm=0.5),
+    )
+    answer = ask(scene, "pursuit", ["a"])
+    assert list(answer.to_json()["engaged"]) == engaged
+    said = [w for w in answer.warnings if w.startswith("too close to call whether a-b touch")]
+    assert len(said) == int(doubtful)
+    for warning in said:  # in the text too
+        assert f"\nwarning: {warning}" in answer.message
