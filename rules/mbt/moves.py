@@ -41,7 +41,7 @@ from arbitre.rules.mbt.plates import (
     woods_for,
 )
 from arbitre.rules.mbt.reasons import reason_words
-from arbitre.rules.model import Figure, Scene, TerrainKind
+from arbitre.rules.model import Figure, Scene, TerrainKind, sigma_between
 from arbitre.rules.options import Degrees, Flag
 from arbitre.rules.ruleset import coordinate_mm
 from arbitre.rules.terrain import terrain_regions
@@ -238,59 +238,98 @@ def _turn_deg(plate: Plate, facing_deg: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class TurnHits:
-    """What a turn sweeps into (``names``), and by how much more than it may
-    (``excess_mm``: the deepest a base is entered beyond what is allowed, or how far the
-    table's edge is crossed; infinite when impassable ground is entered, an area)."""
+    """What a turn sweeps into (``names``), and how much room it has to spare
+    (``room_mm``, with its 1-sigma ``sigma_mm``): what it keeps from the nearest base,
+    impassable ground or the table's edge, negative by how much more than it may it
+    enters the one it goes deepest into."""
 
     names: tuple[str, ...]
-    excess_mm: float
+    room_mm: float
+    sigma_mm: float
+
+
+def _depth_mm(shape: shapely.Geometry, ground: shapely.Geometry) -> float:
+    """How deep two areas overlap at their deepest corner (a corner of either inside the
+    other, how far from the other's edge); 0 when apart.
+
+    >>> _depth_mm(shapely.box(0, 0, 10, 10), shapely.box(9.5, -5, 20, 5))
+    0.5
+    """
+    overlap = shape.intersection(ground)
+    if overlap.is_empty:
+        return 0.0
+    points = shapely.points(shapely.get_coordinates(overlap))
+    depths = np.maximum(
+        shapely.distance(points, shape.boundary), shapely.distance(points, ground.boundary)
+    )
+    return float(depths.max())
 
 
 def _turn_hits(
-    scene: Scene, plate: Plate, turn_deg: float, members: set[str], options: MbtOptions
+    scene: Scene,
+    plate: Plate,
+    turn_deg: float,
+    members: set[str],
+    options: MbtOptions,
+    standing: bool,
 ) -> TurnHits:
     """What a base turning by ``turn_deg`` on its centre sweeps into: bases (beyond the
-    contact tolerance, those it already overlaps as much left out), impassable ground and
-    the table's edge (``table edge``)."""
+    contact tolerance; where it ``standing``, those it already overlaps as much left out),
+    impassable ground and the table's edge (``table edge``); and its room to spare, the
+    nearest of them deciding (the pair's sigma for a base, the mover's for the ground and
+    the table's edge). Where it is not standing, at a goal, nothing it would overlap there
+    before turning is allowed: it would not be there to turn."""
     steps = max(1, math.ceil(abs(turn_deg) / TURN_STEP_DEG))
     shapes = [turned(plate, turn_deg * k / steps).polygon() for k in range(steps + 1)]
     swept = shapely.union_all(
         [shapely.convex_hull(shapely.union(p, q)) for p, q in itertools.pairwise(shapes)]
     )
-    start = plate.polygon()
+    laid = np.array(shapes)  # the room is measured from these (the hulls joining them
+    # stray up to 0.7 mm beyond a 40 mm base's long edge mid-turn)
+    start = plate.polygon() if standing else shapely.Polygon()
     found: list[str] = []
-    excess = 0.0
+    rooms: list[tuple[float, float]] = []  # room to spare, its sigma
     for other in plates_of(scene):
         if other.figure.id in members:
             continue
         shape = other.polygon()
-        allowed = max(options.contact_tolerance_mm, penetration_mm(start, shape))
-        deepest = max(penetration_mm(p, shape) for p in shapes)
+        already = penetration_mm(start, shape) if standing else 0.0
+        allowed = max(options.contact_tolerance_mm, already)
+        apart_mm = float(shapely.distance(laid, shape).min())
+        deepest = max(penetration_mm(p, shape) for p in shapes) if apart_mm == 0 else 0.0
         if deepest > allowed:
             found.append(other.figure.id)
-            excess = max(excess, deepest - allowed)
+        sigma = sigma_between(plate.figure, other.figure)
+        rooms.append((allowed - deepest + apart_mm, sigma))
     for ident, geometry in terrain_barred_to(scene, plate.figure, options):
         inside = start.intersection(geometry).area
+        apart_mm = float(shapely.distance(laid, geometry).min())
         if swept.intersection(geometry).area > inside + TOUCH_MM2:
             found.append(ident)
-            excess = math.inf
+        deeper_mm = max(_depth_mm(p, geometry) for p in shapes) - _depth_mm(start, geometry)
+        rooms.append((apart_mm if apart_mm > 0 else -deeper_mm, plate.figure.sigma_mm))
     minx, miny, maxx, maxy = swept.bounds
     over = max(-minx, -miny, maxx - scene.table.width_mm, maxy - scene.table.depth_mm)
     if over > 0:
         found.append("table edge")
-        excess = max(excess, over)
-    return TurnHits(tuple(found), excess)
+    rooms.append((-over, plate.figure.sigma_mm))
+    room_mm, sigma_mm = min(rooms, key=lambda r: r[0] - 2.0 * r[1])
+    if found:  # refused: it has room only once the deepest of them is left
+        room_mm, sigma_mm = min(rooms)
+    return TurnHits(tuple(found), room_mm, sigma_mm)
 
 
 @dataclass(frozen=True, slots=True)
 class Turn:
     """Where a base turns during its move: ``where`` (start or end), the turn in degrees
-    (counter-clockwise), and what the turn would sweep into where it may not turn."""
+    (counter-clockwise), what the turn would sweep into where it may not turn, and the
+    margins of the room it has (or lacks) where it turns and, turning at its start, at its
+    end."""
 
     turn_deg: float
     where: str | None
     hits: tuple[str, ...]
-    excess_mm: float = 0.0
+    margins: tuple[Margin, ...] = ()
 
 
 def _turn(
@@ -315,14 +354,18 @@ def _turn(
         moving.plate.width_mm,
         moving.plate.depth_mm,
     )
-    hits = _turn_hits(scene, at_end, turn_deg, members, options)
+    standing = bool(np.allclose(goal, moving.plate.centre))
+    hits = _turn_hits(scene, at_end, turn_deg, members, options, standing)
+    end_margin = Margin("turn", abs(hits.room_mm), hits.sigma_mm)
     if not hits.names:
-        return Turn(turn_deg, "end", ())
-    at_start = _turn_hits(scene, moving.plate, turn_deg, members, options)
+        return Turn(turn_deg, "end", (), (end_margin,))
+    at_start = _turn_hits(scene, moving.plate, turn_deg, members, options, True)
     if not at_start.names:
-        return Turn(turn_deg, "start", ())
+        start_margin = Margin("turn", at_start.room_mm, at_start.sigma_mm)
+        return Turn(turn_deg, "start", (), (end_margin, start_margin))
     # refused: it would turn if either end had room, the nearer to having it decides
-    return Turn(turn_deg, None, hits.names, min(hits.excess_mm, at_start.excess_mm))
+    nearer = max(hits, at_start, key=lambda h: h.room_mm)
+    return Turn(turn_deg, None, hits.names, (Margin("turn", -nearer.room_mm, nearer.sigma_mm),))
 
 
 def move_answer(
@@ -404,12 +447,12 @@ def move_answer(
     margins: tuple[Margin, ...] = (
         Margin("allowance", abs(allowance_mm - measured_mm), mover.figure.sigma_mm),
     )
-    if turn.hits and reasons == [Reason.PATH_BLOCKED]:
-        # refused for want of room to turn alone: how much deeper than allowed it would go
-        # (none measured when impassable ground is swept: certain)
-        finite = math.isfinite(turn.excess_mm)
-        margins = (Margin("turn", turn.excess_mm, mover.figure.sigma_mm),) if finite else ()
     legal = not reasons
+    if legal:  # the room to turn decides too: with less, it turns elsewhere or not at all
+        margins += turn.margins
+    elif turn.hits and reasons == [Reason.PATH_BLOCKED]:
+        # refused for want of room to turn alone: how much deeper than allowed it would go
+        margins = turn.margins
     cost = f"{unit.from_mm(cost_mm):.2f} of {allowance_units:g} graduations"
     if legal:
         text = f"{a} may move there: {cost}"
