@@ -58,8 +58,9 @@ def explosion_answer(
         raise QuestionError(f"{a!r} carries no weapon (attrs.weapon): nothing can explode")
     if weapon.kind in BOW_KINDS:
         raise QuestionError(
-            f"the {missile_weapon(weapon.kind)} of {a!r} does not explode (only black-powder weapons do): its"
-            f" accident is a stray missile taking a figure on the line (ask stray {a} TARGET)"
+            f"the {missile_weapon(weapon.kind)} of {a!r} does not explode (only black-powder"
+            " weapons do): its accident is a stray missile taking a figure on the line (ask"
+            f" stray {a} TARGET)"
         )
     warnings: list[str] = []
     if not weapon.black_powder:
