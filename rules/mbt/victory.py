@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shapely
 
+from arbitre.nearest import nearest_words
 from arbitre.rules.answers import Margin, Said, with_certainty
 from arbitre.rules.mbt.answers import VictoryAnswer
 from arbitre.rules.mbt.book import NUMBERS
@@ -88,6 +89,7 @@ def victory_answer(scene: Scene) -> VictoryAnswer:
                 side=sides[0],
             )
         )
+    warnings.extend(_sides_warnings(on_table, options.sides))
     winner = winners[0] if len(winners) == 1 and len(beaten) == len(sides) - 1 else None
     if winner is None and beaten and len(beaten) == len(sides):
         warnings.append(
@@ -102,6 +104,9 @@ def victory_answer(scene: Scene) -> VictoryAnswer:
     )
     if winner is None and beaten and len(beaten) == len(sides):
         text = f"every side is beaten ({counted}): the first to beat the other has won"
+    elif winner is None and beaten:  # three sides or more: one beaten, the others not yet
+        verb = "is" if len(beaten) == 1 else "are"
+        text = f"{' and '.join(beaten)} {verb} beaten, but no side has won yet ({counted})"
     elif winner is None:
         text = f"no side has won yet ({counted})"
     else:
@@ -118,3 +123,35 @@ def victory_answer(scene: Scene) -> VictoryAnswer:
         losses_to_win=NUMBERS.losses_to_win,
         warnings=tuple(warnings),
     )
+
+
+def _sides_warnings(on_table: set[str], listed: tuple[str, ...]) -> list[str]:
+    """Say a side named in ``sides`` looks like a slip for a side on the table (it would
+    count as a side with no base left), and a side on the table is missing from ``sides``.
+    """
+    if not listed:
+        return []
+    warnings: list[str] = []
+    named: set[str] = set()
+    for side in sorted(set(listed) - on_table):
+        for near in nearest_words(side, on_table, count=1):
+            named.add(near)
+            warnings.append(
+                Said(
+                    "victory_side_unknown",
+                    "no base is of the side '{side}' named in sides (did you mean '{near}'?): "
+                    "it counts as a side with no base left",
+                    side=side,
+                    near=near,
+                )
+            )
+    for side in sorted(on_table - set(listed) - named):
+        warnings.append(
+            Said(
+                "victory_side_not_listed",
+                "{side} has bases on the table but is not among sides ({sides})",
+                side=side,
+                sides=", ".join(listed),
+            )
+        )
+    return warnings

@@ -68,3 +68,55 @@ def test_a_side_with_no_base_left_counts_once_the_scene_names_the_sides() -> Non
     assert answer["winner"] == "blue" and answer["losses"] == {"blue": 1, "red": 3}
     assert answer["general_taken"] == {"blue": False, "red": True}
     assert answer["warnings"] == []
+
+
+def test_a_side_in_sides_like_one_on_the_table_is_said_a_slip() -> None:
+    # bases_per_side 3, sides [bleu, red] but blue on the table (G its general and B1):
+    # 'bleu' has no base, so it counts as a side with none left (3 lost, general taken),
+    # red too: blue has won against a phantom; the answer says 'bleu' is likely 'blue',
+    # and does not also say blue is missing from sides.
+    figures = (
+        base("G", "blue", 100, 100, 90, "cavalry", general=True),
+        base("B1", "blue", 200, 100, 90, "infantry"),
+    )
+    options = {"bases_per_side": 3, "sides": ["bleu", "red"]}
+    answer = ask(mbt_scene(*figures, options=options), "victory", []).to_json()
+    assert answer["losses"] == {"bleu": 3, "blue": 1, "red": 3}
+    assert answer["warnings"] == [
+        "no base is of the side 'bleu' named in sides (did you mean 'blue'?): it counts as "
+        "a side with no base left"
+    ]
+
+
+def test_a_side_on_the_table_missing_from_sides_is_said() -> None:
+    # sides [blue, red], and a green base on the table besides: green is counted (the
+    # table shows it) and the answer says it is not among sides; red, with no base, is
+    # no slip for anything on the table (nothing alike), so nothing is said of it.
+    figures = (
+        base("B1", "blue", 100, 100, 90, "infantry", general=True),
+        base("V1", "green", 600, 600, 90, "infantry"),
+    )
+    options = {"bases_per_side": 1, "sides": ["blue", "red"]}
+    answer = ask(mbt_scene(*figures, options=options), "victory", []).to_json()
+    assert sorted(answer["losses"]) == ["blue", "green", "red"]
+    assert answer["warnings"] == ["green has bases on the table but is not among sides (blue, red)"]
+
+
+def test_with_three_sides_a_beaten_side_is_named() -> None:
+    # bases_per_side 3: blue keeps its 3 (general G among them), green its 3 (general V1),
+    # red 1 base, no general: red has lost 2 bases and its general, beaten; blue and green
+    # are not, so no side has won, but the answer says red is beaten.
+    figures = (
+        base("G", "blue", 100, 100, 90, "cavalry", general=True),
+        base("B1", "blue", 200, 100, 90, "infantry"),
+        base("B2", "blue", 300, 200, 90, "infantry"),
+        base("R1", "red", 600, 600, 90, "infantry"),
+        base("V1", "green", 800, 600, 90, "infantry", general=True),
+        base("V2", "green", 800, 300, 90, "infantry"),
+        base("V3", "green", 800, 200, 90, "infantry"),
+    )
+    options = {"bases_per_side": 3, "sides": ["blue", "red", "green"]}
+    answer = ask(mbt_scene(*figures, options=options), "victory", []).to_json()
+    assert answer["winner"] is None and answer["general_taken"]["red"] is True
+    assert answer["message"].startswith("red is beaten, but no side has won yet")
+    assert answer["warnings"] == []
