@@ -304,10 +304,13 @@ def _turn_hits(
     for ident, geometry in terrain_barred_to(scene, plate.figure, options):
         inside = start.intersection(geometry).area
         apart_mm = float(shapely.distance(laid, geometry).min())
-        if swept.intersection(geometry).area > inside + TOUCH_MM2:
-            found.append(ident)
         deeper_mm = max(_depth_mm(p, geometry) for p in shapes) - _depth_mm(start, geometry)
-        rooms.append((apart_mm if apart_mm > 0 else -deeper_mm, plate.figure.sigma_mm))
+        room_mm = apart_mm if apart_mm > 0 else -deeper_mm
+        hit = swept.intersection(geometry).area > inside + TOUCH_MM2
+        if hit:
+            found.append(ident)
+        # the area decides; the room, measured from the laid rectangles, keeps to its side
+        rooms.append((min(room_mm, 0.0) if hit else max(room_mm, 0.0), plate.figure.sigma_mm))
     minx, miny, maxx, maxy = swept.bounds
     over = max(-minx, -miny, maxx - scene.table.width_mm, maxy - scene.table.depth_mm)
     if over > 0:
