@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from arbitre.rules.answers import Reason, Said, counted, warning_lines
 from arbitre.rules.confrontation.answers import DiceAnswer, InitiativeAnswer, MeleesAnswer
@@ -22,6 +22,8 @@ from arbitre.rules.confrontation.reasons import reason_words
 from arbitre.rules.model import Figure, Scene
 from arbitre.rules.options import Die
 from arbitre.rules.ruleset import figure_named
+
+A = TypeVar("A")
 
 
 def melees_answer(scene: Scene) -> MeleesAnswer:
@@ -65,6 +67,16 @@ class CombatOf:
     reasons: tuple[Reason, ...] = ()
     none: str = ""
 
+    def missing(self, kind: Callable[..., A], question: str, a: str, what: str = "combat") -> A:
+        """The answer of a question about A's combat when A has none: why, as ``kind``."""
+        return kind(
+            question=question,
+            message=f"{self.none}: no {what}" + warning_lines(self.notes),
+            figure=a,
+            reasons=self.reasons,
+            warnings=self.notes,
+        )
+
 
 def combat_of(scene: Scene, a: str, partition: int | None) -> CombatOf:
     """The combat of A in split ``partition`` of its melee (the proposal by default)."""
@@ -86,13 +98,7 @@ def dice_answer(scene: Scene, a: str, partition: Partition | None = None) -> Dic
     found = combat_of(scene, a, partition)
     figure, notes = found.figure, found.notes
     if found.combat is None:
-        return DiceAnswer(
-            question="dice",
-            message=f"{found.none}: no combat dice" + warning_lines(notes),
-            figure=a,
-            reasons=found.reasons,
-            warnings=notes,
-        )
+        return found.missing(DiceAnswer, "dice", a, "combat dice")
     combat, index, from_proposal = found.combat, found.index, found.from_proposal
     dice = dice_of_split([combat])
     opponents = _opponents(combat, figure.id)
@@ -124,13 +130,7 @@ def initiative_answer(
     found = combat_of(scene, a, partition)
     figure, notes = found.figure, found.notes
     if found.combat is None:
-        return InitiativeAnswer(
-            question="initiative",
-            message=f"{found.none}: no combat" + warning_lines(notes),
-            figure=a,
-            reasons=found.reasons,
-            warnings=notes,
-        )
+        return found.missing(InitiativeAnswer, "initiative", a)
     combat, index = found.combat, found.index
     members = [figure_named(scene, ident) for ident in combat]
     own = [f for f in members if not scene.are_enemies(figure.side, f.side)]

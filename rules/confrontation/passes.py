@@ -94,13 +94,7 @@ def passes_answer(
     found = combat_of(scene, a, partition)
     figure, notes = found.figure, found.notes
     if found.combat is None:
-        return PassesAnswer(
-            question="passes",
-            message=f"{found.none}: no combat" + warning_lines(notes),
-            figure=a,
-            reasons=found.reasons,
-            warnings=notes,
-        )
+        return found.missing(PassesAnswer, "passes", a)
     combat, index = found.combat, found.index
     dice = dice_of_split([combat])
     attacks = attack_dice_of(combat, dice, attack)
