@@ -337,14 +337,7 @@ def _shaken_check(plan: _Plan, warnings: list[str]) -> list[Reason]:
         )
         return []
     if has_characteristic(shaken, "fanatic"):
-        warnings.append(
-            Said(
-                "shaken_fanatic",
-                "{figure} is shaken: a fanatic rallies moving one action at full speed toward "
-                "the nearest enemy (§8.0)",
-                figure=shaken[0].id,
-            )
-        )
+        warnings.append(_fanatic_rallies(shaken[0]))
         return []
     return [Reason.SHAKEN]
 
@@ -801,17 +794,22 @@ def single_charge(
     )
 
 
+def _fanatic_rallies(figure: Figure) -> str:
+    """The note that a shaken fanatic rallies by a move toward the nearest enemy (§8.0)."""
+    return Said(
+        "shaken_fanatic",
+        "{figure} is shaken: a fanatic rallies moving one action at full speed toward "
+        "the nearest enemy (§8.0)",
+        figure=figure.id,
+    )
+
+
 def _shaken_charger(charger: Figure, fanatic: bool) -> str:
     """The warning that a shaken figure does not charge (§6.2.9: « Une figurine Secouée ne
     peut effectuer aucune Action »); a fanatic may instead rally by moving toward the nearest
     enemy (§8.0), a move, not a charge."""
     if fanatic:
-        return Said(
-            "shaken_fanatic",
-            "{figure} is shaken: a fanatic rallies moving one action at full speed toward "
-            "the nearest enemy (§8.0)",
-            figure=charger.id,
-        )
+        return _fanatic_rallies(charger)
     return Said(
         "shaken_no_charge",
         "{figure} is shaken: it takes no action, this charge neither (§6.2.9)",
